@@ -10,6 +10,7 @@ from yahtzee.category_value import CategoryValue
 from yahtzee.dice import Dice
 from yahtzee.rules import (COURSE, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, Option,
                            Rules, box_points)
+from yahtzee.variant import MenuItem
 
 
 class IllegalChoiceError(ValueError):
@@ -59,6 +60,18 @@ class ScoreCard:
             self._scorecard[cv.get_value()].set_score(option.box_points)
         if option.bonus_points:
             self._yahtzee_bonus += 1
+
+    def menu(self, d: Dice) -> list[MenuItem]:
+        """Return the scoring menu for these dice: number, name and points of each choice."""
+        return [MenuItem(o.category.number, o.category.label, o.points) for o in self.options(d)]
+
+    def choose_number(self, number: int, d: Dice) -> MenuItem:
+        """Score the dice in the box numbered ``number`` (1 to 13) and return its menu line."""
+        for item in self.menu(d):
+            if item.number == number:
+                self.choose(CategoryValue.from_number(number), d)
+                return item
+        raise IllegalChoiceError(f"{number} is not on the menu for these dice")
 
     def get_evaluation(self, cv: CategoryValue, d: Dice) -> int:
         """Return what choosing ``cv`` would add (box points plus any Yahtzee bonus).

@@ -1,0 +1,62 @@
+"""What the turn engine needs from a dice game: its card protocol and its description.
+
+Yahtzee and Poker Dice share the turn mechanics (five dice, three rolls,
+toggle and roll, then score one box); a ``Variant`` says what differs:
+the card, the number of rounds, the faces' labels and the banner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol
+
+from yahtzee.dice import Dice
+
+
+class MenuItem(NamedTuple):
+    """One line of the scoring menu: the box's fixed number, its name and its points."""
+
+    number: int
+    name: str
+    points: int
+
+
+class Card(Protocol):
+    """A score card the turn engine can show, offer and fill."""
+
+    def menu(self, d: Dice) -> list[MenuItem]:
+        """Return the boxes that may be chosen for these dice, with their points."""
+        ...
+
+    def choose_number(self, number: int, d: Dice) -> MenuItem:
+        """Score the dice in the box with menu number ``number``; ``ValueError`` if not offered."""
+        ...
+
+    def rows(self) -> list[tuple[str, int]]:
+        """Return the printed rows of the card as (label, value) pairs."""
+        ...
+
+    def score(self) -> int:
+        """Return the grand total."""
+        ...
+
+    def rounds_used(self) -> int:
+        """Return how many turns the card has taken."""
+        ...
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A dice game played with the shared turn mechanics."""
+
+    name: str
+    title: str
+    rounds: int
+    rules_name: str
+    new_card: Callable[[], Card]
+    face_labels: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
+
+    def face(self, value: int) -> str:
+        """Return how a die showing ``value`` (1 to 6) is printed."""
+        return self.face_labels[value - 1]
