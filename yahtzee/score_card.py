@@ -10,7 +10,7 @@ from yahtzee.category_value import CategoryValue
 from yahtzee.dice import Dice
 from yahtzee.rules import (COURSE, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, Option,
                            Rules, box_points)
-from yahtzee.variant import MenuItem
+from yahtzee.variant import MenuItem, format_rows
 
 
 class IllegalChoiceError(ValueError):
@@ -146,7 +146,7 @@ class ScoreCard:
         return card
 
     def __str__(self) -> str:
-        return "\n".join(f"{label:>15}: {value}" for label, value in self.rows())
+        return format_rows(self.rows())
 
     def __repr__(self) -> str:
         return (f"ScoreCard.restore({self._rules.name!r} rules, {self.scores()!r}, "

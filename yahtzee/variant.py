@@ -7,7 +7,7 @@ the card, the number of rounds, the faces' labels and the banner.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
@@ -60,3 +60,15 @@ class Variant:
     def face(self, value: int) -> str:
         """Return how a die showing ``value`` (1 to 6) is printed."""
         return self.face_labels[value - 1]
+
+
+def format_rows(rows: Sequence[tuple[str, int]],
+                dice_by_label: dict[str, str] | None = None) -> str:
+    """Return card rows as ``f"{label:>15}: {value}"`` lines, with the dice when given."""
+    lines = []
+    for label, value in rows:
+        line = f"{label:>15}: {value}"
+        if dice_by_label and label in dice_by_label:
+            line = f"{line:<22}{dice_by_label[label]}"
+        lines.append(line)
+    return "\n".join(lines)

@@ -1,0 +1,186 @@
+"""The command line: ``play`` (the default), ``solve``, ``simulate`` and the other subcommands.
+
+``python game_driver.py [options]`` and ``python -m yahtzee [play] [options]``
+both come here.  With no options the course's two-human game starts at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Sequence
+
+from yahtzee.console import Console
+from yahtzee.game import Game, yahtzee_variant
+from yahtzee.player import ComputerPlayer, HumanPlayer, Player
+from yahtzee.rules import RULES, get_rules
+from yahtzee.variant import Variant
+
+PLAYER_KINDS = {"human": "human", "computer": "optimal", "optimal": "optimal", "greedy": "greedy"}
+"""Player kinds on the command line, and the strategy each plays (``human``: none)."""
+GAMES = ("yahtzee", "poker-dice")
+COMMANDS = ("play", "solve", "simulate")
+DEFAULT_DELAY = 0.6
+
+
+def _player_kinds(text: str) -> list[str]:
+    """Parse ``--players``: a comma list of 1 to 6 player kinds."""
+    kinds = [part.strip().lower() for part in text.split(",")]
+    for kind in kinds:
+        if kind not in PLAYER_KINDS:
+            raise argparse.ArgumentTypeError(
+                f"{kind!r} is not a player kind (choose from human, computer, greedy)")
+    if not 1 <= len(kinds) <= Game.MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(
+            f"a game has 1 to {Game.MAX_PLAYERS} players, not {len(kinds)}")
+    return kinds
+
+
+def _names(text: str) -> list[str]:
+    """Parse ``--names``: a comma list of non-empty player names."""
+    names = [part.strip() for part in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError("player names cannot be empty")
+    return names
+
+
+def _non_negative(text: str) -> float:
+    """Parse a number of seconds that is zero or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    return value
+
+
+def _positive(text: str) -> int:
+    """Parse a whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is less than 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of the whole command line."""
+    parser = argparse.ArgumentParser(
+        prog="yahtzee",
+        description="Yahtzee in the terminal, with an exact optimal computer opponent.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a game (the default)")
+    play.add_argument("--players", type=_player_kinds, default=["human", "human"],
+                      metavar="KINDS",
+                      help="comma list of 1-6 players: human, computer (optimal), greedy "
+                           "(default: human,human)")
+    play.add_argument("--names", type=_names, metavar="NAMES",
+                      help="comma list of player names, in seating order")
+    play.add_argument("--rules", choices=sorted(RULES), default="course",
+                      help="rule set (default: course)")
+    play.add_argument("--game", choices=GAMES, default="yahtzee",
+                      help="which dice game (default: yahtzee)")
+    play.add_argument("--seed", type=int, metavar="N", help="seed the dice: same seed, same dice")
+    play.add_argument("--delay", type=_non_negative, metavar="SECONDS",
+                      help="pause before each computer command (default: "
+                           f"{DEFAULT_DELAY} on a terminal, 0 otherwise)")
+
+    solve = sub.add_parser("solve", help="print the optimal expected score of solitaire play")
+    solve.add_argument("--rules", choices=sorted(RULES), default="course")
+    solve.add_argument("--json", action="store_true", help="print JSON")
+
+    simulate = sub.add_parser("simulate", help="play many solitaire games with a strategy")
+    simulate.add_argument("--rules", choices=sorted(RULES), default="course")
+    simulate.add_argument("--strategy", choices=("optimal", "greedy"), default="optimal")
+    simulate.add_argument("--games", type=_positive, default=1000, metavar="N")
+    simulate.add_argument("--seed", type=int, metavar="S")
+    simulate.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def player_names(kinds: Sequence[str]) -> list[str]:
+    """Return default names: ``Player N`` for a human in seat N; ``Computer``/``Greedy`` else.
+
+    A computer label shared by several seats is numbered (``Computer 1``, ``Computer 2``).
+    """
+    labels = ["Player" if kind == "human" else PLAYER_KINDS[kind].replace("optimal", "computer")
+              .capitalize() for kind in kinds]
+    totals = Counter(labels)
+    seen: Counter[str] = Counter()
+    names = []
+    for seat, label in enumerate(labels, start=1):
+        seen[label] += 1
+        if label == "Player":
+            names.append(f"Player {seat}")
+        else:
+            names.append(label if totals[label] == 1 else f"{label} {seen[label]}")
+    return names
+
+
+def make_players(kinds: Sequence[str], names: Sequence[str] | None,
+                 variant: Variant) -> list[Player]:
+    """Seat the players of ``kinds`` with ``names`` (defaults where missing)."""
+    defaults = player_names(kinds)
+    chosen = list(names or [])
+    players: list[Player] = []
+    for seat, kind in enumerate(kinds):
+        name = chosen[seat] if seat < len(chosen) else defaults[seat]
+        card = variant.new_card()
+        if kind == "human":
+            players.append(HumanPlayer(name, card))
+        else:
+            players.append(ComputerPlayer(name, card, PLAYER_KINDS[kind],
+                                          rules_name=variant.rules_name))
+    return players
+
+
+def make_variant(game: str, rules_name: str) -> Variant:
+    """Return the dice game called ``game`` under the rules called ``rules_name``."""
+    if game == "poker-dice":
+        from yahtzee.poker_dice import POKER_DICE
+        return POKER_DICE
+    return yahtzee_variant(get_rules(rules_name))
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play a game as the options say; return the exit status."""
+    delay = args.delay if args.delay is not None else (
+        DEFAULT_DELAY if sys.stdout.isatty() else 0.0)
+    console = Console(delay=delay)
+    if args.names and len(args.names) > len(args.players):
+        console.error(f"{len(args.names)} names given for {len(args.players)} players")
+        return 2
+    variant = make_variant(args.game, args.rules)
+    game = Game(make_players(args.players, args.names, variant), variant=variant,
+                console=console, seed=args.seed)
+    try:
+        game.play_game()
+    except EOFError:
+        console.interrupted(None)
+        return 0
+    except KeyboardInterrupt:
+        console.say()
+        console.interrupted(None)
+        return 130
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: the process's); return the exit status."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or args_list[0] not in COMMANDS + ("-h", "--help"):
+        args_list.insert(0, "play")
+    args = build_parser().parse_args(args_list)
+    if args.command == "solve":
+        from yahtzee.solver.commands import run_solve
+        return run_solve(args.rules, args.json, sys.stdout)
+    if args.command == "simulate":
+        from yahtzee.solver.commands import run_simulate
+        return run_simulate(args.rules, args.strategy, args.games, args.seed, args.json,
+                            sys.stdout)
+    return run_play(args)

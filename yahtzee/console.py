@@ -1,0 +1,167 @@
+"""The console: every text the game prints and every line it reads.
+
+The texts follow the CS2100 specification's sample runs character for
+character; nothing outside this module prints to the player.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+from yahtzee.variant import Card, MenuItem, Variant, format_rows
+
+DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll" or "score": '
+MENU_TITLE = "Select a category that you have not scored in yet:"
+BAD_CATEGORY = "Please enter a category you have not scored yet"
+OUT_OF_ROLLS = "Out of rolls, you must score"
+BANNER_STARS = "*" * 31
+CARD_STARS = "*" * 30
+
+
+class Console:
+    """Reads the players' lines and prints the game's screens."""
+
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None, *,
+                 delay: float = 0.0) -> None:
+        """Talk through ``inp`` and ``out`` (standard streams by default).
+
+        ``delay`` is the pause, in seconds, before each computer command is shown.
+        """
+        self.inp = inp if inp is not None else sys.stdin
+        self.out = out if out is not None else sys.stdout
+        self.delay = delay
+
+    # -- low level -------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        """Print one or more lines."""
+        self.out.write(text + "\n")
+
+    def read(self, prompt: str) -> str:
+        """Print ``prompt`` and return the next line typed; ``EOFError`` at end of input."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            raise EOFError
+        return line.rstrip("\r\n")
+
+    def echo(self, prompt: str, command: str) -> None:
+        """Show a computer player's ``command`` after ``prompt``, as if it had been typed."""
+        self.out.write(prompt)
+        self.out.flush()
+        if self.delay > 0:
+            time.sleep(self.delay)
+        self.out.write(command + "\n")
+        self.out.flush()
+
+    # -- screens ---------------------------------------------------------
+    def banner(self, variant: Variant) -> None:
+        """Print the welcome banner."""
+        self.say(BANNER_STARS)
+        self.say(f"       {variant.title}")
+        self.say(BANNER_STARS)
+
+    def turn_header(self, name: str) -> None:
+        """Print the line that opens a player's turn."""
+        self.say(f"*** {name}: ***")
+
+    def card(self, card: Card) -> None:
+        """Print the current score card block."""
+        self.say("Current Scorecard:")
+        self.say(format_rows(card.rows()))
+        self.say(CARD_STARS)
+
+    def dice(self, variant: Variant, values: Sequence[int], saved: Sequence[bool] = ()) -> None:
+        """Print the dice, one per line, a saved die ending in `` SAVE``."""
+        self.say("Dice:")
+        for i, value in enumerate(values):
+            mark = " SAVE" if i < len(saved) and saved[i] else ""
+            self.say(f"{i + 1}: value {variant.face(value)}{mark}")
+
+    def ask_die_command(self) -> str:
+        """Ask for a die number, ``roll`` or ``score``; return the line typed."""
+        return self.read(DIE_PROMPT)
+
+    def show_die_command(self, command: str) -> None:
+        """Show a computer player's die command."""
+        self.echo(DIE_PROMPT, command)
+
+    def invalid_die(self, text: str) -> None:
+        """Say that ``text`` is not a command of the die prompt."""
+        self.say(f"{text} is not a valid die value")
+
+    def out_of_rolls(self) -> None:
+        """Say that the player must score now."""
+        self.say(OUT_OF_ROLLS)
+
+    def menu(self, items: Sequence[MenuItem]) -> None:
+        """Print the scoring menu."""
+        self.say(MENU_TITLE)
+        for item in items:
+            self.say(f"{item.number:>2}: {item.name}, {item.points} points")
+
+    def ask_category(self) -> str:
+        """Read the category number typed after the menu."""
+        return self.read("")
+
+    def show_category(self, command: str) -> None:
+        """Show a computer player's category number."""
+        self.echo("", command)
+
+    def bad_category(self) -> None:
+        """Say that the number typed is not on the menu."""
+        self.say(BAD_CATEGORY)
+
+    def scored(self, item: MenuItem) -> None:
+        """Say what the turn scored."""
+        self.say(f"You scored {item.points} points in {item.name}")
+
+    def advice(self, text: str) -> None:
+        """Print one line of coaching advice."""
+        self.say(f"Coach: {text}")
+
+    def final(self, results: Sequence[tuple[str, Card, dict[str, str]]]) -> None:
+        """Print every player's final card (with the dice that scored each box) and the winner.
+
+        ``results`` holds (name, card, dice shown per box label) in seating order.
+        """
+        self.say(BANNER_STARS)
+        self.say("          FINAL SCORES")
+        self.say(BANNER_STARS)
+        for name, card, dice_by_label in results:
+            self.turn_header(name)
+            self.say(format_rows(card.rows(), dice_by_label))
+            self.say(CARD_STARS)
+        self.say(winner_line([(name, card.score()) for name, card, _ in results]))
+
+    def interrupted(self, resume_hint: str | None) -> None:
+        """Say that the game stopped, and how to resume it if it was saved."""
+        if resume_hint:
+            self.say(f"Game saved. To continue it, run: {resume_hint}")
+        else:
+            self.say("Game stopped; it could not be saved.")
+
+    def error(self, message: str) -> None:
+        """Print a one-line error message to standard error."""
+        sys.stderr.write(f"yahtzee: {message}\n")
+
+
+def winner_line(totals: Sequence[tuple[str, int]]) -> str:
+    """Return the closing line naming the winner and score, or the tie."""
+    if len(totals) == 1:
+        name, points = totals[0]
+        return f"{name} finished with {points} points"
+    best = max(points for _, points in totals)
+    leaders = [name for name, points in totals if points == best]
+    if len(leaders) == 1:
+        return f"{leaders[0]} wins with {best} points"
+    return f"Tie between {_join(leaders)} with {best} points"
+
+
+def _join(names: Sequence[str]) -> str:
+    """Return names joined as ``A, B and C``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
