@@ -208,7 +208,7 @@ class Game:
         self.console.scored(choice)
 
     def choose_category(self, raw: str) -> MenuItem | None:
-        """Score the current dice in the box numbered ``raw``; None (nothing changed) if not offered."""
+        """Score the dice in the box numbered ``raw``; None, changing nothing, if not offered."""
         text = raw.strip()
         turn = self._turn()
         card = self.current_player().card
