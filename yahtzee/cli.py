@@ -7,6 +7,7 @@ both come here.  With no options the course's two-human game starts at once.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -172,6 +173,17 @@ def run_play(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: the process's); return the exit status."""
+    try:
+        return _dispatch(argv)
+    except BrokenPipeError:
+        # The reader of our output went away (``| head``): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
+    """Parse ``argv`` and run the subcommand it names."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or args_list[0] not in COMMANDS + ("-h", "--help"):
         args_list.insert(0, "play")
