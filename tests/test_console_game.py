@@ -6,9 +6,13 @@ import io
 import os
 import random
 import re
+import select
+import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from typing import IO
 from pathlib import Path
 
 import pytest
@@ -246,3 +250,34 @@ def test_several_human_players_take_turns_in_order() -> None:
     headers = re.findall(r"^\*\*\* (Player \d): \*\*\*$", transcript, re.M)
     assert headers[:5] == ["Player 1", "Player 2", "Player 3", "Player 4", "Player 1"]
     assert len(game.players) == 4
+
+
+def read_until(stream: IO[bytes], done: Callable[[bytes], bool], limit: float = 30.0) -> bytes:
+    """Read from ``stream`` until what was read satisfies ``done`` (or ``limit`` seconds pass)."""
+    seen = b""
+    deadline = time.monotonic() + limit
+    while not done(seen) and time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], 0.1)
+        if ready:
+            chunk = os.read(stream.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+def test_ctrl_c_at_a_prompt_ends_the_game_without_a_traceback(tmp_path: Path) -> None:
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(tmp_path))
+    process = subprocess.Popen([sys.executable, "game_driver.py", "--seed", "2"], cwd=ROOT,
+                               env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"2\n")
+    process.stdin.flush()
+    prompt = DIE_PROMPT.encode()
+    seen = read_until(process.stdout, lambda b: b" SAVE\n" in b and b.endswith(prompt))
+    assert b" SAVE\n" in seen and seen.endswith(prompt)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert b"Traceback" not in out + err and b"KeyboardInterrupt" not in err

@@ -11,12 +11,16 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from yahtzee.console import Console
 from yahtzee.game import Game, yahtzee_variant
 from yahtzee.player import ComputerPlayer, HumanPlayer, Player
 from yahtzee.rules import RULES, get_rules
 from yahtzee.variant import Variant
+
+if TYPE_CHECKING:
+    from yahtzee.coach import Coach
 
 PLAYER_KINDS = {"human": "human", "computer": "optimal", "optimal": "optimal", "greedy": "greedy"}
 """Player kinds on the command line, and the strategy each plays (``human``: none)."""
@@ -87,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--game", choices=GAMES, default="yahtzee",
                       help="which dice game (default: yahtzee)")
     play.add_argument("--seed", type=int, metavar="N", help="seed the dice: same seed, same dice")
+    play.add_argument("--coach", action="store_true",
+                      help="advise each human decision and analyse the game at its end")
     play.add_argument("--delay", type=_non_negative, metavar="SECONDS",
                       help="pause before each computer command (default: "
                            f"{DEFAULT_DELAY} on a terminal, 0 otherwise)")
@@ -148,6 +154,14 @@ def make_variant(game: str, rules_name: str) -> Variant:
     return yahtzee_variant(get_rules(rules_name))
 
 
+def make_coach(variant: Variant) -> Coach:
+    """Return a coach for ``variant``, its table loaded before the game starts."""
+    from yahtzee.coach import Coach
+    coach = Coach(variant)
+    coach.strategy
+    return coach
+
+
 def run_play(args: argparse.Namespace) -> int:
     """Play a game as the options say; return the exit status."""
     delay = args.delay if args.delay is not None else (
@@ -157,10 +171,13 @@ def run_play(args: argparse.Namespace) -> int:
         console.error(f"{len(args.names)} names given for {len(args.players)} players")
         return 2
     variant = make_variant(args.game, args.rules)
+    coach = make_coach(variant) if args.coach else None
     game = Game(make_players(args.players, args.names, variant), variant=variant,
-                console=console, seed=args.seed)
+                console=console, seed=args.seed, advisor=coach)
     try:
         game.play_game()
+        if coach is not None:
+            console.analysis(coach.analyze([p.name for p in game.players], game.progress.log))
     except EOFError:
         console.interrupted(None)
         return 0

@@ -9,9 +9,12 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from yahtzee.variant import Card, MenuItem, Variant, format_rows
+
+if TYPE_CHECKING:
+    from yahtzee.coach import PlayerAnalysis
 
 DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll" or "score": '
 MENU_TITLE = "Select a category that you have not scored in yet:"
@@ -123,6 +126,23 @@ class Console:
     def advice(self, text: str) -> None:
         """Print one line of coaching advice."""
         self.say(f"Coach: {text}")
+
+    def analysis(self, analyses: Sequence[PlayerAnalysis]) -> None:
+        """Print each player's cost against optimal play and their three costliest decisions."""
+        self.say(BANNER_STARS)
+        self.say("        COACH'S ANALYSIS")
+        self.say(BANNER_STARS)
+        for a in analyses:
+            turns = max(a.turns(), 1)
+            self.say(f"{a.name}: {a.total_cost:.1f} expected points lost against optimal play, "
+                     f"{a.total_cost / turns:.2f} a turn")
+            worst = a.costliest()
+            if not worst:
+                self.say("  Every decision was optimal.")
+            for d in worst:
+                dice = " ".join(str(v) for v in d.dice)
+                self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: you chose {d.choice}; "
+                         f"best was {d.best} (cost {d.cost:.1f})")
 
     def final(self, results: Sequence[tuple[str, Card, dict[str, str]]]) -> None:
         """Print every player's final card (with the dice that scored each box) and the winner.

@@ -18,7 +18,7 @@ from yahtzee.die import Die
 from yahtzee.player import ComputerPlayer, HumanPlayer, Player, TurnView
 from yahtzee.rules import COURSE, Rules
 from yahtzee.score_card import ScoreCard
-from yahtzee.variant import MenuItem, Variant
+from yahtzee.variant import Card, MenuItem, Variant
 
 REROLLS = 2
 """Re-rolls allowed after a turn's first roll."""
@@ -62,6 +62,18 @@ class Decision:
     """For a scoring choice: the name of the box chosen."""
 
 
+class Advisor(Protocol):
+    """Gives a human one line of advice before each decision (the coach)."""
+
+    def roll_advice(self, card: Card, dice: Sequence[int], rolls_left: int) -> str:
+        """Return advice at the die prompt."""
+        ...
+
+    def category_advice(self, card: Card, dice: Sequence[int]) -> str:
+        """Return advice at the scoring menu."""
+        ...
+
+
 class GameObserver(Protocol):
     """Told of every change of a game, to save it or to remember it."""
 
@@ -91,10 +103,12 @@ class Game:
 
     def __init__(self, players: Sequence[Player] | None = None, *,
                  variant: Variant | None = None, console: Console | None = None,
-                 seed: int | None = None, observers: Sequence[GameObserver] = ()) -> None:
+                 seed: int | None = None, observers: Sequence[GameObserver] = (),
+                 advisor: Advisor | None = None) -> None:
         """Set up a game; with no arguments, the course's two-human Yahtzee game.
 
-        ``seed`` seeds the dice (``Die.r``) so that the same seed gives the same dice.
+        ``seed`` seeds the dice (``Die.r``) so that the same seed gives the same dice;
+        ``advisor`` (the coach) gives humans a line of advice before each decision.
         """
         self.variant = variant if variant is not None else yahtzee_variant()
         if players is None:
@@ -104,6 +118,7 @@ class Game:
         self.players = list(players)
         self.console = console if console is not None else Console()
         self.observers = list(observers)
+        self.advisor = advisor
         self.progress = GameProgress()
         self.started = False
         if seed is not None:
@@ -160,6 +175,9 @@ class Game:
         while not turn.choosing:
             self.console.card(player.card)
             self.console.dice(self.variant, turn.values(), turn.saved)
+            if self.advisor is not None and isinstance(player, HumanPlayer):
+                self.console.advice(self.advisor.roll_advice(player.card, turn.values(),
+                                                             turn.rolls_left))
             self.apply_command(player.command(self.view(), self.console))
         self._score(player, turn)
 
@@ -201,6 +219,8 @@ class Game:
         items = player.card.menu(turn.dice)
         while True:
             self.console.menu(items)
+            if self.advisor is not None and isinstance(player, HumanPlayer):
+                self.console.advice(self.advisor.category_advice(player.card, turn.values()))
             choice = self.choose_category(player.category(self.view(), self.console))
             if choice is not None:
                 break

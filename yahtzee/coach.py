@@ -1,0 +1,169 @@
+"""The coach: advice before a human's decisions, and the cost of every decision of a game.
+
+The optimal strategy knows the expected final score of every choice; a
+decision's cost is how much less the choice made leads to than the best one.
+Only rolls and scoring choices are decisions: toggling dice just prepares a
+roll, whose kept dice are the saved ones at the moment of ``roll``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from yahtzee.category_value import CategoryValue
+from yahtzee.dice import Dice
+from yahtzee.game import Decision
+from yahtzee.variant import Card, Variant
+
+if TYPE_CHECKING:
+    from yahtzee.solver.strategy import OptimalStrategy
+
+TOP_DECISIONS = 3
+"""How many of a player's costliest decisions the analysis lists."""
+
+
+def keep_text(keep: Sequence[int], dice_count: int, variant: Variant) -> str:
+    """Return a keep in words: ``keep 3 3 5 and roll``, ``roll all`` or ``score now``."""
+    if len(keep) == dice_count:
+        return "score now"
+    if not keep:
+        return "roll all"
+    return "keep " + " ".join(variant.face(v) for v in sorted(keep)) + " and roll"
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """One decision judged against optimal play."""
+
+    round: int
+    seat: int
+    rolls_left: int
+    dice: tuple[int, ...]
+    choice: str
+    best: str
+    expected_choice: float
+    expected_best: float
+
+    @property
+    def cost(self) -> float:
+        """The expected final points lost by this decision (0 for an optimal one)."""
+        return max(0.0, self.expected_best - self.expected_choice)
+
+    def stage(self) -> str:
+        """Return when the decision was taken: after which roll, or at scoring."""
+        return {2: "after roll 1", 1: "after roll 2"}.get(self.rolls_left, "scoring")
+
+    def as_json(self) -> dict[str, Any]:
+        """Return the decision as a JSON-ready dict."""
+        return {**asdict(self), "dice": list(self.dice), "cost": self.cost}
+
+
+@dataclass(frozen=True)
+class PlayerAnalysis:
+    """Every judged decision of one player."""
+
+    name: str
+    decisions: tuple[Assessment, ...]
+
+    @property
+    def total_cost(self) -> float:
+        """The expected points lost over the whole game."""
+        return sum(a.cost for a in self.decisions)
+
+    def turns(self) -> int:
+        """Return how many turns the player scored."""
+        return sum(1 for a in self.decisions if a.rolls_left == 0)
+
+    def costliest(self, count: int = TOP_DECISIONS) -> list[Assessment]:
+        """Return the ``count`` costliest decisions that cost anything, worst first."""
+        ranked = sorted((a for a in self.decisions if a.cost > 1e-9),
+                        key=lambda a: (-a.cost, a.round))
+        return ranked[:count]
+
+
+class Coach:
+    """Advises with, and judges against, the optimal strategy for one rule set."""
+
+    def __init__(self, variant: Variant) -> None:
+        """Coach games of ``variant``; the strategy's table is loaded on first use."""
+        self.variant = variant
+        self._strategy: OptimalStrategy | None = None
+
+    @property
+    def strategy(self) -> OptimalStrategy:
+        """The optimal strategy (its table is built or loaded the first time)."""
+        if self._strategy is None:
+            from yahtzee.rules import get_rules
+            from yahtzee.solver.strategy import OptimalStrategy, get_strategy
+            strategy = get_strategy("optimal", get_rules(self.variant.rules_name))
+            assert isinstance(strategy, OptimalStrategy)
+            self._strategy = strategy
+        return self._strategy
+
+    # -- advice ----------------------------------------------------------
+    def roll_advice(self, card: Card, dice: Sequence[int], rolls_left: int) -> str:
+        """Return the best keep for these dice, in words, with its expected final score."""
+        values, keep = self._keeps(card, dice, rolls_left)
+        return (f"{keep_text(keep, len(dice), self.variant)} "
+                f"(expected final score {values[keep]:.1f})")
+
+    def category_advice(self, card: Card, dice: Sequence[int]) -> str:
+        """Return the best box for these dice, with its expected final score."""
+        values, box = self._boxes(card, dice)
+        return f"score {box.number} ({box}) (expected final score {values[box]:.1f})"
+
+    def _keeps(self, card: Card, dice: Sequence[int],
+               rolls_left: int) -> tuple[dict[tuple[int, ...], float], tuple[int, ...]]:
+        """Return every keep's expected final score and the keep the strategy makes."""
+        strategy = self.strategy
+        values = strategy.keep_values(card, dice, rolls_left)  # type: ignore[arg-type]
+        keep = strategy.keep(card, dice, rolls_left)  # type: ignore[arg-type]
+        return values, tuple(sorted(dice)) if keep is None else keep
+
+    def _boxes(self, card: Card,
+               dice: Sequence[int]) -> tuple[dict[CategoryValue, float], CategoryValue]:
+        """Return every legal box's expected final score and the box the strategy picks."""
+        strategy = self.strategy
+        values = strategy.category_values(card, dice)  # type: ignore[arg-type]
+        return values, strategy.category(card, dice)  # type: ignore[arg-type]
+
+    # -- analysis --------------------------------------------------------
+    def analyze(self, names: Sequence[str], log: Sequence[Decision]) -> list[PlayerAnalysis]:
+        """Judge every roll and scoring decision of a game's log, player by player."""
+        cards = [self.variant.new_card() for _ in names]
+        judged: list[list[Assessment]] = [[] for _ in names]
+        for d in log:
+            card = cards[d.seat]
+            if d.label is not None:
+                judged[d.seat].append(self._judge_box(card, d))
+                card.choose_number(int(d.command), Dice.of(d.dice))
+            elif d.command in ("roll", "score"):
+                judged[d.seat].append(self._judge_keep(card, d))
+        return [PlayerAnalysis(name, tuple(a)) for name, a in zip(names, judged)]
+
+    def _judge_keep(self, card: Card, d: Decision) -> Assessment:
+        """Judge a ``roll`` (keeping the saved dice) or a ``score`` (keeping all)."""
+        values, best = self._keeps(card, d.dice, d.rolls_left)
+        if d.command == "score":
+            kept = tuple(sorted(d.dice))
+        else:
+            kept = tuple(sorted(v for v, s in zip(d.dice, d.saved) if s))
+        n = len(d.dice)
+        return Assessment(d.round, d.seat, d.rolls_left, d.dice,
+                          keep_text(kept, n, self.variant), keep_text(best, n, self.variant),
+                          values[kept], values[best])
+
+    def _judge_box(self, card: Card, d: Decision) -> Assessment:
+        """Judge a scoring choice."""
+        values, best = self._boxes(card, d.dice)
+        chosen = CategoryValue.from_number(int(d.command))
+        return Assessment(d.round, d.seat, 0, d.dice, f"score {chosen}", f"score {best}",
+                          values[chosen], values[best])
+
+
+def analysis_json(analyses: Sequence[PlayerAnalysis]) -> dict[str, Any]:
+    """Return the analysis as ``{"players": [{"name", "total_cost", "decisions"}]}``."""
+    return {"players": [{"name": a.name, "total_cost": a.total_cost,
+                         "decisions": [d.as_json() for d in a.decisions]} for a in analyses]}
