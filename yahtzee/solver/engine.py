@@ -1,0 +1,329 @@
+"""The exact dynamic program: state values between turns and the values inside a turn.
+
+``solve`` fills the table of state values (expected points still to come
+under optimal play) from the last turn back to the first, each turn's
+states in large numpy batches.  Inside a turn everything is exact: the
+value of a final roll is the best choice's points plus the value of the
+state it leads to; a keep's value is the mean over the missing dice, a
+roll's value the best of its keeps.  ``step`` is the one place where a
+choice turns into points and a next state.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, FloatArray,
+                                  IntArray, best_sub_keep, expected_over_keeps)
+from yahtzee.solver.model import BoolArray, ScoringModel, ShortArray
+
+Progress = Callable[[int, int], None]
+"""Called with (turns done, turns in all) while a table is built."""
+
+BATCH = 2048
+"""States evaluated together; large enough to amortize numpy calls, small enough for caches."""
+
+
+@dataclass(frozen=True)
+class States:
+    """A batch of states between turns, as parallel integer arrays."""
+
+    flag: IntArray
+    mask: IntArray
+    upper: IntArray
+
+    def __len__(self) -> int:
+        """Return the number of states."""
+        return len(self.mask)
+
+    def part(self, lo: int, hi: int) -> States:
+        """Return the states ``lo`` to ``hi - 1``."""
+        return States(self.flag[lo:hi], self.mask[lo:hi], self.upper[lo:hi])
+
+
+@dataclass(frozen=True)
+class SpecialChoices:
+    """Per state of a batch, the choices of the model's special rolls."""
+
+    allowed: BoolArray
+    """Shape (B, S, slots)."""
+    box_points: ShortArray
+    """Shape (B, S, slots)."""
+    bonus_points: ShortArray
+    """Shape (B, S, slots)."""
+    varies: BoolArray
+    """Shape (B,): whether these choices differ from the open boxes at their own points."""
+
+
+def state_index(model: ScoringModel, flag: IntArray, mask: IntArray,
+                upper: IntArray) -> IntArray:
+    """Return the flat value-table positions of states."""
+    return (flag * model.n_masks + mask) * model.n_upper + upper
+
+
+def step(model: ScoringModel, flag: IntArray, mask: IntArray, upper: IntArray,
+         slot: IntArray | int, box_points: IntArray | int,
+         bonus_points: IntArray | int) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Return (flag, mask, upper, reward) after a choice; all arguments broadcast.
+
+    The reward is the box points, the bonus points and the upper bonus if
+    this choice makes the upper total reach the threshold.
+    """
+    slot_a = np.asarray(slot, dtype=np.int64)
+    box = np.asarray(box_points, dtype=np.int64)
+    bonus = np.asarray(bonus_points, dtype=np.int64)
+    n_cat = model.n_categories
+    fills = slot_a < n_cat
+    new_mask = mask | np.where(fills, np.left_shift(1, np.minimum(slot_a, n_cat - 1)), 0)
+    reward = box + bonus
+    new_upper = upper
+    if model.upper_threshold:
+        upper_slots = np.array(model.upper + (False,), dtype=np.bool_)
+        gain = np.where(upper_slots[slot_a], box, 0)
+        new_upper = np.minimum(model.upper_threshold, upper + gain)
+        crossed = (upper < model.upper_threshold) & (new_upper >= model.upper_threshold)
+        reward = reward + np.where(crossed, model.upper_bonus, 0)
+    new_flag = flag
+    if model.flag_category is not None:
+        new_flag = np.where(slot_a == model.flag_category, (box > 0).astype(np.int64), flag)
+        if model.bonus_levels > 1:
+            new_flag = np.where(bonus > 0, new_flag + 1, new_flag)
+    shape = np.broadcast_shapes(np.shape(flag), np.shape(mask), np.shape(upper),
+                                slot_a.shape, box.shape, bonus.shape)
+    return (np.broadcast_to(new_flag, shape), np.broadcast_to(new_mask, shape),
+            np.broadcast_to(new_upper, shape), np.broadcast_to(reward, shape))
+
+
+def choice_value(model: ScoringModel, values: FloatArray, flag: IntArray, mask: IntArray,
+                 upper: IntArray, slot: IntArray | int, box_points: IntArray | int,
+                 bonus_points: IntArray | int) -> FloatArray:
+    """Return the reward of a choice plus the value of the state it leads to."""
+    new_flag, new_mask, new_upper, reward = step(model, flag, mask, upper, slot, box_points,
+                                                 bonus_points)
+    following = values.ravel().take(state_index(model, new_flag, new_mask, new_upper))
+    result: FloatArray = reward + following
+    return result
+
+
+def table_specials(model: ScoringModel, states: States) -> SpecialChoices | None:
+    """Return the special-roll choices of a batch, read from the model's tables."""
+    if model.special is None:
+        return None
+    sp = model.special
+    return SpecialChoices(sp.allowed[states.flag, states.mask],
+                          sp.box_points[states.flag, states.mask],
+                          sp.bonus_points[states.flag, states.mask],
+                          sp.varies[states.flag, states.mask])
+
+
+def leaf_values(model: ScoringModel, values: FloatArray, states: States,
+                specials: SpecialChoices | None,
+                want_choice: bool = False) -> tuple[FloatArray, npt.NDArray[np.int8] | None]:
+    """Return the value of scoring each final roll (252, B), and optionally the best slot.
+
+    Ties go to the lowest slot.
+    """
+    flag, mask, upper = states.flag, states.mask, states.upper
+    count = len(states)
+    best = np.empty((NUM_ROLLS, count))
+    choice = np.zeros((NUM_ROLLS, count), dtype=np.int8) if want_choice else None
+    scratch = np.empty((NUM_ROLLS, count))
+    flat = values.ravel()
+    first = True
+    for c in range(model.n_categories):
+        open_box = (mask >> c) & 1 == 0
+        if not open_box.any():
+            continue
+        levels = model.point_levels[c]
+        if model.upper[c] or c == model.flag_category:
+            table = choice_value(model, values, flag[None], mask[None], upper[None], c,
+                                 levels[:, None], 0)
+            table = np.where(open_box[None, :], table, -np.inf)
+        else:
+            f2, m2, u2, _ = step(model, flag, mask, upper, c, 0, 0)
+            following = np.where(open_box, flat.take(state_index(model, f2, m2, u2)), -np.inf)
+            table = levels[:, None] + following[None, :]
+        if first:
+            np.take(table, model.level_of_roll[c], axis=0, out=best, mode="clip")
+            if choice is not None:
+                choice[...] = c
+            first = False
+            continue
+        np.take(table, model.level_of_roll[c], axis=0, out=scratch, mode="clip")
+        if choice is None:
+            np.maximum(best, scratch, out=best)
+        else:
+            better = scratch > best
+            np.copyto(best, scratch, where=better)
+            choice[better] = c
+    if first:
+        best.fill(-np.inf)
+    if model.special is not None and specials is not None:
+        rows = np.flatnonzero(specials.varies)
+        if len(rows):
+            slots = np.arange(model.n_slots)[None, None, :]
+            vals = choice_value(model, values, flag[rows, None, None], mask[rows, None, None],
+                                upper[rows, None, None], slots, specials.box_points[rows],
+                                specials.bonus_points[rows])
+            vals = np.where(specials.allowed[rows], vals, -np.inf)
+            pick = np.argmax(vals, axis=2)
+            top = np.take_along_axis(vals, pick[:, :, None], axis=2)[:, :, 0]
+            rolls = model.special.rolls[:, None]
+            best[rolls, rows[None, :]] = top.T
+            if choice is not None:
+                choice[rolls, rows[None, :]] = pick.T.astype(np.int8)
+    return best, choice
+
+
+@dataclass(frozen=True)
+class TurnValues:
+    """A batch's values inside a turn: leaves and keeps with one and two rolls left."""
+
+    leaf: FloatArray
+    """(252, B): the value of scoring each roll now."""
+    keep1: FloatArray
+    """(462, B): each keep's value with one roll left."""
+    keep2: FloatArray
+    """(462, B): each keep's value with two rolls left."""
+    choice: npt.NDArray[np.int8] | None
+    """(252, B): the slot chosen when scoring each roll, if asked for."""
+
+
+def turn_values(model: ScoringModel, values: FloatArray, states: States,
+                specials: SpecialChoices | None, want_choice: bool = False) -> TurnValues:
+    """Return the values inside a turn for a batch of states."""
+    leaf, choice = leaf_values(model, values, states, specials, want_choice)
+    keep1 = expected_over_keeps(leaf)
+    after_second = best_sub_keep(keep1)[ROLL_START:]
+    keep2 = expected_over_keeps(after_second)
+    return TurnValues(leaf, keep1, keep2, choice)
+
+
+def start_values(model: ScoringModel, values: FloatArray, states: States,
+                 specials: SpecialChoices | None) -> FloatArray:
+    """Return the expected points to come of states at the start of a turn."""
+    turn = turn_values(model, values, states, specials)
+    after_first = best_sub_keep(turn.keep2)[ROLL_START:]
+    result: FloatArray = ROLL_PROBABILITY @ after_first
+    return result
+
+
+def level_states(model: ScoringModel, turns: int) -> States:
+    """Return the states to solve among those that have used ``turns`` turns.
+
+    Totals that can no longer reach the upper threshold are represented by
+    total 0 (see ``ScoringModel.live_upper``); ``share_dead_totals`` copies.
+    """
+    masks = np.arange(model.n_masks, dtype=np.int64)
+    filled = _filled_counts(model)
+    reach = model.live_upper
+    subs = sorted(reach)
+    lookup = np.zeros(model.upper_bits + 1, dtype=np.int64)
+    lookup[subs] = np.arange(len(subs))
+    sizes = np.array([len(reach[s]) for s in subs], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    flat_reach = np.array([u for s in subs for u in reach[s]], dtype=np.int64)
+    flags: list[IntArray] = []
+    chosen: list[IntArray] = []
+    uppers: list[IntArray] = []
+    for flag in range(model.n_flag_states):
+        picked = masks[_level_masks(model, filled, flag, turns)]
+        which = lookup[picked & model.upper_bits]
+        counts = sizes[which]
+        total = int(counts.sum())
+        offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        uppers.append(flat_reach[np.repeat(starts[which], counts) + offsets])
+        chosen.append(np.repeat(picked, counts))
+        flags.append(np.full(total, flag, dtype=np.int64))
+    return States(np.concatenate(flags), np.concatenate(chosen), np.concatenate(uppers))
+
+
+def _filled_counts(model: ScoringModel) -> IntArray:
+    """Return the number of filled boxes of every mask."""
+    masks = np.arange(model.n_masks, dtype=np.int64)
+    filled = np.zeros(model.n_masks, dtype=np.int64)
+    for c in range(model.n_categories):
+        filled += (masks >> c) & 1
+    return filled
+
+
+def _level_masks(model: ScoringModel, filled: IntArray, flag: int,
+                 turns: int) -> npt.NDArray[np.bool_]:
+    """Return which masks, with this flag state, have used ``turns`` turns."""
+    extra = model.bonus_taken(flag) if model.bonus_uses_turn else 0
+    ok = filled == turns - extra
+    if flag and model.flag_category is not None:
+        ok &= (np.arange(model.n_masks) >> model.flag_category) & 1 == 1
+    result: npt.NDArray[np.bool_] = ok
+    return result
+
+
+def share_dead_totals(model: ScoringModel, values: FloatArray, turns: int) -> None:
+    """Copy each solved total-0 state to the totals of its mask that cannot reach the bonus."""
+    if not model.upper_threshold:
+        return
+    rooms = np.array([model.upper_room(sub) for sub in range(model.upper_bits + 1)])
+    filled = _filled_counts(model)
+    totals = np.arange(model.n_upper)
+    for flag in range(model.n_flag_states):
+        masks = np.flatnonzero(_level_masks(model, filled, flag, turns))
+        limit = model.upper_threshold - rooms[masks & model.upper_bits]
+        block = values[flag, masks]
+        dead = totals[None, :] < limit[:, None]
+        values[flag, masks] = np.where(dead, block[:, :1], block)
+
+
+def _keep_freed_memory() -> None:
+    """Ask glibc to serve large arrays from its heap and keep freed pages.
+
+    The build allocates and frees the same few large arrays for every batch;
+    reusing pages saves the cost of mapping fresh zeroed ones each time.
+    Elsewhere (no glibc) this does nothing.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return
+    mmap_threshold, trim_threshold = -3, -1
+    mallopt(mmap_threshold, 32 * 1024 * 1024)
+    mallopt(trim_threshold, 256 * 1024 * 1024)
+
+
+def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BATCH,
+          workers: int = 1) -> FloatArray:
+    """Return the table of state values (shape ``model.shape``), built from the last turn back.
+
+    Each turn's states are split in batches, evaluated by ``workers`` threads.
+    """
+    _keep_freed_memory()
+    values = np.zeros(model.shape, dtype=np.float64)
+    flat = values.ravel()
+
+    def run(part: States) -> None:
+        index = state_index(model, part.flag, part.mask, part.upper)
+        flat[index] = start_values(model, values, part, table_specials(model, part))
+
+    with ThreadPoolExecutor(max(1, workers)) as pool:
+        for turns in range(model.rounds - 1, -1, -1):
+            states = level_states(model, turns)
+            parts = [states.part(lo, lo + batch) for lo in range(0, len(states), batch)]
+            list(pool.map(run, parts))
+            share_dead_totals(model, values, turns)
+            if progress is not None:
+                progress(model.rounds - turns, model.rounds)
+    return values
+
+
+def start_state_value(model: ScoringModel, values: FloatArray) -> float:
+    """Return the expected total of a whole game from an empty card."""
+    return float(values[0, 0, 0])

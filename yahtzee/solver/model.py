@@ -1,0 +1,331 @@
+"""The scoring model the solver works on, and its construction from a Yahtzee rule set.
+
+A ``ScoringModel`` describes a five-dice, three-roll category game in
+numbers: the points of every roll in every box, which boxes count toward
+an upper-section bonus, which box's non-zero score opens a bonus, how
+many bonuses are tracked, and, for the few rolls whose choices depend on
+the card (a Yahtzee under the joker and bonus rules), the legal choices in
+every situation.  ``yahtzee_model`` fills it from ``Rules``: the box points
+come from the category classes and the card-dependent choices from
+``Rules.options``, so the rules stay in the domain.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.category_value import CategoryValue
+from yahtzee.dice import Dice
+from yahtzee.die import Die
+from yahtzee.rules import (UPPER_BONUS, UPPER_BONUS_THRESHOLD, Option, Rules, box_points,
+                           is_yahtzee)
+from yahtzee.solver.keeps import NUM_ROLLS, ROLLS, IntArray
+
+BoolArray = npt.NDArray[np.bool_]
+ShortArray = npt.NDArray[np.int16]
+
+
+@dataclass(frozen=True)
+class SpecialRolls:
+    """The choices for rolls whose options depend on the card, in every card situation.
+
+    A situation is ``(flag_state, mask)`` (see ``ScoringModel``); a slot is a
+    box number, or ``n_categories`` for a bonus taken without filling a box.
+    """
+
+    rolls: IntArray
+    """The roll numbers concerned, shape (S,)."""
+    allowed: BoolArray
+    """Shape (flag_states, masks, S, slots): whether the slot may be chosen."""
+    box_points: ShortArray
+    """Same shape: the points written in the box."""
+    bonus_points: ShortArray
+    """Same shape: the bonus points the choice earns."""
+    varies: BoolArray
+    """Shape (flag_states, masks): whether a situation's choices differ from the plain ones."""
+
+
+@dataclass(frozen=True)
+class ScoringModel:
+    """A category dice game in numbers, as the solver needs it.
+
+    A state between turns is ``(flag_state, mask, upper)``: ``mask`` has a
+    bit per filled box; ``upper`` is the upper-section total capped at the
+    threshold; ``flag_state`` is 0 while the flag box holds no points and
+    ``1 + b`` once it does, ``b`` being the tracked bonuses taken.
+    """
+
+    name: str
+    n_categories: int
+    rounds: int
+    base: IntArray
+    """Shape (252, n_categories): what each roll scores in each box by its own rule."""
+    upper: tuple[bool, ...]
+    """Whether each box counts toward the upper-section total."""
+    upper_threshold: int = 0
+    """The upper total that earns ``upper_bonus`` (0: no upper bonus)."""
+    upper_bonus: int = 0
+    """Points earned when the upper total reaches the threshold."""
+    flag_category: int | None = None
+    """The box whose non-zero score makes later bonuses possible (None: no such box)."""
+    bonus_levels: int = 1
+    """How many bonus counts are told apart (1: bonuses are not tracked)."""
+    bonus_uses_turn: bool = False
+    """Whether a tracked bonus uses a turn."""
+    special: SpecialRolls | None = None
+    """Card-dependent choices for a few rolls (None: every roll offers the open boxes)."""
+
+    @property
+    def n_slots(self) -> int:
+        """Boxes plus the slot for a bonus that fills no box."""
+        return self.n_categories + 1
+
+    @property
+    def n_masks(self) -> int:
+        """The number of filled-box masks."""
+        return 1 << self.n_categories
+
+    @property
+    def n_upper(self) -> int:
+        """The number of upper totals told apart (threshold + 1, or 1)."""
+        return self.upper_threshold + 1 if self.upper_threshold else 1
+
+    @property
+    def n_flag_states(self) -> int:
+        """The number of flag states (1, or 1 + bonus_levels with a flag box)."""
+        return 1 if self.flag_category is None else 1 + self.bonus_levels
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """The shape of a value table: (flag states, masks, upper totals)."""
+        return (self.n_flag_states, self.n_masks, self.n_upper)
+
+    def bonus_taken(self, flag_state: int) -> int:
+        """Return the tracked bonuses of a flag state."""
+        return max(flag_state - 1, 0)
+
+    def turns_used(self, flag_state: int, mask: int) -> int:
+        """Return the turns a state has used."""
+        extra = self.bonus_taken(flag_state) if self.bonus_uses_turn else 0
+        return bin(mask).count("1") + extra
+
+    @cached_property
+    def point_levels(self) -> tuple[IntArray, ...]:
+        """Per box, the distinct points a roll can score there (sorted)."""
+        return tuple(np.unique(self.base[:, c]) for c in range(self.n_categories))
+
+    @cached_property
+    def level_of_roll(self) -> tuple[IntArray, ...]:
+        """Per box, each roll's position in ``point_levels``."""
+        return tuple(np.searchsorted(self.point_levels[c], self.base[:, c])
+                     for c in range(self.n_categories))
+
+    @cached_property
+    def upper_bits(self) -> int:
+        """The mask of the upper boxes."""
+        return sum(1 << c for c in range(self.n_categories) if self.upper[c])
+
+    @cached_property
+    def upper_points(self) -> dict[int, tuple[int, ...]]:
+        """For each upper box, every number of points it can receive."""
+        points: dict[int, tuple[int, ...]] = {}
+        for c in range(self.n_categories):
+            if self.upper[c]:
+                found = {int(p) for p in self.point_levels[c]}
+                if self.special is not None:
+                    found |= {int(p) for p in np.unique(self.special.box_points[..., c])}
+                points[c] = tuple(sorted(found))
+        return points
+
+    def upper_room(self, sub: int) -> int:
+        """Return the most points the upper boxes left open by ``sub`` can still add."""
+        return sum(max(p) for c, p in self.upper_points.items() if not sub >> c & 1)
+
+    @cached_property
+    def reachable_upper(self) -> dict[int, tuple[int, ...]]:
+        """For each mask of filled upper boxes, the capped upper totals a card can hold."""
+        cap = self.n_upper - 1
+        reach: dict[int, set[int]] = {0: {0}}
+        for sub in range(1, self.upper_bits + 1):
+            if sub & ~self.upper_bits:
+                continue
+            found = set()
+            for c, values in self.upper_points.items():
+                if sub >> c & 1:
+                    for before in reach[sub & ~(1 << c)]:
+                        found |= {min(cap, before + p) for p in values}
+            reach[sub] = found
+        return {sub: tuple(sorted(values)) for sub, values in reach.items()}
+
+    @cached_property
+    def live_upper(self) -> dict[int, tuple[int, ...]]:
+        """Per upper mask, the upper totals whose states are solved one by one.
+
+        A total that can no longer reach the threshold plays like any other
+        such total; those share one solved state at total 0.
+        """
+        if not self.upper_threshold:
+            return dict(self.reachable_upper)
+        live: dict[int, tuple[int, ...]] = {}
+        for sub, totals in self.reachable_upper.items():
+            room = self.upper_room(sub)
+            kept = [u for u in totals if u + room >= self.upper_threshold]
+            live[sub] = tuple(([0] if room < self.upper_threshold else []) + kept)
+        return live
+
+
+class _Roll(Dice):
+    """Fixed dice whose counts are worked out once (they are asked many times)."""
+
+    def __init__(self, values: tuple[int, ...]) -> None:
+        """Hold dice showing ``values``."""
+        super().__init__(len(values))
+        for value in values:
+            self.add_die(Die(value))
+        self._tally = tuple(values.count(face) for face in range(1, Die.SIDES + 1))
+        self._total = sum(values)
+
+    def count(self, val: int) -> int:
+        """Return how many dice show ``val``."""
+        return self._tally[val - 1] if 1 <= val <= len(self._tally) else 0
+
+    def counts(self) -> tuple[int, ...]:
+        """Return how many dice show each face."""
+        return self._tally
+
+    def sum(self) -> int:
+        """Return the total of the faces shown."""
+        return self._total
+
+    def contains(self, val: int) -> bool:
+        """Return whether a die shows ``val``."""
+        return self.count(val) > 0
+
+
+def base_table(points: Callable[[int, int], int], n_categories: int) -> IntArray:
+    """Return the (252, n_categories) table of ``points(category, roll number)``."""
+    return np.array([[points(c, r) for c in range(n_categories)] for r in range(NUM_ROLLS)],
+                    dtype=np.int64)
+
+
+def situation_scores(rules_flag_points: int, flag_state: int, mask: int,
+                     flag_category: int, n_categories: int) -> list[int | None]:
+    """Return a card's box contents standing for a solver situation.
+
+    Filled boxes other than the flag box hold 0 (the state does not say what);
+    the flag box holds ``rules_flag_points`` when the flag state says it scored.
+    """
+    scores: list[int | None] = [0 if mask >> c & 1 else None for c in range(n_categories)]
+    if mask >> flag_category & 1:
+        scores[flag_category] = rules_flag_points if flag_state else 0
+    return scores
+
+
+def option_slot(option: Option, n_categories: int) -> int:
+    """Return the solver slot of a rule-set option."""
+    return option.category.get_value() if option.fills_box else n_categories
+
+
+_ChunkResult = tuple[BoolArray, ShortArray, ShortArray]
+
+
+def _ask_rules(rules: Rules, flag_state: int, masks: list[int]) -> _ChunkResult:
+    """Return the Yahtzee rolls' choices, as solver slots, for one flag state and some masks."""
+    n_cat = len(CategoryValue)
+    flag = CategoryValue.YAHTZEE.get_value()
+    faces = range(1, Die.SIDES + 1)
+    rolls = [_Roll((face,) * len(ROLLS[0])) for face in faces]
+    flag_points = box_points(CategoryValue.YAHTZEE, rolls[0])
+    taken = max(flag_state - 1, 0)
+    shape = (len(masks), len(rolls), n_cat + 1)
+    allowed = np.zeros(shape, dtype=np.bool_)
+    box = np.zeros(shape, dtype=np.int16)
+    bonus = np.zeros(shape, dtype=np.int16)
+    for row, mask in enumerate(masks):
+        scores = situation_scores(flag_points, flag_state, mask, flag, n_cat)
+        for s, roll in enumerate(rolls):
+            for option in rules.options(scores, taken, roll):
+                slot = option_slot(option, n_cat)
+                allowed[row, s, slot] = True
+                box[row, s, slot] = option.box_points
+                bonus[row, s, slot] = option.bonus_points
+    return allowed, box, bonus
+
+
+def _ask_rules_job(job: tuple[Rules, int, list[int]]) -> _ChunkResult:
+    """Run ``_ask_rules`` on one job (for a process pool)."""
+    return _ask_rules(*job)
+
+
+def _run_jobs(jobs: list[tuple[Rules, int, list[int]]], processes: int) -> list[_ChunkResult]:
+    """Return the jobs' results, in two processes where the platform allows it."""
+    if processes > 1 and len(jobs) > 1:
+        try:
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            with context.Pool(processes) as pool:
+                return pool.map(_ask_rules_job, jobs)
+        except (OSError, RuntimeError, ValueError):
+            pass
+    return [_ask_rules_job(job) for job in jobs]
+
+
+def yahtzee_model(rules: Rules, processes: int = 2) -> ScoringModel:
+    """Return the scoring model of Yahtzee under ``rules``.
+
+    A roll that is not a Yahtzee, or a Yahtzee while the Yahtzee box is
+    open, offers every open box at its own points.  For a Yahtzee with the
+    Yahtzee box filled the choices are asked of ``rules.options`` in every
+    situation (filled boxes, Yahtzee box content, bonuses taken).
+    """
+    n_cat = len(CategoryValue)
+    rolls = [_Roll(r) for r in ROLLS]
+    cats = list(CategoryValue)
+    base = base_table(lambda c, r: box_points(cats[c], rolls[r]), n_cat)
+    flag = CategoryValue.YAHTZEE.get_value()
+    bonus_levels = rules.bonus_cap + 1 if rules.bonus_cap is not None else 1
+    special_rolls = np.array([i for i, r in enumerate(rolls) if is_yahtzee(r)], dtype=np.int64)
+    n_flag = 1 + bonus_levels
+    n_masks = 1 << n_cat
+    masks = np.arange(n_masks)
+    open_boxes = (masks[:, None] >> np.arange(n_cat)[None, :]) & 1 == 0
+    plain_allowed = np.zeros((n_masks, len(special_rolls), n_cat + 1), dtype=np.bool_)
+    plain_allowed[:, :, :n_cat] = open_boxes[:, None, :]
+    plain_box = np.zeros_like(plain_allowed, dtype=np.int16)
+    plain_box[:, :, :n_cat] = base[special_rolls][None, :, :]
+    plain_box *= plain_allowed
+    allowed = np.repeat(plain_allowed[None], n_flag, axis=0)
+    box = np.repeat(plain_box[None], n_flag, axis=0)
+    bonus = np.zeros_like(box)
+    jobs: list[tuple[Rules, int, list[int]]] = []
+    for flag_state in range(n_flag):
+        taken = max(flag_state - 1, 0)
+        chosen = [m for m in range(n_masks - 1) if m >> flag & 1 and bin(m).count("1")
+                  + (taken if rules.bonus_by_choice else 0) < rules.ROUNDS]
+        for lo in range(0, len(chosen), 1024):
+            jobs.append((rules, flag_state, chosen[lo:lo + 1024]))
+    for (_, flag_state, chunk), (ok, pts, extra) in zip(jobs, _run_jobs(jobs, processes)):
+        allowed[flag_state, chunk] = ok
+        box[flag_state, chunk] = pts
+        bonus[flag_state, chunk] = extra
+    varies = ((allowed != plain_allowed[None]) | (box != plain_box[None])
+              | (bonus != 0)).any(axis=(2, 3))
+    return ScoringModel(
+        name=rules.name,
+        n_categories=n_cat,
+        rounds=rules.ROUNDS,
+        base=base,
+        upper=tuple(cv.is_upper for cv in CategoryValue),
+        upper_threshold=UPPER_BONUS_THRESHOLD,
+        upper_bonus=UPPER_BONUS,
+        flag_category=flag,
+        bonus_levels=bonus_levels,
+        bonus_uses_turn=rules.bonus_by_choice,
+        special=SpecialRolls(special_rolls, allowed, box, bonus, varies),
+    )
