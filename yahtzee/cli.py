@@ -17,6 +17,9 @@ from yahtzee.console import Console
 from yahtzee.game import Game, yahtzee_variant
 from yahtzee.player import ComputerPlayer, HumanPlayer, Player
 from yahtzee.rules import RULES, get_rules
+from yahtzee.storage.commands import (LATEST, autosaver, find_save, resume_hint, run_saves,
+                                      run_stats)
+from yahtzee.storage.saves import SaveFile
 from yahtzee.variant import Variant
 
 if TYPE_CHECKING:
@@ -25,7 +28,7 @@ if TYPE_CHECKING:
 PLAYER_KINDS = {"human": "human", "computer": "optimal", "optimal": "optimal", "greedy": "greedy"}
 """Player kinds on the command line, and the strategy each plays (``human``: none)."""
 GAMES = ("yahtzee", "poker-dice")
-COMMANDS = ("play", "solve", "simulate")
+COMMANDS = ("play", "solve", "simulate", "saves", "stats")
 DEFAULT_DELAY = 0.6
 
 
@@ -93,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, metavar="N", help="seed the dice: same seed, same dice")
     play.add_argument("--coach", action="store_true",
                       help="advise each human decision and analyse the game at its end")
+    play.add_argument("--resume", nargs="?", const=LATEST, metavar="ID",
+                      help="continue the most recent unfinished game, or the game ID "
+                           "('saves' lists them)")
     play.add_argument("--delay", type=_non_negative, metavar="SECONDS",
                       help="pause before each computer command (default: "
                            f"{DEFAULT_DELAY} on a terminal, 0 otherwise)")
@@ -107,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--games", type=_positive, default=1000, metavar="N")
     simulate.add_argument("--seed", type=int, metavar="S")
     simulate.add_argument("--json", action="store_true", help="print JSON")
+
+    sub.add_parser("saves", help="list the unfinished games, to resume with --resume ID")
+    stats = sub.add_parser("stats", help="statistics of the finished games")
+    stats.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
@@ -170,20 +180,30 @@ def run_play(args: argparse.Namespace) -> int:
     if args.names and len(args.names) > len(args.players):
         console.error(f"{len(args.names)} names given for {len(args.players)} players")
         return 2
-    variant = make_variant(args.game, args.rules)
+    resumed: SaveFile | None = None
+    if args.resume is not None:
+        resumed = find_save(args.resume, console)
+        if resumed is None:
+            return 2
+    variant = (make_variant(args.game, args.rules) if resumed is None
+               else resumed.snapshot.game_variant())
     coach = make_coach(variant) if args.coach else None
-    game = Game(make_players(args.players, args.names, variant), variant=variant,
-                console=console, seed=args.seed, advisor=coach)
+    saver = autosaver(console, resumed)
+    if resumed is not None:
+        game = resumed.snapshot.to_game(console=console, observers=[saver], advisor=coach)
+    else:
+        game = Game(make_players(args.players, args.names, variant), variant=variant,
+                    console=console, seed=args.seed, advisor=coach, observers=[saver])
     try:
         game.play_game()
         if coach is not None:
             console.analysis(coach.analyze([p.name for p in game.players], game.progress.log))
     except EOFError:
-        console.interrupted(None)
+        console.interrupted(resume_hint(saver))
         return 0
     except KeyboardInterrupt:
         console.say()
-        console.interrupted(None)
+        console.interrupted(resume_hint(saver))
         return 130
     return 0
 
@@ -208,6 +228,10 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     if args.command == "solve":
         from yahtzee.solver.commands import run_solve
         return run_solve(args.rules, args.json, sys.stdout)
+    if args.command == "saves":
+        return run_saves(Console())
+    if args.command == "stats":
+        return run_stats(Console(), args.json)
     if args.command == "simulate":
         from yahtzee.solver.commands import run_simulate
         return run_simulate(args.rules, args.strategy, args.games, args.seed, args.json,

@@ -14,7 +14,12 @@ from typing import TYPE_CHECKING, TextIO
 from yahtzee.variant import Card, MenuItem, Variant, format_rows
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from yahtzee.coach import PlayerAnalysis
+    from yahtzee.storage.problems import Damage, StoredFile
+    from yahtzee.storage.saves import SaveFile
+    from yahtzee.storage.stats import Figures, Stats
 
 DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll" or "score": '
 MENU_TITLE = "Select a category that you have not scored in yet:"
@@ -168,6 +173,82 @@ class Console:
     def error(self, message: str) -> None:
         """Print a one-line error message to standard error."""
         sys.stderr.write(f"yahtzee: {message}\n")
+
+    # -- saves, history and statistics -------------------------------------
+    def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
+                     moved_to: Path | None) -> None:
+        """Say that a stored file is damaged and where it was put (one line, standard error)."""
+        kept = (f"it was moved aside to {moved_to.name}" if moved_to is not None
+                else "it could not be moved aside and is ignored")
+        self.error(f"{STORED_FILES[what.value]} {path} {DAMAGES[damage.value]}; {kept}")
+
+    def cannot_save(self, error: Exception) -> None:
+        """Warn (standard error) that the game cannot be saved, and that play goes on."""
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        self.error(f"warning: the game cannot be saved ({reason}); play goes on without saving")
+
+    def no_unfinished_game(self) -> None:
+        """Say that ``--resume`` has nothing to resume."""
+        self.error("there is no unfinished game to resume")
+
+    def unknown_save(self, requested: str) -> None:
+        """Say that no unfinished game has the ID ``requested``."""
+        self.error(f"no unfinished game has the ID {requested!r}; "
+                   "the command 'saves' lists them")
+
+    def saves_listing(self, saves: Sequence[SaveFile]) -> None:
+        """Print the unfinished games: ID, when last played, round, game and rules, players."""
+        if not saves:
+            self.say("No unfinished games.")
+            return
+        rows = [("ID", "Saved", "Round", "Game", "Players")]
+        for save in saves:
+            game = save.snapshot
+            variant = game.game_variant()
+            rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
+            rows.append((str(save.save_id), save.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
+                         f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
+                         ", ".join(f"{p.name} ({p.kind})" for p in game.players)))
+        widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        for row in rows:
+            self.say(f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  "
+                     f"{row[3]:<{widths[3]}}  {row[4]}")
+
+    def stats_listing(self, stats: Stats) -> None:
+        """Print the statistics: per player name, then per computer strength."""
+        if not stats.games:
+            self.say("No finished games yet.")
+            return
+        self.say(f"Finished games: {stats.games}")
+        for title, groups in (("Players", stats.players),
+                              ("Computer strengths", stats.computers)):
+            if groups:
+                self.say()
+                self.say(title)
+                for figures in groups:
+                    self._figures(figures)
+
+    def _figures(self, figures: Figures) -> None:
+        """Print one group's figures and its histogram."""
+        self.say(f"  {figures.label} ({figures.game}): played {figures.played}, "
+                 f"wins {figures.wins}, best {figures.best}, mean {figures.mean:.1f}")
+        most = max(bucket.count for bucket in figures.histogram)
+        span = max(len(f"{b.low}-{b.high}") for b in figures.histogram)
+        for bucket in figures.histogram:
+            bar = "#" * (bucket.count * HISTOGRAM_WIDTH // most if most > HISTOGRAM_WIDTH
+                         else bucket.count)
+            scores = f"{bucket.low}-{bucket.high}"
+            self.say(f"    {scores:>{span}} | {bar + ' ' if bar else ''}{bucket.count}")
+
+
+STORED_FILES = {"save": "the save", "history": "the game history",
+                "saves folder": "the saves folder"}
+DAMAGES = {"truncated": "is cut short", "corrupt": "is corrupt",
+           "newer": "was written by a newer version of yahtzee",
+           "unreadable": "cannot be read", "not a file": "is not a file"}
+"""How a damaged stored file is described, by its kind and its ``Damage``."""
+HISTOGRAM_WIDTH = 40
+"""The longest bar of a statistics histogram, in characters."""
 
 
 def winner_line(totals: Sequence[tuple[str, int]]) -> str:

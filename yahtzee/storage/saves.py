@@ -1,0 +1,343 @@
+"""Save files of unfinished games, and the ``Autosaver`` that keeps them up to date.
+
+Each game in progress is one JSON file, ``<data folder>/saves/<id>.json``::
+
+    {"format": "yahtzee-save", "version": 1, "id": 3, "uid": "<32 hex digits>",
+     "created": "<UTC ISO time>", "updated": "<UTC ISO time>", "finished": false,
+     "game": <Snapshot.to_dict()>}
+
+Files are written atomically.  A file that cannot be used is reported and
+renamed aside (``3.json.corrupt-<time>``); the other saves remain usable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import uuid
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from yahtzee.paths import data_dir
+from yahtzee.storage.atomic import write_atomic
+from yahtzee.storage.problems import (Damage, SaveNotFoundError, StorageError, StorageProblems,
+                                      StoredFile, set_aside)
+from yahtzee.storage.snapshot import Snapshot, SnapshotError
+
+if TYPE_CHECKING:
+    from yahtzee.game import Game
+    from yahtzee.storage.history import History
+
+SAVE_FORMAT = "yahtzee-save"
+SAVE_VERSION = 1
+"""The version of the save format this program writes; a higher one is refused."""
+_SAVE_NAME = re.compile(r"([0-9]{1,9})\.json")
+_TAKEN_NAME = re.compile(r"([0-9]{1,9})\.json(\..*)?")
+
+
+class NewerVersionError(SnapshotError):
+    """A file written by a newer version of the program."""
+
+
+def saves_dir() -> Path:
+    """Return the folder of the save files (``saves`` in the data folder)."""
+    return data_dir() / "saves"
+
+
+def now() -> datetime:
+    """Return the current time in UTC."""
+    return datetime.now(timezone.utc)
+
+
+def _time(fields: dict[str, Any], key: str) -> datetime:
+    """Return the UTC time stored under ``key``."""
+    value = fields.get(key)
+    try:
+        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        raise SnapshotError(f"{key!r} must be a time with its zone")
+    return moment
+
+
+@dataclass(frozen=True)
+class SaveFile:
+    """One save: its ID, the game's unique ID, when it was created and updated, the game."""
+
+    save_id: int
+    uid: str
+    created: datetime
+    updated: datetime
+    finished: bool
+    snapshot: Snapshot
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the save as JSON-able data."""
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "id": self.save_id,
+                "uid": self.uid, "created": self.created.isoformat(timespec="microseconds"),
+                "updated": self.updated.isoformat(timespec="microseconds"),
+                "finished": self.finished, "game": self.snapshot.to_dict()}
+
+    def to_bytes(self) -> bytes:
+        """Return the save file's contents."""
+        return (json.dumps(self.to_dict(), separators=(",", ":")) + "\n").encode("utf-8")
+
+    @classmethod
+    def from_dict(cls, data: object) -> SaveFile:
+        """Return the save ``data`` describes; ``SnapshotError`` (``NewerVersionError``) if bad."""
+        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+            raise SnapshotError("not a yahtzee save")
+        version = data.get("version")
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise SnapshotError("the save has no valid version number")
+        if version > SAVE_VERSION:
+            raise NewerVersionError(f"save format {version} is newer than {SAVE_VERSION}")
+        save_id = data.get("id")
+        uid = data.get("uid")
+        finished = data.get("finished")
+        if isinstance(save_id, bool) or not isinstance(save_id, int) or save_id < 1:
+            raise SnapshotError("the save has no valid ID")
+        if not isinstance(uid, str) or not re.fullmatch(r"[0-9a-f]{32}", uid):
+            raise SnapshotError("the save has no valid unique ID")
+        if not isinstance(finished, bool):
+            raise SnapshotError("'finished' must be true or false")
+        return cls(save_id, uid, _time(data, "created"), _time(data, "updated"), finished,
+                   Snapshot.from_dict(data.get("game")))
+
+    @property
+    def sort_key(self) -> tuple[datetime, int]:
+        """The order of recency: the last update, then the ID."""
+        return self.updated, self.save_id
+
+
+def _damage_of_json(text: str, error: json.JSONDecodeError) -> Damage:
+    """Return whether a JSON text that does not parse was cut short or is corrupt."""
+    if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
+        return Damage.TRUNCATED
+    return Damage.CORRUPT
+
+
+class SaveStore:
+    """The save files in one folder."""
+
+    def __init__(self, directory: Path | None = None, *, problems: StorageProblems) -> None:
+        """Use the saves in ``directory`` (default: ``saves_dir()``), reporting to ``problems``."""
+        self.directory = directory if directory is not None else saves_dir()
+        self.problems = problems
+
+    def path(self, save_id: int) -> Path:
+        """Return the file of the save ``save_id``."""
+        return self.directory / f"{save_id}.json"
+
+    # -- writing -----------------------------------------------------------
+    def _ensure_folder(self) -> None:
+        """Create the saves folder; a file in its way is moved aside first."""
+        if os.path.lexists(self.directory) and not self.directory.is_dir():
+            set_aside(StoredFile.SAVES_FOLDER, self.directory, Damage.NOT_A_FILE, self.problems)
+        self.directory.mkdir(parents=True, exist_ok=True)
+
+    def _taken_ids(self) -> list[int]:
+        """Return every ID in use by a save, or by a file kept aside from one."""
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return []
+        return [int(m.group(1)) for m in map(_TAKEN_NAME.fullmatch, names) if m]
+
+    def create(self, snapshot: Snapshot, *, uid: str | None = None,
+               when: datetime | None = None) -> SaveFile:
+        """Write a new save of ``snapshot`` under a new ID, and return it.
+
+        The ID is one more than any in the folder; an existing file is never replaced.
+        """
+        self._ensure_folder()
+        moment = when if when is not None else now()
+        save_id = max(self._taken_ids(), default=0) + 1
+        while True:
+            save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot)
+            try:
+                write_atomic(self.path(save_id), save.to_bytes(), exclusive=True)
+            except FileExistsError:
+                save_id += 1
+                continue
+            return save
+
+    def write(self, save: SaveFile) -> None:
+        """Replace the save file of ``save.save_id`` with ``save``, atomically."""
+        self._ensure_folder()
+        write_atomic(self.path(save.save_id), save.to_bytes())
+
+    def remove(self, save_id: int) -> None:
+        """Delete the save ``save_id`` (a finished game's); no error if it is gone."""
+        try:
+            os.unlink(self.path(save_id))
+        except FileNotFoundError:
+            pass
+
+    # -- reading -----------------------------------------------------------
+    def load(self, save_id: int) -> SaveFile:
+        """Return the save ``save_id``.
+
+        ``SaveNotFoundError`` if there is none; ``DamagedFileError`` (after
+        reporting it and moving it aside) if it cannot be used.
+        """
+        path = self.path(save_id)
+        if not os.path.lexists(path):
+            raise SaveNotFoundError(save_id)
+        if not path.is_file():
+            raise set_aside(StoredFile.SAVE, path, Damage.NOT_A_FILE, self.problems)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise SaveNotFoundError(save_id) from None
+        except IsADirectoryError:
+            raise set_aside(StoredFile.SAVE, path, Damage.NOT_A_FILE, self.problems) from None
+        except OSError:
+            raise set_aside(StoredFile.SAVE, path, Damage.UNREADABLE, self.problems) from None
+        return self._parse(path, raw, save_id)
+
+    def _parse(self, path: Path, raw: bytes, save_id: int) -> SaveFile:
+        """Return the save held in ``raw``, or set the file aside as damaged."""
+        damage = Damage.CORRUPT
+        try:
+            text = raw.decode("utf-8")
+            if not text.strip():
+                damage = Damage.TRUNCATED
+                raise SnapshotError("empty file")
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as error:
+                damage = _damage_of_json(text, error)
+                raise SnapshotError("not JSON") from None
+            damage = Damage.CORRUPT
+            save = SaveFile.from_dict(data)
+            if save.save_id != save_id:
+                raise SnapshotError("the save's ID does not match its name")
+        except NewerVersionError:
+            raise set_aside(StoredFile.SAVE, path, Damage.NEWER, self.problems) from None
+        except (SnapshotError, ValueError, RecursionError):
+            raise set_aside(StoredFile.SAVE, path, damage, self.problems) from None
+        return save
+
+    def saved_ids(self) -> list[int]:
+        """Return the IDs of the save files in the folder, in increasing order."""
+        if not os.path.lexists(self.directory):
+            return []
+        if not self.directory.is_dir():
+            set_aside(StoredFile.SAVES_FOLDER, self.directory, Damage.NOT_A_FILE, self.problems)
+            return []
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            set_aside(StoredFile.SAVES_FOLDER, self.directory, Damage.UNREADABLE, self.problems)
+            return []
+        return sorted(int(m.group(1)) for m in map(_SAVE_NAME.fullmatch, names) if m)
+
+    def newest_id(self) -> int | None:
+        """Return the ID of the save file written last (by modification time), if any."""
+        newest: tuple[int, int] | None = None
+        for save_id in self.saved_ids():
+            try:
+                stamp = (os.stat(self.path(save_id)).st_mtime_ns, save_id)
+            except OSError:
+                continue
+            newest = stamp if newest is None else max(newest, stamp)
+        return None if newest is None else newest[1]
+
+    def unfinished(self) -> list[SaveFile]:
+        """Return the saves of unfinished games, the most recently played first.
+
+        Damaged files are reported and moved aside; the sound ones are returned.
+        """
+        saves = []
+        for save_id in self.saved_ids():
+            try:
+                save = self.load(save_id)
+            except StorageError:
+                continue
+            if not save.finished:
+                saves.append(save)
+        return sorted(saves, key=lambda s: s.sort_key, reverse=True)
+
+    def latest(self) -> SaveFile | None:
+        """Return the most recently played unfinished game's save, if there is one."""
+        saves = self.unfinished()
+        return saves[0] if saves else None
+
+
+class Autosaver:
+    """A game observer that saves the whole game after every change.
+
+    When the game ends it goes into the history and its save is removed.
+    If saving fails, the player is warned once and the game plays on.
+    """
+
+    def __init__(self, store: SaveStore, history: History | None = None, *,
+                 resumed: SaveFile | None = None) -> None:
+        """Save into ``store`` and file finished games in ``history``.
+
+        ``resumed`` is the save a resumed game came from; its ID is kept.
+        """
+        self.store = store
+        self.history = history
+        self.save = resumed
+        self.up_to_date = resumed is not None
+        """Whether the save on disk holds the game as it stands now."""
+        self.warned = False
+
+    @property
+    def save_id(self) -> int | None:
+        """The ID of this game's save (None before the first successful save)."""
+        return None if self.save is None else self.save.save_id
+
+    def resume_id(self) -> int | None:
+        """Return the ID to resume this game with, if its latest state is saved."""
+        return self.save_id if self.up_to_date else None
+
+    def _cannot_save(self, error: Exception) -> None:
+        """Note that saving failed; warn the player the first time only."""
+        self.up_to_date = False
+        if not self.warned:
+            self.warned = True
+            self.store.problems.cannot_save(error)
+
+    def changed(self, game: Game) -> None:
+        """Write the game as it now stands."""
+        try:
+            snapshot = Snapshot.of_game(game)
+            if self.save is None:
+                self.save = self.store.create(snapshot)
+            else:
+                save = replace(self.save, updated=now(), snapshot=snapshot)
+                self.store.write(save)
+                self.save = save
+            self.up_to_date = True
+        except (OSError, StorageError, SnapshotError) as error:
+            self._cannot_save(error)
+
+    def finished(self, game: Game) -> None:
+        """File the finished game in the history, then remove its save."""
+        uid = self.save.uid if self.save is not None else uuid.uuid4().hex
+        recorded = False
+        if self.history is not None:
+            try:
+                self.history.record(game, uid=uid)
+                recorded = True
+            except (OSError, StorageError, sqlite3.Error) as error:
+                self._cannot_save(error)
+        if self.save is None:
+            return
+        try:
+            if recorded:
+                self.store.remove(self.save.save_id)
+            else:
+                self.store.write(replace(self.save, updated=now(), finished=True,
+                                         snapshot=Snapshot.of_game(game)))
+        except (OSError, StorageError, SnapshotError) as error:
+            self._cannot_save(error)
+        self.up_to_date = False

@@ -1,0 +1,110 @@
+"""Statistics of the finished games: per player name and per computer strength.
+
+For each group: games played, wins, best and mean score, and a histogram of
+the scores.  A win is a game of two or more players in which the player
+had the highest total (each leader of a tie wins).  Groups are kept apart
+per dice game (``yahtzee``, ``poker-dice``), whose scores do not compare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from yahtzee.storage.history import History, PlayerResult
+
+STRENGTHS = {"computer": "optimal", "greedy": "greedy"}
+"""Computer player kinds and the strength each stands for."""
+BUCKET_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000)
+MAX_BUCKETS = 10
+"""A histogram uses the narrowest width in ``BUCKET_WIDTHS`` giving at most this many bars."""
+
+
+@dataclass(frozen=True)
+class Bucket:
+    """One bar of a histogram: scores from ``low`` to ``high`` inclusive, and how many."""
+
+    low: int
+    high: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The figures of one group: a player name or a computer strength, in one dice game."""
+
+    label: str
+    game: str
+    played: int
+    wins: int
+    best: int
+    mean: float
+    histogram: tuple[Bucket, ...]
+
+    def to_json(self, key: str) -> dict[str, Any]:
+        """Return the figures as JSON-able data, the group's label under ``key``."""
+        return {key: self.label, "game": self.game, "played": self.played, "wins": self.wins,
+                "best": self.best, "mean": self.mean,
+                "histogram": [{"low": b.low, "high": b.high, "count": b.count}
+                              for b in self.histogram]}
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The statistics of the whole history."""
+
+    games: int
+    players: tuple[Figures, ...]
+    computers: tuple[Figures, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the statistics as JSON-able data (empty lists for an empty history)."""
+        return {"games": self.games,
+                "players": [f.to_json("name") for f in self.players],
+                "computers": [f.to_json("strength") for f in self.computers]}
+
+
+def histogram(totals: Sequence[int]) -> tuple[Bucket, ...]:
+    """Return the histogram of ``totals``: equal-width bars, empty ones in between kept."""
+    if not totals:
+        return ()
+    low, high = min(totals), max(totals)
+    width = next((w for w in BUCKET_WIDTHS if high // w - low // w + 1 <= MAX_BUCKETS),
+                 BUCKET_WIDTHS[-1])
+    first = low // width
+    counts = [0] * (high // width - first + 1)
+    for total in totals:
+        counts[total // width - first] += 1
+    return tuple(Bucket((first + i) * width, (first + i + 1) * width - 1, count)
+                 for i, count in enumerate(counts))
+
+
+def figures(label: str, game: str, results: Sequence[PlayerResult]) -> Figures:
+    """Return the figures of a group's ``results`` (at least one)."""
+    totals = [r.total for r in results]
+    wins = sum(1 for r in results if r.winner and r.opponents > 0)
+    return Figures(label, game, len(results), wins, max(totals), sum(totals) / len(totals),
+                   histogram(totals))
+
+
+def compute_stats(results: Iterable[PlayerResult]) -> Stats:
+    """Return the statistics of these results."""
+    rows = list(results)
+    by_name: dict[tuple[str, str], list[PlayerResult]] = {}
+    by_strength: dict[tuple[str, str], list[PlayerResult]] = {}
+    for row in rows:
+        by_name.setdefault((row.variant, row.name), []).append(row)
+        if row.kind in STRENGTHS:
+            by_strength.setdefault((row.variant, STRENGTHS[row.kind]), []).append(row)
+    order = list(STRENGTHS.values())
+    players = tuple(figures(name, game, group)
+                    for (game, name), group in sorted(by_name.items()))
+    computers = tuple(figures(strength, game, group) for (game, strength), group in
+                      sorted(by_strength.items(), key=lambda i: (i[0][0], order.index(i[0][1]))))
+    return Stats(len({row.game_id for row in rows}), players, computers)
+
+
+def load_stats(history: History) -> Stats:
+    """Return the statistics of the finished games in ``history``."""
+    return compute_stats(history.results())
