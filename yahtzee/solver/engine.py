@@ -60,6 +60,8 @@ class SpecialChoices:
     """Shape (B, S, slots)."""
     varies: BoolArray
     """Shape (B,): whether these choices differ from the open boxes at their own points."""
+    rolls: IntArray
+    """Shape (S,): the roll numbers concerned."""
 
 
 def state_index(model: ScoringModel, flag: IntArray, mask: IntArray,
@@ -120,7 +122,7 @@ def table_specials(model: ScoringModel, states: States) -> SpecialChoices | None
     return SpecialChoices(sp.allowed[states.flag, states.mask],
                           sp.box_points[states.flag, states.mask],
                           sp.bonus_points[states.flag, states.mask],
-                          sp.varies[states.flag, states.mask])
+                          sp.varies[states.flag, states.mask], sp.rolls)
 
 
 def leaf_values(model: ScoringModel, values: FloatArray, states: States,
@@ -165,7 +167,7 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
             choice[better] = c
     if first:
         best.fill(-np.inf)
-    if model.special is not None and specials is not None:
+    if specials is not None:
         rows = np.flatnonzero(specials.varies)
         if len(rows):
             slots = np.arange(model.n_slots)[None, None, :]
@@ -175,7 +177,7 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
             vals = np.where(specials.allowed[rows], vals, -np.inf)
             pick = np.argmax(vals, axis=2)
             top = np.take_along_axis(vals, pick[:, :, None], axis=2)[:, :, 0]
-            rolls = model.special.rolls[:, None]
+            rolls = specials.rolls[:, None]
             best[rolls, rows[None, :]] = top.T
             if choice is not None:
                 choice[rolls, rows[None, :]] = pick.T.astype(np.int8)

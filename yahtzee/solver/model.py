@@ -15,7 +15,7 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -235,12 +235,18 @@ def option_slot(option: Option, n_categories: int) -> int:
 _ChunkResult = tuple[BoolArray, ShortArray, ShortArray]
 
 
+@lru_cache(maxsize=1)
+def yahtzee_rolls() -> IntArray:
+    """Return the numbers of the rolls that are a Yahtzee."""
+    return np.array([i for i, values in enumerate(ROLLS) if is_yahtzee(_Roll(values))],
+                    dtype=np.int64)
+
+
 def _ask_rules(rules: Rules, flag_state: int, masks: list[int]) -> _ChunkResult:
     """Return the Yahtzee rolls' choices, as solver slots, for one flag state and some masks."""
     n_cat = len(CategoryValue)
     flag = CategoryValue.YAHTZEE.get_value()
-    faces = range(1, Die.SIDES + 1)
-    rolls = [_Roll((face,) * len(ROLLS[0])) for face in faces]
+    rolls = [r for r in (_Roll(values) for values in ROLLS) if is_yahtzee(r)]
     flag_points = box_points(CategoryValue.YAHTZEE, rolls[0])
     taken = max(flag_state - 1, 0)
     shape = (len(masks), len(rolls), n_cat + 1)
@@ -276,13 +282,16 @@ def _run_jobs(jobs: list[tuple[Rules, int, list[int]]], processes: int) -> list[
     return [_ask_rules_job(job) for job in jobs]
 
 
-def yahtzee_model(rules: Rules, processes: int = 2) -> ScoringModel:
+def yahtzee_model(rules: Rules, processes: int = 2, special: SpecialRolls | None = None,
+                  tables: bool = True) -> ScoringModel:
     """Return the scoring model of Yahtzee under ``rules``.
 
     A roll that is not a Yahtzee, or a Yahtzee while the Yahtzee box is
     open, offers every open box at its own points.  For a Yahtzee with the
     Yahtzee box filled the choices are asked of ``rules.options`` in every
-    situation (filled boxes, Yahtzee box content, bonuses taken).
+    situation (filled boxes, Yahtzee box content, bonuses taken), unless
+    ``special`` already holds them (read from a stored table) or ``tables``
+    is False (then ``situation_choices`` gives them one situation at a time).
     """
     n_cat = len(CategoryValue)
     rolls = [_Roll(r) for r in ROLLS]
@@ -290,7 +299,9 @@ def yahtzee_model(rules: Rules, processes: int = 2) -> ScoringModel:
     base = base_table(lambda c, r: box_points(cats[c], rolls[r]), n_cat)
     flag = CategoryValue.YAHTZEE.get_value()
     bonus_levels = rules.bonus_cap + 1 if rules.bonus_cap is not None else 1
-    special_rolls = np.array([i for i, r in enumerate(rolls) if is_yahtzee(r)], dtype=np.int64)
+    special_rolls = yahtzee_rolls()
+    if special is not None or not tables:
+        return _yahtzee(rules, base, special)
     n_flag = 1 + bonus_levels
     n_masks = 1 << n_cat
     masks = np.arange(n_masks)
@@ -316,16 +327,45 @@ def yahtzee_model(rules: Rules, processes: int = 2) -> ScoringModel:
         bonus[flag_state, chunk] = extra
     varies = ((allowed != plain_allowed[None]) | (box != plain_box[None])
               | (bonus != 0)).any(axis=(2, 3))
+    return _yahtzee(rules, base, SpecialRolls(special_rolls, allowed, box, bonus, varies))
+
+
+def _yahtzee(rules: Rules, base: IntArray, special: SpecialRolls | None) -> ScoringModel:
+    """Return the Yahtzee model under ``rules`` with these tables."""
     return ScoringModel(
         name=rules.name,
-        n_categories=n_cat,
+        n_categories=len(CategoryValue),
         rounds=rules.ROUNDS,
         base=base,
         upper=tuple(cv.is_upper for cv in CategoryValue),
         upper_threshold=UPPER_BONUS_THRESHOLD,
         upper_bonus=UPPER_BONUS,
-        flag_category=flag,
-        bonus_levels=bonus_levels,
+        flag_category=CategoryValue.YAHTZEE.get_value(),
+        bonus_levels=rules.bonus_cap + 1 if rules.bonus_cap is not None else 1,
         bonus_uses_turn=rules.bonus_by_choice,
-        special=SpecialRolls(special_rolls, allowed, box, bonus, varies),
+        special=special,
     )
+
+
+def situation_choices(rules: Rules, model: ScoringModel, flag_state: int,
+                      mask: int) -> tuple[IntArray, BoolArray, ShortArray, ShortArray, bool]:
+    """Return (rolls, allowed, box points, bonus points, varies) of the Yahtzee rolls.
+
+    The arrays have shape (S, slots) for the one situation ``(flag_state, mask)``;
+    ``varies`` tells whether they differ from the open boxes at their own points.
+    """
+    rolls = yahtzee_rolls()
+    n_cat = model.n_categories
+    flag = model.flag_category
+    allowed = np.zeros((len(rolls), n_cat + 1), dtype=np.bool_)
+    for c in range(n_cat):
+        allowed[:, c] = not mask >> c & 1
+    box = np.zeros(allowed.shape, dtype=np.int16)
+    box[:, :n_cat] = model.base[rolls] * allowed[:, :n_cat]
+    bonus = np.zeros_like(box)
+    if flag is None or not mask >> flag & 1:
+        return rolls, allowed, box, bonus, False
+    asked, asked_box, asked_bonus = _ask_rules(rules, flag_state, [mask])
+    varies = bool((asked[0] != allowed).any() or (asked_box[0] != box).any()
+                  or asked_bonus[0].any())
+    return rolls, asked[0], asked_box[0], asked_bonus[0], varies

@@ -1,0 +1,195 @@
+"""Computer strategies: the optimal one (exact expected final score) and a greedy one.
+
+Both answer the two questions of a turn: which dice to keep before a
+re-roll (or none: score now), and which box to score.  The optimal
+strategy reads the solved table of state values; the greedy one uses the
+same machinery with every future worth nothing, so it chases the best box
+of this turn alone.  Decisions are deterministic: ties go to scoring now,
+then to keeping more dice, then to the lower dice; for boxes, to the
+lower box number.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+from yahtzee.category_value import CategoryValue
+from yahtzee.dice import Dice
+from yahtzee.rules import Rules
+from yahtzee.score_card import ScoreCard
+from yahtzee.solver.cache import load_or_build
+from yahtzee.solver.engine import (SpecialChoices, States, TurnValues, choice_value,
+                                   state_index, table_specials, turn_values)
+from yahtzee.solver.keeps import KEEPS, MAX_SUB_KEEPS, SUB_KEEPS, FloatArray, roll_number
+from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
+
+KIND_NAMES = ("optimal", "greedy")
+"""The strategy kinds ``get_strategy`` knows."""
+_TURNS_REMEMBERED = 64
+
+
+class Strategy(Protocol):
+    """What a computer player asks at each decision."""
+
+    def keep(self, card: ScoreCard, dice: Sequence[int],
+             rolls_left: int) -> tuple[int, ...] | None:
+        """The dice values to keep (sorted) before the next roll, or None to score now.
+
+        ``rolls_left`` is 1 or 2.
+        """
+        ...
+
+    def category(self, card: ScoreCard, dice: Sequence[int]) -> CategoryValue:
+        """The box to score these dice in (one of ``card.choices(Dice.of(dice))``)."""
+        ...
+
+
+def _distinct_sub_keeps(roll: int) -> list[int]:
+    """Return the keeps of a roll without the padding, the roll itself first."""
+    row = SUB_KEEPS[roll]
+    seen: list[int] = []
+    for k in row[:MAX_SUB_KEEPS]:
+        if int(k) not in seen:
+            seen.append(int(k))
+    return seen
+
+
+class _TableStrategy:
+    """Decisions read from a table of state values (the shared part of both strategies)."""
+
+    def __init__(self, rules: Rules, model: ScoringModel, values: FloatArray) -> None:
+        """Decide under ``rules`` with ``model`` and the state ``values``."""
+        self.rules = rules
+        self.model = model
+        self.values = values
+        self._turns: OrderedDict[tuple[int, int, int], TurnValues] = OrderedDict()
+
+    def state_of(self, card: ScoreCard) -> tuple[int, int, int]:
+        """Return the solver state (flag state, filled mask, capped upper total) of a card."""
+        model = self.model
+        scores = card.scores()
+        mask = sum(1 << i for i, points in enumerate(scores) if points is not None)
+        upper = min(model.n_upper - 1, card.upper_subtotal())
+        flag = 0
+        if model.flag_category is not None and scores[model.flag_category]:
+            flag = 1 + min(card.get_yahtzee_bonus(), model.bonus_levels - 1)
+        return flag, mask, upper
+
+    def _specials(self, flag: int, mask: int, states: States) -> SpecialChoices | None:
+        """Return the choices of the special rolls in this state."""
+        if self.model.special is not None:
+            return table_specials(self.model, states)
+        rolls, allowed, box, bonus, varies = situation_choices(self.rules, self.model, flag,
+                                                               mask)
+        return SpecialChoices(allowed[None], box[None], bonus[None], np.array([varies]), rolls)
+
+    def turn(self, card: ScoreCard) -> TurnValues:
+        """Return the values inside a turn for the card's state (remembered for a while)."""
+        key = self.state_of(card)
+        found = self._turns.get(key)
+        if found is not None:
+            self._turns.move_to_end(key)
+            return found
+        flag, mask, upper = key
+        states = States(np.array([flag]), np.array([mask]), np.array([upper]))
+        found = turn_values(self.model, self.values, states,
+                            self._specials(flag, mask, states))
+        self._turns[key] = found
+        if len(self._turns) > _TURNS_REMEMBERED:
+            self._turns.popitem(last=False)
+        return found
+
+    def keep_values(self, card: ScoreCard, dice: Sequence[int],
+                    rolls_left: int) -> dict[tuple[int, ...], float]:
+        """Return the expected final score of each keep of these dice.
+
+        Keeping all five dice stands for scoring now.  The keeps come in the
+        tie-breaking order: all five first, then by size descending.
+        """
+        if rolls_left not in (1, 2):
+            raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
+        turn = self.turn(card)
+        roll = roll_number(list(dice))
+        table = turn.keep1 if rolls_left == 1 else turn.keep2
+        now = float(card.score())
+        subs = _distinct_sub_keeps(roll)
+        result = {KEEPS[subs[0]]: now + float(turn.leaf[roll, 0])}
+        for k in subs[1:]:
+            result[KEEPS[k]] = now + float(table[k, 0])
+        return result
+
+    def keep(self, card: ScoreCard, dice: Sequence[int],
+             rolls_left: int) -> tuple[int, ...] | None:
+        """Return the best keep before the next roll, or None when scoring now is as good."""
+        values = self.keep_values(card, dice, rolls_left)
+        best_keep, best = next(iter(values.items()))
+        for keep, value in values.items():
+            if value > best:
+                best_keep, best = keep, value
+        return None if len(best_keep) == len(dice) else best_keep
+
+    def category_values(self, card: ScoreCard, dice: Sequence[int]) -> dict[CategoryValue, float]:
+        """Return the expected final score after each legal choice for these dice."""
+        flag, mask, upper = self.state_of(card)
+        now = float(card.score())
+        result: dict[CategoryValue, float] = {}
+        for option in card.options(Dice.of(dice)):
+            slot = option_slot(option, self.model.n_categories)
+            value = choice_value(self.model, self.values, np.array(flag), np.array(mask),
+                                 np.array(upper), slot, option.box_points, option.bonus_points)
+            result[option.category] = now + float(value)
+        return result
+
+    def category(self, card: ScoreCard, dice: Sequence[int]) -> CategoryValue:
+        """Return the box with the highest expected final score (lowest number on ties)."""
+        values = self.category_values(card, dice)
+        if not values:
+            raise ValueError("no box can be chosen on a full card")
+        best_box, best = next(iter(values.items()))
+        for box, value in values.items():
+            if value > best:
+                best_box, best = box, value
+        return best_box
+
+    def expected_final(self, card: ScoreCard) -> float:
+        """Return the card's points plus the expected points still to come, at a turn's start."""
+        flag, mask, upper = self.state_of(card)
+        if card.rounds_used() >= self.model.rounds:
+            return float(card.score())
+        index = state_index(self.model, np.array(flag), np.array(mask), np.array(upper))
+        return float(card.score()) + float(self.values.ravel()[int(index)])
+
+
+class OptimalStrategy(_TableStrategy):
+    """Exact optimal play: every decision maximizes the expected final score."""
+
+    def __init__(self, rules: Rules) -> None:
+        """Play ``rules`` optimally; the table is loaded, or built and cached, on creation."""
+        solution = load_or_build(rules)
+        super().__init__(rules, solution.model, solution.values)
+
+
+class GreedyStrategy(_TableStrategy):
+    """Greedy play: chase the most points this turn, ignoring every later turn.
+
+    It keeps toward the best box of this turn and scores the box that adds
+    the most points now (an upper bonus earned by it included).
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        """Play ``rules`` greedily (no table needed)."""
+        model = yahtzee_model(rules, tables=False)
+        super().__init__(rules, model, np.zeros(model.shape))
+
+
+def get_strategy(kind: str, rules: Rules) -> Strategy:
+    """Return the strategy ``kind`` (``"optimal"`` or ``"greedy"``) for ``rules``."""
+    if kind == "optimal":
+        return OptimalStrategy(rules)
+    if kind == "greedy":
+        return GreedyStrategy(rules)
+    raise ValueError(f"unknown strategy {kind!r}; choose one of: {', '.join(KIND_NAMES)}")
