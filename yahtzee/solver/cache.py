@@ -167,6 +167,7 @@ def write_atomically(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
+        os.chmod(temp, 0o644)
         with os.fdopen(handle, "wb") as out:
             out.write(data)
             out.flush()

@@ -121,6 +121,8 @@ MAX_SUB_KEEPS = max(len(s) for s in _SUBS)
 SUB_KEEPS: IntArray = np.array([s + [s[0]] * (MAX_SUB_KEEPS - len(s)) for s in _SUBS],
                                dtype=np.int64)
 """``SUB_KEEPS[r]``: the keeps of roll ``r`` (the roll itself first), padded with the roll."""
+SUB_KEEP_COUNT: IntArray = np.array([len(s) for s in _SUBS], dtype=np.int64)
+"""``SUB_KEEP_COUNT[r]``: how many distinct keeps roll ``r`` offers."""
 
 
 def code_of(counts: IntArray) -> IntArray:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 
@@ -30,6 +30,7 @@ from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, y
 KIND_NAMES = ("optimal", "greedy")
 """The strategy kinds ``get_strategy`` knows."""
 _TURNS_REMEMBERED = 64
+_T = TypeVar("_T")
 
 
 class Strategy(Protocol):
@@ -56,6 +57,15 @@ def _distinct_sub_keeps(roll: int) -> list[int]:
         if int(k) not in seen:
             seen.append(int(k))
     return seen
+
+
+def _first_best(items: list[tuple[_T, float]]) -> tuple[_T, float]:
+    """Return the first item with the highest value."""
+    best_item, best = items[0]
+    for item, value in items[1:]:
+        if value > best:
+            best_item, best = item, value
+    return best_item, best
 
 
 class _TableStrategy:
@@ -103,6 +113,18 @@ class _TableStrategy:
             self._turns.popitem(last=False)
         return found
 
+    def _keep_worth(self, card: ScoreCard, dice: Sequence[int],
+                    rolls_left: int) -> list[tuple[tuple[int, ...], float]]:
+        """Return each keep with its expected points to come, in tie-breaking order."""
+        if rolls_left not in (1, 2):
+            raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
+        turn = self.turn(card)
+        roll = roll_number(list(dice))
+        table = turn.keep1 if rolls_left == 1 else turn.keep2
+        subs = _distinct_sub_keeps(roll)
+        return [(KEEPS[subs[0]], float(turn.leaf[roll, 0]))] + [
+            (KEEPS[k], float(table[k, 0])) for k in subs[1:]]
+
     def keep_values(self, card: ScoreCard, dice: Sequence[int],
                     rolls_left: int) -> dict[tuple[int, ...], float]:
         """Return the expected final score of each keep of these dice.
@@ -110,50 +132,38 @@ class _TableStrategy:
         Keeping all five dice stands for scoring now.  The keeps come in the
         tie-breaking order: all five first, then by size descending.
         """
-        if rolls_left not in (1, 2):
-            raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
-        turn = self.turn(card)
-        roll = roll_number(list(dice))
-        table = turn.keep1 if rolls_left == 1 else turn.keep2
         now = float(card.score())
-        subs = _distinct_sub_keeps(roll)
-        result = {KEEPS[subs[0]]: now + float(turn.leaf[roll, 0])}
-        for k in subs[1:]:
-            result[KEEPS[k]] = now + float(table[k, 0])
-        return result
+        return {keep: now + worth for keep, worth in self._keep_worth(card, dice, rolls_left)}
 
     def keep(self, card: ScoreCard, dice: Sequence[int],
              rolls_left: int) -> tuple[int, ...] | None:
         """Return the best keep before the next roll, or None when scoring now is as good."""
-        values = self.keep_values(card, dice, rolls_left)
-        best_keep, best = next(iter(values.items()))
-        for keep, value in values.items():
-            if value > best:
-                best_keep, best = keep, value
+        best_keep, best = _first_best(self._keep_worth(card, dice, rolls_left))
         return None if len(best_keep) == len(dice) else best_keep
 
-    def category_values(self, card: ScoreCard, dice: Sequence[int]) -> dict[CategoryValue, float]:
-        """Return the expected final score after each legal choice for these dice."""
+    def _category_worth(self, card: ScoreCard,
+                        dice: Sequence[int]) -> list[tuple[CategoryValue, float]]:
+        """Return each legal box with its points now plus the expected points to come."""
         flag, mask, upper = self.state_of(card)
-        now = float(card.score())
-        result: dict[CategoryValue, float] = {}
+        result = []
         for option in card.options(Dice.of(dice)):
             slot = option_slot(option, self.model.n_categories)
             value = choice_value(self.model, self.values, np.array(flag), np.array(mask),
                                  np.array(upper), slot, option.box_points, option.bonus_points)
-            result[option.category] = now + float(value)
+            result.append((option.category, float(value)))
         return result
+
+    def category_values(self, card: ScoreCard, dice: Sequence[int]) -> dict[CategoryValue, float]:
+        """Return the expected final score after each legal choice for these dice."""
+        now = float(card.score())
+        return {box: now + worth for box, worth in self._category_worth(card, dice)}
 
     def category(self, card: ScoreCard, dice: Sequence[int]) -> CategoryValue:
         """Return the box with the highest expected final score (lowest number on ties)."""
-        values = self.category_values(card, dice)
-        if not values:
+        worth = self._category_worth(card, dice)
+        if not worth:
             raise ValueError("no box can be chosen on a full card")
-        best_box, best = next(iter(values.items()))
-        for box, value in values.items():
-            if value > best:
-                best_box, best = box, value
-        return best_box
+        return _first_best(worth)[0]
 
     def expected_final(self, card: ScoreCard) -> float:
         """Return the card's points plus the expected points still to come, at a turn's start."""

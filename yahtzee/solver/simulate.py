@@ -1,0 +1,108 @@
+"""Many solitaire games at once: every game's dice and decisions as numpy arrays.
+
+Each turn, the games' states are deduplicated, the values inside a turn
+are worked out once per distinct state, and every game then rolls, keeps
+and scores by table look-ups.  The decisions are the strategies' own (the
+same tie-breaking as ``yahtzee.solver.strategy``); the dice come from one
+numpy generator seeded by the caller, so a seed always gives the same games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.rules import Rules
+from yahtzee.solver.cache import load_or_build
+from yahtzee.solver.engine import States, step, table_specials, turn_values
+from yahtzee.solver.keeps import (COUNTS, FACES, KEEP_OF_CODE, MAX_SUB_KEEPS, NUM_DICE,
+                                  ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray, IntArray,
+                                  code_of)
+
+GAMES_PER_BATCH = 4096
+"""Games whose turn is played together (their distinct states are evaluated at once)."""
+from yahtzee.solver.model import ScoringModel, yahtzee_model
+
+
+def _throw(rng: np.random.Generator, kept: IntArray) -> IntArray:
+    """Return the rolls (numbers 0 to 251) after throwing the dice missing from each keep."""
+    count = len(kept)
+    faces = rng.integers(0, FACES, size=(count, NUM_DICE))
+    missing = NUM_DICE - COUNTS[kept].sum(axis=1)
+    thrown = np.arange(NUM_DICE)[None, :] < missing[:, None]
+    counts = COUNTS[kept].copy()
+    for f in range(FACES):
+        counts[:, f] += ((faces == f) & thrown).sum(axis=1)
+    rolls: IntArray = KEEP_OF_CODE[code_of(counts)] - ROLL_START
+    return rolls
+
+
+def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
+               states: States) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Play one turn of some games; return their next states and the points they scored."""
+    unique, where = np.unique(
+        np.stack([states.flag, states.mask, states.upper]), axis=1, return_inverse=True)
+    where = where.ravel()
+    batch = States(unique[0], unique[1], unique[2])
+    turn = turn_values(model, values, batch, table_specials(model, batch), want_choice=True)
+    assert turn.choice is not None
+    games = np.arange(len(where))
+    rolls = _throw(rng, np.zeros(len(where), dtype=np.int64))
+    done = np.zeros(len(where), dtype=np.bool_)
+    for table in (turn.keep2, turn.keep1):
+        options = SUB_KEEPS[rolls]
+        worth = table[options, where[:, None]]
+        worth[:, 0] = turn.leaf[rolls, where]
+        worth[np.arange(MAX_SUB_KEEPS)[None, :] >= SUB_KEEP_COUNT[rolls][:, None]] = -np.inf
+        pick = np.argmax(worth, axis=1)
+        stop = done | (pick == 0)
+        kept = options[games, pick]
+        thrown = _throw(rng, kept)
+        rolls = np.where(stop, rolls, thrown)
+        done = stop
+    slot = turn.choice[rolls, where].astype(np.int64)
+    n_cat = model.n_categories
+    box = np.where(slot < n_cat, model.base[rolls, np.minimum(slot, n_cat - 1)], 0)
+    bonus = np.zeros_like(box)
+    special = model.special
+    if special is not None:
+        for s, roll in enumerate(special.rolls):
+            hit = (rolls == roll) & special.varies[states.flag, states.mask]
+            if hit.any():
+                box[hit] = special.box_points[states.flag[hit], states.mask[hit], s, slot[hit]]
+                bonus[hit] = special.bonus_points[states.flag[hit], states.mask[hit], s,
+                                                  slot[hit]]
+    flag, mask, upper, reward = step(model, states.flag, states.mask, states.upper, slot, box,
+                                     bonus)
+    return (np.array(flag), np.array(mask), np.array(upper), np.array(reward))
+
+
+def play_games(model: ScoringModel, values: FloatArray, games: int,
+               seed: int | None) -> npt.NDArray[np.int64]:
+    """Return the final scores of ``games`` solitaire games played with the state ``values``."""
+    rng = np.random.default_rng(seed)
+    flag = np.zeros(games, dtype=np.int64)
+    mask = np.zeros(games, dtype=np.int64)
+    upper = np.zeros(games, dtype=np.int64)
+    total = np.zeros(games, dtype=np.int64)
+    for _ in range(model.rounds):
+        order = np.lexsort((upper, mask, flag))
+        for lo in range(0, games, GAMES_PER_BATCH):
+            part = order[lo:lo + GAMES_PER_BATCH]
+            f2, m2, u2, reward = _play_turn(model, values, rng,
+                                            States(flag[part], mask[part], upper[part]))
+            flag[part], mask[part], upper[part] = f2, m2, u2
+            total[part] += reward
+    return total
+
+
+def simulate(rules: Rules, strategy: str, games: int, seed: int | None) -> npt.NDArray[np.int64]:
+    """Return the final scores of ``games`` games of ``rules`` played by ``strategy``."""
+    if strategy == "optimal":
+        solution = load_or_build(rules)
+        return play_games(solution.model, solution.values, games, seed)
+    if strategy == "greedy":
+        model = yahtzee_model(rules)
+        return play_games(model, np.zeros(model.shape), games, seed)
+    raise ValueError(f"unknown strategy {strategy!r}; choose optimal or greedy")
+
