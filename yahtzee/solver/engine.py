@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -71,8 +72,9 @@ def state_index(model: ScoringModel, flag: IntArray, mask: IntArray,
 
 
 def step(model: ScoringModel, flag: IntArray, mask: IntArray, upper: IntArray,
-         slot: IntArray | int, box_points: IntArray | int,
-         bonus_points: IntArray | int) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+         slot: IntArray | int, box_points: npt.NDArray[np.integer[Any]] | int,
+         bonus_points: npt.NDArray[np.integer[Any]] | int
+         ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Return (flag, mask, upper, reward) after a choice; all arguments broadcast.
 
     The reward is the box points, the bonus points and the upper bonus if
@@ -104,8 +106,9 @@ def step(model: ScoringModel, flag: IntArray, mask: IntArray, upper: IntArray,
 
 
 def choice_value(model: ScoringModel, values: FloatArray, flag: IntArray, mask: IntArray,
-                 upper: IntArray, slot: IntArray | int, box_points: IntArray | int,
-                 bonus_points: IntArray | int) -> FloatArray:
+                 upper: IntArray, slot: IntArray | int,
+                 box_points: npt.NDArray[np.integer[Any]] | int,
+                 bonus_points: npt.NDArray[np.integer[Any]] | int) -> FloatArray:
     """Return the reward of a choice plus the value of the state it leads to."""
     new_flag, new_mask, new_upper, reward = step(model, flag, mask, upper, slot, box_points,
                                                  bonus_points)
@@ -151,7 +154,7 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
         else:
             f2, m2, u2, _ = step(model, flag, mask, upper, c, 0, 0)
             following = np.where(open_box, flat.take(state_index(model, f2, m2, u2)), -np.inf)
-            table = levels[:, None] + following[None, :]
+            table = np.add(levels[:, None], following[None, :], dtype=np.float64)
         if first:
             np.take(table, model.level_of_roll[c], axis=0, out=best, mode="clip")
             if choice is not None:

@@ -2,10 +2,10 @@
 
 A keep is a sorted tuple of zero to five die values; a roll is a keep of
 five.  Keeps are numbered by size, then by the number of distinct faces,
-then in lexicographic order, so the rolls are the last 252 entries.  The arrays here let the solver walk the
-keeps level by level: each keep's children (one more die of each face),
-its parents (one die fewer) and the sub-keeps a player may choose from a
-roll.
+then in lexicographic order, so the rolls are the last 252 entries.  The
+arrays here let the solver walk the keeps level by level: each keep's
+children (one more die of each face), its parents (one die fewer) and the
+sub-keeps a player may choose from a roll.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def _probability(keep: tuple[int, ...]) -> float:
     ways = factorial(len(keep))
     for n in _counts(keep):
         ways //= factorial(n)
-    return float(ways) / FACES ** len(keep)
+    return ways / float(FACES ** len(keep))
 
 
 ROLL_PROBABILITY: FloatArray = np.array([_probability(r) for r in ROLLS])

@@ -18,10 +18,10 @@ from yahtzee.solver.engine import States, step, table_specials, turn_values
 from yahtzee.solver.keeps import (COUNTS, FACES, KEEP_OF_CODE, MAX_SUB_KEEPS, NUM_DICE,
                                   ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray, IntArray,
                                   code_of)
+from yahtzee.solver.model import ScoringModel, yahtzee_model
 
 GAMES_PER_BATCH = 4096
 """Games whose turn is played together (their distinct states are evaluated at once)."""
-from yahtzee.solver.model import ScoringModel, yahtzee_model
 
 
 def _throw(rng: np.random.Generator, kept: IntArray) -> IntArray:
@@ -105,4 +105,3 @@ def simulate(rules: Rules, strategy: str, games: int, seed: int | None) -> npt.N
         model = yahtzee_model(rules)
         return play_games(model, np.zeros(model.shape), games, seed)
     raise ValueError(f"unknown strategy {strategy!r}; choose optimal or greedy")
-

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from yahtzee.solver.engine import (SpecialChoices, States, TurnValues, choice_va
                                    state_index, table_specials, turn_values)
 from yahtzee.solver.keeps import KEEPS, MAX_SUB_KEEPS, SUB_KEEPS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
+from yahtzee.variant import Card
 
 KIND_NAMES = ("optimal", "greedy")
 """The strategy kinds ``get_strategy`` knows."""
@@ -34,9 +35,12 @@ _T = TypeVar("_T")
 
 
 class Strategy(Protocol):
-    """What a computer player asks at each decision."""
+    """What a computer player asks at each decision.
 
-    def keep(self, card: ScoreCard, dice: Sequence[int],
+    The card is a Yahtzee ``ScoreCard`` (typed as the turn engine's ``Card``).
+    """
+
+    def keep(self, card: Card, dice: Sequence[int],
              rolls_left: int) -> tuple[int, ...] | None:
         """The dice values to keep (sorted) before the next roll, or None to score now.
 
@@ -44,7 +48,7 @@ class Strategy(Protocol):
         """
         ...
 
-    def category(self, card: ScoreCard, dice: Sequence[int]) -> CategoryValue:
+    def category(self, card: Card, dice: Sequence[int]) -> CategoryValue:
         """The box to score these dice in (one of ``card.choices(Dice.of(dice))``)."""
         ...
 
@@ -199,7 +203,7 @@ class GreedyStrategy(_TableStrategy):
 def get_strategy(kind: str, rules: Rules) -> Strategy:
     """Return the strategy ``kind`` (``"optimal"`` or ``"greedy"``) for ``rules``."""
     if kind == "optimal":
-        return OptimalStrategy(rules)
+        return cast(Strategy, OptimalStrategy(rules))
     if kind == "greedy":
-        return GreedyStrategy(rules)
+        return cast(Strategy, GreedyStrategy(rules))
     raise ValueError(f"unknown strategy {kind!r}; choose one of: {', '.join(KIND_NAMES)}")
