@@ -1,0 +1,153 @@
+"""Tests of the coach: advice matches the optimal computer, and analysis finds the costly moves."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.solver_fixtures import official, solver_cache  # noqa: F401  (fixtures)
+from yahtzee import CategoryValue, ComputerPlayer, Dice, Die, Game, HumanPlayer, ScoreCard
+from yahtzee.coach import Coach, analysis_json, keep_text
+from yahtzee.console import Console
+from yahtzee.game import yahtzee_variant
+from yahtzee.player import TurnView
+from yahtzee.rules import OFFICIAL
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.strategy import OptimalStrategy
+
+VARIANT = yahtzee_variant(OFFICIAL)
+
+
+@pytest.fixture(autouse=True)
+def own_generator() -> Iterator[None]:
+    """Give every test its own dice generator."""
+    saved = Die.r
+    Die.r = random.Random()
+    yield
+    Die.r = saved
+
+
+class Blunderer(ComputerPlayer):
+    """Plays optimally except that in ``round`` it scores the legal box worth the least."""
+
+    def __init__(self, round_: int) -> None:
+        super().__init__("Blunderer", VARIANT.new_card(), "optimal", rules_name="official")
+        self.round = round_
+
+    def category(self, view: TurnView, console: Console) -> str:
+        """Return the worst box in the chosen round, the optimal one otherwise."""
+        if view.round != self.round:
+            return super().category(view, console)
+        strategy = self.prepare()
+        assert isinstance(strategy, OptimalStrategy) and isinstance(self.card, ScoreCard)
+        values = strategy.category_values(self.card, view.dice)
+        return str(min(values, key=lambda box: values[box]).number)
+
+
+class Mimic(HumanPlayer):
+    """A 'human' who types exactly what the optimal computer would do in the same seat."""
+
+    def __init__(self) -> None:
+        super().__init__("Player 1", VARIANT.new_card())
+        self.twin = ComputerPlayer("twin", self.card, "optimal", rules_name="official")
+
+    def command(self, view: TurnView, console: Console) -> str:
+        """Return the computer's next command, typed silently."""
+        return self.twin.next_command(view)
+
+    def category(self, view: TurnView, console: Console) -> str:
+        """Return the computer's box."""
+        assert isinstance(self.card, ScoreCard)
+        return str(self.twin.prepare().category(self.card, view.dice).number)
+
+
+def play(players: list[ComputerPlayer] | list[HumanPlayer], seed: int,
+         coach: Coach | None = None) -> tuple[Game, str]:
+    """Play a silent seeded game; return it and its transcript."""
+    out = io.StringIO()
+    game = Game(players, variant=VARIANT, console=Console(io.StringIO(), out), seed=seed,
+                advisor=coach)
+    game.play_game()
+    return game, out.getvalue()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_game_of_the_optimal_computer_costs_nothing(official: Solution, seed: int) -> None:
+    game, _ = play([ComputerPlayer("Computer", VARIANT.new_card(), rules_name="official")], seed)
+    [analysis] = Coach(VARIANT).analyze(["Computer"], game.progress.log)
+    assert analysis.turns() == 13
+    assert len(analysis.decisions) >= 13
+    assert abs(analysis.total_cost) < 1e-9
+    assert analysis.costliest() == []
+
+
+def test_one_deliberate_mistake_is_found_with_its_exact_cost(official: Solution) -> None:
+    game, _ = play([Blunderer(4)], seed=7)
+    [analysis] = Coach(VARIANT).analyze(["Blunderer"], game.progress.log)
+    costly = [a for a in analysis.decisions if a.cost > 1e-9]
+    assert len(costly) == 1
+    mistake = costly[0]
+    assert (mistake.round, mistake.rolls_left) == (4, 0)
+    assert analysis.costliest() == [mistake]
+    assert analysis.total_cost == pytest.approx(mistake.cost, abs=1e-9)
+
+    # The cost again, from the state values of the cards each choice leads to.
+    card = ScoreCard(OFFICIAL)
+    choices = [d for d in game.progress.log if d.label is not None]
+    for d in choices[:3]:
+        card.choose(CategoryValue.from_number(int(d.command)), Dice.of(d.dice))
+    fourth = choices[3]
+    dice = Dice.of(fourth.dice)
+    strategy = OptimalStrategy(OFFICIAL)
+
+    def after(box: CategoryValue) -> float:
+        """Return the expected final score once ``box`` is scored with the fourth dice."""
+        copy = ScoreCard.restore(OFFICIAL, card.scores(), card.get_yahtzee_bonus())
+        copy.choose(box, dice)
+        return strategy.expected_final(copy)
+
+    outcomes = {box: after(box) for box in card.choices(dice)}
+    chosen = CategoryValue.from_number(int(fourth.command))
+    assert mistake.choice == f"score {chosen}"
+    assert mistake.cost == pytest.approx(max(outcomes.values()) - outcomes[chosen], abs=1e-6)
+    assert mistake.cost > 0
+
+
+def test_advice_names_the_move_the_optimal_computer_makes(official: Solution) -> None:
+    mimic = Mimic()
+    game, transcript = play([mimic], seed=4, coach=Coach(VARIANT))
+    advice = re.findall(r"^Coach: (.*) \(expected final score [\d.]+\)$", transcript, re.M)
+    assert len(advice) == len(game.progress.log)
+    for line, decision in zip(advice, game.progress.log):
+        if decision.label is not None:
+            assert line == f"score {decision.command} ({decision.label})"
+        elif decision.command == "score":
+            assert line == "score now"
+        elif decision.command == "roll":
+            kept = [v for v, s in zip(decision.dice, decision.saved) if s]
+            assert line == keep_text(kept, 5, VARIANT)
+    [analysis] = Coach(VARIANT).analyze(["Player 1"], game.progress.log)
+    assert abs(analysis.total_cost) < 1e-9
+
+
+def test_the_analysis_prints_three_lines_and_exports_json(official: Solution) -> None:
+    blunderers = [Blunderer(2), Blunderer(9)]
+    blunderers[1].name = "Second"
+    game, _ = play(blunderers, seed=3)
+    analyses = Coach(VARIANT).analyze([p.name for p in blunderers], game.progress.log)
+    out = io.StringIO()
+    Console(io.StringIO(), out).analysis(analyses)
+    text = out.getvalue()
+    assert "Blunderer: " in text and "Second: " in text
+    assert text.count("  Round 2, scoring") == 1 and text.count("  Round 9, scoring") == 1
+    data = json.loads(json.dumps(analysis_json(analyses)))
+    assert [p["name"] for p in data["players"]] == ["Blunderer", "Second"]
+    for player, analysis in zip(data["players"], analyses):
+        assert player["total_cost"] == pytest.approx(analysis.total_cost)
+        assert {"round", "rolls_left", "dice", "choice", "best", "cost"} <= set(
+            player["decisions"][0])
