@@ -10,7 +10,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.solver_fixtures import official, solver_cache  # noqa: F401  (fixtures)
 from yahtzee import CategoryValue, ComputerPlayer, Dice, Die, Game, HumanPlayer, ScoreCard
 from yahtzee.coach import Coach, analysis_json, keep_text
 from yahtzee.console import Console
