@@ -187,6 +187,10 @@ class Console:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         self.error(f"warning: the game cannot be saved ({reason}); play goes on without saving")
 
+    def history_unavailable(self, error: Exception) -> None:
+        """Say that the game history cannot be read now (another program holds it locked, say)."""
+        self.error(f"the game history cannot be read now ({error}); try again later")
+
     def no_unfinished_game(self) -> None:
         """Say that ``--resume`` has nothing to resume."""
         self.error("there is no unfinished game to resume")

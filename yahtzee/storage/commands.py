@@ -6,7 +6,7 @@ import json
 
 from yahtzee.console import Console
 from yahtzee.storage.history import History
-from yahtzee.storage.problems import DamagedFileError, SaveNotFoundError
+from yahtzee.storage.problems import DamagedFileError, SaveNotFoundError, StorageError
 from yahtzee.storage.saves import Autosaver, SaveFile, SaveStore
 from yahtzee.storage.stats import load_stats
 
@@ -71,7 +71,11 @@ def run_saves(console: Console) -> int:
 
 def run_stats(console: Console, as_json: bool) -> int:
     """Print the statistics of the finished games (as JSON if asked); return the exit status."""
-    stats = load_stats(History(problems=console))
+    try:
+        stats = load_stats(History(problems=console))
+    except StorageError as error:
+        console.history_unavailable(error)
+        return 1
     if as_json:
         console.say(json.dumps(stats.to_json(), indent=2))
     else:

@@ -45,6 +45,8 @@ SCHEMA_VERSION = 1
 """The version of the database layout this program writes; a higher one is refused."""
 TABLES = ("games", "players", "card_rows", "decisions")
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_DAMAGE_CODES = frozenset({11, 26})
+"""SQLite's result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB."""
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -149,6 +151,15 @@ def history_path() -> Path:
     return data_dir() / HISTORY_FILE
 
 
+def is_damage(error: sqlite3.Error) -> bool:
+    """Return whether an SQLite error says the file is damaged (not busy, locked or the like)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in _DAMAGE_CODES
+    text = str(error).lower()
+    return "not a database" in text or "malformed" in text
+
+
 def _digits(values: Sequence[int | bool]) -> str:
     """Return values as space-separated digits (flags as 0 and 1)."""
     return " ".join(str(int(v)) for v in values)
@@ -167,6 +178,9 @@ class _SilentProblems:
 
 class History:
     """The history database of finished games."""
+
+    timeout = 10.0
+    """Seconds to wait for another program that holds the database locked."""
 
     def __init__(self, path: Path | None = None, *,
                  problems: StorageProblems | None = None) -> None:
@@ -211,8 +225,10 @@ class History:
             check = connection.execute("PRAGMA quick_check").fetchone()[0]
             tables = {row[0] for row in connection.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        except sqlite3.DatabaseError:
+        except sqlite3.Error as error:
             connection.close()
+            if not is_damage(error):
+                raise HistoryUnavailableError(str(error)) from error
             raise self._set_aside(self._damage()) from None
         damage: Damage | None = None
         if check != "ok":
@@ -256,10 +272,7 @@ class History:
             try:
                 if write:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
-                    connection = sqlite3.connect(self.path, timeout=10)
-                else:
-                    uri = self.path.resolve().as_uri() + "?mode=ro"
-                    connection = sqlite3.connect(uri, uri=True, timeout=10)
+                connection = sqlite3.connect(self.path, timeout=self.timeout)
             except (OSError, sqlite3.Error) as error:
                 raise HistoryUnavailableError(str(error)) from error
             try:
@@ -330,13 +343,18 @@ class History:
 
     # -- reading -------------------------------------------------------------
     def _read(self, query: str, parameters: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        """Return the rows of a query (none when there is no sound database)."""
+        """Return the rows of a query (none when there is no sound database).
+
+        ``HistoryUnavailableError`` if the database cannot be read now (locked, say).
+        """
         try:
             with self._open(write=False) as connection:
                 if connection is None:
                     return []
                 return list(connection.execute(query, parameters))
-        except sqlite3.DatabaseError:
+        except sqlite3.Error as error:
+            if not is_damage(error):
+                raise HistoryUnavailableError(str(error)) from error
             with contextlib.suppress(DamagedFileError):
                 raise self._set_aside(self._damage())
             return []
@@ -356,7 +374,9 @@ class History:
                 if connection is None:
                     raise LookupError(f"no finished game has the ID {game_id}")
                 return _load_game(connection, game_id)
-        except sqlite3.DatabaseError:
+        except sqlite3.Error as error:
+            if not is_damage(error):
+                raise HistoryUnavailableError(str(error)) from error
             with contextlib.suppress(DamagedFileError):
                 raise self._set_aside(self._damage())
             raise LookupError(f"no finished game has the ID {game_id}") from None

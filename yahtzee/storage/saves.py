@@ -321,23 +321,21 @@ class Autosaver:
             self._cannot_save(error)
 
     def finished(self, game: Game) -> None:
-        """File the finished game in the history, then remove its save."""
+        """File the finished game in the history, then remove its save.
+
+        If the history cannot be written, the save stays as it is (the game
+        over, not yet filed): ``--resume`` shows the end and files it then.
+        Without a history, the save is kept, marked finished.
+        """
         uid = self.save.uid if self.save is not None else uuid.uuid4().hex
-        recorded = False
-        if self.history is not None:
-            try:
-                self.history.record(game, uid=uid)
-                recorded = True
-            except (OSError, StorageError, sqlite3.Error) as error:
-                self._cannot_save(error)
-        if self.save is None:
-            return
         try:
-            if recorded:
-                self.store.remove(self.save.save_id)
-            else:
+            if self.history is not None:
+                self.history.record(game, uid=uid)
+                if self.save is not None:
+                    self.store.remove(self.save.save_id)
+            elif self.save is not None:
                 self.store.write(replace(self.save, updated=now(), finished=True,
                                          snapshot=Snapshot.of_game(game)))
-        except (OSError, StorageError, SnapshotError) as error:
+        except (OSError, StorageError, SnapshotError, sqlite3.Error) as error:
             self._cannot_save(error)
         self.up_to_date = False
