@@ -1,0 +1,35 @@
+"""Shared fixtures of the solver tests: one private cache folder and each table built once."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yahtzee.rules import COURSE, OFFICIAL
+from yahtzee.solver.cache import Solution, forget_loaded, load_or_build
+
+
+@pytest.fixture(scope="session")
+def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Point ``YAHTZEE_CACHE_DIR`` at a fresh folder for the whole session."""
+    folder = tmp_path_factory.mktemp("solver-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("YAHTZEE_CACHE_DIR", str(folder))
+        forget_loaded()
+        yield folder
+    forget_loaded()
+
+
+@pytest.fixture(scope="session")
+def official(solver_cache: Path) -> Solution:
+    """The solved table of the official rules (built once per session)."""
+    return load_or_build(OFFICIAL, err=io.StringIO())
+
+
+@pytest.fixture(scope="session")
+def course(solver_cache: Path) -> Solution:
+    """The solved table of the course rules (built once per session)."""
+    return load_or_build(COURSE, err=io.StringIO())
