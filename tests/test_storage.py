@@ -269,6 +269,7 @@ def interrupt_after(lines: Sequence[str]) -> io.StringIO:
     stream = feed(lines)
 
     def readline(size: int = -1, /) -> str:
+        """Return the next line, or raise ``KeyboardInterrupt`` when there is none."""
         line = io.StringIO.readline(stream, size)
         if not line:
             raise KeyboardInterrupt
@@ -394,6 +395,7 @@ def test_computer_players_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     variant = variant_of("course")
 
     def seats(ann: type[HumanPlayer]) -> list[Player]:
+        """Return Ann, played by ``ann``, and the greedy computer."""
         return [ann("Ann", variant.new_card()),
                 ComputerPlayer("Greedy", variant.new_card(), "greedy")]
 
@@ -459,6 +461,7 @@ def _saved_game(tmp_path: Path, commands: int) -> tuple[SaveStore, SaveFile, Gam
 def _failing_write(after: int, error: BaseException) -> object:
     """Return a writer that writes ``after`` bytes of the data and then fails with ``error``."""
     def write(stream: BinaryIO, data: bytes) -> None:
+        """Write the first part of ``data``, then fail."""
         stream.write(data[:after])
         stream.flush()
         raise error

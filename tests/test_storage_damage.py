@@ -290,3 +290,25 @@ def test_a_locked_history_is_not_taken_for_damage(
                    "try again later\n")
     assert sorted(os.listdir(data)) == ["history.sqlite3"]
     assert History(path).game_ids() == [1]
+
+
+def test_a_damaged_history_that_cannot_be_moved_is_reported_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the damaged database cannot be renamed, it is left alone and reported once."""
+    path = _history(tmp_path, games=1)
+    _garbage(path)
+    before = path.read_bytes()
+
+    def refuse(source: object, target: object) -> None:
+        """Fail as a read-only folder does."""
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "rename", refuse)
+    problems = Problems()
+    history = History(path, problems=problems)
+    assert history.game_ids() == []
+    assert problems.damaged == [(StoredFile.HISTORY, path, Damage.CORRUPT, None)]
+    saver = Autosaver(SaveStore(tmp_path / "saves", problems=problems), history)
+    play_through(5, variant_of("poker"), script_for(5, "poker"), observers=[saver])
+    assert len(problems.damaged) == 2 and len(problems.unsaved) == 1
+    assert path.read_bytes() == before

@@ -254,21 +254,21 @@ class History:
             raise self._set_aside(Damage.UNREADABLE)
         return True
 
-    @contextlib.contextmanager
-    def _open(self, *, write: bool) -> Iterator[sqlite3.Connection | None]:
-        """Yield a checked connection (None when reading and there is no database).
+    def _connect(self, *, write: bool) -> sqlite3.Connection | None:
+        """Return a checked connection (None when reading and there is no sound database).
 
-        A damaged database is moved aside: reading then yields None, writing
-        starts a new database.
+        A damaged database is moved aside: reading then finds none, writing
+        starts a new one.  ``HistoryUnavailableError`` if writing is impossible.
         """
         for _attempt in range(2):
             try:
                 exists = self._precheck()
-            except DamagedFileError:
+            except DamagedFileError as error:
+                if error.moved_to is None:
+                    return self._unavailable(write, error)
                 exists = False
             if not exists and not write:
-                yield None
-                return
+                return None
             try:
                 if write:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -277,19 +277,33 @@ class History:
                 raise HistoryUnavailableError(str(error)) from error
             try:
                 ready = self._check(connection)
-            except DamagedFileError:
+            except DamagedFileError as error:
+                if error.moved_to is None:
+                    return self._unavailable(write, error)
                 continue
-            try:
-                if not ready:
-                    if not write:
-                        yield None
-                        return
-                    self._create_schema(connection)
-                yield connection
-            finally:
-                connection.close()
-            return
+            if not ready:
+                if not write:
+                    connection.close()
+                    return None
+                self._create_schema(connection)
+            return connection
         raise HistoryUnavailableError(f"{self.path} could not be replaced")
+
+    @staticmethod
+    def _unavailable(write: bool, error: DamagedFileError) -> None:
+        """Give up on a damaged database that could not be moved aside (reading finds none)."""
+        if write:
+            raise HistoryUnavailableError(str(error)) from error
+
+    @contextlib.contextmanager
+    def _open(self, *, write: bool) -> Iterator[sqlite3.Connection | None]:
+        """Yield a checked connection as ``_connect`` returns it, and close it afterwards."""
+        connection = self._connect(write=write)
+        try:
+            yield connection
+        finally:
+            if connection is not None:
+                connection.close()
 
     @staticmethod
     def _create_schema(connection: sqlite3.Connection) -> None:
