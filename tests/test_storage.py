@@ -239,6 +239,29 @@ def test_resume_after_end_of_input_at_many_points(seed: int, rules: str, tmp_pat
         assert problems.damaged == [] and problems.unsaved == []
 
 
+def test_refused_input_around_an_interruption_changes_nothing(tmp_path: Path) -> None:
+    """Lines the game refuses, before and after the stop, leave the resumed game the same."""
+    script = list(script_for(7, "course"))
+    for index in (90, 61, 60, 12, 3):
+        script[index:index] = ["hello", "0", "14", ""]
+    variant = variant_of("course")
+    reference = play_through(7, variant, script)
+    assert card_state(reference.game) == card_state(play_through(
+        7, variant, script_for(7, "course")).game)
+    Die.r = random.Random()
+    store = SaveStore(tmp_path / "saves", problems=Problems())
+    play_through(7, variant, script[:70], observers=[Autosaver(store)])
+    save = store.latest()
+    assert save is not None
+    Die.r = random.Random()
+    out = io.StringIO()
+    game = save.snapshot.to_game(console=Console(feed(script[70:]), out),
+                                 observers=[Autosaver(store)])
+    game.play_game()
+    assert card_state(game) == card_state(reference.game)
+    assert final_screen(out.getvalue()) == final_screen(reference.out)
+
+
 def test_resume_twice_in_one_game(tmp_path: Path) -> None:
     """A resumed game stopped again and resumed again still ends the same."""
     script = script_for(7, "course")
@@ -300,9 +323,11 @@ def test_resume_after_ctrl_c(data: Path, monkeypatch: pytest.MonkeyPatch,
 def test_end_of_input_prints_the_hint_and_a_new_game_keeps_the_old_save(
         data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A new game prints exactly the usual transcript and never touches an unfinished one."""
+    unsaved = play_through(7, variant_of("course"), ["roll"]).out
+    Die.r = random.Random()
     status, fresh_out, err = run_cli(["--seed", "7"], "roll\n", monkeypatch, capsys)
     assert (status, err) == (0, "")
-    assert fresh_out.endswith("Game saved. To continue it, run: python -m yahtzee --resume\n")
+    assert fresh_out == unsaved + "Game saved. To continue it, run: python -m yahtzee --resume\n"
     first_save = (data / "saves" / "1.json").read_bytes()
 
     Die.r = random.Random()
