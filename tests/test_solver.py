@@ -180,8 +180,8 @@ def random_cards(rules: Rules, count: int, seed: int) -> list[ScoreCard]:
 
 
 @pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
-def test_solver_transitions_agree_with_the_rules(rules: Rules, official: Solution,
-                                                  course: Solution) -> None:
+def test_solver_transitions_agree_with_the_rules(
+        rules: Rules, official: Solution, course: Solution) -> None:
     solution = official if rules is OFFICIAL else course
     model = solution.model
     assert model.special is not None
@@ -209,8 +209,8 @@ def test_solver_transitions_agree_with_the_rules(rules: Rules, official: Solutio
                 f2, m2, u2, reward = step(model, np.array(flag), np.array(mask),
                                           np.array(upper), slot, box, bonus)
                 after = ScoreCard.restore(rules, card.scores(), card.get_yahtzee_bonus())
-                chosen = CategoryValue.YAHTZEE if slot == model.n_categories else list(
-                    CategoryValue)[slot]
+                boxes = list(CategoryValue)
+                chosen = CategoryValue.YAHTZEE if slot == model.n_categories else boxes[slot]
                 after.choose(chosen, Dice.of(dice))
                 assert strategy.state_of(after) == (int(f2), int(m2), int(u2))
                 assert after.score() - card.score() == int(reward)

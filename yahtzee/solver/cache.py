@@ -198,7 +198,7 @@ def load_or_build(rules: Rules, err: TextIO | None = None) -> Solution:
     solution: Solution | None = None
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         data = None
     except OSError as error:
         err.write(f"yahtzee: cannot read the solver table {path} ({error.strerror}); "
