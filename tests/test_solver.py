@@ -109,7 +109,7 @@ def brute_expected_final(card: ScoreCard) -> float:
                               for k in _KEEPS_OF[roll]) for roll in _ROLLS}
         two_left = {roll: max(sum(p * one_left[r] for r, p in _AFTER[k])
                               for k in _KEEPS_OF[roll]) for roll in _ROLLS}
-        result = sum(p * two_left[r] for r, p in _OUTCOMES[5])
+        result = float(sum(p * two_left[r] for r, p in _OUTCOMES[5]))
         memo[key] = result
         return result
 

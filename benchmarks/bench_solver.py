@@ -1,0 +1,232 @@
+"""Solver benchmarks: cold table build (time, peak memory), decision latency, simulation speed.
+
+Run from the project root::
+
+    python benchmarks/bench_solver.py            # everything, text table
+    python benchmarks/bench_solver.py --json     # the same figures as JSON
+
+Each table build runs in a fresh subprocess with an empty cache folder, so
+its time and peak memory (``ru_maxrss``) are those of a cold start.  When
+the PyPI package ``yatzy-solver`` is importable, its variant
+``american+forced-joker`` is measured the same way, side by side; without
+it that column is left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+THEIRS = "american+forced-joker"
+"""The yatzy-solver variant that plays the official (forced-joker) rules."""
+
+
+def peak_mb() -> float:
+    """Return the peak resident memory of this process or its largest finished child, in MB."""
+    usage = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+                resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    return usage / (1024 * 1024) if sys.platform == "darwin" else usage / 1024
+
+
+def child_build(which: str) -> dict[str, Any]:
+    """Build one table from scratch in this (fresh) process and return its figures."""
+    if which == "theirs":
+        import yatzy_solver
+        started = time.perf_counter()
+        solver = yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
+        seconds = time.perf_counter() - started
+        value = float(solver.state_value("upper 0 | filled -"))
+    else:
+        from yahtzee.rules import get_rules
+        from yahtzee.solver.cache import load_or_build
+        started = time.perf_counter()
+        solution = load_or_build(get_rules(which), err=sys.stderr)
+        seconds = time.perf_counter() - started
+        value = solution.expected_score
+    return {"seconds": seconds, "peak_mb": peak_mb(), "expected_score": value}
+
+
+def build_in_subprocess(which: str, folder: str) -> dict[str, Any]:
+    """Run ``child_build`` in a new interpreter whose cache folder is ``folder`` (empty)."""
+    env = {**os.environ, "YAHTZEE_CACHE_DIR": folder}
+    done = subprocess.run([sys.executable, __file__, "--child", which], env=env,
+                          capture_output=True, text=True, check=True)
+    figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, float]:
+    """Time every decision of some games played by the optimal strategy (table loaded)."""
+    from yahtzee.dice import Dice
+    from yahtzee.rules import get_rules
+    from yahtzee.score_card import ScoreCard
+    from yahtzee.solver.strategy import OptimalStrategy
+
+    rules = get_rules(rules_name)
+    strategy = OptimalStrategy(rules)
+    rng = random.Random(seed)
+    times: list[float] = []
+    first: list[float] = []
+    for _ in range(games):
+        card = ScoreCard(rules)
+        while card.rounds_used() < rules.ROUNDS:
+            dice = [rng.randint(1, 6) for _ in range(5)]
+            for rolls_left in (2, 1):
+                started = time.perf_counter()
+                keep = strategy.keep(card, dice, rolls_left)
+                times.append(time.perf_counter() - started)
+                if rolls_left == 2:
+                    first.append(times[-1])
+                if keep is None:
+                    break
+                dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
+            started = time.perf_counter()
+            box = strategy.category(card, dice)
+            times.append(time.perf_counter() - started)
+            card.choose(box, Dice.of(dice))
+    return {"median_ms": statistics.median(times) * 1e3,
+            "first_of_turn_median_ms": statistics.median(first) * 1e3,
+            "decisions": float(len(times))}
+
+
+def their_decisions(count: int, seed: int) -> dict[str, float]:
+    """Time yatzy-solver's best action for random first-roll situations of an empty card."""
+    import yatzy_solver
+    solver = yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
+    rng = random.Random(seed)
+    times = []
+    for _ in range(count):
+        dice = " ".join(str(v) for v in sorted(rng.randint(1, 6) for _ in range(5)))
+        situation = f"dice {dice} | rolls 2 | upper 0 | filled -"
+        started = time.perf_counter()
+        solver.best_action(situation)
+        times.append(time.perf_counter() - started)
+    return {"median_ms": statistics.median(times) * 1e3, "decisions": float(count)}
+
+
+def our_simulation(rules_name: str, games: int, seed: int) -> dict[str, float]:
+    """Simulate games with the optimal strategy (table loaded) and return speed and statistics."""
+    from yahtzee.rules import get_rules
+    from yahtzee.solver.cache import load_or_build
+    from yahtzee.solver.simulate import simulate
+
+    rules = get_rules(rules_name)
+    expected = load_or_build(rules).expected_score
+    started = time.perf_counter()
+    scores = simulate(rules, "optimal", games, seed)
+    seconds = time.perf_counter() - started
+    return _stats([int(s) for s in scores], seconds, expected)
+
+
+def their_simulation(games: int, seed: int) -> dict[str, float]:
+    """Simulate games with yatzy-solver's optimal policy and return speed and statistics."""
+    import yatzy_solver
+    solver = yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
+    expected = float(solver.state_value("upper 0 | filled -"))
+    started = time.perf_counter()
+    result = solver.simulate(games, seed=seed)
+    seconds = time.perf_counter() - started
+    return _stats([int(s) for s in result["scores"]], seconds, expected)
+
+
+def _stats(scores: list[int], seconds: float, expected: float) -> dict[str, float]:
+    """Return games per second, mean, stdev and the mean's distance in standard errors."""
+    mean = statistics.fmean(scores)
+    stdev = statistics.stdev(scores)
+    error = stdev / len(scores) ** 0.5
+    return {"games": float(len(scores)), "seconds": seconds,
+            "games_per_second": len(scores) / seconds, "mean": mean, "stdev": stdev,
+            "expected": expected, "standard_errors_off": abs(mean - expected) / error}
+
+
+def theirs_available() -> bool:
+    """Return whether yatzy-solver can be imported."""
+    try:
+        import yatzy_solver  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def run(games: int, seed: int, with_course: bool) -> dict[str, Any]:
+    """Run every benchmark and return the figures by name."""
+    results: dict[str, Any] = {"ours": {}, "theirs": None}
+    ours = results["ours"]
+    with tempfile.TemporaryDirectory() as folder:
+        ours["build_official"] = build_in_subprocess("official", folder)
+        os.environ["YAHTZEE_CACHE_DIR"] = folder
+        ours["decisions"] = our_decisions("official", 20, seed)
+        ours["simulate"] = our_simulation("official", games, seed)
+    if with_course:
+        with tempfile.TemporaryDirectory() as folder:
+            ours["build_course"] = build_in_subprocess("course", folder)
+    if theirs_available():
+        with tempfile.TemporaryDirectory() as folder:
+            results["theirs"] = {
+                "build_official": build_in_subprocess("theirs", folder),
+                "decisions": their_decisions(2000, seed),
+                "simulate": their_simulation(games, seed),
+            }
+    return results
+
+
+def show(results: dict[str, Any]) -> str:
+    """Return the figures as a text table, ours beside yatzy-solver's."""
+    ours = results["ours"]
+    theirs = results["theirs"] or {}
+    rows = [("official table build (s)", "build_official", "seconds", "{:.2f}"),
+            ("peak memory of the build (MB)", "build_official", "peak_mb", "{:.0f}"),
+            ("official expected score", "build_official", "expected_score", "{:.4f}"),
+            ("decision latency, median (ms)", "decisions", "median_ms", "{:.3f}"),
+            ("simulated games per second", "simulate", "games_per_second", "{:,.0f}"),
+            ("simulated mean", "simulate", "mean", "{:.2f}"),
+            ("simulated stdev", "simulate", "stdev", "{:.2f}"),
+            ("mean - expected (standard errors)", "simulate", "standard_errors_off", "{:.2f}")]
+    lines = [f"{'':36} {'yahtzee':>14} {'yatzy-solver':>14}"]
+    for label, group, key, fmt in rows:
+        mine = fmt.format(ours[group][key])
+        other = fmt.format(theirs[group][key]) if group in theirs else "-"
+        lines.append(f"{label:36} {mine:>14} {other:>14}")
+    if "build_course" in ours:
+        course = ours["build_course"]
+        lines.append(f"course table build: {course['seconds']:.2f} s, "
+                     f"peak {course['peak_mb']:.0f} MB, "
+                     f"expected score {course['expected_score']:.6f}")
+    decisions = ours["decisions"]
+    lines.append(f"our first decision of a turn, median: "
+                 f"{decisions['first_of_turn_median_ms']:.3f} ms")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the options, run the benchmarks and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20000, help="games to simulate")
+    parser.add_argument("--seed", type=int, default=1, help="seed of dice and situations")
+    parser.add_argument("--no-course", action="store_true", help="skip the course build")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        print(json.dumps(child_build(args.child)))
+        return 0
+    results = run(args.games, args.seed, not args.no_course)
+    print(json.dumps(results, indent=2) if args.json else show(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
