@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +154,30 @@ def test_the_analysis_prints_three_lines_and_exports_json(official: Solution) ->
         assert player["total_cost"] == pytest.approx(analysis.total_cost)
         assert {"round", "rolls_left", "dice", "choice", "best", "cost"} <= set(
             player["decisions"][0])
+
+
+def test_analyze_judges_a_finished_game_of_the_history(official: Solution, solver_cache: Path,
+                                                       tmp_path: Path) -> None:
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(solver_cache))
+    script = "".join(f"score\n{box}\n" for box in range(1, 14))
+
+    def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        """Run the program with ``args``; return the finished process."""
+        return subprocess.run([sys.executable, "-m", "yahtzee", *args], input=stdin, text=True,
+                              capture_output=True, env=env, timeout=300)
+
+    assert run("analyze").returncode == 1
+    played = run("--players", "human", "--rules", "official", "--seed", "6", stdin=script)
+    assert played.returncode == 0 and "FINAL SCORES" in played.stdout
+    done = run("analyze", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    [player] = data["players"]
+    assert player["name"] == "Player 1" and player["total_cost"] > 0
+    Die.r.seed(6)
+    rolls = [[Die().get_value() for _ in range(5)] for _ in range(13)]
+    assert [d["dice"] for d in player["decisions"] if d["rolls_left"] == 0] == rolls
+    assert sum(d["cost"] for d in player["decisions"]) == pytest.approx(player["total_cost"])
+    text = run("analyze", str(data["game_id"]))
+    assert text.returncode == 0 and "COACH'S ANALYSIS" in text.stdout
+    assert run("analyze", "99").returncode == 2 and run("analyze", "x").returncode == 2

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 PLAYER_KINDS = {"human": "human", "computer": "optimal", "optimal": "optimal", "greedy": "greedy"}
 """Player kinds on the command line, and the strategy each plays (``human``: none)."""
 GAMES = ("yahtzee", "poker-dice")
-COMMANDS = ("play", "solve", "simulate", "saves", "stats")
+COMMANDS = ("play", "solve", "simulate", "saves", "stats", "analyze")
 DEFAULT_DELAY = 0.6
 
 
@@ -117,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("saves", help="list the unfinished games, to resume with --resume ID")
     stats = sub.add_parser("stats", help="statistics of the finished games")
     stats.add_argument("--json", action="store_true", help="print JSON")
+    analyze = sub.add_parser("analyze", help="judge a finished game's decisions against "
+                                             "optimal play")
+    analyze.add_argument("game_id", nargs="?", metavar="GAME_ID",
+                         help="the finished game (default: the latest)")
+    analyze.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
 
@@ -232,6 +237,9 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         return run_saves(Console())
     if args.command == "stats":
         return run_stats(Console(), args.json)
+    if args.command == "analyze":
+        from yahtzee.coach import run_analyze
+        return run_analyze(args.game_id, args.json, Console())
     if args.command == "simulate":
         from yahtzee.solver.commands import run_simulate
         return run_simulate(args.rules, args.strategy, args.games, args.seed, args.json,

@@ -8,11 +8,13 @@ roll, whose kept dice are the saved ones at the moment of ``roll``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from yahtzee.category_value import CategoryValue
+from yahtzee.console import Console
 from yahtzee.dice import Dice
 from yahtzee.game import Decision
 from yahtzee.variant import Card, Variant
@@ -167,3 +169,43 @@ def analysis_json(analyses: Sequence[PlayerAnalysis]) -> dict[str, Any]:
     """Return the analysis as ``{"players": [{"name", "total_cost", "decisions"}]}``."""
     return {"players": [{"name": a.name, "total_cost": a.total_cost,
                          "decisions": [d.as_json() for d in a.decisions]} for a in analyses]}
+
+
+def run_analyze(game_id: str | None, as_json: bool, console: Console) -> int:
+    """Analyse a finished game of the history (the latest when ``game_id`` is None).
+
+    Print the analysis (as JSON if asked) and return the exit status: 2 for
+    an ID that names no finished game, 1 when there is nothing to analyse.
+    """
+    from yahtzee.cli import make_variant
+    from yahtzee.storage.history import History
+    from yahtzee.storage.problems import StorageError
+
+    history = History(problems=console)
+    try:
+        if game_id is None:
+            ids = history.game_ids()
+            if not ids:
+                console.error("no finished games yet: there is nothing to analyse")
+                return 1
+            number = ids[-1]
+        elif game_id.isascii() and game_id.isdigit() and len(game_id) < 10:
+            number = int(game_id)
+        else:
+            console.error(f"{game_id!r} is not a game ID ('stats' counts the finished games)")
+            return 2
+        meta, log = history.load_game(number)
+    except LookupError:
+        console.error(f"no finished game has the ID {game_id}")
+        return 2
+    except StorageError as error:
+        console.error(f"the history cannot be read: {error}")
+        return 1
+    coach = Coach(make_variant(meta.variant, meta.rules))
+    analyses = coach.analyze([p.name for p in meta.players], log)
+    if as_json:
+        console.say(json.dumps({"game_id": meta.game_id, **analysis_json(analyses)}, indent=2))
+    else:
+        console.say(f"Game {meta.game_id}, finished {meta.finished_at}, {meta.rules} rules")
+        console.analysis(analyses)
+    return 0
