@@ -14,7 +14,6 @@ from __future__ import annotations
 import ctypes
 import sys
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,7 +149,8 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
         if model.upper[c] or c == model.flag_category:
             table = choice_value(model, values, flag[None], mask[None], upper[None], c,
                                  levels[:, None], 0)
-            table = np.where(open_box[None, :], table, -np.inf)
+            if not open_box.all():
+                table = np.where(open_box[None, :], table, -np.inf)
         else:
             f2, m2, u2, _ = step(model, flag, mask, upper, c, 0, 0)
             following = np.where(open_box, flat.take(state_index(model, f2, m2, u2)), -np.inf)
@@ -304,28 +304,30 @@ def _keep_freed_memory() -> None:
     mallopt(trim_threshold, 256 * 1024 * 1024)
 
 
-def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BATCH,
-          workers: int = 1) -> FloatArray:
-    """Return the table of state values (shape ``model.shape``), built from the last turn back.
-
-    Each turn's states are split in batches, evaluated by ``workers`` threads.
-    """
-    _keep_freed_memory()
-    values = np.zeros(model.shape, dtype=np.float64)
+def _solve_part(model: ScoringModel, values: FloatArray, turns: int, lo: int, hi: int,
+                batch: int) -> None:
+    """Solve the states ``lo`` to ``hi - 1`` of a turn's states, in batches."""
+    states = level_states(model, turns).part(lo, hi)
     flat = values.ravel()
-
-    def run(part: States) -> None:
+    for start in range(0, len(states), batch):
+        part = states.part(start, start + batch)
         index = state_index(model, part.flag, part.mask, part.upper)
         flat[index] = start_values(model, values, part, table_specials(model, part))
 
-    with ThreadPoolExecutor(max(1, workers)) as pool:
-        for turns in range(model.rounds - 1, -1, -1):
-            states = level_states(model, turns)
-            parts = [states.part(lo, lo + batch) for lo in range(0, len(states), batch)]
-            list(pool.map(run, parts))
-            share_dead_totals(model, values, turns)
-            if progress is not None:
-                progress(model.rounds - turns, model.rounds)
+
+def solve(model: ScoringModel, progress: Progress | None = None,
+          batch: int = BATCH) -> FloatArray:
+    """Return the table of state values (shape ``model.shape``), built from the last turn back.
+
+    Each turn's states are solved in batches of ``batch``.
+    """
+    _keep_freed_memory()
+    values = np.zeros(model.shape, dtype=np.float64)
+    for turns in range(model.rounds - 1, -1, -1):
+        _solve_part(model, values, turns, 0, len(level_states(model, turns)), batch)
+        share_dead_totals(model, values, turns)
+        if progress is not None:
+            progress(model.rounds - turns, model.rounds)
     return values
 
 
