@@ -9,7 +9,6 @@ from itertools import product
 import numpy as np
 import pytest
 
-from tests.solver_fixtures import course, official, solver_cache
 from yahtzee.category_value import CategoryValue
 from yahtzee.dice import Dice
 from yahtzee.rules import COURSE, OFFICIAL, Rules
@@ -19,8 +18,6 @@ from yahtzee.solver.cache import Solution
 from yahtzee.solver.engine import solve, start_state_value, step
 from yahtzee.solver.model import option_slot, yahtzee_model
 from yahtzee.solver.strategy import OptimalStrategy
-
-__all__ = ["course", "official", "solver_cache"]
 
 NO_BONUS = Rules(name="no-bonus", summary="no Yahtzee bonus and no joker",
                  bonus_by_choice=False, bonus_cap=0, forced_joker=False)

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.solver_fixtures import course, official, solver_cache
 from yahtzee.category_value import CategoryValue
 from yahtzee.dice import Dice
 from yahtzee.die import Die
@@ -23,8 +22,6 @@ from yahtzee.solver.cache import (FORMAT_VERSION, MAGIC, DamagedTableError, Solu
 from yahtzee.solver.commands import histogram, run_simulate, run_solve
 from yahtzee.solver.simulate import play_games
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy, get_strategy
-
-__all__ = ["course", "official", "solver_cache"]
 
 
 def _is_sub_multiset(keep: tuple[int, ...], dice: list[int]) -> bool:
