@@ -20,6 +20,7 @@ from yahtzee.solver import cache
 from yahtzee.solver.cache import (FORMAT_VERSION, MAGIC, DamagedTableError, Solution, decode,
                                   encode, load_or_build, table_path)
 from yahtzee.solver.commands import histogram, run_simulate, run_solve
+from yahtzee.solver.engine import States, single_turn_values, table_specials, turn_values
 from yahtzee.solver.simulate import play_games
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy, get_strategy
 
@@ -257,3 +258,34 @@ def test_an_unwritable_cache_folder_still_works(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "keeping it in memory" in err
     cache.forget_loaded()
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_one_state_turn_values_equal_the_batched_ones(rules: Rules, official: Solution,
+                                                      course: Solution) -> None:
+    solution = official if rules is OFFICIAL else course
+    model = solution.model
+    strategy = OptimalStrategy(rules)
+    rng = random.Random(12)
+    cards = []
+    for _ in range(12):
+        card = ScoreCard(rules)
+        for _ in range(rng.randrange(12)):
+            dice = [rng.randint(1, 6)] * 5 if rng.random() < 0.3 else [
+                rng.randint(1, 6) for _ in range(5)]
+            card.choose(rng.choice(card.choices(Dice.of(dice))), Dice.of(dice))
+        cards.append(card)
+    keys = [strategy.state_of(card) for card in cards]
+    batch = States(*(np.array(column) for column in zip(*keys)))
+    together = turn_values(model, solution.values, batch, table_specials(model, batch),
+                           want_choice=True)
+    assert together.choice is not None
+    for i, (flag, mask, upper) in enumerate(keys):
+        one = States(np.array([flag]), np.array([mask]), np.array([upper]))
+        alone = single_turn_values(model, solution.values, flag, mask, upper,
+                                   table_specials(model, one))
+        assert alone.choice is not None
+        assert np.array_equal(alone.leaf[:, 0], together.leaf[:, i])
+        assert np.allclose(alone.keep1[:, 0], together.keep1[:, i], rtol=0, atol=1e-9)
+        assert np.allclose(alone.keep2[:, 0], together.keep2[:, i], rtol=0, atol=1e-9)
+        assert np.array_equal(alone.choice[:, 0], together.choice[:, i])

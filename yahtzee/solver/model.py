@@ -127,6 +127,18 @@ class ScoringModel:
                      for c in range(self.n_categories))
 
     @cached_property
+    def leaf_plan(self) -> tuple[IntArray, IntArray, IntArray]:
+        """Every box's distinct points listed once: (box of each entry, its points, entry of
+        each roll and box)."""
+        slots = np.concatenate([np.full(len(levels), c, dtype=np.int64)
+                                for c, levels in enumerate(self.point_levels)])
+        points = np.concatenate(self.point_levels).astype(np.int64)
+        starts = np.cumsum([0] + [len(levels) for levels in self.point_levels])[:-1]
+        entry = np.stack([starts[c] + self.level_of_roll[c] for c in range(self.n_categories)],
+                         axis=1)
+        return slots, points, entry
+
+    @cached_property
     def upper_bits(self) -> int:
         """The mask of the upper boxes."""
         return sum(1 << c for c in range(self.n_categories) if self.upper[c])

@@ -16,7 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from yahtzee.poker_dice import FACES, PokerCategory, PokerScoreCard, calculate_score
-from yahtzee.solver.engine import States, TurnValues, solve, start_state_value, turn_values
+from yahtzee.solver.engine import TurnValues, single_turn_values, solve, start_state_value
 from yahtzee.solver.keeps import KEEPS, ROLLS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, base_table
 from yahtzee.solver.strategy import _distinct_sub_keeps, _first_best
@@ -69,9 +69,7 @@ class PokerStrategy:
         mask = self.mask_of(card)
         found = self._turns.get(mask)
         if found is None:
-            zero = np.zeros(1, dtype=np.int64)
-            states = States(zero, np.array([mask]), zero)
-            found = turn_values(self.model, self.values, states, None)
+            found = single_turn_values(self.model, self.values, 0, mask, 0, None)
             self._turns[mask] = found
             if len(self._turns) > _TURNS_REMEMBERED:
                 self._turns.popitem(last=False)

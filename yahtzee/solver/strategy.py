@@ -23,7 +23,7 @@ from yahtzee.rules import Rules
 from yahtzee.score_card import ScoreCard
 from yahtzee.solver.cache import load_or_build
 from yahtzee.solver.engine import (SpecialChoices, States, TurnValues, choice_value,
-                                   state_index, table_specials, turn_values)
+                                   single_turn_values, state_index, table_specials)
 from yahtzee.solver.keeps import KEEPS, MAX_SUB_KEEPS, SUB_KEEPS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
 from yahtzee.variant import Card
@@ -110,8 +110,8 @@ class _TableStrategy:
             return found
         flag, mask, upper = key
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
-        found = turn_values(self.model, self.values, states,
-                            self._specials(flag, mask, states))
+        found = single_turn_values(self.model, self.values, flag, mask, upper,
+                                   self._specials(flag, mask, states))
         self._turns[key] = found
         if len(self._turns) > _TURNS_REMEMBERED:
             self._turns.popitem(last=False)
