@@ -27,7 +27,8 @@ from yahtzee.paths import cache_dir
 from yahtzee.rules import Rules
 from yahtzee.solver.engine import solve, start_state_value
 from yahtzee.solver.keeps import FloatArray
-from yahtzee.solver.model import ScoringModel, SpecialRolls, yahtzee_model
+from yahtzee.solver.model import (ScoringModel, SpecialRolls, yahtzee_model,
+                                  yahtzee_model_in_step)
 
 FORMAT_VERSION = 1
 """Bumped whenever the file layout or the meaning of its numbers changes."""
@@ -143,7 +144,7 @@ def build(rules: Rules, progress: TextIO | None = None) -> Solution:
         progress.write(f"Building the optimal-play table for {rules.name} rules "
                        "(done once, then cached)...\n")
         progress.flush()
-    model = yahtzee_model(rules)
+    model, asker = yahtzee_model_in_step(rules)
 
     live = progress is not None and progress.isatty()
 
@@ -153,7 +154,13 @@ def build(rules: Rules, progress: TextIO | None = None) -> Solution:
             progress.write(f"\r  solved {done}/{total} turns")
             progress.flush()
 
-    values = solve(model, report)
+    try:
+        values = solve(model, report, before_turn=asker.ensure)
+    finally:
+        asker.finish()
+    if model.upper_points != model.upper_points_now():
+        model = yahtzee_model(rules)
+        values = solve(model, report)
     seconds = time.perf_counter() - started
     if progress is not None:
         progress.write(f"{chr(13) if live else ''}  solved {model.rounds}/{model.rounds} turns "

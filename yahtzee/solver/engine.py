@@ -344,15 +344,18 @@ def _solve_part(model: ScoringModel, values: FloatArray, turns: int, lo: int, hi
         flat[index] = start_values(model, values, part, table_specials(model, part))
 
 
-def solve(model: ScoringModel, progress: Progress | None = None,
-          batch: int = BATCH) -> FloatArray:
+def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BATCH,
+          before_turn: Callable[[int], None] | None = None) -> FloatArray:
     """Return the table of state values (shape ``model.shape``), built from the last turn back.
 
-    Each turn's states are solved in batches of ``batch``.
+    Each turn's states are solved in batches of ``batch``; ``before_turn``, if
+    given, is called with the number of turns used before those states are solved.
     """
     _keep_freed_memory()
     values = np.zeros(model.shape, dtype=np.float64)
     for turns in range(model.rounds - 1, -1, -1):
+        if before_turn is not None:
+            before_turn(turns)
         _solve_part(model, values, turns, 0, len(level_states(model, turns)), batch)
         share_dead_totals(model, values, turns)
         if progress is not None:

@@ -13,8 +13,9 @@ come from the category classes and the card-dependent choices from
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -146,6 +147,10 @@ class ScoringModel:
     @cached_property
     def upper_points(self) -> dict[int, tuple[int, ...]]:
         """For each upper box, every number of points it can receive."""
+        return self.upper_points_now()
+
+    def upper_points_now(self) -> dict[int, tuple[int, ...]]:
+        """Return ``upper_points`` as the tables hold them now (they may still be filling)."""
         points: dict[int, tuple[int, ...]] = {}
         for c in range(self.n_categories):
             if self.upper[c]:
@@ -281,7 +286,8 @@ def _ask_rules_job(job: tuple[Rules, int, list[int]]) -> _ChunkResult:
     return _ask_rules(*job)
 
 
-def _run_jobs(jobs: list[tuple[Rules, int, list[int]]], processes: int) -> list[_ChunkResult]:
+def _run_jobs(jobs: list[tuple[Rules, int, list[int]]],
+              processes: int) -> list[_ChunkResult]:
     """Return the jobs' results, in two processes where the platform allows it."""
     if processes > 1 and len(jobs) > 1:
         try:
@@ -292,6 +298,97 @@ def _run_jobs(jobs: list[tuple[Rules, int, list[int]]], processes: int) -> list[
         except (OSError, RuntimeError, ValueError):
             pass
     return [_ask_rules_job(job) for job in jobs]
+
+
+def _plain_choices(rules: Rules, base: IntArray) -> SpecialRolls:
+    """Return the Yahtzee rolls' tables with every situation offering the open boxes plainly."""
+    n_cat = len(CategoryValue)
+    special_rolls = yahtzee_rolls()
+    n_flag = 2 + (rules.bonus_cap or 0)
+    n_masks = 1 << n_cat
+    masks = np.arange(n_masks)
+    open_boxes = (masks[:, None] >> np.arange(n_cat)[None, :]) & 1 == 0
+    plain_allowed = np.zeros((n_masks, len(special_rolls), n_cat + 1), dtype=np.bool_)
+    plain_allowed[:, :, :n_cat] = open_boxes[:, None, :]
+    plain_box = np.zeros_like(plain_allowed, dtype=np.int16)
+    plain_box[:, :, :n_cat] = base[special_rolls][None, :, :]
+    plain_box *= plain_allowed
+    allowed = np.repeat(plain_allowed[None], n_flag, axis=0)
+    box = np.repeat(plain_box[None], n_flag, axis=0)
+    return SpecialRolls(special_rolls, allowed, box, np.zeros_like(box),
+                        np.zeros((n_flag, n_masks), dtype=np.bool_))
+
+
+_Job = tuple[Rules, int, list[int]]
+
+
+def _jobs(rules: Rules) -> list[tuple[int, _Job]]:
+    """Return (turns used, job) for every situation with the Yahtzee box filled, latest first."""
+    n_cat = len(CategoryValue)
+    flag = CategoryValue.YAHTZEE.get_value()
+    n_flag = 2 + (rules.bonus_cap or 0)
+    groups: dict[tuple[int, int], list[int]] = {}
+    for flag_state in range(n_flag):
+        taken = max(flag_state - 1, 0) if rules.bonus_by_choice else 0
+        for mask in range(1 << n_cat):
+            used = bin(mask).count("1") + taken
+            if mask >> flag & 1 and used < rules.ROUNDS:
+                groups.setdefault((used, flag_state), []).append(mask)
+    jobs = []
+    for (used, flag_state), masks in sorted(groups.items(), key=lambda item: -item[0][0]):
+        for lo in range(0, len(masks), 512):
+            jobs.append((used, (rules, flag_state, masks[lo:lo + 512])))
+    return jobs
+
+
+def _record(special: SpecialRolls, job: _Job, result: _ChunkResult) -> None:
+    """Write one job's answers from the rules into the tables."""
+    _, flag_state, masks = job
+    allowed, box, bonus = result
+    changed = ((special.allowed[flag_state, masks] != allowed)
+               | (special.box_points[flag_state, masks] != box) | (bonus != 0)).any(axis=(1, 2))
+    special.allowed[flag_state, masks] = allowed
+    special.box_points[flag_state, masks] = box
+    special.bonus_points[flag_state, masks] = bonus
+    special.varies[flag_state, masks] = changed
+
+
+class RuleAsker:
+    """Fills a model's Yahtzee-roll tables from ``Rules.options``, in step with the solver.
+
+    The rules are asked in a helper process, latest turns first, while the
+    solver works; ``ensure(turns)`` waits for the situations of that turn.
+    Where no helper process can be made the rules are asked in this one.
+    """
+
+    def __init__(self, rules: Rules, special: SpecialRolls) -> None:
+        """Start asking the rules for every situation, to be written into ``special``."""
+        self.special = special
+        self._jobs = _jobs(rules)
+        self._done = 0
+        self._pool: Any = None
+        self._answers: Iterator[_ChunkResult] | None = None
+        if "fork" in multiprocessing.get_all_start_methods():
+            try:
+                self._pool = multiprocessing.get_context("fork").Pool(1)
+                self._answers = self._pool.imap(_ask_rules_job, [job for _, job in self._jobs])
+            except (OSError, RuntimeError, ValueError):
+                self._pool = self._answers = None
+
+    def ensure(self, turns: int) -> None:
+        """Return once the situations that have used ``turns`` turns or more are written."""
+        while self._done < len(self._jobs) and self._jobs[self._done][0] >= turns:
+            job = self._jobs[self._done][1]
+            answer = next(self._answers) if self._answers is not None else _ask_rules_job(job)
+            _record(self.special, job, answer)
+            self._done += 1
+
+    def finish(self) -> None:
+        """Write every remaining situation and end the helper process."""
+        self.ensure(0)
+        if self._pool is not None:
+            self._pool.close()
+            self._pool.join()
 
 
 def yahtzee_model(rules: Rules, processes: int = 2, special: SpecialRolls | None = None,
@@ -309,37 +406,20 @@ def yahtzee_model(rules: Rules, processes: int = 2, special: SpecialRolls | None
     rolls = [_Roll(r) for r in ROLLS]
     cats = list(CategoryValue)
     base = base_table(lambda c, r: box_points(cats[c], rolls[r]), n_cat)
-    flag = CategoryValue.YAHTZEE.get_value()
-    bonus_levels = rules.bonus_cap + 1 if rules.bonus_cap is not None else 1
-    special_rolls = yahtzee_rolls()
     if special is not None or not tables:
         return _yahtzee(rules, base, special)
-    n_flag = 1 + bonus_levels
-    n_masks = 1 << n_cat
-    masks = np.arange(n_masks)
-    open_boxes = (masks[:, None] >> np.arange(n_cat)[None, :]) & 1 == 0
-    plain_allowed = np.zeros((n_masks, len(special_rolls), n_cat + 1), dtype=np.bool_)
-    plain_allowed[:, :, :n_cat] = open_boxes[:, None, :]
-    plain_box = np.zeros_like(plain_allowed, dtype=np.int16)
-    plain_box[:, :, :n_cat] = base[special_rolls][None, :, :]
-    plain_box *= plain_allowed
-    allowed = np.repeat(plain_allowed[None], n_flag, axis=0)
-    box = np.repeat(plain_box[None], n_flag, axis=0)
-    bonus = np.zeros_like(box)
-    jobs: list[tuple[Rules, int, list[int]]] = []
-    for flag_state in range(n_flag):
-        taken = max(flag_state - 1, 0)
-        chosen = [m for m in range(n_masks - 1) if m >> flag & 1 and bin(m).count("1")
-                  + (taken if rules.bonus_by_choice else 0) < rules.ROUNDS]
-        for lo in range(0, len(chosen), 1024):
-            jobs.append((rules, flag_state, chosen[lo:lo + 1024]))
-    for (_, flag_state, chunk), (ok, pts, extra) in zip(jobs, _run_jobs(jobs, processes)):
-        allowed[flag_state, chunk] = ok
-        box[flag_state, chunk] = pts
-        bonus[flag_state, chunk] = extra
-    varies = ((allowed != plain_allowed[None]) | (box != plain_box[None])
-              | (bonus != 0)).any(axis=(2, 3))
-    return _yahtzee(rules, base, SpecialRolls(special_rolls, allowed, box, bonus, varies))
+    special = _plain_choices(rules, base)
+    jobs = [job for _, job in _jobs(rules)]
+    for job, answer in zip(jobs, _run_jobs(jobs, processes)):
+        _record(special, job, answer)
+    return _yahtzee(rules, base, special)
+
+
+def yahtzee_model_in_step(rules: Rules) -> tuple[ScoringModel, RuleAsker]:
+    """Return the Yahtzee model whose Yahtzee-roll tables a ``RuleAsker`` is still filling."""
+    model = yahtzee_model(rules, tables=False)
+    special = _plain_choices(rules, model.base)
+    return _yahtzee(rules, model.base, special), RuleAsker(rules, special)
 
 
 def _yahtzee(rules: Rules, base: IntArray, special: SpecialRolls | None) -> ScoringModel:
