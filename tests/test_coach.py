@@ -9,12 +9,13 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
-from yahtzee import CategoryValue, ComputerPlayer, Dice, Die, Game, HumanPlayer, ScoreCard
+from yahtzee import (CategoryValue, ComputerPlayer, Dice, Die, Game, HumanPlayer, Player,
+                     ScoreCard)
 from yahtzee.coach import Coach, analysis_json, keep_text
 from yahtzee.console import Console
 from yahtzee.game import yahtzee_variant
@@ -69,7 +70,7 @@ class Mimic(HumanPlayer):
         return str(self.twin.prepare().category(self.card, view.dice).number)
 
 
-def play(players: list[ComputerPlayer] | list[HumanPlayer], seed: int,
+def play(players: Sequence[Player], seed: int,
          coach: Coach | None = None) -> tuple[Game, str]:
     """Play a silent seeded game; return it and its transcript."""
     out = io.StringIO()
@@ -124,9 +125,13 @@ def test_one_deliberate_mistake_is_found_with_its_exact_cost(official: Solution)
 def test_advice_names_the_move_the_optimal_computer_makes(official: Solution) -> None:
     mimic = Mimic()
     game, transcript = play([mimic], seed=4, coach=Coach(VARIANT))
-    advice = re.findall(r"^Coach: (.*) \(expected final score [\d.]+\)$", transcript, re.M)
+    raw = re.findall(r"^Coach: (.*) \(expected final score [\d.]+\)$", transcript, re.M)
+    advice = [re.sub(r" \(save dice [1-5 ]+\)", "", line) for line in raw]
     assert len(advice) == len(game.progress.log)
-    for line, decision in zip(advice, game.progress.log):
+    for full, line, decision in zip(raw, advice, game.progress.log):
+        if decision.command == "roll" and any(decision.saved):
+            which = " ".join(str(i + 1) for i, s in enumerate(decision.saved) if s)
+            assert f"(save dice {which})" in full
         if decision.label is not None:
             assert line == f"score {decision.command} ({decision.label})"
         elif decision.command == "score":
@@ -144,7 +149,7 @@ def test_the_analysis_prints_three_lines_and_exports_json(official: Solution) ->
     game, _ = play(blunderers, seed=3)
     analyses = Coach(VARIANT).analyze([p.name for p in blunderers], game.progress.log)
     out = io.StringIO()
-    Console(io.StringIO(), out).analysis(analyses)
+    Console(io.StringIO(), out).analysis(analyses, VARIANT)
     text = out.getvalue()
     assert "Blunderer: " in text and "Second: " in text
     assert text.count("  Round 2, scoring") == 1 and text.count("  Round 9, scoring") == 1

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from yahtzee.console import Console
 from yahtzee.game import Game, yahtzee_variant
-from yahtzee.player import ComputerPlayer, HumanPlayer, Player
+from yahtzee.player import ComputerPlayer, HumanPlayer, Player, StrategyUnavailableError
 from yahtzee.rules import RULES, get_rules
 from yahtzee.storage.commands import (LATEST, autosaver, find_save, resume_hint, run_saves,
                                       run_stats)
@@ -75,27 +75,40 @@ def _positive(text: str) -> int:
     return value
 
 
+def program_name() -> str:
+    """Return how the user started the program: ``game_driver.py`` or ``python -m yahtzee``."""
+    started = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if started in ("", "__main__.py", "-c"):
+        return "python -m yahtzee"
+    return started
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of the whole command line."""
+    prog = program_name()
     parser = argparse.ArgumentParser(
-        prog="yahtzee",
-        description="Yahtzee in the terminal, with an exact optimal computer opponent.")
+        prog=prog,
+        description="Yahtzee in the terminal, with an exact optimal computer opponent. "
+                    "With no command, plays a game (see 'play --help').")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play a game (the default)")
+    play = sub.add_parser(
+        "play", help="play a game (the default command)",
+        description="Play a game. With no options: the course's two-human Yahtzee game. "
+                    f"Other commands: {', '.join(COMMANDS[1:])} ({prog} COMMAND --help).")
     play.add_argument("--players", type=_player_kinds, default=["human", "human"],
                       metavar="KINDS",
                       help="comma list of 1-6 players: human, computer (optimal), greedy "
                            "(default: human,human)")
     play.add_argument("--names", type=_names, metavar="NAMES",
                       help="comma list of player names, in seating order")
-    play.add_argument("--rules", choices=sorted(RULES), default="course",
-                      help="rule set (default: course)")
+    play.add_argument("--rules", choices=sorted(RULES),
+                      help="Yahtzee rule set (default: course)")
     play.add_argument("--game", choices=GAMES, default="yahtzee",
                       help="which dice game (default: yahtzee)")
     play.add_argument("--seed", type=int, metavar="N", help="seed the dice: same seed, same dice")
     play.add_argument("--coach", action="store_true",
-                      help="advise each human decision and analyse the game at its end")
+                      help="advise each human decision and analyze the game at its end")
     play.add_argument("--resume", nargs="?", const=LATEST, metavar="ID",
                       help="continue the most recent unfinished game, or the game ID "
                            "('saves' lists them)")
@@ -103,15 +116,27 @@ def build_parser() -> argparse.ArgumentParser:
                       help="pause before each computer command (default: "
                            f"{DEFAULT_DELAY} on a terminal, 0 otherwise)")
 
-    solve = sub.add_parser("solve", help="print the optimal expected score of solitaire play")
-    solve.add_argument("--rules", choices=sorted(RULES), default="course")
-    solve.add_argument("--json", action="store_true", help="print JSON")
+    solve = sub.add_parser(
+        "solve", help="print the optimal expected score of solitaire play",
+        description="Solve the game exactly and print the expected final score of optimal "
+                    "solitaire play (the table is built once, then cached).")
+    solve.add_argument("--rules", choices=sorted(RULES), default="course",
+                       help="rule set (default: course)")
+    solve.add_argument("--json", action="store_true",
+                       help='print {"rules", "expected_score", "seconds"}')
 
-    simulate = sub.add_parser("simulate", help="play many solitaire games with a strategy")
-    simulate.add_argument("--rules", choices=sorted(RULES), default="course")
-    simulate.add_argument("--strategy", choices=("optimal", "greedy"), default="optimal")
-    simulate.add_argument("--games", type=_positive, default=1000, metavar="N")
-    simulate.add_argument("--seed", type=int, metavar="S")
+    simulate = sub.add_parser(
+        "simulate", help="play many solitaire games with a strategy",
+        description="Play many solitaire games at once and report the mean, standard "
+                    "deviation, lowest and highest score and a histogram.")
+    simulate.add_argument("--rules", choices=sorted(RULES), default="course",
+                          help="rule set (default: course)")
+    simulate.add_argument("--strategy", choices=("optimal", "greedy"), default="optimal",
+                          help="how the games are played (default: optimal)")
+    simulate.add_argument("--games", type=_positive, default=1000, metavar="N",
+                          help="how many games (default: 1000)")
+    simulate.add_argument("--seed", type=int, metavar="S",
+                          help="seed the dice: same seed, same result")
     simulate.add_argument("--json", action="store_true", help="print JSON")
 
     sub.add_parser("saves", help="list the unfinished games, to resume with --resume ID")
@@ -120,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze = sub.add_parser("analyze", help="judge a finished game's decisions against "
                                              "optimal play")
     analyze.add_argument("game_id", nargs="?", metavar="GAME_ID",
-                         help="the finished game (default: the latest)")
+                         help="the finished game's number (default: the latest)")
     analyze.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
@@ -185,24 +210,39 @@ def run_play(args: argparse.Namespace) -> int:
     if args.names and len(args.names) > len(args.players):
         console.error(f"{len(args.names)} names given for {len(args.players)} players")
         return 2
+    if args.game == "poker-dice" and args.rules is not None:
+        console.error("--rules chooses Yahtzee rules; Poker Dice has one rule set")
+        return 2
     resumed: SaveFile | None = None
     if args.resume is not None:
         resumed = find_save(args.resume, console)
         if resumed is None:
             return 2
-    variant = (make_variant(args.game, args.rules) if resumed is None
+    variant = (make_variant(args.game, args.rules or "course") if resumed is None
                else resumed.snapshot.game_variant())
-    coach = make_coach(variant) if args.coach else None
-    saver = autosaver(console, resumed)
-    if resumed is not None:
-        game = resumed.snapshot.to_game(console=console, observers=[saver], advisor=coach)
-    else:
-        game = Game(make_players(args.players, args.names, variant), variant=variant,
-                    console=console, seed=args.seed, advisor=coach, observers=[saver])
+    try:
+        coach = make_coach(variant) if args.coach else None
+        saver = autosaver(console, resumed)
+        if resumed is not None:
+            game = resumed.snapshot.to_game(console=console, observers=[saver], advisor=coach)
+        else:
+            game = Game(make_players(args.players, args.names, variant), variant=variant,
+                        console=console, seed=args.seed, advisor=coach, observers=[saver])
+        for player in game.players:
+            if isinstance(player, ComputerPlayer):
+                player.prepare()
+    except StrategyUnavailableError as error:
+        console.error(str(error))
+        return 1
+    except KeyboardInterrupt:
+        console.say()
+        console.stopped_before_start()
+        return 130
     try:
         game.play_game()
         if coach is not None:
-            console.analysis(coach.analyze([p.name for p in game.players], game.progress.log))
+            console.analysis(coach.analyze([p.name for p in game.players], game.progress.log),
+                             variant)
     except EOFError:
         console.interrupted(resume_hint(saver))
         return 0
@@ -227,12 +267,33 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(argv: Sequence[str] | None) -> int:
     """Parse ``argv`` and run the subcommand it names."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or args_list[0] not in COMMANDS + ("-h", "--help"):
+    parser = build_parser()
+    if args_list and not args_list[0].startswith("-") and args_list[0] not in COMMANDS:
+        parser.error(f"unknown command {args_list[0]!r} (commands: {', '.join(COMMANDS)}; "
+                     "with no command, a game is played)")
+    overview = ("-h", "--help") if program_name() == "python -m yahtzee" else ()
+    if not args_list or args_list[0] not in COMMANDS + overview:
         args_list.insert(0, "play")
-    args = build_parser().parse_args(args_list)
+    args = parser.parse_args(args_list)
+    try:
+        return _run(args)
+    except StrategyUnavailableError as error:
+        Console().error(str(error))
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command."""
+    if args.command in ("solve", "simulate"):
+        try:
+            from yahtzee.solver import commands
+        except ModuleNotFoundError as error:
+            if error.name != "numpy":
+                raise
+            raise StrategyUnavailableError("the solver needs numpy: run  "
+                                           "python -m pip install -e .") from None
     if args.command == "solve":
-        from yahtzee.solver.commands import run_solve
-        return run_solve(args.rules, args.json, sys.stdout)
+        return commands.run_solve(args.rules, args.json, sys.stdout)
     if args.command == "saves":
         return run_saves(Console())
     if args.command == "stats":
@@ -241,7 +302,6 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         from yahtzee.coach import run_analyze
         return run_analyze(args.game_id, args.json, Console())
     if args.command == "simulate":
-        from yahtzee.solver.commands import run_simulate
-        return run_simulate(args.rules, args.strategy, args.games, args.seed, args.json,
-                            sys.stdout)
+        return commands.run_simulate(args.rules, args.strategy, args.games, args.seed,
+                                     args.json, sys.stdout)
     return run_play(args)

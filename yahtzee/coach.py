@@ -11,19 +11,46 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
-from yahtzee.category_value import CategoryValue
 from yahtzee.console import Console
 from yahtzee.dice import Dice
 from yahtzee.game import Decision
+from yahtzee.player import load_strategy, saved_flags
 from yahtzee.variant import Card, Variant
-
-if TYPE_CHECKING:
-    from yahtzee.solver.strategy import OptimalStrategy
 
 TOP_DECISIONS = 3
 """How many of a player's costliest decisions the analysis lists."""
+
+
+class Box(Protocol):
+    """A score-card box as the coach names it: its menu number and (by ``str``) its name."""
+
+    @property
+    def number(self) -> int:
+        """The box's menu number."""
+        ...
+
+
+class ValueStrategy(Protocol):
+    """An optimal strategy that can also tell the expected final score of every choice."""
+
+    def keep_values(self, card: Any, dice: Sequence[int],
+                    rolls_left: int) -> dict[tuple[int, ...], float]:
+        """Return each keep's expected final score (keeping all five: scoring now)."""
+        ...
+
+    def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
+        """Return the keep optimal play makes, or None to score now."""
+        ...
+
+    def category_values(self, card: Any, dice: Sequence[int]) -> dict[Any, float]:
+        """Return each legal box's expected final score."""
+        ...
+
+    def category(self, card: Any, dice: Sequence[int]) -> Any:
+        """Return the box optimal play scores."""
+        ...
 
 
 def keep_text(keep: Sequence[int], dice_count: int, variant: Variant) -> str:
@@ -91,25 +118,30 @@ class Coach:
     def __init__(self, variant: Variant) -> None:
         """Coach games of ``variant``; the strategy's table is loaded on first use."""
         self.variant = variant
-        self._strategy: OptimalStrategy | None = None
+        self._strategy: ValueStrategy | None = None
 
     @property
-    def strategy(self) -> OptimalStrategy:
+    def strategy(self) -> ValueStrategy:
         """The optimal strategy (its table is built or loaded the first time)."""
         if self._strategy is None:
-            from yahtzee.rules import get_rules
-            from yahtzee.solver.strategy import OptimalStrategy, get_strategy
-            strategy = get_strategy("optimal", get_rules(self.variant.rules_name))
-            assert isinstance(strategy, OptimalStrategy)
-            self._strategy = strategy
+            self._strategy = cast(ValueStrategy,
+                                  load_strategy("optimal", self.variant.rules_name))
         return self._strategy
 
     # -- advice ----------------------------------------------------------
-    def roll_advice(self, card: Card, dice: Sequence[int], rolls_left: int) -> str:
-        """Return the best keep for these dice, in words, with its expected final score."""
+    def roll_advice(self, card: Card, dice: Sequence[int], saved: Sequence[bool],
+                    rolls_left: int) -> str:
+        """Return the best keep for these dice, in words, with its expected final score.
+
+        A keep of some dice also names the dice to have saved when rolling.
+        """
         values, keep = self._keeps(card, dice, rolls_left)
-        return (f"{keep_text(keep, len(dice), self.variant)} "
-                f"(expected final score {values[keep]:.1f})")
+        text = keep_text(keep, len(dice), self.variant)
+        if 0 < len(keep) < len(dice):
+            flags = saved_flags(dice, saved, keep)
+            which = " ".join(str(i + 1) for i, flag in enumerate(flags) if flag)
+            text = text.replace(" and roll", f" (save dice {which}) and roll")
+        return f"{text} (expected final score {values[keep]:.1f})"
 
     def category_advice(self, card: Card, dice: Sequence[int]) -> str:
         """Return the best box for these dice, with its expected final score."""
@@ -120,16 +152,14 @@ class Coach:
                rolls_left: int) -> tuple[dict[tuple[int, ...], float], tuple[int, ...]]:
         """Return every keep's expected final score and the keep the strategy makes."""
         strategy = self.strategy
-        values = strategy.keep_values(card, dice, rolls_left)  # type: ignore[arg-type]
-        keep = strategy.keep(card, dice, rolls_left)  # type: ignore[arg-type]
+        values = strategy.keep_values(card, dice, rolls_left)
+        keep = strategy.keep(card, dice, rolls_left)
         return values, tuple(sorted(dice)) if keep is None else keep
 
-    def _boxes(self, card: Card,
-               dice: Sequence[int]) -> tuple[dict[CategoryValue, float], CategoryValue]:
+    def _boxes(self, card: Card, dice: Sequence[int]) -> tuple[dict[Any, float], Box]:
         """Return every legal box's expected final score and the box the strategy picks."""
         strategy = self.strategy
-        values = strategy.category_values(card, dice)  # type: ignore[arg-type]
-        return values, strategy.category(card, dice)  # type: ignore[arg-type]
+        return strategy.category_values(card, dice), strategy.category(card, dice)
 
     # -- analysis --------------------------------------------------------
     def analyze(self, names: Sequence[str], log: Sequence[Decision]) -> list[PlayerAnalysis]:
@@ -160,7 +190,7 @@ class Coach:
     def _judge_box(self, card: Card, d: Decision) -> Assessment:
         """Judge a scoring choice."""
         values, best = self._boxes(card, d.dice)
-        chosen = CategoryValue.from_number(int(d.command))
+        chosen = next(box for box in values if box.number == int(d.command))
         return Assessment(d.round, d.seat, 0, d.dice, f"score {chosen}", f"score {best}",
                           values[chosen], values[best])
 
@@ -207,5 +237,5 @@ def run_analyze(game_id: str | None, as_json: bool, console: Console) -> int:
         console.say(json.dumps({"game_id": meta.game_id, **analysis_json(analyses)}, indent=2))
     else:
         console.say(f"Game {meta.game_id}, finished {meta.finished_at}, {meta.rules} rules")
-        console.analysis(analyses)
+        console.analysis(analyses, coach.variant)
     return 0

@@ -132,7 +132,7 @@ class Console:
         """Print one line of coaching advice."""
         self.say(f"Coach: {text}")
 
-    def analysis(self, analyses: Sequence[PlayerAnalysis]) -> None:
+    def analysis(self, analyses: Sequence[PlayerAnalysis], variant: Variant) -> None:
         """Print each player's cost against optimal play and their three costliest decisions."""
         self.say(BANNER_STARS)
         self.say("        COACH'S ANALYSIS")
@@ -145,7 +145,7 @@ class Console:
             if not worst:
                 self.say("  Every decision was optimal.")
             for d in worst:
-                dice = " ".join(str(v) for v in d.dice)
+                dice = " ".join(variant.face(v) for v in d.dice)
                 self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: you chose {d.choice}; "
                          f"best was {d.best} (cost {d.cost:.1f})")
 
@@ -162,6 +162,10 @@ class Console:
             self.say(format_rows(card.rows(), dice_by_label))
             self.say(CARD_STARS)
         self.say(winner_line([(name, card.score()) for name, card, _ in results]))
+
+    def stopped_before_start(self) -> None:
+        """Say that the program stopped before the game began (nothing to resume)."""
+        self.say("Stopped before the game began; nothing was saved.")
 
     def interrupted(self, resume_hint: str | None) -> None:
         """Say that the game stopped, and how to resume it if it was saved."""

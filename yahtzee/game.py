@@ -65,7 +65,8 @@ class Decision:
 class Advisor(Protocol):
     """Gives a human one line of advice before each decision (the coach)."""
 
-    def roll_advice(self, card: Card, dice: Sequence[int], rolls_left: int) -> str:
+    def roll_advice(self, card: Card, dice: Sequence[int], saved: Sequence[bool],
+                    rolls_left: int) -> str:
         """Return advice at the die prompt."""
         ...
 
@@ -177,7 +178,7 @@ class Game:
             self.console.dice(self.variant, turn.values(), turn.saved)
             if self.advisor is not None and isinstance(player, HumanPlayer):
                 self.console.advice(self.advisor.roll_advice(player.card, turn.values(),
-                                                             turn.rolls_left))
+                                                             turn.saved, turn.rolls_left))
             self.apply_command(player.command(self.view(), self.console))
         self._score(player, turn)
 

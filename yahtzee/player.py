@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from yahtzee.console import Console
 from yahtzee.variant import Card, Variant
@@ -101,9 +101,7 @@ class ComputerPlayer(Player):
     def prepare(self) -> Strategy:
         """Load (or build, the first time) the strategy's tables and return the strategy."""
         if self._strategy is None:
-            from yahtzee.rules import get_rules
-            from yahtzee.solver.strategy import get_strategy
-            self._strategy = get_strategy(self.strategy_name, get_rules(self.rules_name))
+            self._strategy = load_strategy(self.strategy_name, self.rules_name)
         return self._strategy
 
     def command(self, view: TurnView, console: Console) -> str:
@@ -145,3 +143,32 @@ def saved_flags(dice: Sequence[int], saved: Sequence[bool], keep: Sequence[int])
     if +wanted:
         raise ValueError(f"cannot keep {sorted(keep)} from the dice {list(dice)}")
     return flags
+
+
+class StrategyUnavailableError(RuntimeError):
+    """A computer strategy cannot run here (numpy is not installed)."""
+
+
+POKER_RULES = "poker-dice"
+"""The rules name of Poker Dice, whose strategies have a model of their own."""
+
+
+def load_strategy(kind: str, rules_name: str) -> Strategy:
+    """Return the strategy ``kind`` (``optimal`` or ``greedy``) for the rules ``rules_name``.
+
+    The first use of a rule set builds (or loads) its table.  Without numpy,
+    ``StrategyUnavailableError`` says how to install it.
+    """
+    try:
+        if rules_name == POKER_RULES:
+            from yahtzee.solver.poker import PokerStrategy
+            return cast("Strategy", PokerStrategy(optimal=kind == "optimal"))
+        from yahtzee.rules import get_rules
+        from yahtzee.solver.strategy import get_strategy
+        return get_strategy(kind, get_rules(rules_name))
+    except ModuleNotFoundError as error:
+        if error.name != "numpy":
+            raise
+        raise StrategyUnavailableError(
+            "computer players, the coach and the solver need numpy: "
+            "run  python -m pip install -e .  (or  python -m pip install numpy)") from None
