@@ -156,8 +156,9 @@ def build(rules: Rules, progress: TextIO | None = None) -> Solution:
 
     try:
         values = solve(model, report, before_turn=asker.ensure)
-    finally:
         asker.finish()
+    finally:
+        asker.close()
     if model.upper_points != model.upper_points_now():
         model = yahtzee_model(rules)
         values = solve(model, report)

@@ -333,10 +333,8 @@ def _keep_freed_memory() -> None:
     mallopt(trim_threshold, 256 * 1024 * 1024)
 
 
-def _solve_part(model: ScoringModel, values: FloatArray, turns: int, lo: int, hi: int,
-                batch: int) -> None:
-    """Solve the states ``lo`` to ``hi - 1`` of a turn's states, in batches."""
-    states = level_states(model, turns).part(lo, hi)
+def _solve_states(model: ScoringModel, values: FloatArray, states: States, batch: int) -> None:
+    """Solve ``states`` (all of one turn) in batches, writing their values into ``values``."""
     flat = values.ravel()
     for start in range(0, len(states), batch):
         part = states.part(start, start + batch)
@@ -356,7 +354,7 @@ def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BA
     for turns in range(model.rounds - 1, -1, -1):
         if before_turn is not None:
             before_turn(turns)
-        _solve_part(model, values, turns, 0, len(level_states(model, turns)), batch)
+        _solve_states(model, values, level_states(model, turns), batch)
         share_dead_totals(model, values, turns)
         if progress is not None:
             progress(model.rounds - turns, model.rounds)

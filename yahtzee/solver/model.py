@@ -15,8 +15,8 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 from functools import cached_property, lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -389,6 +389,14 @@ class RuleAsker:
         if self._pool is not None:
             self._pool.close()
             self._pool.join()
+            self._pool = None
+
+    def close(self) -> None:
+        """End the helper process at once, whatever it was doing (after an error)."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
 
 
 def yahtzee_model(rules: Rules, processes: int = 2, special: SpecialRolls | None = None,
