@@ -252,8 +252,8 @@ def start_values(model: ScoringModel, values: FloatArray, states: States,
 def level_states(model: ScoringModel, turns: int) -> States:
     """Return the states to solve among those that have used ``turns`` turns.
 
-    Totals that can no longer reach the upper threshold are represented by
-    total 0 (see ``ScoringModel.live_upper``); ``share_dead_totals`` copies.
+    Upper totals that play alike are represented by one of them (see
+    ``ScoringModel.upper_sources``); ``share_equal_totals`` copies the rest.
     """
     masks = np.arange(model.n_masks, dtype=np.int64)
     filled = _filled_counts(model)
@@ -299,19 +299,19 @@ def _level_masks(model: ScoringModel, filled: IntArray, flag: int,
     return result
 
 
-def share_dead_totals(model: ScoringModel, values: FloatArray, turns: int) -> None:
-    """Copy each solved total-0 state to the totals of its mask that cannot reach the bonus."""
+def share_equal_totals(model: ScoringModel, values: FloatArray, turns: int) -> None:
+    """Copy each solved state of a turn to the upper totals it stands for."""
     if not model.upper_threshold:
         return
-    rooms = np.array([model.upper_room(sub) for sub in range(model.upper_bits + 1)])
+    sources = np.tile(np.arange(model.n_upper), (model.upper_bits + 1, 1))
+    for sub, row in model.upper_sources.items():
+        sources[sub] = row
     filled = _filled_counts(model)
-    totals = np.arange(model.n_upper)
     for flag in range(model.n_flag_states):
         masks = np.flatnonzero(_level_masks(model, filled, flag, turns))
-        limit = model.upper_threshold - rooms[masks & model.upper_bits]
         block = values[flag, masks]
-        dead = totals[None, :] < limit[:, None]
-        values[flag, masks] = np.where(dead, block[:, :1], block)
+        values[flag, masks] = np.take_along_axis(block, sources[masks & model.upper_bits],
+                                                 axis=1)
 
 
 def _keep_freed_memory() -> None:
@@ -355,7 +355,7 @@ def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BA
         if before_turn is not None:
             before_turn(turns)
         _solve_states(model, values, level_states(model, turns), batch)
-        share_dead_totals(model, values, turns)
+        share_equal_totals(model, values, turns)
         if progress is not None:
             progress(model.rounds - turns, model.rounds)
     return values

@@ -181,20 +181,41 @@ class ScoringModel:
         return {sub: tuple(sorted(values)) for sub, values in reach.items()}
 
     @cached_property
-    def live_upper(self) -> dict[int, tuple[int, ...]]:
-        """Per upper mask, the upper totals whose states are solved one by one.
+    def upper_sources(self) -> dict[int, tuple[int, ...]]:
+        """Per upper mask, for each total 0 to the threshold, the total whose state stands for it.
 
-        A total that can no longer reach the threshold plays like any other
-        such total; those share one solved state at total 0.
+        Two totals play alike when the same future upper gains reach the
+        threshold from both, that is when the smallest reaching gain the open
+        upper boxes can add is the same (or none reaches it).  Of each such
+        class the smallest reachable total is solved and the others copy it.
         """
+        cap = self.n_upper - 1
+        sources: dict[int, tuple[int, ...]] = {}
+        for sub, totals in self.reachable_upper.items():
+            gains = {0}
+            for c, values in self.upper_points.items():
+                if not sub >> c & 1:
+                    gains = {g + p for g in gains for p in values}
+            ordered = np.array(sorted(gains))
+
+            def key(total: int) -> int:
+                """Return the smallest gain reaching the threshold from ``total`` (-1: none)."""
+                at = int(np.searchsorted(ordered, self.upper_threshold - total))
+                return int(ordered[at]) if at < len(ordered) else -1
+
+            first: dict[int, int] = {}
+            for total in totals:
+                first.setdefault(key(total), total)
+            sources[sub] = tuple(first.get(key(u), u) for u in range(cap + 1))
+        return sources
+
+    @cached_property
+    def live_upper(self) -> dict[int, tuple[int, ...]]:
+        """Per upper mask, the upper totals whose states are solved (see ``upper_sources``)."""
         if not self.upper_threshold:
             return dict(self.reachable_upper)
-        live: dict[int, tuple[int, ...]] = {}
-        for sub, totals in self.reachable_upper.items():
-            room = self.upper_room(sub)
-            kept = [u for u in totals if u + room >= self.upper_threshold]
-            live[sub] = tuple(([0] if room < self.upper_threshold else []) + kept)
-        return live
+        return {sub: tuple(sorted({sources[u] for u in self.reachable_upper[sub]}))
+                for sub, sources in self.upper_sources.items()}
 
 
 class _Roll(Dice):
