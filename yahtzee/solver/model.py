@@ -13,6 +13,7 @@ come from the category classes and the card-dependent choices from
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -302,6 +303,11 @@ def _ask_rules(rules: Rules, flag_state: int, masks: list[int]) -> _ChunkResult:
     return allowed, box, bonus
 
 
+def _ignore_interrupts() -> None:
+    """Leave Ctrl-C to the main process, which stops its helpers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _ask_rules_job(job: tuple[Rules, int, list[int]]) -> _ChunkResult:
     """Run ``_ask_rules`` on one job (for a process pool)."""
     return _ask_rules(*job)
@@ -314,7 +320,7 @@ def _run_jobs(jobs: list[tuple[Rules, int, list[int]]],
         try:
             methods = multiprocessing.get_all_start_methods()
             context = multiprocessing.get_context("fork" if "fork" in methods else None)
-            with context.Pool(processes) as pool:
+            with context.Pool(processes, initializer=_ignore_interrupts) as pool:
                 return pool.map(_ask_rules_job, jobs)
         except (OSError, RuntimeError, ValueError):
             pass
@@ -391,7 +397,8 @@ class RuleAsker:
         self._answers: Iterator[_ChunkResult] | None = None
         if "fork" in multiprocessing.get_all_start_methods():
             try:
-                self._pool = multiprocessing.get_context("fork").Pool(1)
+                self._pool = multiprocessing.get_context("fork").Pool(
+                    1, initializer=_ignore_interrupts)
                 self._answers = self._pool.imap(_ask_rules_job, [job for _, job in self._jobs])
             except (OSError, RuntimeError, ValueError):
                 self._pool = self._answers = None
