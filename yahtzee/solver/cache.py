@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +27,7 @@ from yahtzee.solver.engine import solve, start_state_value
 from yahtzee.solver.keeps import FloatArray
 from yahtzee.solver.model import (ScoringModel, SpecialRolls, yahtzee_model,
                                   yahtzee_model_in_step)
+from yahtzee.storage.atomic import write_atomic
 
 FORMAT_VERSION = 1
 """Bumped whenever the file layout or the meaning of its numbers changes."""
@@ -170,25 +169,6 @@ def build(rules: Rules, progress: TextIO | None = None) -> Solution:
     return Solution(model, values, seconds)
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(temp, 0o644)
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-
-
 _LOADED: dict[str, Solution] = {}
 
 
@@ -221,7 +201,8 @@ def load_or_build(rules: Rules, err: TextIO | None = None) -> Solution:
     if solution is None:
         solution = build(rules, err)
         try:
-            write_atomically(path, encode(rules, solution))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(path, encode(rules, solution))
         except OSError as error:
             err.write(f"yahtzee: cannot store the solver table in {path.parent} "
                       f"({error.strerror or error}); keeping it in memory only\n")
