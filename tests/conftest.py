@@ -1,3 +1,46 @@
-"""Pytest configuration: the solver's session fixtures are available to every test module."""
+"""Pytest configuration shared by every test module.
+
+- The solver's session fixtures (``tests.solver_fixtures``) are available everywhere.
+- The data and cache folders point at a temporary folder for the whole run, so
+  the tests never read or write a user's real saves, history or tables.
+- Every test gets its own dice generator (``Die.r``), put back afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+
+from yahtzee.die import Die
 
 pytest_plugins = ["tests.solver_fixtures"]
+
+_FOLDERS: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Point ``YAHTZEE_DATA_DIR`` and ``YAHTZEE_CACHE_DIR`` at a fresh temporary folder."""
+    base = tempfile.mkdtemp(prefix="yahtzee-tests-")
+    _FOLDERS.append(base)
+    os.environ["YAHTZEE_DATA_DIR"] = os.path.join(base, "data")
+    os.environ["YAHTZEE_CACHE_DIR"] = os.path.join(base, "cache")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the temporary folder."""
+    for base in _FOLDERS:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_generator() -> Iterator[None]:
+    """Give every test its own dice generator and put the shared one back afterwards."""
+    saved = Die.r
+    Die.r = random.Random()
+    yield
+    Die.r = saved

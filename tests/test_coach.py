@@ -5,11 +5,10 @@ from __future__ import annotations
 import io
 import json
 import os
-import random
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -25,15 +24,6 @@ from yahtzee.solver.cache import Solution
 from yahtzee.solver.strategy import OptimalStrategy
 
 VARIANT = yahtzee_variant(OFFICIAL)
-
-
-@pytest.fixture(autouse=True)
-def own_generator() -> Iterator[None]:
-    """Give every test its own dice generator."""
-    saved = Die.r
-    Die.r = random.Random()
-    yield
-    Die.r = saved
 
 
 class Blunderer(ComputerPlayer):

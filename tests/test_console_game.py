@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import IO
 from pathlib import Path
 
@@ -24,15 +24,6 @@ from yahtzee.game import yahtzee_variant
 from yahtzee.rules import COURSE, OFFICIAL, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(autouse=True)
-def fresh_generator() -> Iterator[None]:
-    """Give every test its own dice generator and put the shared one back afterwards."""
-    saved = Die.r
-    Die.r = random.Random()
-    yield
-    Die.r = saved
 
 
 def play(script: str, *, players: int = 2, seed: int | None = 1,

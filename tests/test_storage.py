@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -147,15 +147,6 @@ def final_screen(transcript: str) -> str:
 def card_state(game: Game) -> list[tuple[str, list[tuple[str, int]]]]:
     """Return every player's name and printed card rows."""
     return [(p.name, p.card.rows()) for p in game.players]
-
-
-@pytest.fixture(autouse=True)
-def fresh_generator() -> Iterator[None]:
-    """Give every test its own dice generator and put the shared one back afterwards."""
-    saved = Die.r
-    Die.r = random.Random()
-    yield
-    Die.r = saved
 
 
 @pytest.fixture

@@ -17,15 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_storage import (Problems, data, final_screen, fresh_generator, play_through,
-                                run_cli, script_for, variant_of)
+from tests.test_storage import (Problems, data, final_screen, play_through, run_cli,
+                                script_for, variant_of)
 from yahtzee.console import Console
 from yahtzee.poker_dice import POKER_DICE
 from yahtzee.storage.history import History
 from yahtzee.storage.problems import Damage, StoredFile
 from yahtzee.storage.saves import Autosaver, SaveStore
 
-__all__ = ["data", "fresh_generator"]
+__all__ = ["data"]
 
 AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 ASIDE = r"\.corrupt-\d{8}T\d{6}Z"

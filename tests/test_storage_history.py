@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_storage import (Problems, data, fresh_generator, humans, play_through,
-                                run_cli, script_for, variant_of)
+from tests.test_storage import (Problems, data, humans, play_through, run_cli, script_for,
+                                variant_of)
 from yahtzee.console import Console
 from yahtzee.game import Game
 from yahtzee.player import ComputerPlayer, HumanPlayer, Player
@@ -21,7 +21,7 @@ from yahtzee.storage.history import History, load_history_game
 from yahtzee.storage.saves import Autosaver, SaveStore
 from yahtzee.storage.stats import Bucket, histogram
 
-__all__ = ["data", "fresh_generator"]
+__all__ = ["data"]
 
 
 def test_a_finished_game_is_filed_with_every_box_and_decision(

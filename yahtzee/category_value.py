@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-import enum
+from yahtzee.variant import NumberedBox
 
 
-class CategoryValue(enum.Enum):
-    """A score-card box: its fixed index (``get_value()``) and its printed name."""
+class CategoryValue(NumberedBox):
+    """A score-card box: its fixed index and its printed name.
+
+    The UML's ``getValue()`` and ``toString()`` are ``get_value()`` and
+    ``str(cv)``, shared with Poker Dice's boxes through ``NumberedBox``.
+    """
 
     ONES = (0, "Ones")
     TWOS = (1, "Twos")
@@ -21,24 +25,6 @@ class CategoryValue(enum.Enum):
     LG_STRAIGHT = (10, "Large Straight")
     YAHTZEE = (11, "Yahtzee")
     CHANCE = (12, "Chance")
-
-    def __init__(self, value: int, label: str) -> None:
-        self._index = value
-        self._label = label
-
-    def get_value(self) -> int:
-        """Return the box's index, 0 for ONES up to 12 for CHANCE."""
-        return self._index
-
-    @property
-    def label(self) -> str:
-        """The box's printed name, such as ``"Three of a Kind"``."""
-        return self._label
-
-    @property
-    def number(self) -> int:
-        """The box's menu number, 1 to 13."""
-        return self._index + 1
 
     @property
     def is_upper(self) -> bool:
@@ -55,10 +41,10 @@ class CategoryValue(enum.Enum):
     @classmethod
     def from_number(cls, number: int) -> CategoryValue:
         """Return the box with menu number ``number`` (1 to 13)."""
-        for cv in cls:
-            if cv.number == number:
-                return cv
-        raise ValueError(f"no category has the number {number}")
+        box = cls.find(number)
+        if box is None:
+            raise ValueError(f"no category has the number {number!r}")
+        return box
 
     @classmethod
     def upper_for_face(cls, face: int) -> CategoryValue:
@@ -66,9 +52,3 @@ class CategoryValue(enum.Enum):
         if not 1 <= face <= 6:
             raise ValueError(f"no upper box counts the face {face}")
         return list(cls)[face - 1]
-
-    def __str__(self) -> str:
-        return self._label
-
-    def __repr__(self) -> str:
-        return f"CategoryValue.{self.name}"

@@ -31,7 +31,6 @@ reads its "at least" rules:
 
 from __future__ import annotations
 
-import enum
 import random
 import time
 from collections.abc import Sequence
@@ -39,7 +38,7 @@ from typing import ClassVar, TypeGuard
 
 from yahtzee.dice import Dice
 from yahtzee.score_card import IllegalChoiceError
-from yahtzee.variant import MenuItem, Variant
+from yahtzee.variant import MenuItem, NumberedBox, Variant
 
 FACES: list[str] = ['9', '10', 'J', 'Q', 'K', 'A']
 FACE_VALUES: dict[str, int] = {'9': 9, '10': 10, 'J': 10, 'Q': 10, 'K': 10, 'A': 11}
@@ -105,7 +104,7 @@ def num_faces(dice_list: Sequence[str] | None, face: str) -> int:
     return found
 
 
-class PokerCategory(enum.Enum):
+class PokerCategory(NumberedBox):
     """A Poker Dice scoring type: its index (``get_value()``), Type# (``number``) and name."""
 
     ONE_PAIR = (0, "One Pair")
@@ -118,44 +117,13 @@ class PokerCategory(enum.Enum):
     LARGE_STRAIGHT = (7, "Large Straight")
     CHANCE = (8, "Chance")
 
-    def __init__(self, index: int, label: str) -> None:
-        self._index = index
-        self._label = label
-
-    def get_value(self) -> int:
-        """Return the type's index, 0 for ONE_PAIR up to 8 for CHANCE."""
-        return self._index
-
-    @property
-    def label(self) -> str:
-        """The type's printed name, such as ``"Full House"``."""
-        return self._label
-
-    @property
-    def number(self) -> int:
-        """The type's number in the assignment's table and on the menu, 1 to 9."""
-        return self._index + 1
-
     @classmethod
     def from_number(cls, number: int) -> PokerCategory:
         """Return the type numbered ``number`` (1 to 9); ``ValueError`` for any other."""
-        category = _category_for(number)
+        category = cls.find(number)
         if category is None:
             raise ValueError(f"no Poker Dice type has the number {number!r}")
         return category
-
-    def __str__(self) -> str:
-        return self._label
-
-    def __repr__(self) -> str:
-        return f"PokerCategory.{self.name}"
-
-
-def _category_for(score_type: object) -> PokerCategory | None:
-    """Return the type whose number is ``score_type``, or None if there is none."""
-    if isinstance(score_type, bool) or not isinstance(score_type, int):
-        return None
-    return next((c for c in PokerCategory if c.number == score_type), None)
 
 
 def _faces_shown_at_least(dice: Sequence[str], times: int) -> list[str]:
@@ -217,7 +185,7 @@ def calculate_score(dice: Sequence[str] | None, score_type: int) -> int:
     Invalid dice or an unknown type score 0. See the module docstring for how
     the rules read where the assignment leaves them open.
     """
-    category = _category_for(score_type)
+    category = PokerCategory.find(score_type)
     score = NO_SCORE
     if category is not None and are_valid(dice):
         if category is PokerCategory.ONE_PAIR:

@@ -7,11 +7,54 @@ the card, the number of rounds, the faces' labels and the banner.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from yahtzee.dice import Dice
+
+
+_Box = TypeVar("_Box", bound="NumberedBox")
+
+
+class NumberedBox(enum.Enum):
+    """A box of a dice game's card: members are ``(index, printed name)`` pairs.
+
+    The index counts from 0 (``get_value()``), the menu number from 1
+    (``number``), and ``str()`` is the printed name.
+    """
+
+    def __init__(self, index: int, label: str) -> None:
+        self._index = index
+        self._label = label
+
+    def get_value(self) -> int:
+        """Return the box's index, counted from 0."""
+        return self._index
+
+    @property
+    def label(self) -> str:
+        """The box's printed name, such as ``"Full House"``."""
+        return self._label
+
+    @property
+    def number(self) -> int:
+        """The box's menu number, counted from 1."""
+        return self._index + 1
+
+    @classmethod
+    def find(cls: type[_Box], number: object) -> _Box | None:
+        """Return the box with menu number ``number``, or None if there is none."""
+        if isinstance(number, bool) or not isinstance(number, int):
+            return None
+        return next((box for box in cls if box.number == number), None)
+
+    def __str__(self) -> str:
+        return self._label
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
 
 
 class MenuItem(NamedTuple):

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Protocol, TypeVar, cast
+from collections.abc import Hashable
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -32,6 +33,8 @@ KIND_NAMES = ("optimal", "greedy")
 """The strategy kinds ``get_strategy`` knows."""
 _TURNS_REMEMBERED = 64
 _T = TypeVar("_T")
+_CardT = TypeVar("_CardT")
+_BoxT = TypeVar("_BoxT")
 
 
 class Strategy(Protocol):
@@ -72,15 +75,95 @@ def _first_best(items: list[tuple[_T, float]]) -> tuple[_T, float]:
     return best_item, best
 
 
-class _TableStrategy:
-    """Decisions read from a table of state values (the shared part of both strategies)."""
+class TurnStrategy(Generic[_CardT, _BoxT]):
+    """Decisions read from a turn's tables of expected points: what every table strategy shares.
+
+    A subclass says how a card maps to a solver state (``_key``), how to
+    work out the turn's tables for a state (``_solve_turn``) and what each
+    legal box is worth (``_category_worth``); the keeps, the choices and
+    their tie-breaking are the same for every game.
+    """
+
+    def __init__(self) -> None:
+        """Start with no turn's tables remembered."""
+        self._turns: OrderedDict[Hashable, TurnValues] = OrderedDict()
+
+    def _key(self, card: _CardT) -> Hashable:
+        """Return the card's solver state."""
+        raise NotImplementedError
+
+    def _solve_turn(self, key: Any) -> TurnValues:
+        """Return the values inside a turn from the solver state ``key``."""
+        raise NotImplementedError
+
+    def _category_worth(self, card: _CardT,
+                        dice: Sequence[int]) -> list[tuple[_BoxT, float]]:
+        """Return each legal box with its points now plus the expected points to come."""
+        raise NotImplementedError
+
+    def turn(self, card: _CardT) -> TurnValues:
+        """Return the values inside a turn for the card's state (remembered for a while)."""
+        key = self._key(card)
+        found = self._turns.get(key)
+        if found is not None:
+            self._turns.move_to_end(key)
+            return found
+        found = self._solve_turn(key)
+        self._turns[key] = found
+        if len(self._turns) > _TURNS_REMEMBERED:
+            self._turns.popitem(last=False)
+        return found
+
+    def _keep_worth(self, card: _CardT, dice: Sequence[int],
+                    rolls_left: int) -> list[tuple[tuple[int, ...], float]]:
+        """Return each keep with its expected points to come, in tie-breaking order."""
+        if rolls_left not in (1, 2):
+            raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
+        turn = self.turn(card)
+        roll = roll_number(list(dice))
+        table = turn.keep1 if rolls_left == 1 else turn.keep2
+        subs = _distinct_sub_keeps(roll)
+        return [(KEEPS[subs[0]], float(turn.leaf[roll, 0]))] + [
+            (KEEPS[k], float(table[k, 0])) for k in subs[1:]]
+
+    def keep_values(self, card: _CardT, dice: Sequence[int],
+                    rolls_left: int) -> dict[tuple[int, ...], float]:
+        """Return the expected final score of each keep of these dice.
+
+        Keeping all five dice stands for scoring now.  The keeps come in the
+        tie-breaking order: all five first, then by size descending.
+        """
+        now = float(cast(Card, card).score())
+        return {keep: now + worth for keep, worth in self._keep_worth(card, dice, rolls_left)}
+
+    def keep(self, card: _CardT, dice: Sequence[int],
+             rolls_left: int) -> tuple[int, ...] | None:
+        """Return the best keep before the next roll, or None when scoring now is as good."""
+        best_keep, best = _first_best(self._keep_worth(card, dice, rolls_left))
+        return None if len(best_keep) == len(dice) else best_keep
+
+    def category_values(self, card: _CardT, dice: Sequence[int]) -> dict[_BoxT, float]:
+        """Return the expected final score after each legal choice for these dice."""
+        now = float(cast(Card, card).score())
+        return {box: now + worth for box, worth in self._category_worth(card, dice)}
+
+    def category(self, card: _CardT, dice: Sequence[int]) -> _BoxT:
+        """Return the box with the highest expected final score (lowest number on ties)."""
+        worth = self._category_worth(card, dice)
+        if not worth:
+            raise ValueError("no box can be chosen on a full card")
+        return _first_best(worth)[0]
+
+
+class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
+    """Yahtzee decisions read from a table of state values (shared by both strategies)."""
 
     def __init__(self, rules: Rules, model: ScoringModel, values: FloatArray) -> None:
         """Decide under ``rules`` with ``model`` and the state ``values``."""
+        super().__init__()
         self.rules = rules
         self.model = model
         self.values = values
-        self._turns: OrderedDict[tuple[int, int, int], TurnValues] = OrderedDict()
 
     def state_of(self, card: ScoreCard) -> tuple[int, int, int]:
         """Return the solver state (flag state, filled mask, capped upper total) of a card."""
@@ -93,6 +176,10 @@ class _TableStrategy:
             flag = 1 + min(card.get_yahtzee_bonus(), model.bonus_levels - 1)
         return flag, mask, upper
 
+    def _key(self, card: ScoreCard) -> Hashable:
+        """Return the card's solver state."""
+        return self.state_of(card)
+
     def _specials(self, flag: int, mask: int, states: States) -> SpecialChoices | None:
         """Return the choices of the special rolls in this state."""
         if self.model.special is not None:
@@ -101,49 +188,12 @@ class _TableStrategy:
                                                                mask)
         return SpecialChoices(allowed[None], box[None], bonus[None], np.array([varies]), rolls)
 
-    def turn(self, card: ScoreCard) -> TurnValues:
-        """Return the values inside a turn for the card's state (remembered for a while)."""
-        key = self.state_of(card)
-        found = self._turns.get(key)
-        if found is not None:
-            self._turns.move_to_end(key)
-            return found
+    def _solve_turn(self, key: Any) -> TurnValues:
+        """Return the values inside a turn from the state (flag, mask, upper)."""
         flag, mask, upper = key
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
-        found = single_turn_values(self.model, self.values, flag, mask, upper,
-                                   self._specials(flag, mask, states))
-        self._turns[key] = found
-        if len(self._turns) > _TURNS_REMEMBERED:
-            self._turns.popitem(last=False)
-        return found
-
-    def _keep_worth(self, card: ScoreCard, dice: Sequence[int],
-                    rolls_left: int) -> list[tuple[tuple[int, ...], float]]:
-        """Return each keep with its expected points to come, in tie-breaking order."""
-        if rolls_left not in (1, 2):
-            raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
-        turn = self.turn(card)
-        roll = roll_number(list(dice))
-        table = turn.keep1 if rolls_left == 1 else turn.keep2
-        subs = _distinct_sub_keeps(roll)
-        return [(KEEPS[subs[0]], float(turn.leaf[roll, 0]))] + [
-            (KEEPS[k], float(table[k, 0])) for k in subs[1:]]
-
-    def keep_values(self, card: ScoreCard, dice: Sequence[int],
-                    rolls_left: int) -> dict[tuple[int, ...], float]:
-        """Return the expected final score of each keep of these dice.
-
-        Keeping all five dice stands for scoring now.  The keeps come in the
-        tie-breaking order: all five first, then by size descending.
-        """
-        now = float(card.score())
-        return {keep: now + worth for keep, worth in self._keep_worth(card, dice, rolls_left)}
-
-    def keep(self, card: ScoreCard, dice: Sequence[int],
-             rolls_left: int) -> tuple[int, ...] | None:
-        """Return the best keep before the next roll, or None when scoring now is as good."""
-        best_keep, best = _first_best(self._keep_worth(card, dice, rolls_left))
-        return None if len(best_keep) == len(dice) else best_keep
+        return single_turn_values(self.model, self.values, flag, mask, upper,
+                                  self._specials(flag, mask, states))
 
     def _category_worth(self, card: ScoreCard,
                         dice: Sequence[int]) -> list[tuple[CategoryValue, float]]:
@@ -156,18 +206,6 @@ class _TableStrategy:
                                  np.array(upper), slot, option.box_points, option.bonus_points)
             result.append((option.category, float(value)))
         return result
-
-    def category_values(self, card: ScoreCard, dice: Sequence[int]) -> dict[CategoryValue, float]:
-        """Return the expected final score after each legal choice for these dice."""
-        now = float(card.score())
-        return {box: now + worth for box, worth in self._category_worth(card, dice)}
-
-    def category(self, card: ScoreCard, dice: Sequence[int]) -> CategoryValue:
-        """Return the box with the highest expected final score (lowest number on ties)."""
-        worth = self._category_worth(card, dice)
-        if not worth:
-            raise ValueError("no box can be chosen on a full card")
-        return _first_best(worth)[0]
 
     def expected_final(self, card: ScoreCard) -> float:
         """Return the card's points plus the expected points still to come, at a turn's start."""
