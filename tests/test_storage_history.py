@@ -158,15 +158,15 @@ def test_stats_of_a_full_history(data: Path, monkeypatch: pytest.MonkeyPatch,
         "games": 5,
         "players": [
             _figures("Alice", "poker-dice", 1, 0, 90, 90.0, [(90, 90, 1)]),
-            _figures("Alice", "yahtzee", 3, 1, 230, 610 / 3, tens),
-            _figures("Bob", "yahtzee", 2, 1, 230, 190.0,
+            _figures("Alice", "yahtzee/course", 3, 1, 230, 610 / 3, tens),
+            _figures("Bob", "yahtzee/course", 2, 1, 230, 190.0,
                      [(150 + 10 * i, 159 + 10 * i, int(i in (0, 8))) for i in range(9)]),
-            _figures("Computer", "yahtzee", 1, 1, 250, 250.0, [(250, 250, 1)]),
-            _figures("Greedy", "yahtzee", 1, 1, 175, 175.0, [(175, 175, 1)]),
+            _figures("Computer", "yahtzee/course", 1, 1, 250, 250.0, [(250, 250, 1)]),
+            _figures("Greedy", "yahtzee/course", 1, 1, 175, 175.0, [(175, 175, 1)]),
         ],
         "computers": [
-            _figures("optimal", "yahtzee", 1, 1, 250, 250.0, [(250, 250, 1)], "strength"),
-            _figures("greedy", "yahtzee", 1, 1, 175, 175.0, [(175, 175, 1)], "strength"),
+            _figures("optimal", "yahtzee/course", 1, 1, 250, 250.0, [(250, 250, 1)], "strength"),
+            _figures("greedy", "yahtzee/course", 1, 1, 175, 175.0, [(175, 175, 1)], "strength"),
         ],
     }
     status, out, err = run_cli(["stats"], "", monkeypatch, capsys)
@@ -174,15 +174,15 @@ def test_stats_of_a_full_history(data: Path, monkeypatch: pytest.MonkeyPatch,
     lines = out.splitlines()
     assert lines[:4] == ["Finished games: 5", "", "Players",
                          "  Alice (poker-dice): played 1, wins 0, best 90, mean 90.0"]
-    start = lines.index("  Alice (yahtzee): played 3, wins 1, best 230, mean 203.3")
+    start = lines.index("  Alice (yahtzee/course): played 3, wins 1, best 230, mean 203.3")
     assert lines[start + 1:start + 7] == [
         "    180-189 | # 1", "    190-199 | 0", "    200-209 | # 1", "    210-219 | 0",
         "    220-229 | 0", "    230-239 | # 1"]
     computers = lines.index("Computer strengths")
     assert lines[computers:] == [
         "Computer strengths",
-        "  optimal (yahtzee): played 1, wins 1, best 250, mean 250.0", "    250-250 | # 1",
-        "  greedy (yahtzee): played 1, wins 1, best 175, mean 175.0", "    175-175 | # 1"]
+        "  optimal (yahtzee/course): played 1, wins 1, best 250, mean 250.0", "    250-250 | # 1",
+        "  greedy (yahtzee/course): played 1, wins 1, best 175, mean 175.0", "    175-175 | # 1"]
 
 
 def test_stats_after_real_games(data: Path, monkeypatch: pytest.MonkeyPatch,
@@ -197,13 +197,15 @@ def test_stats_after_real_games(data: Path, monkeypatch: pytest.MonkeyPatch,
                 monkeypatch, capsys)
     stats = json.loads(run_cli(["stats", "--json"], "", monkeypatch, capsys)[1])
     assert stats["games"] == 2 and stats["computers"] == []
-    for seat, entry in enumerate(stats["players"]):
-        mine = [game[seat] for game in totals]
-        wins = sum(1 for game in totals if game[seat] == max(game))
-        assert entry["name"] == f"Player {seat + 1}"
-        assert (entry["played"], entry["wins"], entry["best"], entry["mean"]) == (
-            2, wins, max(mine), sum(mine) / 2)
-        assert sum(bucket["count"] for bucket in entry["histogram"]) == 2
+    entries = {(e["name"], e["game"]): e for e in stats["players"]}
+    assert len(entries) == 4
+    for game, rules in zip(totals, ("course", "official")):
+        for seat, total in enumerate(game):
+            entry = entries[(f"Player {seat + 1}", f"yahtzee/{rules}")]
+            won = 1 if total == max(game) else 0
+            assert (entry["played"], entry["wins"], entry["best"], entry["mean"]) == (
+                1, won, total, float(total))
+            assert sum(bucket["count"] for bucket in entry["histogram"]) == 1
 
 
 def test_histogram_widths() -> None:

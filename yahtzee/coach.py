@@ -222,11 +222,14 @@ def run_analyze(game_id: str | None, as_json: bool, console: Console) -> int:
         elif game_id.isascii() and game_id.isdigit() and len(game_id) < 10:
             number = int(game_id)
         else:
-            console.error(f"{game_id!r} is not a game ID ('stats' counts the finished games)")
+            console.error(f"{game_id!r} is not a finished game's number "
+                          "(they count from 1 in the order the games ended)")
             return 2
         meta, log = history.load_game(number)
     except LookupError:
-        console.error(f"no finished game has the ID {game_id}")
+        known = history.game_ids()
+        numbers = f"1 to {known[-1]}" if known else "none yet"
+        console.error(f"no finished game has the number {game_id} (finished games: {numbers})")
         return 2
     except StorageError as error:
         console.error(f"the history cannot be read: {error}")

@@ -98,8 +98,9 @@ def run_simulate(rules_name: str, strategy: str, games: int, seed: int | None, a
         out.write(json.dumps(report) + "\n")
         return 0
     seeded = f", seed {seed}" if seed is not None else ""
-    out.write(f"{games} games of {rules.name} rules played by the {strategy} strategy"
-              f"{seeded} in {seconds:.2f} s\n")
+    noun = "game" if games == 1 else "games"
+    out.write(f"{games} {noun} of {rules.name} rules played by the {strategy} strategy"
+              f"{seeded}, in {seconds:.2f} s\n")
     out.write(f"mean {mean:.2f}  stdev {stdev:.2f}  min {min(scores)}  max {max(scores)}\n")
     out.write("scores:\n")
     for row in histogram(scores):

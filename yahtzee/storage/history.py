@@ -146,6 +146,14 @@ class PlayerResult:
     opponents: int
 
 
+def game_label(variant: str, rules: str) -> str:
+    """Return how statistics name a game: ``yahtzee/course``, ``yahtzee/official``, ``poker-dice``.
+
+    Scores are only compared within one game and rule set.
+    """
+    return variant if rules == variant else f"{variant}/{rules}"
+
+
 def history_path() -> Path:
     """Return the history database's path in the data folder."""
     return data_dir() / HISTORY_FILE
@@ -398,12 +406,12 @@ class History:
     def results(self) -> list[PlayerResult]:
         """Return every player's result in every finished game."""
         rows = self._read(
-            "SELECT p.game_id, g.variant, p.name, p.kind, p.total, p.winner, "
+            "SELECT p.game_id, g.variant, g.rules, p.name, p.kind, p.total, p.winner, "
             "(SELECT COUNT(*) FROM players q WHERE q.game_id = p.game_id) - 1 "
             "FROM players p JOIN games g ON g.id = p.game_id ORDER BY p.game_id, p.seat")
-        return [PlayerResult(int(game_id), str(variant), str(name), str(kind), int(total),
-                             bool(winner), int(opponents))
-                for game_id, variant, name, kind, total, winner, opponents in rows]
+        return [PlayerResult(int(game_id), game_label(str(variant), str(rules)), str(name),
+                             str(kind), int(total), bool(winner), int(opponents))
+                for game_id, variant, rules, name, kind, total, winner, opponents in rows]
 
 
 def _flags(text: str) -> tuple[bool, ...]:
