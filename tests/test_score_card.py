@@ -77,8 +77,9 @@ def test_course_bonus_is_chosen_fills_no_box_and_stops_at_three() -> None:
     assert CV.YAHTZEE not in card.choices(YAHTZEE_OF_THREES)
     assert card.scores().count(None) == 12
     assert (card.score_bottom(), card.score()) == (350, 350)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="limit of 3 Yahtzee bonuses"):
         card.choose(CV.YAHTZEE, YAHTZEE_OF_THREES)
+    assert card.get_yahtzee_bonus() == 3
     assert card.get_evaluation(CV.THREES, YAHTZEE_OF_THREES) == 15
     assert card.get_evaluation(CV.FULL_HOUSE, YAHTZEE_OF_THREES) == 0
 

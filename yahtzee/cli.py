@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from yahtzee.console import Console
 from yahtzee.game import Game, yahtzee_variant
-from yahtzee.player import ComputerPlayer, HumanPlayer, Player, StrategyUnavailableError
+from yahtzee.player import (NUMPY_NEEDED, ComputerPlayer, HumanPlayer, Player,
+                            StrategyUnavailableError)
 from yahtzee.rules import RULES, get_rules
 from yahtzee.storage.commands import (LATEST, autosaver, find_save, resume_hint, run_saves,
                                       run_stats)
@@ -30,6 +31,7 @@ PLAYER_KINDS = {"human": "human", "computer": "optimal", "optimal": "optimal", "
 GAMES = ("yahtzee", "poker-dice")
 COMMANDS = ("play", "solve", "simulate", "saves", "stats", "analyze")
 DEFAULT_DELAY = 0.6
+DEFAULT_PLAYERS = ["human", "human"]
 
 
 def _player_kinds(text: str) -> list[str]:
@@ -94,9 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser(
         "play", help="play a game (the default command)",
+        prog=prog if prog.endswith(".py") else f"{prog} play",
         description="Play a game. With no options: the course's two-human Yahtzee game. "
                     f"Other commands: {', '.join(COMMANDS[1:])} ({prog} COMMAND --help).")
-    play.add_argument("--players", type=_player_kinds, default=["human", "human"],
+    play.add_argument("--players", type=_player_kinds, default=DEFAULT_PLAYERS,
                       metavar="KINDS",
                       help="comma list of 1-6 players: human, computer (optimal), greedy "
                            "(default: human,human)")
@@ -139,8 +142,12 @@ def build_parser() -> argparse.ArgumentParser:
                           help="seed the dice: same seed, same result")
     simulate.add_argument("--json", action="store_true", help="print JSON")
 
-    sub.add_parser("saves", help="list the unfinished games, to resume with --resume ID")
-    stats = sub.add_parser("stats", help="statistics of the finished games")
+    sub.add_parser("saves", help="list the unfinished games, to resume with --resume ID",
+                   description="List the unfinished games with their save IDs; continue one "
+                               "with --resume ID.")
+    stats = sub.add_parser("stats", help="statistics of the finished games",
+                           description="Games played, wins, best, mean and a histogram of the "
+                                       "scores, per player name and per computer strength.")
     stats.add_argument("--json", action="store_true", help="print JSON")
     analyze = sub.add_parser("analyze", help="judge a finished game's decisions against "
                                              "optimal play")
@@ -210,6 +217,9 @@ def run_play(args: argparse.Namespace) -> int:
     if args.names and len(args.names) > len(args.players):
         console.error(f"{len(args.names)} names given for {len(args.players)} players")
         return 2
+    if args.names and len(set(args.names)) != len(args.names):
+        console.error("player names must differ")
+        return 2
     if args.game == "poker-dice" and args.rules is not None:
         console.error("--rules chooses Yahtzee rules; Poker Dice has one rule set")
         return 2
@@ -218,6 +228,12 @@ def run_play(args: argparse.Namespace) -> int:
         resumed = find_save(args.resume, console)
         if resumed is None:
             return 2
+        ignored = [option for option, given in (
+            ("--players", args.players != DEFAULT_PLAYERS), ("--names", args.names),
+            ("--rules", args.rules), ("--game", args.game != "yahtzee"),
+            ("--seed", args.seed is not None)) if given]
+        if ignored:
+            console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
     variant = (make_variant(args.game, args.rules or "course") if resumed is None
                else resumed.snapshot.game_variant())
     try:
@@ -236,7 +252,7 @@ def run_play(args: argparse.Namespace) -> int:
         return 1
     except KeyboardInterrupt:
         console.say()
-        console.stopped_before_start()
+        console.stopped_before_start(resumed is not None)
         return 130
     try:
         game.play_game()
@@ -277,22 +293,24 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(args_list)
     try:
         return _run(args)
+    except ModuleNotFoundError as error:
+        if error.name != "numpy":
+            raise
+        Console().error(NUMPY_NEEDED)
+        return 1
     except StrategyUnavailableError as error:
         Console().error(str(error))
         return 1
+    except KeyboardInterrupt:
+        # A play command handles Ctrl-C itself; any other command just stops.
+        Console().error("stopped")
+        return 130
 
 
 def _run(args: argparse.Namespace) -> int:
     """Run the parsed command."""
-    if args.command in ("solve", "simulate"):
-        try:
-            from yahtzee.solver import commands
-        except ModuleNotFoundError as error:
-            if error.name != "numpy":
-                raise
-            raise StrategyUnavailableError("the solver needs numpy: run  "
-                                           "python -m pip install -e .") from None
     if args.command == "solve":
+        from yahtzee.solver import commands
         return commands.run_solve(args.rules, args.json, sys.stdout)
     if args.command == "saves":
         return run_saves(Console())
@@ -302,6 +320,7 @@ def _run(args: argparse.Namespace) -> int:
         from yahtzee.coach import run_analyze
         return run_analyze(args.game_id, args.json, Console())
     if args.command == "simulate":
+        from yahtzee.solver import commands
         return commands.run_simulate(args.rules, args.strategy, args.games, args.seed,
                                      args.json, sys.stdout)
     return run_play(args)

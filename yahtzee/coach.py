@@ -140,7 +140,11 @@ class Coach:
         if 0 < len(keep) < len(dice):
             flags = saved_flags(dice, saved, keep)
             which = " ".join(str(i + 1) for i, flag in enumerate(flags) if flag)
-            text = text.replace(" and roll", f" (save dice {which}) and roll")
+            where = (f"dice {which} saved" if list(flags) == list(saved)
+                     else f"save only dice {which}")
+            text = text.replace(" and roll", f" ({where}) and roll")
+        elif not keep and any(saved):
+            text = "unsave every die and roll"
         return f"{text} (expected final score {values[keep]:.1f})"
 
     def category_advice(self, card: Card, dice: Sequence[int]) -> str:
@@ -202,10 +206,10 @@ def analysis_json(analyses: Sequence[PlayerAnalysis]) -> dict[str, Any]:
 
 
 def run_analyze(game_id: str | None, as_json: bool, console: Console) -> int:
-    """Analyse a finished game of the history (the latest when ``game_id`` is None).
+    """Analyze a finished game of the history (the latest when ``game_id`` is None).
 
     Print the analysis (as JSON if asked) and return the exit status: 2 for
-    an ID that names no finished game, 1 when there is nothing to analyse.
+    an ID that names no finished game, 1 when there is nothing to analyze.
     """
     from yahtzee.cli import make_variant
     from yahtzee.storage.history import History
@@ -216,7 +220,7 @@ def run_analyze(game_id: str | None, as_json: bool, console: Console) -> int:
         if game_id is None:
             ids = history.game_ids()
             if not ids:
-                console.error("no finished games yet: there is nothing to analyse")
+                console.error("no finished games yet: there is nothing to analyze")
                 return 1
             number = ids[-1]
         elif game_id.isascii() and game_id.isdigit() and len(game_id) < 10:

@@ -146,7 +146,7 @@ class Console:
                 self.say("  Every decision was optimal.")
             for d in worst:
                 dice = " ".join(variant.face(v) for v in d.dice)
-                self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: you chose {d.choice}; "
+                self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: played {d.choice}; "
                          f"best was {d.best} (cost {d.cost:.1f})")
 
     def final(self, results: Sequence[tuple[str, Card, dict[str, str]]]) -> None:
@@ -163,9 +163,12 @@ class Console:
             self.say(CARD_STARS)
         self.say(winner_line([(name, card.score()) for name, card, _ in results]))
 
-    def stopped_before_start(self) -> None:
-        """Say that the program stopped before the game began (nothing to resume)."""
-        self.say("Stopped before the game began; nothing was saved.")
+    def stopped_before_start(self, resuming: bool = False) -> None:
+        """Say that the program stopped before play began (a resumed game's save is untouched)."""
+        if resuming:
+            self.say("Stopped before play resumed; the saved game is unchanged.")
+        else:
+            self.say("Stopped before the game began; nothing was saved.")
 
     def interrupted(self, resume_hint: str | None) -> None:
         """Say that the game stopped, and how to resume it if it was saved."""

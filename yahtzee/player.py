@@ -116,10 +116,10 @@ class ComputerPlayer(Player):
         if keep is None:
             return "score"
         target = saved_flags(view.dice, view.saved, keep)
-        for i, (now, wanted) in enumerate(zip(view.saved, target)):
-            if now != wanted:
-                return str(i + 1)
-        return "roll"
+        changes = [i for i, (now, wanted) in enumerate(zip(view.saved, target)) if now != wanted]
+        # Unsave before saving, so that the screen never shows more dice saved than kept.
+        changes.sort(key=lambda i: not view.saved[i])
+        return str(changes[0] + 1) if changes else "roll"
 
     def category(self, view: TurnView, console: Console) -> str:
         """Return the strategy's box, by menu number, and show it after the menu."""
@@ -143,6 +143,11 @@ def saved_flags(dice: Sequence[int], saved: Sequence[bool], keep: Sequence[int])
     if +wanted:
         raise ValueError(f"cannot keep {sorted(keep)} from the dice {list(dice)}")
     return flags
+
+
+NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
+                "run  python -m pip install -e .  (or  python -m pip install numpy)")
+"""What to say when numpy is missing."""
 
 
 class StrategyUnavailableError(RuntimeError):
@@ -169,6 +174,4 @@ def load_strategy(kind: str, rules_name: str) -> Strategy:
     except ModuleNotFoundError as error:
         if error.name != "numpy":
             raise
-        raise StrategyUnavailableError(
-            "computer players, the coach and the solver need numpy: "
-            "run  python -m pip install -e .  (or  python -m pip install numpy)") from None
+        raise StrategyUnavailableError(NUMPY_NEEDED) from None

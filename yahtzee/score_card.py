@@ -9,7 +9,7 @@ from yahtzee.category import Category, make_category
 from yahtzee.category_value import CategoryValue
 from yahtzee.dice import Dice
 from yahtzee.rules import (COURSE, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, Option,
-                           Rules, box_points)
+                           Rules, box_points, is_yahtzee)
 from yahtzee.variant import MenuItem, format_rows
 
 
@@ -53,6 +53,10 @@ class ScoreCard:
         """Score the dice in ``cv``; ``IllegalChoiceError`` (a ``ValueError``) if not allowed."""
         option = self._option(cv, d)
         if option is None:
+            cap = self._rules.bonus_cap
+            if (cv is CategoryValue.YAHTZEE and self._rules.bonus_by_choice and is_yahtzee(d)
+                    and cap is not None and self._yahtzee_bonus >= cap):
+                raise IllegalChoiceError(f"the limit of {cap} Yahtzee bonuses has been reached")
             if self.check_scored(cv):
                 raise IllegalChoiceError(f"{cv} has already been scored")
             raise IllegalChoiceError(f"{cv} may not be chosen for these dice")
