@@ -176,3 +176,24 @@ def test_analyze_judges_a_finished_game_of_the_history(official: Solution, solve
     text = run("analyze", str(data["game_id"]))
     assert text.returncode == 0 and "COACH'S ANALYSIS" in text.stdout
     assert run("analyze", "99").returncode == 2 and run("analyze", "x").returncode == 2
+
+
+def test_the_computer_unsaves_before_it_saves() -> None:
+    player = ComputerPlayer("Computer", VARIANT.new_card(), rules_name="official")
+
+    class Fixed:
+        """A strategy that always keeps the two 3s."""
+
+        def keep(self, card: object, dice: Sequence[int], rolls_left: int) -> tuple[int, ...]:
+            return (3, 3)
+
+    player._strategy = Fixed()  # type: ignore[assignment]
+    view = TurnView(round=1, dice=(2, 3, 5, 4, 3), saved=(False, False, True, False, False),
+                    rolls_left=2, card=player.card, variant=VARIANT)
+    assert player.next_command(view) == "3"
+    view = TurnView(round=1, dice=(2, 3, 5, 4, 3), saved=(False, False, False, False, False),
+                    rolls_left=2, card=player.card, variant=VARIANT)
+    assert player.next_command(view) == "2"
+    view = TurnView(round=1, dice=(2, 3, 5, 4, 3), saved=(False, True, False, False, True),
+                    rolls_left=2, card=player.card, variant=VARIANT)
+    assert player.next_command(view) == "roll"

@@ -229,6 +229,10 @@ def test_the_driver_and_the_module_play_the_same_seeded_game(tmp_path: Path) -> 
     (["--rules", "house"], "invalid choice"),
     (["--seed", "x"], "invalid int value"),
     (["--delay", "-1"], "not a number of seconds"),
+    (["--names", "Ann,Ann"], "player names must differ"),
+    (["--names", "A,B,C"], "3 names given for 2 players"),
+    (["--game", "poker-dice", "--rules", "official"], "Poker Dice has one rule set"),
+    (["frobnicate"], "unknown command 'frobnicate'"),
 ])
 def test_bad_options_get_a_clear_message(args: list[str], message: str, tmp_path: Path) -> None:
     done = run_driver("", *args, tmp_path=tmp_path)
@@ -272,3 +276,28 @@ def test_ctrl_c_at_a_prompt_ends_the_game_without_a_traceback(tmp_path: Path) ->
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert b"Traceback" not in out + err and b"KeyboardInterrupt" not in err
+
+
+@pytest.mark.parametrize("args", [["solve"], ["simulate", "--games", "5"],
+                                  ["--players", "human,computer"], ["--coach"]])
+def test_without_numpy_the_solver_features_say_how_to_install_it(
+        args: list[str], tmp_path: Path) -> None:
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(tmp_path))
+    blocked = ("import sys; sys.modules['numpy'] = None; sys.argv[0] = 'game_driver.py'; "
+               "from yahtzee.cli import main; raise SystemExit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", blocked, *args], input="", text=True,
+                          capture_output=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().startswith("yahtzee: computer players, the coach and the solver "
+                                          "need numpy")
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_resume_says_which_options_it_ignores(tmp_path: Path) -> None:
+    first = run_driver("1\n", "--seed", "2", tmp_path=tmp_path)
+    assert first.returncode == 0
+    again = run_driver("", "--resume", "--seed", "4", "--rules", "official", tmp_path=tmp_path)
+    assert again.returncode == 0
+    assert ("yahtzee: --rules, --seed ignored: a resumed game keeps its own settings"
+            in again.stderr)
+    assert "1: value 1 SAVE" in again.stdout
