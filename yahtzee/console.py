@@ -149,10 +149,12 @@ class Console:
                 self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: played {d.choice}; "
                          f"best was {d.best} (cost {d.cost:.1f})")
 
-    def final(self, results: Sequence[tuple[str, Card, dict[str, str]]]) -> None:
+    def final(self, results: Sequence[tuple[str, Card, dict[str, str]]],
+              leaders: Sequence[str]) -> None:
         """Print every player's final card (with the dice that scored each box) and the winner.
 
-        ``results`` holds (name, card, dice shown per box label) in seating order.
+        ``results`` holds (name, card, dice shown per box label) in seating order;
+        ``leaders`` names the players with the highest total.
         """
         self.say(BANNER_STARS)
         self.say("          FINAL SCORES")
@@ -161,7 +163,8 @@ class Console:
             self.turn_header(name)
             self.say(format_rows(card.rows(), dice_by_label))
             self.say(CARD_STARS)
-        self.say(winner_line([(name, card.score()) for name, card, _ in results]))
+        best = max(card.score() for _, card, _ in results)
+        self.say(winner_line(leaders, best, solo=len(results) == 1))
 
     def stopped_before_start(self, resuming: bool = False) -> None:
         """Say that the program stopped before play began (a resumed game's save is untouched)."""
@@ -262,13 +265,10 @@ HISTOGRAM_WIDTH = 40
 """The longest bar of a statistics histogram, in characters."""
 
 
-def winner_line(totals: Sequence[tuple[str, int]]) -> str:
-    """Return the closing line naming the winner and score, or the tie."""
-    if len(totals) == 1:
-        name, points = totals[0]
-        return f"{name} finished with {points} points"
-    best = max(points for _, points in totals)
-    leaders = [name for name, points in totals if points == best]
+def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:
+    """Return the closing line naming the winner (or the tie) and the best score."""
+    if solo:
+        return f"{leaders[0]} finished with {best} points"
     if len(leaders) == 1:
         return f"{leaders[0]} wins with {best} points"
     return f"Tie between {_join(leaders)} with {best} points"

@@ -281,7 +281,8 @@ class Game:
     def show_final(self) -> None:
         """Print every final card with the scoring dice, and the winner."""
         self.console.final([(p.name, p.card, self.scoring_dice(seat))
-                            for seat, p in enumerate(self.players)])
+                            for seat, p in enumerate(self.players)],
+                           [p.name for p in self.winners()])
 
     def winners(self) -> list[Player]:
         """Return the players with the highest total (more than one on a tie)."""
