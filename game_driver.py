@@ -3,5 +3,5 @@
 Extra credit: a ``Player`` class (``HumanPlayer``, ``ComputerPlayer``) used by
 ``Game``, and a player-versus-computer game (``--players human,computer``).
 """
-from yahtzee.cli import main
+from yahtzee.interfaces.cli import main
 raise SystemExit(main())

@@ -25,10 +25,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+if TYPE_CHECKING:
+    from yahtzee.solver.cache import TableSource
 
 THEIRS = "american+forced-joker"
 """The yatzy-solver variant that plays the official (forced-joker) rules."""
@@ -50,10 +53,14 @@ def child_build(which: str) -> dict[str, Any]:
         seconds = time.perf_counter() - started
         value = float(solver.state_value("upper 0 | filled -"))
     else:
-        from yahtzee.rules import get_rules
+        from yahtzee.domain.rules import get_rules
+        from yahtzee.interfaces.console import Console
         from yahtzee.solver.cache import load_or_build
+        from yahtzee.storage.tables import TableFiles
+        store = TableFiles.in_cache_folder()
+        report = Console().solver_event
         started = time.perf_counter()
-        solution = load_or_build(get_rules(which), err=sys.stderr)
+        solution = load_or_build(get_rules(which), store, report)
         seconds = time.perf_counter() - started
         value = solution.expected_score
     return {"seconds": seconds, "peak_mb": peak_mb(), "expected_score": value}
@@ -68,15 +75,22 @@ def build_in_subprocess(which: str, folder: str) -> dict[str, Any]:
     return figures
 
 
+def our_tables() -> TableSource:
+    """Return the program's source of solved tables: the cache folder, building what is missing."""
+    from yahtzee.app.session import solver_tables
+    from yahtzee.interfaces.console import Console
+    return solver_tables(Console().solver_event)
+
+
 def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, float]:
     """Time every decision of some games played by the optimal strategy (table loaded)."""
-    from yahtzee.dice import Dice
-    from yahtzee.rules import get_rules
-    from yahtzee.score_card import ScoreCard
+    from yahtzee.domain.dice import Dice
+    from yahtzee.domain.rules import get_rules
+    from yahtzee.domain.score_card import ScoreCard
     from yahtzee.solver.strategy import OptimalStrategy
 
     rules = get_rules(rules_name)
-    strategy = OptimalStrategy(rules)
+    strategy = OptimalStrategy(rules, our_tables()(rules))
     rng = random.Random(seed)
     times: list[float] = []
     first: list[float] = []
@@ -119,14 +133,14 @@ def their_decisions(count: int, seed: int) -> dict[str, float]:
 
 def our_simulation(rules_name: str, games: int, seed: int) -> dict[str, float]:
     """Simulate games with the optimal strategy (table loaded) and return speed and statistics."""
-    from yahtzee.rules import get_rules
-    from yahtzee.solver.cache import load_or_build
+    from yahtzee.domain.rules import get_rules
     from yahtzee.solver.simulate import simulate
 
     rules = get_rules(rules_name)
-    expected = load_or_build(rules).expected_score
+    tables = our_tables()
+    expected = tables(rules).expected_score
     started = time.perf_counter()
-    scores = simulate(rules, "optimal", games, seed)
+    scores = simulate(rules, "optimal", games, seed, tables)
     seconds = time.perf_counter() - started
     return _stats([int(s) for s in scores], seconds, expected)
 

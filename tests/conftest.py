@@ -4,6 +4,7 @@
 - The data and cache folders point at a temporary folder for the whole run, so
   the tests never read or write a user's real saves, history or tables.
 - Every test gets its own dice generator (``Die.r``), put back afterwards.
+- ``data`` points the data folder at a fresh folder for one test.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import random
 import shutil
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from yahtzee.die import Die
+from yahtzee.domain.die import Die
 
 pytest_plugins = ["tests.solver_fixtures"]
 
@@ -44,3 +46,11 @@ def fresh_generator() -> Iterator[None]:
     Die.r = random.Random()
     yield
     Die.r = saved
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point ``YAHTZEE_DATA_DIR`` at a fresh folder and return it."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("YAHTZEE_DATA_DIR", str(folder))
+    return folder

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from yahtzee.rules import COURSE, OFFICIAL
+from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.solver.cache import Solution, forget_loaded, load_or_build
+from yahtzee.storage.tables import TableFiles
 
 
 @pytest.fixture(scope="session")
@@ -26,10 +26,10 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def official(solver_cache: Path) -> Solution:
     """The solved table of the official rules (built once per session)."""
-    return load_or_build(OFFICIAL, err=io.StringIO())
+    return load_or_build(OFFICIAL, TableFiles(solver_cache))
 
 
 @pytest.fixture(scope="session")
 def course(solver_cache: Path) -> Solution:
     """The solved table of the course rules (built once per session)."""
-    return load_or_build(COURSE, err=io.StringIO())
+    return load_or_build(COURSE, TableFiles(solver_cache))

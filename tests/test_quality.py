@@ -1,4 +1,10 @@
-"""The suite's own code checks: mypy --strict, flake8, and the docstrings the course grades."""
+"""The suite's own code checks: mypy --strict, flake8, the import contract, and the docstrings.
+
+The import contract (``[importlinter]`` in setup.cfg) says that each layer
+imports only the layers below it and that only the solver uses numpy; a
+second check finds import cycles anywhere in the package, counting every
+import (module level, inside functions, under ``TYPE_CHECKING``).
+"""
 
 from __future__ import annotations
 
@@ -57,8 +63,66 @@ def test_the_game_driver_is_two_lines_of_code() -> None:
     assert len(code) == 2
 
 
+def test_the_import_contract_is_kept() -> None:
+    done = subprocess.run([sys.executable, "-c",
+                           "from importlinter.cli import lint_imports_command; "
+                           "lint_imports_command()"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "0 broken" in done.stdout
+
+
+def imports_of(path: Path, modules: set[str]) -> set[str]:
+    """Return which of ``modules`` a source file imports, wherever the import statement stands."""
+    package = path.relative_to(ROOT).parent.as_posix().replace("/", ".")
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        for name in names:
+            while name and name not in modules:
+                name = name.rpartition(".")[0]
+            if name:
+                found.add(name)
+    return found
+
+
+def test_no_module_of_the_package_takes_part_in_an_import_cycle() -> None:
+    """Every import counts; the package faces (``__init__``, ``__main__``) only re-export."""
+    paths = {p.relative_to(ROOT).with_suffix("").as_posix().replace("/", "."): p
+             for p in ROOT.joinpath("yahtzee").rglob("*.py")
+             if p.name not in ("__init__.py", "__main__.py")}
+    graph = {name: imports_of(path, set(paths)) - {name} for name, path in paths.items()}
+    cycles: list[list[str]] = []
+    finished: set[str] = set()
+
+    def visit(module: str, chain: list[str]) -> None:
+        """Walk the imports from ``module``, recording any chain that comes back to itself."""
+        if module in chain:
+            cycles.append(chain[chain.index(module):] + [module])
+            return
+        if module in finished:
+            return
+        for imported in sorted(graph[module]):
+            visit(imported, chain + [module])
+        finished.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+    assert sum(len(edges) for edges in graph.values()) > 100
+    assert cycles == []
+
+
 def test_the_two_human_game_needs_nothing_outside_the_standard_library() -> None:
-    probe = ("import sys; import yahtzee.cli, yahtzee.game, yahtzee.poker_dice; "
+    probe = ("import sys; import yahtzee, yahtzee.interfaces.cli, yahtzee.domain.poker_dice; "
              "bad = [m for m in sys.modules if m.split('.')[0] in ('numpy',)]; "
              "print(bad); raise SystemExit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,

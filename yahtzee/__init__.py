@@ -1,19 +1,22 @@
 """Yahtzee: the CS2100 course design in Python, with an optimal computer opponent.
 
 Every class of the course UML is importable from here, for example
-``from yahtzee import ScoreCard, CategoryValue, DiceRoll``.
+``from yahtzee import ScoreCard, CategoryValue, DiceRoll``.  The package is
+built in layers, each importing only the ones before it: ``domain`` (the
+UML classes, rules, cards), ``engine`` (turns, records), ``players``,
+``solver`` (with the coach), ``storage``, ``app`` and ``interfaces``.
 """
 
-from yahtzee.category import (Category, Chance, FiveOfAKind, FourOfAKind, Fives, Fours,
-                              FullHouse, LgStraight, Ones, Sixes, SmStraight, ThreeOfAKind,
-                              Threes, Twos)
-from yahtzee.category_value import CategoryValue
-from yahtzee.dice import Dice, DiceRoll
-from yahtzee.die import Die
-from yahtzee.game import Game
-from yahtzee.player import ComputerPlayer, HumanPlayer, Player
-from yahtzee.rules import Rules, get_rules
-from yahtzee.score_card import IllegalChoiceError, ScoreCard
+from yahtzee.domain.category import (Category, Chance, FiveOfAKind, FourOfAKind, Fives, Fours,
+                                     FullHouse, LgStraight, Ones, Sixes, SmStraight,
+                                     ThreeOfAKind, Threes, Twos)
+from yahtzee.domain.category_value import CategoryValue
+from yahtzee.domain.dice import Dice, DiceRoll
+from yahtzee.domain.die import Die
+from yahtzee.domain.rules import Rules, get_rules
+from yahtzee.domain.score_card import IllegalChoiceError, ScoreCard
+from yahtzee.interfaces.console_game import Game
+from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
 
 __version__ = "1.0.0"
 

@@ -1,5 +1,5 @@
-"""``python -m yahtzee``: the command line of ``yahtzee.cli``."""
+"""``python -m yahtzee``: the command line of ``yahtzee.interfaces.cli``."""
 
-from yahtzee.cli import main
+from yahtzee.interfaces.cli import main
 
 raise SystemExit(main())

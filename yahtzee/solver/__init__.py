@@ -1,9 +1,10 @@
-"""The exact optimal solver for Yahtzee-like dice games, its table cache and strategies.
+"""Layer 4, the solver: the exact optimal strategy for Yahtzee-like dice games, and the coach.
 
-This package needs numpy; nothing outside it imports numpy.  The modules:
-``keeps`` (the multisets of dice), ``model`` (a game's scoring model),
-``engine`` (the dynamic program), ``cache`` (stored value tables),
-``strategy`` (optimal and greedy players), ``simulate`` (batched games),
-``poker`` (Poker Dice on the same solver) and ``commands`` (the ``solve``
-and ``simulate`` commands, which import numpy only when they run).
+This package needs numpy (only its ``events`` and ``coach`` modules do not).
+The modules: ``keeps`` (the multisets of dice), ``model`` (a game's scoring
+model), ``dynamic`` (the dynamic program), ``cache`` (checked value tables,
+kept through a ``TableStore`` the application supplies), ``events`` (what the
+cache reports), ``strategy`` (optimal and greedy players), ``poker`` (Poker
+Dice on the same solver), ``factory`` (a strategy by name), ``simulate``
+(batched games) and ``coach`` (advice and the cost of decisions).
 """

@@ -4,30 +4,32 @@ A table file starts with a magic line and a JSON header line (format
 version, the rule set's name and settings, each array's name, type and
 shape, the payload's length and SHA-256), then the arrays' bytes.  A file
 that fails any check (stale version, other rules, truncated, damaged) is
-reported in one line on stderr and rebuilt, never trusted.  Files are
-written to a temporary name and renamed, so a reader never sees half a
-file; if the folder cannot be written the table lives in memory only.
+reported and rebuilt, never trusted.  Where the bytes live is a
+``TableStore`` that the application supplies (persistence keeps them in the
+cache folder, written atomically); without one, tables live in memory only.
+What happens along the way (a damaged file, the build's progress, a store
+that cannot be written) reaches the player through a ``Report`` callback that
+the interface supplies, as ``SolverEvent`` records.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import numpy as np
 
-from yahtzee.paths import cache_dir
-from yahtzee.rules import Rules
-from yahtzee.solver.engine import solve, start_state_value
+from yahtzee.domain.rules import Rules
+from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, Report,
+                                   SolverEvent, TableNotStored, TableStore, TableUnusable)
+from yahtzee.solver.dynamic import solve, start_state_value
 from yahtzee.solver.keeps import FloatArray
 from yahtzee.solver.model import (ScoringModel, SpecialRolls, yahtzee_model,
                                   yahtzee_model_in_step)
-from yahtzee.storage.atomic import write_atomic
 
 FORMAT_VERSION = 1
 """Bumped whenever the file layout or the meaning of its numbers changes."""
@@ -61,9 +63,13 @@ def rules_settings(rules: Rules) -> dict[str, Any]:
             "rounds": rules.ROUNDS}
 
 
-def table_path(rules: Rules, folder: Path | None = None) -> Path:
-    """Return where the table of ``rules`` is stored."""
-    return (folder or cache_dir()) / f"solver-{rules.name}.table"
+TableSource = Callable[[Rules], "Solution"]
+"""Gives the solved table of a rule set (``load_or_build`` with the application's store)."""
+
+
+def table_name(rules: Rules) -> str:
+    """Return the name under which the table of ``rules`` is stored."""
+    return f"solver-{rules.name}.table"
 
 
 def _arrays(solution: Solution) -> dict[str, np.ndarray[Any, Any]]:
@@ -136,78 +142,76 @@ def decode(rules: Rules, data: bytes) -> Solution:
     return Solution(model, values, 0.0)
 
 
-def build(rules: Rules, progress: TextIO | None = None) -> Solution:
-    """Solve ``rules`` from scratch, reporting progress on ``progress`` if given."""
+def build(rules: Rules, report: Report | None = None) -> Solution:
+    """Solve ``rules`` from scratch, telling ``report`` (if given) how far it is."""
     started = time.perf_counter()
-    if progress is not None:
-        progress.write(f"Building the optimal-play table for {rules.name} rules "
-                       "(done once, then cached)...\n")
-        progress.flush()
+    if report is not None:
+        report(BuildStarted(rules.name))
     model, asker = yahtzee_model_in_step(rules)
 
-    live = progress is not None and progress.isatty()
-
-    def report(done: int, total: int) -> None:
-        """Show how many turns of the table are solved (on a terminal)."""
-        if progress is not None and live:
-            progress.write(f"\r  solved {done}/{total} turns")
-            progress.flush()
+    def progress(done: int, total: int) -> None:
+        """Pass on how many turns of the table are solved."""
+        if report is not None:
+            report(BuildProgress(done, total))
 
     try:
-        values = solve(model, report, before_turn=asker.ensure)
+        values = solve(model, progress, before_turn=asker.ensure)
         asker.finish()
     finally:
         asker.close()
     if model.upper_points != model.upper_points_now():
         model = yahtzee_model(rules)
-        values = solve(model, report)
+        values = solve(model, progress)
     seconds = time.perf_counter() - started
-    if progress is not None:
-        progress.write(f"{chr(13) if live else ''}  solved {model.rounds}/{model.rounds} turns "
-                       f"in {seconds:.1f} s\n")
-        progress.flush()
+    if report is not None:
+        report(BuildFinished(model.rounds, seconds))
     return Solution(model, values, seconds)
 
 
-_LOADED: dict[str, Solution] = {}
+_LOADED: dict[tuple[str, TableStore | None], Solution] = {}
 
 
-def load_or_build(rules: Rules, err: TextIO | None = None) -> Solution:
-    """Return the solution for ``rules``: from memory, from the cache folder, or built and stored.
+def load_or_build(rules: Rules, store: TableStore | None = None,
+                  report: Report | None = None) -> Solution:
+    """Return the solution for ``rules``: from memory, from ``store``, or built (and stored).
 
-    Problems with the stored file are reported on ``err`` (stderr by default)
-    in one line each; they never stop the table from being available.
+    A stored table that cannot be used is reported and rebuilt; a store that
+    cannot be written is reported and the table kept in memory.  Nothing of
+    this stops the table from being available.  Loaded tables stay in memory,
+    once per rule set and store, until ``forget_loaded()``.
     """
-    key = json.dumps(rules_settings(rules), sort_keys=True) + str(cache_dir())
+    key = (json.dumps(rules_settings(rules), sort_keys=True), store)
     if key in _LOADED:
         return _LOADED[key]
-    err = err or sys.stderr
-    path = table_path(rules)
+    name = table_name(rules)
     solution: Solution | None = None
-    try:
-        data = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
-        data = None
-    except OSError as error:
-        err.write(f"yahtzee: cannot read the solver table {path} ({error.strerror}); "
-                  "rebuilding it\n")
-        data = None
-    if data is not None:
+    data: bytes | None = None
+    if store is not None:
+        try:
+            data = store.read(name)
+        except OSError as error:
+            _tell(report, TableUnusable(store.where(name), error.strerror or str(error),
+                                        unreadable=True))
+    if data is not None and store is not None:
         try:
             solution = decode(rules, data)
         except DamagedTableError as error:
-            err.write(f"yahtzee: the solver table {path} is not usable ({error}); "
-                      "rebuilding it\n")
+            _tell(report, TableUnusable(store.where(name), str(error)))
     if solution is None:
-        solution = build(rules, err)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, encode(rules, solution))
-        except OSError as error:
-            err.write(f"yahtzee: cannot store the solver table in {path.parent} "
-                      f"({error.strerror or error}); keeping it in memory only\n")
+        solution = build(rules, report)
+        if store is not None:
+            try:
+                store.write(name, encode(rules, solution))
+            except OSError as error:
+                _tell(report, TableNotStored(store.where(name), error.strerror or str(error)))
     _LOADED[key] = solution
     return solution
+
+
+def _tell(report: Report | None, event: SolverEvent) -> None:
+    """Pass ``event`` to ``report``, if there is one."""
+    if report is not None:
+        report(event)
 
 
 def forget_loaded() -> None:

@@ -22,11 +22,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.category_value import CategoryValue
-from yahtzee.dice import Dice
-from yahtzee.die import Die
-from yahtzee.rules import (UPPER_BONUS, UPPER_BONUS_THRESHOLD, Option, Rules, box_points,
-                           is_yahtzee)
+from yahtzee.domain.category_value import CategoryValue
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.die import Die
+from yahtzee.domain.rules import (UPPER_BONUS, UPPER_BONUS_THRESHOLD, Option, Rules,
+                                  box_points, is_yahtzee)
 from yahtzee.solver.keeps import NUM_ROLLS, ROLLS, IntArray
 
 BoolArray = npt.NDArray[np.bool_]

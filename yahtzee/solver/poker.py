@@ -1,7 +1,7 @@
 """Poker Dice on the solver: its scoring model and an optimal (or greedy) strategy.
 
 The faces 9, 10, J, Q, K and A are the die values 1 to 6; a roll's points
-in each of the nine boxes come from ``yahtzee.poker_dice.calculate_score``.
+in each of the nine boxes come from ``yahtzee.domain.poker_dice.calculate_score``.
 There are no bonuses and a game lasts nine turns, one per box, so the
 states are just the filled-box masks and the table is solved in memory in
 a fraction of a second.
@@ -15,8 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from yahtzee.poker_dice import FACES, PokerCategory, PokerScoreCard, calculate_score
-from yahtzee.solver.engine import TurnValues, single_turn_values, solve, start_state_value
+from yahtzee.domain.games import POKER_DICE
+from yahtzee.domain.poker_dice import FACES, PokerCategory, PokerScoreCard, calculate_score
+from yahtzee.solver.dynamic import TurnValues, single_turn_values, solve, start_state_value
 from yahtzee.solver.keeps import ROLLS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, base_table
 from yahtzee.solver.strategy import TurnStrategy
@@ -31,7 +32,7 @@ def poker_model() -> ScoringModel:
         """Return what the roll scores in the box, by the Poker Dice rules."""
         return calculate_score([FACES[v - 1] for v in ROLLS[roll]], boxes[box].number)
 
-    return ScoringModel(name="poker-dice", n_categories=count, rounds=count,
+    return ScoringModel(name=POKER_DICE.name, n_categories=count, rounds=count,
                         base=base_table(points, count), upper=(False,) * count)
 
 

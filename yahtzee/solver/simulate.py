@@ -12,9 +12,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.rules import Rules
-from yahtzee.solver.cache import load_or_build
-from yahtzee.solver.engine import States, step, table_specials, turn_values
+from yahtzee.domain.rules import Rules
+from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
+from yahtzee.solver.cache import TableSource
+from yahtzee.solver.dynamic import States, step, table_specials, turn_values
 from yahtzee.solver.keeps import (COUNTS, FACES, KEEP_OF_CODE, MAX_SUB_KEEPS, NUM_DICE,
                                   ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray, IntArray,
                                   code_of)
@@ -96,12 +97,16 @@ def play_games(model: ScoringModel, values: FloatArray, games: int,
     return total
 
 
-def simulate(rules: Rules, strategy: str, games: int, seed: int | None) -> npt.NDArray[np.int64]:
-    """Return the final scores of ``games`` games of ``rules`` played by ``strategy``."""
-    if strategy == "optimal":
-        solution = load_or_build(rules)
+def simulate(rules: Rules, strategy: str, games: int, seed: int | None,
+             tables: TableSource) -> npt.NDArray[np.int64]:
+    """Return the final scores of ``games`` games of ``rules`` played by ``strategy``.
+
+    ``strategy`` is a name of ``STRATEGIES``; optimal play asks ``tables`` for its table.
+    """
+    if strategy == COMPUTER.strategy:
+        solution = tables(rules)
         return play_games(solution.model, solution.values, games, seed)
-    if strategy == "greedy":
+    if strategy == GREEDY.strategy:
         model = yahtzee_model(rules)
         return play_games(model, np.zeros(model.shape), games, seed)
-    raise ValueError(f"unknown strategy {strategy!r}; choose optimal or greedy")
+    raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")

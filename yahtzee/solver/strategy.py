@@ -11,49 +11,28 @@ lower box number.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from collections.abc import Hashable
-from typing import Any, Generic, Protocol, TypeVar, cast
+from functools import lru_cache
+from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
-from yahtzee.category_value import CategoryValue
-from yahtzee.dice import Dice
-from yahtzee.rules import Rules
-from yahtzee.score_card import ScoreCard
-from yahtzee.solver.cache import load_or_build
-from yahtzee.solver.engine import (SpecialChoices, States, TurnValues, choice_value,
-                                   single_turn_values, state_index, table_specials)
+from yahtzee.domain.category_value import CategoryValue
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.rules import Rules
+from yahtzee.domain.score_card import ScoreCard
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.dynamic import (SpecialChoices, States, TurnValues, choice_value,
+                                    single_turn_values, state_index, table_specials)
 from yahtzee.solver.keeps import KEEPS, MAX_SUB_KEEPS, SUB_KEEPS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
-from yahtzee.variant import Card
+from yahtzee.domain.card import Card
 
-KIND_NAMES = ("optimal", "greedy")
-"""The strategy kinds ``get_strategy`` knows."""
 _TURNS_REMEMBERED = 64
 _T = TypeVar("_T")
 _CardT = TypeVar("_CardT")
 _BoxT = TypeVar("_BoxT")
-
-
-class Strategy(Protocol):
-    """What a computer player asks at each decision.
-
-    The card is a Yahtzee ``ScoreCard`` (typed as the turn engine's ``Card``).
-    """
-
-    def keep(self, card: Card, dice: Sequence[int],
-             rolls_left: int) -> tuple[int, ...] | None:
-        """The dice values to keep (sorted) before the next roll, or None to score now.
-
-        ``rolls_left`` is 1 or 2.
-        """
-        ...
-
-    def category(self, card: Card, dice: Sequence[int]) -> CategoryValue:
-        """The box to score these dice in (one of ``card.choices(Dice.of(dice))``)."""
-        ...
 
 
 def _distinct_sub_keeps(roll: int) -> list[int]:
@@ -85,8 +64,8 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
     """
 
     def __init__(self) -> None:
-        """Start with no turn's tables remembered."""
-        self._turns: OrderedDict[Hashable, TurnValues] = OrderedDict()
+        """Start with no turn's tables remembered (the last ``_TURNS_REMEMBERED`` are kept)."""
+        self._turn_of_key = lru_cache(maxsize=_TURNS_REMEMBERED)(self._solve_turn)
 
     def _key(self, card: _CardT) -> Hashable:
         """Return the card's solver state."""
@@ -103,16 +82,7 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
 
     def turn(self, card: _CardT) -> TurnValues:
         """Return the values inside a turn for the card's state (remembered for a while)."""
-        key = self._key(card)
-        found = self._turns.get(key)
-        if found is not None:
-            self._turns.move_to_end(key)
-            return found
-        found = self._solve_turn(key)
-        self._turns[key] = found
-        if len(self._turns) > _TURNS_REMEMBERED:
-            self._turns.popitem(last=False)
-        return found
+        return self._turn_of_key(self._key(card))
 
     def _keep_worth(self, card: _CardT, dice: Sequence[int],
                     rolls_left: int) -> list[tuple[tuple[int, ...], float]]:
@@ -219,9 +189,8 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
 class OptimalStrategy(_TableStrategy):
     """Exact optimal play: every decision maximizes the expected final score."""
 
-    def __init__(self, rules: Rules) -> None:
-        """Play ``rules`` optimally; the table is loaded, or built and cached, on creation."""
-        solution = load_or_build(rules)
+    def __init__(self, rules: Rules, solution: Solution) -> None:
+        """Play ``rules`` optimally with their solved table ``solution`` (see ``load_or_build``)."""
         super().__init__(rules, solution.model, solution.values)
 
 
@@ -236,12 +205,3 @@ class GreedyStrategy(_TableStrategy):
         """Play ``rules`` greedily (no table needed)."""
         model = yahtzee_model(rules, tables=False)
         super().__init__(rules, model, np.zeros(model.shape))
-
-
-def get_strategy(kind: str, rules: Rules) -> Strategy:
-    """Return the strategy ``kind`` (``"optimal"`` or ``"greedy"``) for ``rules``."""
-    if kind == "optimal":
-        return cast(Strategy, OptimalStrategy(rules))
-    if kind == "greedy":
-        return cast(Strategy, GreedyStrategy(rules))
-    raise ValueError(f"unknown strategy {kind!r}; choose one of: {', '.join(KIND_NAMES)}")

@@ -1,16 +1,14 @@
-"""Storage: autosaves of games in progress, the history of finished games, and statistics.
+"""Layer 5, persistence: saves, the history of finished games, statistics and solver tables.
 
-Everything here uses the standard library only (``json`` and ``sqlite3``).
+Standard library only (``json``, ``sqlite3``); files are written atomically,
+and what is stored are records (``yahtzee.engine.records``), never live games.
 The modules:
 
-- ``snapshot``: a ``Game`` as a JSON-able ``Snapshot`` and back;
-- ``atomic``: writing a file so that a crash leaves the old or the new one, never half;
-- ``saves``: the save files of unfinished games, and the ``Autosaver`` observer;
+- ``paths``: where data and caches live; ``atomic``: all-or-nothing writes;
+- ``snapshot``: a ``GameRecord`` as checked JSON-able data and back;
+- ``saves``: the save files of unfinished games;
 - ``history``: the SQLite database of finished games, with every decision;
-- ``stats``: figures per player name and per computer strength;
-- ``problems``: the kinds of damage a stored file can have and how they are reported;
-- ``commands``: what the command line's ``--resume``, ``saves`` and ``stats`` do.
-
-The submodules are imported by name (``from yahtzee.storage.history import
-load_history_game``) so that importing this package stays cheap.
+- ``stats``: figures per player name and per computer strength, and histograms;
+- ``tables``: the solver's table files in the cache folder;
+- ``problems``: the kinds of damage a stored file can have and how they are reported.
 """

@@ -1,32 +1,23 @@
 """Atomic file writes: a crash at any moment leaves either the old file or the new one.
 
-The data go to a temporary file in the same folder, are flushed and
-synced to disk, and only then take the final name with ``os.replace``
-(or ``os.link`` when the name must not exist yet).
+The data go to a fresh temporary file in the same folder (``tempfile.mkstemp``,
+so two processes never share one), are flushed and synced to disk, and only
+then take the final name: ``os.replace``, or ``os.link`` when the name must
+not exist yet (where the file system has no hard links, a check that the
+name is free and then ``os.replace``).  Temporary names start with ``.`` and
+end with ``.tmp``.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
-from typing import BinaryIO
-
-
-def temp_name(path: Path) -> Path:
-    """Return the temporary name used while ``path`` is being written by this process."""
-    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
 def is_temp_name(name: str) -> bool:
     """Return whether ``name`` is a temporary file of an unfinished write."""
     return name.startswith(".") and name.endswith(".tmp")
-
-
-def _write(stream: BinaryIO, data: bytes) -> None:
-    """Write ``data`` to ``stream`` and push it to the disk."""
-    stream.write(data)
-    stream.flush()
-    os.fsync(stream.fileno())
 
 
 def _sync_folder(folder: Path) -> None:
@@ -49,12 +40,16 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
     """Write ``data`` as the file ``path``, all or nothing.
 
     With ``exclusive``, ``FileExistsError`` is raised (and nothing changed)
-    if ``path`` already exists.  Any ``OSError`` leaves ``path`` as it was.
+    if ``path`` already exists, even when another process creates it at the
+    same moment (where the file system has hard links).  Any ``OSError``
+    leaves ``path`` as it was.
     """
-    temp = temp_name(path)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with open(temp, "wb") as stream:
-            _write(stream, data)
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
         if exclusive:
             _link(temp, path)
         else:
@@ -67,8 +62,12 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
             pass
 
 
-def _link(temp: Path, path: Path) -> None:
-    """Give ``temp``'s contents the name ``path``; ``FileExistsError`` if it is taken."""
+def _link(temp: str, path: Path) -> None:
+    """Give ``temp``'s contents the name ``path``; ``FileExistsError`` if it is taken.
+
+    Where the file system has no hard links (``link`` fails otherwise), the
+    name is checked and then taken with ``os.replace``.
+    """
     try:
         os.link(temp, path)
     except FileExistsError:

@@ -28,17 +28,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from yahtzee.game import Decision
-from yahtzee.paths import data_dir
-from yahtzee.score_card import ScoreCard
+from yahtzee.domain.score_card import ScoreCard
+from yahtzee.engine.records import Decision, GameRecord, leaders, scoring_dice
+from yahtzee.storage.paths import data_dir
 from yahtzee.storage.problems import (Damage, DamagedFileError, StorageError, StorageProblems,
                                       StoredFile, set_aside)
-from yahtzee.storage.snapshot import player_kind
-
-if TYPE_CHECKING:
-    from yahtzee.game import Game
+from yahtzee.storage.snapshot import make_card, record_variant
 
 HISTORY_FILE = "history.sqlite3"
 SCHEMA_VERSION = 1
@@ -323,13 +320,16 @@ class History:
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- writing -------------------------------------------------------------
-    def record(self, game: Game, *, uid: str, finished_at: datetime | None = None) -> int:
-        """File the finished ``game`` (once per ``uid``); return its ID in the history.
+    def record(self, game: GameRecord, *, uid: str, finished_at: datetime | None = None) -> int:
+        """File the finished game ``game`` (once per ``uid``); return its ID in the history.
 
-        ``HistoryUnavailableError`` or ``sqlite3.Error`` if it cannot be written.
+        ``HistoryUnavailableError`` or ``sqlite3.Error`` if it cannot be written;
+        ``SnapshotError`` if the record does not describe a game of the registry.
         """
         moment = finished_at if finished_at is not None else datetime.now(timezone.utc)
-        winners = {id(p) for p in game.winners()}
+        variant = record_variant(game)
+        cards = [make_card(variant, player) for player in game.players]
+        winners = set(leaders(cards))
         with self._open(write=True) as connection:
             assert connection is not None
             with connection:
@@ -339,19 +339,18 @@ class History:
                 cursor = connection.execute(
                     "INSERT INTO games (uid, finished_at, variant, rules, rounds) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    (uid, moment.isoformat(timespec="seconds"), game.variant.name,
-                     game.variant.rules_name, game.variant.rounds))
+                    (uid, moment.isoformat(timespec="seconds"), variant.name,
+                     variant.rules_name, variant.rounds))
                 game_id = cursor.lastrowid
                 assert game_id is not None
-                for seat, player in enumerate(game.players):
-                    card = player.card
+                for seat, (player, card) in enumerate(zip(game.players, cards)):
                     upper, bonuses = ((card.upper_bonus(), card.get_yahtzee_bonus())
                                       if isinstance(card, ScoreCard) else (None, None))
                     connection.execute(
                         "INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (game_id, seat, player.name, player_kind(player), card.score(),
-                         upper, bonuses, int(id(player) in winners)))
-                    dice = game.scoring_dice(seat)
+                        (game_id, seat, player.name, player.kind, card.score(),
+                         upper, bonuses, int(seat in winners)))
+                    dice = scoring_dice(game.log, seat, variant)
                     connection.executemany(
                         "INSERT INTO card_rows VALUES (?, ?, ?, ?, ?, ?)",
                         [(game_id, seat, position, label, value, dice.get(label))
@@ -360,7 +359,7 @@ class History:
                     "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(game_id, seq, d.round, d.seat, _digits(d.dice), _digits(d.saved),
                       d.rolls_left, d.command, d.points, d.label)
-                     for seq, d in enumerate(game.progress.log)])
+                     for seq, d in enumerate(game.log)])
                 return game_id
 
     # -- reading -------------------------------------------------------------

@@ -1,10 +1,10 @@
-"""Save files of unfinished games, and the ``Autosaver`` that keeps them up to date.
+"""Save files of unfinished games: one JSON file per game, written atomically.
 
 Each game in progress is one JSON file, ``<data folder>/saves/<id>.json``::
 
     {"format": "yahtzee-save", "version": 1, "id": 3, "uid": "<32 hex digits>",
      "created": "<UTC ISO time>", "updated": "<UTC ISO time>", "finished": false,
-     "game": <Snapshot.to_dict()>}
+     "game": <record_to_dict(GameRecord)>}
 
 Files are written atomically.  A file that cannot be used is reported and
 renamed aside (``3.json.corrupt-<time>``); the other saves remain usable.
@@ -15,22 +15,18 @@ from __future__ import annotations
 import json
 import os
 import re
-import sqlite3
 import uuid
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from yahtzee.paths import data_dir
+from yahtzee.engine.records import GameRecord
+from yahtzee.storage.paths import data_dir
 from yahtzee.storage.atomic import write_atomic
 from yahtzee.storage.problems import (Damage, SaveNotFoundError, StorageError, StorageProblems,
                                       StoredFile, set_aside)
-from yahtzee.storage.snapshot import Snapshot, SnapshotError
-
-if TYPE_CHECKING:
-    from yahtzee.game import Game
-    from yahtzee.storage.history import History
+from yahtzee.storage.snapshot import SnapshotError, record_from_dict, record_to_dict
 
 SAVE_FORMAT = "yahtzee-save"
 SAVE_VERSION = 1
@@ -74,17 +70,17 @@ class SaveFile:
     created: datetime
     updated: datetime
     finished: bool
-    snapshot: Snapshot
+    snapshot: GameRecord
 
     def to_dict(self) -> dict[str, Any]:
         """Return the save as JSON-able data."""
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "id": self.save_id,
                 "uid": self.uid, "created": self.created.isoformat(timespec="microseconds"),
                 "updated": self.updated.isoformat(timespec="microseconds"),
-                "finished": self.finished, "game": self.snapshot.to_dict()}
+                "finished": self.finished, "game": record_to_dict(self.snapshot)}
 
     def to_bytes(self) -> bytes:
-        """Return the save file's contents."""
+        """Return the save file's contents: compact JSON on one line, UTF-8."""
         return (json.dumps(self.to_dict(), separators=(",", ":")) + "\n").encode("utf-8")
 
     @classmethod
@@ -107,7 +103,7 @@ class SaveFile:
         if not isinstance(finished, bool):
             raise SnapshotError("'finished' must be true or false")
         return cls(save_id, uid, _time(data, "created"), _time(data, "updated"), finished,
-                   Snapshot.from_dict(data.get("game")))
+                   record_from_dict(data.get("game")))
 
     @property
     def sort_key(self) -> tuple[datetime, int]:
@@ -149,7 +145,7 @@ class SaveStore:
             return []
         return [int(m.group(1)) for m in map(_TAKEN_NAME.fullmatch, names) if m]
 
-    def create(self, snapshot: Snapshot, *, uid: str | None = None,
+    def create(self, snapshot: GameRecord, *, uid: str | None = None,
                when: datetime | None = None) -> SaveFile:
         """Write a new save of ``snapshot`` under a new ID, and return it.
 
@@ -268,74 +264,3 @@ class SaveStore:
         """Return the most recently played unfinished game's save, if there is one."""
         saves = self.unfinished()
         return saves[0] if saves else None
-
-
-class Autosaver:
-    """A game observer that saves the whole game after every change.
-
-    When the game ends it goes into the history and its save is removed.
-    If saving fails, the player is warned once and the game plays on.
-    """
-
-    def __init__(self, store: SaveStore, history: History | None = None, *,
-                 resumed: SaveFile | None = None) -> None:
-        """Save into ``store`` and file finished games in ``history``.
-
-        ``resumed`` is the save a resumed game came from; its ID is kept.
-        """
-        self.store = store
-        self.history = history
-        self.save = resumed
-        self.up_to_date = resumed is not None
-        """Whether the save on disk holds the game as it stands now."""
-        self.warned = False
-
-    @property
-    def save_id(self) -> int | None:
-        """The ID of this game's save (None before the first successful save)."""
-        return None if self.save is None else self.save.save_id
-
-    def resume_id(self) -> int | None:
-        """Return the ID to resume this game with, if its latest state is saved."""
-        return self.save_id if self.up_to_date else None
-
-    def _cannot_save(self, error: Exception) -> None:
-        """Note that saving failed; warn the player the first time only."""
-        self.up_to_date = False
-        if not self.warned:
-            self.warned = True
-            self.store.problems.cannot_save(error)
-
-    def changed(self, game: Game) -> None:
-        """Write the game as it now stands."""
-        try:
-            snapshot = Snapshot.of_game(game)
-            if self.save is None:
-                self.save = self.store.create(snapshot)
-            else:
-                save = replace(self.save, updated=now(), snapshot=snapshot)
-                self.store.write(save)
-                self.save = save
-            self.up_to_date = True
-        except (OSError, StorageError, SnapshotError) as error:
-            self._cannot_save(error)
-
-    def finished(self, game: Game) -> None:
-        """File the finished game in the history, then remove its save.
-
-        If the history cannot be written, the save stays as it is (the game
-        over, not yet filed): ``--resume`` shows the end and files it then.
-        Without a history, the save is kept, marked finished.
-        """
-        uid = self.save.uid if self.save is not None else uuid.uuid4().hex
-        try:
-            if self.history is not None:
-                self.history.record(game, uid=uid)
-                if self.save is not None:
-                    self.store.remove(self.save.save_id)
-            elif self.save is not None:
-                self.store.write(replace(self.save, updated=now(), finished=True,
-                                         snapshot=Snapshot.of_game(game)))
-        except (OSError, StorageError, SnapshotError, sqlite3.Error) as error:
-            self._cannot_save(error)
-        self.up_to_date = False

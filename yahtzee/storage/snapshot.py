@@ -1,218 +1,97 @@
-"""Snapshots: a ``Game`` as plain JSON-able data and back, with all it takes to resume it.
+"""Game records as plain JSON-able data and back, checked field by field on the way in.
 
-A ``Snapshot`` holds the variant and rule set, each player's name, kind and
-card, the round and the seat to play, the turn in progress (dice, saved
-flags, re-rolls left, whether the player is choosing a box), the log of
-accepted commands and the state of the shared generator ``Die.r``.  Reading
-one checks every field, so a damaged file is refused rather than half used.
+A save holds a ``GameRecord`` (``yahtzee.engine.records``): the game and rule
+set, each player's name, kind and card, the round and the seat to play, the
+turn in progress (dice, saved flags, re-rolls left, whether the player is
+choosing a box), the log of accepted commands and the state of the shared
+generator ``Die.r``.  Reading one checks every field, so a damaged file is
+refused rather than half used.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from yahtzee.console import Console
-from yahtzee.dice import DiceRoll
-from yahtzee.die import Die
-from yahtzee.game import (REROLLS, Advisor, Decision, Game, GameObserver, GameProgress, Turn,
-                          yahtzee_variant)
-from yahtzee.player import ComputerPlayer, HumanPlayer, Player
-from yahtzee.poker_dice import POKER_DICE, PokerScoreCard
-from yahtzee.rules import RULES, get_rules
-from yahtzee.score_card import ScoreCard
-from yahtzee.variant import Card, Variant
+from yahtzee.domain.card import Card, Variant
+from yahtzee.domain.dice import DiceRoll
+from yahtzee.domain.die import Die
+from yahtzee.domain.games import UnknownGameError, get_variant
+from yahtzee.engine.engine import MAX_PLAYERS
+from yahtzee.engine.records import (REROLLS, Decision, GameRecord, PlayerRecord, RngState,
+                                    TurnRecord)
+from yahtzee.players.kinds import KINDS
 
-YAHTZEE = "yahtzee"
-POKER = "poker-dice"
-KINDS = {"human": None, "computer": "optimal", "greedy": "greedy"}
-"""Player kinds as saved, and the strategy of each (None: a person)."""
-
-RngState = tuple[int, tuple[int, ...], float | None]
-"""The state of a ``random.Random``, as ``getstate()`` returns it."""
+KIND_NAMES = frozenset(kind.name for kind in KINDS)
+"""The player kinds a save may name (aliases are for the command line only)."""
 
 
 class SnapshotError(ValueError):
     """Data that do not describe a game this program can resume."""
 
 
-@dataclass(frozen=True)
-class PlayerRecord:
-    """A seated player: name, kind (``human``, ``computer`` or ``greedy``) and card contents."""
-
-    name: str
-    kind: str
-    scores: tuple[int | None, ...]
-    yahtzee_bonus: int = 0
-
-
-@dataclass(frozen=True)
-class TurnRecord:
-    """The turn in progress: the dice shown, which are saved, re-rolls left, choosing or not."""
-
-    dice: tuple[int, ...]
-    saved: tuple[bool, ...]
-    rolls_left: int
-    choosing: bool
-
-
-def player_kind(player: Player) -> str:
-    """Return the kind of ``player`` as the command line names it."""
-    if isinstance(player, ComputerPlayer):
-        return player.kind_label
-    return "human"
-
-
-def make_variant(name: str, rules_name: str) -> Variant:
-    """Return the dice game saved as ``name`` under the rules ``rules_name``."""
-    if name == YAHTZEE and rules_name in RULES:
-        return yahtzee_variant(get_rules(rules_name))
-    if name == POKER and rules_name == POKER_DICE.rules_name:
-        return POKER_DICE
-    raise SnapshotError(f"unknown game {name!r} with rules {rules_name!r}")
-
-
-def _card_record(card: Card) -> tuple[tuple[int | None, ...], int]:
-    """Return a card's box contents and Yahtzee bonus count."""
-    if isinstance(card, ScoreCard):
-        return tuple(card.scores()), card.get_yahtzee_bonus()
-    if isinstance(card, PokerScoreCard):
-        return tuple(card.scores()), 0
-    raise SnapshotError(f"cannot save a card of type {type(card).__name__}")
+def record_variant(record: GameRecord) -> Variant:
+    """Return the dice game a record is of; ``SnapshotError`` if the registry does not know it."""
+    try:
+        return get_variant(record.variant, record.rules)
+    except UnknownGameError as error:
+        raise SnapshotError(str(error)) from None
 
 
 def make_card(variant: Variant, record: PlayerRecord) -> Card:
-    """Return a new card of ``variant`` holding what ``record`` says."""
+    """Return a card of ``variant`` holding what ``record`` says (``SnapshotError``: impossible)."""
     try:
-        if variant.name == YAHTZEE:
-            return ScoreCard.restore(get_rules(variant.rules_name), record.scores,
-                                     record.yahtzee_bonus)
-        if record.yahtzee_bonus:
-            raise SnapshotError("a Poker Dice card has no Yahtzee bonus")
-        return PokerScoreCard.restore(record.scores)
-    except SnapshotError:
-        raise
+        return variant.restore_card(record.scores, record.yahtzee_bonus)
     except (ValueError, TypeError) as error:
         raise SnapshotError(f"bad card for {record.name!r}: {error}") from None
 
 
-def make_player(variant: Variant, record: PlayerRecord) -> Player:
-    """Return the player ``record`` describes, seated with a restored card."""
-    card = make_card(variant, record)
-    strategy = KINDS[record.kind]
-    if strategy is None:
-        return HumanPlayer(record.name, card)
-    return ComputerPlayer(record.name, card, strategy, rules_name=variant.rules_name)
+def record_to_dict(record: GameRecord) -> dict[str, Any]:
+    """Return a game record as JSON-able data."""
+    return {
+        "variant": record.variant,
+        "rules": record.rules,
+        "players": [{"name": p.name, "kind": p.kind, "scores": list(p.scores),
+                     "yahtzee_bonus": p.yahtzee_bonus} for p in record.players],
+        "round": record.round,
+        "seat": record.seat,
+        "turn": None if record.turn is None else {
+            "dice": list(record.turn.dice), "saved": list(record.turn.saved),
+            "rolls_left": record.turn.rolls_left, "choosing": record.turn.choosing},
+        "log": [decision_to_dict(d) for d in record.log],
+        "rng": {"version": record.rng[0], "state": list(record.rng[1]), "gauss": record.rng[2]},
+    }
 
 
-def _dice_roll(values: Sequence[int]) -> DiceRoll:
-    """Return a ``DiceRoll`` showing ``values``."""
-    roll = DiceRoll()
-    while roll.get_num_dice():
-        roll.remove_die(0)
-    for value in values:
-        roll.add_die(Die(value))
-    return roll
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """Everything needed to go on with a game exactly where it stands."""
-
-    variant: str
-    rules: str
-    players: tuple[PlayerRecord, ...]
-    round: int
-    seat: int
-    turn: TurnRecord | None
-    log: tuple[Decision, ...]
-    rng: RngState
-
-    # -- from and to a game ------------------------------------------------
-    @classmethod
-    def of_game(cls, game: Game) -> Snapshot:
-        """Return the snapshot of ``game`` as it stands now (with the state of ``Die.r``)."""
-        players = []
-        for player in game.players:
-            scores, bonus = _card_record(player.card)
-            players.append(PlayerRecord(player.name, player_kind(player), scores, bonus))
-        turn = game.progress.turn
-        record = None if turn is None else TurnRecord(
-            turn.values(), tuple(turn.saved), turn.rolls_left, turn.choosing)
-        version, internal, gauss = Die.r.getstate()
-        return cls(game.variant.name, game.variant.rules_name, tuple(players),
-                   game.progress.round, game.progress.seat, record, tuple(game.progress.log),
-                   (version, tuple(internal), gauss))
-
-    def game_variant(self) -> Variant:
-        """Return the dice game of this snapshot."""
-        return make_variant(self.variant, self.rules)
-
-    def to_game(self, *, console: Console | None = None, observers: Sequence[GameObserver] = (),
-                advisor: Advisor | None = None) -> Game:
-        """Return the game this snapshot describes, and set ``Die.r`` to its saved state.
-
-        ``play_game()`` on the result goes on from the current turn without the banner.
-        """
-        variant = self.game_variant()
-        players = [make_player(variant, record) for record in self.players]
-        game = Game(players, variant=variant, console=console, observers=observers,
-                    advisor=advisor)
-        turn = None
-        if self.turn is not None:
-            turn = Turn(_dice_roll(self.turn.dice), list(self.turn.saved),
-                        self.turn.rolls_left, self.turn.choosing)
-        game.progress = GameProgress(self.round, self.seat, turn, list(self.log))
-        game.started = True
-        Die.r.setstate(self.rng)
-        return game
-
-    # -- from and to JSON-able data ------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """Return the snapshot as JSON-able data."""
-        return {
-            "variant": self.variant,
-            "rules": self.rules,
-            "players": [{"name": p.name, "kind": p.kind, "scores": list(p.scores),
-                         "yahtzee_bonus": p.yahtzee_bonus} for p in self.players],
-            "round": self.round,
-            "seat": self.seat,
-            "turn": None if self.turn is None else {
-                "dice": list(self.turn.dice), "saved": list(self.turn.saved),
-                "rolls_left": self.turn.rolls_left, "choosing": self.turn.choosing},
-            "log": [decision_to_dict(d) for d in self.log],
-            "rng": {"version": self.rng[0], "state": list(self.rng[1]), "gauss": self.rng[2]},
-        }
-
-    @classmethod
-    def from_dict(cls, data: object) -> Snapshot:
-        """Return the snapshot ``data`` describes; ``SnapshotError`` if anything is wrong."""
-        fields = _mapping(data, "game")
-        variant_name = _str(fields, "variant")
-        rules_name = _str(fields, "rules")
-        variant = make_variant(variant_name, rules_name)
-        raw_players = _list(fields, "players")
-        if not 1 <= len(raw_players) <= Game.MAX_PLAYERS:
-            raise SnapshotError(f"a game has 1 to {Game.MAX_PLAYERS} players")
-        players = tuple(_player(raw) for raw in raw_players)
-        round_ = _int(fields, "round", 0, variant.rounds)
-        seat = _int(fields, "seat", 0, len(players) - 1)
-        turn = None if fields.get("turn") is None else _turn(fields["turn"])
-        if round_ == variant.rounds and (seat or turn is not None):
-            raise SnapshotError("a finished game has no turn in progress")
-        log = tuple(decision_from_dict(raw, variant.rounds, len(players))
-                    for raw in _list(fields, "log"))
-        snapshot = cls(variant_name, rules_name, players, round_, seat, turn, log,
-                       _rng(fields.get("rng")))
-        for index, record in enumerate(players):
-            card = make_card(variant, record)
-            expected = round_ + (1 if index < seat else 0)
-            if card.rounds_used() != expected:
-                raise SnapshotError(f"{record.name!r} has played {card.rounds_used()} turns, "
-                                    f"not {expected}")
-        return snapshot
+def record_from_dict(data: object) -> GameRecord:
+    """Return the game record ``data`` describes; ``SnapshotError`` if anything is wrong."""
+    fields = _mapping(data, "game")
+    variant_name = _str(fields, "variant")
+    rules_name = _str(fields, "rules")
+    try:
+        variant = get_variant(variant_name, rules_name)
+    except UnknownGameError as error:
+        raise SnapshotError(str(error)) from None
+    raw_players = _list(fields, "players")
+    if not 1 <= len(raw_players) <= MAX_PLAYERS:
+        raise SnapshotError(f"a game has 1 to {MAX_PLAYERS} players")
+    players = tuple(_player(raw) for raw in raw_players)
+    round_ = _int(fields, "round", 0, variant.rounds)
+    seat = _int(fields, "seat", 0, len(players) - 1)
+    turn = None if fields.get("turn") is None else _turn(fields["turn"])
+    if round_ == variant.rounds and (seat or turn is not None):
+        raise SnapshotError("a finished game has no turn in progress")
+    log = tuple(decision_from_dict(raw, variant.rounds, len(players))
+                for raw in _list(fields, "log"))
+    record = GameRecord(variant_name, rules_name, players, round_, seat, turn, log,
+                        _rng(fields.get("rng")))
+    for index, player in enumerate(players):
+        card = make_card(variant, player)
+        expected = round_ + (1 if index < seat else 0)
+        if card.rounds_used() != expected:
+            raise SnapshotError(f"{player.name!r} has played {card.rounds_used()} turns, "
+                                f"not {expected}")
+    return record
 
 
 def decision_to_dict(decision: Decision) -> dict[str, Any]:
@@ -295,7 +174,7 @@ def _player(data: object) -> PlayerRecord:
     fields = _mapping(data, "player")
     name = _str(fields, "name")
     kind = _str(fields, "kind")
-    if not name or kind not in KINDS:
+    if not name or kind not in KIND_NAMES:
         raise SnapshotError(f"bad player {name!r} of kind {kind!r}")
     scores = _list(fields, "scores")
     if not all(v is None or _is_int(v) for v in scores):

@@ -12,10 +12,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from yahtzee.players.kinds import KINDS
 from yahtzee.storage.history import History, PlayerResult
 
-STRENGTHS = {"computer": "optimal", "greedy": "greedy"}
-"""Computer player kinds and the strength each stands for."""
+STRENGTHS = {kind.name: kind.strategy for kind in KINDS if kind.strategy is not None}
+"""Computer player kinds and the strength (strategy) each stands for."""
 BUCKET_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000)
 MAX_BUCKETS = 10
 """A histogram uses the narrowest width in ``BUCKET_WIDTHS`` giving at most this many bars."""
@@ -65,13 +66,18 @@ class Stats:
                 "computers": [f.to_json("strength") for f in self.computers]}
 
 
-def histogram(totals: Sequence[int]) -> tuple[Bucket, ...]:
-    """Return the histogram of ``totals``: equal-width bars, empty ones in between kept."""
+def histogram(totals: Sequence[int], width: int | None = None) -> tuple[Bucket, ...]:
+    """Return the histogram of ``totals``: bars ``width`` points wide, empty ones in between kept.
+
+    Bars start at multiples of ``width``.  Without ``width``, the narrowest of
+    ``BUCKET_WIDTHS`` that needs at most ``MAX_BUCKETS`` bars is used.
+    """
     if not totals:
         return ()
     low, high = min(totals), max(totals)
-    width = next((w for w in BUCKET_WIDTHS if high // w - low // w + 1 <= MAX_BUCKETS),
-                 BUCKET_WIDTHS[-1])
+    if width is None:
+        width = next((w for w in BUCKET_WIDTHS if high // w - low // w + 1 <= MAX_BUCKETS),
+                     BUCKET_WIDTHS[-1])
     first = low // width
     counts = [0] * (high // width - first + 1)
     for total in totals:
@@ -97,7 +103,7 @@ def compute_stats(results: Iterable[PlayerResult]) -> Stats:
         by_name.setdefault((row.variant, row.name), []).append(row)
         if row.kind in STRENGTHS:
             by_strength.setdefault((row.variant, STRENGTHS[row.kind]), []).append(row)
-    order = list(STRENGTHS.values())
+    order: list[str] = list(STRENGTHS.values())
     players = tuple(figures(name, game, group)
                     for (game, name), group in sorted(by_name.items()))
     computers = tuple(figures(strength, game, group) for (game, strength), group in

@@ -1,0 +1,157 @@
+"""Tests of ScoreCard under both rule sets: totals, bonuses, the joker and misuse."""
+
+from __future__ import annotations
+
+import pytest
+
+from yahtzee import CategoryValue as CV
+from yahtzee import Dice, ScoreCard, get_rules
+from yahtzee.domain.rules import COURSE, OFFICIAL
+
+YAHTZEE_OF_THREES = Dice.of([3, 3, 3, 3, 3])
+
+
+def fill(card: ScoreCard, moves: list[tuple[CV, list[int]]]) -> None:
+    """Score each (box, dice) move on the card."""
+    for cv, dice in moves:
+        card.choose(cv, Dice.of(dice))
+
+
+def test_get_rules_names_both_sets_and_refuses_others() -> None:
+    assert get_rules("course") is COURSE and get_rules("official") is OFFICIAL
+    with pytest.raises(ValueError, match="unknown rules"):
+        get_rules("house")
+
+
+def test_totals_of_top_bottom_and_card() -> None:
+    card = ScoreCard()
+    fill(card, [(CV.SIXES, [6, 6, 6, 1, 2]), (CV.FULL_HOUSE, [2, 2, 3, 3, 3]),
+                (CV.CHANCE, [1, 2, 3, 4, 6]), (CV.ONES, [2, 3, 4, 5, 6])])
+    assert (card.score_top(), card.score_bottom(), card.score()) == (18, 41, 59)
+    assert card.get_category_score(CV.SIXES) == 18
+    assert card.check_scored(CV.ONES) and card.get_category_score(CV.ONES) == 0
+    assert not card.check_scored(CV.TWOS)
+    assert ScoreCard.NUM_CATS == 13
+
+
+@pytest.mark.parametrize("ones, expected_top", [([1, 1, 2, 2, 2], 62), ([1, 1, 1, 2, 2], 98)])
+def test_upper_bonus_starts_at_exactly_63(ones: list[int], expected_top: int) -> None:
+    card = ScoreCard()
+    fill(card, [(CV.ONES, ones)] + [
+        (CV.upper_for_face(face), [face, face, face, 1 if face != 1 else 2, 2 if face != 2
+                                   else 3]) for face in range(2, 7)])
+    assert card.upper_subtotal() in (62, 63)
+    assert card.score_top() == expected_top
+    assert card.upper_bonus() == (35 if expected_top == 98 else 0)
+
+
+def test_choosing_a_filled_box_raises_and_changes_nothing() -> None:
+    card = ScoreCard()
+    fill(card, [(CV.CHANCE, [6, 6, 6, 6, 5])])
+    before = (str(card), card.scores(), card.get_yahtzee_bonus())
+    with pytest.raises(ValueError, match="already been scored"):
+        card.choose(CV.CHANCE, Dice.of([1, 1, 1, 1, 1]))
+    assert (str(card), card.scores(), card.get_yahtzee_bonus()) == before
+    assert CV.CHANCE not in card.choices(Dice.of([1, 2, 3, 4, 5]))
+
+
+def test_card_prints_the_spec_rows() -> None:
+    card = ScoreCard()
+    fill(card, [(CV.FOUR_OF_A_KIND, [5, 5, 5, 5, 2])])
+    lines = str(card).splitlines()
+    assert lines[0] == "           Ones: 0"
+    assert lines[7] == " Four of a Kind: 22"
+    assert lines[13:] == [" Yahtzee bonus:: 0", "    Upper Total: 0", "    Lower Total: 22",
+                          "          Total: 22"]
+
+
+def test_course_bonus_is_chosen_fills_no_box_and_stops_at_three() -> None:
+    card = ScoreCard(COURSE)
+    card.choose(CV.YAHTZEE, YAHTZEE_OF_THREES)
+    for taken in range(1, 4):
+        assert CV.YAHTZEE in card.choices(YAHTZEE_OF_THREES)
+        assert card.get_evaluation(CV.YAHTZEE, YAHTZEE_OF_THREES) == 100
+        card.choose(CV.YAHTZEE, YAHTZEE_OF_THREES)
+        assert card.get_yahtzee_bonus() == taken
+        assert card.rounds_used() == 1 + taken
+    assert CV.YAHTZEE not in card.choices(YAHTZEE_OF_THREES)
+    assert card.scores().count(None) == 12
+    assert (card.score_bottom(), card.score()) == (350, 350)
+    with pytest.raises(ValueError, match="limit of 3 Yahtzee bonuses"):
+        card.choose(CV.YAHTZEE, YAHTZEE_OF_THREES)
+    assert card.get_yahtzee_bonus() == 3
+    assert card.get_evaluation(CV.THREES, YAHTZEE_OF_THREES) == 15
+    assert card.get_evaluation(CV.FULL_HOUSE, YAHTZEE_OF_THREES) == 0
+
+
+def test_course_has_no_bonus_after_a_zeroed_yahtzee_box() -> None:
+    card = ScoreCard(COURSE)
+    card.choose(CV.YAHTZEE, Dice.of([1, 2, 3, 4, 6]))
+    assert CV.YAHTZEE not in card.choices(YAHTZEE_OF_THREES)
+    assert len(card.choices(YAHTZEE_OF_THREES)) == 12
+
+
+def test_official_joker_step_one_forces_the_matching_upper_box() -> None:
+    card = ScoreCard(OFFICIAL)
+    card.choose(CV.YAHTZEE, Dice.of([6, 6, 6, 6, 6]))
+    assert card.choices(YAHTZEE_OF_THREES) == [CV.THREES]
+    assert card.get_evaluation(CV.THREES, YAHTZEE_OF_THREES) == 115
+    with pytest.raises(ValueError):
+        card.choose(CV.CHANCE, YAHTZEE_OF_THREES)
+    card.choose(CV.THREES, YAHTZEE_OF_THREES)
+    assert (card.get_category_score(CV.THREES), card.get_yahtzee_bonus()) == (15, 1)
+    assert card.score() == 50 + 15 + 100
+
+
+def test_official_joker_step_two_any_open_lower_box_at_joker_points() -> None:
+    card = ScoreCard(OFFICIAL)
+    fill(card, [(CV.YAHTZEE, [2, 2, 2, 2, 2]), (CV.THREES, [3, 3, 1, 2, 4]),
+                (CV.CHANCE, [1, 1, 2, 2, 3])])
+    menu = {cv: card.get_evaluation(cv, YAHTZEE_OF_THREES)
+            for cv in card.choices(YAHTZEE_OF_THREES)}
+    assert menu == {CV.THREE_OF_A_KIND: 115, CV.FOUR_OF_A_KIND: 115, CV.FULL_HOUSE: 125,
+                    CV.SM_STRAIGHT: 130, CV.LG_STRAIGHT: 140}
+    card.choose(CV.LG_STRAIGHT, YAHTZEE_OF_THREES)
+    assert card.get_category_score(CV.LG_STRAIGHT) == 40
+
+
+def test_official_joker_step_three_an_open_upper_box_for_zero() -> None:
+    card = ScoreCard(OFFICIAL)
+    fill(card, [(CV.YAHTZEE, [1, 2, 3, 4, 6]), (CV.THREES, [3, 3, 1, 2, 4])])
+    for cv in [CV.THREE_OF_A_KIND, CV.FOUR_OF_A_KIND, CV.FULL_HOUSE, CV.SM_STRAIGHT,
+               CV.LG_STRAIGHT, CV.CHANCE]:
+        card.choose(cv, Dice.of([1, 2, 3, 4, 6]))
+    assert card.choices(YAHTZEE_OF_THREES) == [CV.ONES, CV.TWOS, CV.FOURS, CV.FIVES, CV.SIXES]
+    assert {card.get_evaluation(cv, YAHTZEE_OF_THREES)
+            for cv in card.choices(YAHTZEE_OF_THREES)} == {0}
+    card.choose(CV.SIXES, YAHTZEE_OF_THREES)
+    assert (card.get_category_score(CV.SIXES), card.get_yahtzee_bonus()) == (0, 0)
+
+
+def test_official_bonus_is_automatic_and_unlimited() -> None:
+    card = ScoreCard(OFFICIAL)
+    card.choose(CV.YAHTZEE, Dice.of([5, 5, 5, 5, 5]))
+    for face in range(1, 6):
+        card.choose(CV.upper_for_face(face), Dice.of([face] * 5))
+    assert card.get_yahtzee_bonus() == 5
+    assert card.score_bottom() == 50 + 500
+    assert card.score_top() == 15 * 5 + 35
+
+
+def test_a_yahtzee_with_the_box_open_scores_normally_under_both_rules() -> None:
+    for rules in (COURSE, OFFICIAL):
+        card = ScoreCard(rules)
+        assert len(card.choices(YAHTZEE_OF_THREES)) == 13
+        assert card.get_evaluation(CV.FULL_HOUSE, YAHTZEE_OF_THREES) == 0
+        assert card.get_evaluation(CV.YAHTZEE, YAHTZEE_OF_THREES) == 50
+
+
+def test_restore_rebuilds_a_card_and_refuses_impossible_ones() -> None:
+    card = ScoreCard(COURSE)
+    fill(card, [(CV.YAHTZEE, [4, 4, 4, 4, 4]), (CV.YAHTZEE, [4, 4, 4, 4, 4])])
+    copy = ScoreCard.restore(COURSE, card.scores(), card.get_yahtzee_bonus())
+    assert (str(copy), copy.scores()) == (str(card), card.scores())
+    with pytest.raises(ValueError):
+        ScoreCard.restore(COURSE, [None] * 13, 4)
+    with pytest.raises(ValueError):
+        ScoreCard.restore(COURSE, [None] * 12, 0)

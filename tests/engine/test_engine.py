@@ -1,0 +1,204 @@
+"""The engine alone, driven as a front end drives it: prompt, submit, outcome; no input, no output.
+
+The dice are checked against an independent ``random.Random`` with the same
+seed, so every roll the engine reports is known in advance.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from yahtzee.domain.card import Card, Variant
+from yahtzee.domain.die import Die
+from yahtzee.domain.games import POKER_DICE, yahtzee_variant
+from yahtzee.domain.rules import COURSE
+from yahtzee.engine.engine import (Engine, GameOver, Phase, Refusal, Rolled, Scored,
+                                   ScoringStarted, Toggled, TurnOver)
+from yahtzee.engine.records import Decision
+
+VARIANT = yahtzee_variant(COURSE)
+
+
+@dataclass
+class Seat:
+    """A seat as the engine sees it: a name, a card, a kind."""
+
+    name: str
+    card: Card
+    kind_name: str = "human"
+
+
+@dataclass
+class Observer:
+    """Counts the engine's notices, as autosave would receive them."""
+
+    changes: int = 0
+    ends: int = 0
+
+    def changed(self, engine: Engine) -> None:
+        """Count a change."""
+        self.changes += 1
+
+    def finished(self, engine: Engine) -> None:
+        """Count the end of the game."""
+        self.ends += 1
+
+
+def where(engine: Engine) -> tuple[object, ...]:
+    """Return what a front end sees of the engine, the card by its rows."""
+    prompt = engine.prompt()
+    view = prompt.view
+    return (prompt.phase, view.round, view.seat, view.dice, view.saved, view.rolls_left,
+            view.card.rows(), prompt.menu)
+
+
+def seats(count: int = 2, variant: Variant = VARIANT) -> list[Seat]:
+    """Return ``count`` seats with empty cards of the variant."""
+    return [Seat(f"P{n}", variant.new_card()) for n in range(1, count + 1)]
+
+
+def rolls(seed: int, count: int) -> list[int]:
+    """Return the first ``count`` die values an independent generator seeded ``seed`` draws."""
+    generator = random.Random(seed)
+    return [generator.randint(1, 6) for _ in range(count)]
+
+
+def test_the_first_prompt_makes_the_first_roll_for_seat_0() -> None:
+    engine = Engine(VARIANT, seats(), seed=4)
+    prompt = engine.prompt()
+    assert prompt.phase is Phase.ROLLING and prompt.seat == 0
+    assert list(prompt.view.dice) == rolls(4, 5)
+    assert prompt.view.saved == (False,) * 5 and prompt.view.rolls_left == 2
+    assert prompt.view.round == 1 and prompt.menu == ()
+    assert engine.prompt() == prompt  # asking again rolls nothing
+
+
+def test_toggles_and_rolls_report_exactly_what_changed() -> None:
+    engine = Engine(VARIANT, seats(), seed=4)
+    first = rolls(4, 13)
+    engine.prompt()
+    outcome = engine.submit(" 2 ")
+    assert outcome.accepted and outcome.command == "2"
+    assert outcome.events == (Toggled(2, True),)
+    outcome = engine.submit("ROLL")
+    expected = [first[5], first[1], *first[6:9]]  # die 2 is saved
+    assert outcome.events == (Rolled(tuple(expected), 1),)
+    outcome = engine.submit("roll")
+    expected = [first[9], first[1], *first[10:13]]
+    assert outcome.events == (Rolled(tuple(expected), 0), ScoringStarted(out_of_rolls=True))
+    prompt = engine.prompt()
+    assert prompt.phase is Phase.SCORING and list(prompt.view.dice) == expected
+    assert [item.number for item in prompt.menu] == list(range(1, 14))
+    assert [d.command for d in engine.log] == ["2", "roll", "roll"]
+
+
+@pytest.mark.parametrize("junk", ["", "0", "6", "rol", "roll score", "７", "13"])
+def test_a_refused_die_command_changes_nothing(junk: str) -> None:
+    engine = Engine(VARIANT, seats(), seed=1)
+    before = engine.prompt()
+    outcome = engine.submit(junk)
+    assert not outcome.accepted and outcome.refusal is Refusal.NOT_A_DIE_COMMAND
+    assert outcome.command == junk.strip() and outcome.events == ()
+    assert engine.prompt() == before and engine.log == []
+
+
+@pytest.mark.parametrize("junk", ["", "0", "14", "abc", "1.5", "roll", "1000"])
+def test_a_box_not_on_the_menu_is_refused_and_changes_nothing(junk: str) -> None:
+    engine = Engine(VARIANT, seats(), seed=1)
+    engine.prompt()
+    engine.submit("score")
+    before = engine.prompt()
+    outcome = engine.submit(junk)
+    assert outcome.refusal is Refusal.NOT_ON_MENU
+    assert engine.prompt() == before and len(engine.log) == 1
+
+
+def test_scoring_fills_the_box_logs_it_and_passes_the_dice() -> None:
+    players = seats()
+    engine = Engine(VARIANT, players, seed=4)
+    dice = tuple(rolls(4, 5))
+    engine.prompt()
+    engine.submit("score")
+    outcome = engine.submit("13")
+    item = outcome.events[0]
+    assert isinstance(item, Scored) and item.seat == 0
+    assert (item.item.number, item.item.name, item.item.points) == (13, "Chance", sum(dice))
+    assert outcome.events[1:] == (TurnOver(seat=1, round=1),)
+    assert players[0].card.score() == sum(dice)
+    assert engine.log[-1] == Decision(1, 0, dice, (False,) * 5, 2, "13", sum(dice), "Chance")
+    assert engine.prompt().seat == 1 and engine.scoring_dice(0) == {
+        "Chance": "[" + " ".join(map(str, dice)) + "]"}
+
+
+def test_a_whole_game_ends_once_with_the_winners_and_refuses_more() -> None:
+    observer = Observer()
+    players = seats(2)
+    engine = Engine(VARIANT, players, seed=9, observers=[observer])
+    last = None
+    for _ in range(13 * 2):
+        prompt = engine.prompt()
+        engine.submit("score")
+        number = engine.prompt().menu[0].number
+        last = engine.submit(str(number))
+    assert last is not None and engine.is_over()
+    totals = [p.card.score() for p in players]
+    best = max(totals)
+    winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+    assert last.events[-1] == GameOver(winners)
+    assert observer.ends == 1
+    assert engine.prompt().phase is Phase.OVER
+    assert engine.submit("roll").refusal is Refusal.GAME_OVER
+    # a change after every first roll, every score command and every box
+    assert observer.changes == 26 * 3
+    assert prompt.view.round == 13
+
+
+def test_a_record_restores_the_game_exactly_where_it_stood() -> None:
+    players = seats(2)
+    engine = Engine(VARIANT, players, seed=21)
+    engine.prompt()
+    for command in ("1", "roll", "score", "13", "3"):
+        engine.submit(command)
+        engine.prompt()
+    record = engine.record()
+    copies = [Seat(p.name, VARIANT.restore_card(*VARIANT.card_contents(p.card))) for p in players]
+    restored = Engine.restore(record, VARIANT, copies)
+    assert where(restored) == where(engine)
+    for command in ("roll", "roll", "12"):
+        state = Die.r.getstate()  # both games draw from the one shared generator
+        again = restored.submit(command)
+        Die.r.setstate(state)
+        assert again == engine.submit(command)
+    state = Die.r.getstate()
+    assert restored.record() == engine.record()
+    next_turn = where(restored)
+    Die.r.setstate(state)
+    assert next_turn == where(engine)
+
+
+def test_restoring_with_other_seats_is_refused() -> None:
+    engine = Engine(VARIANT, seats(2), seed=1)
+    engine.prompt()
+    with pytest.raises(ValueError):
+        Engine.restore(engine.record(), VARIANT, seats(3))
+
+
+@pytest.mark.parametrize("count", [0, 7])
+def test_a_game_has_one_to_six_seats(count: int) -> None:
+    with pytest.raises(ValueError):
+        Engine(VARIANT, seats(count) if count else [])
+
+
+def test_poker_dice_plays_nine_rounds_on_the_same_engine(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    engine = Engine(POKER_DICE, seats(1, POKER_DICE), seed=2)
+    for _ in range(9):
+        engine.prompt()
+        engine.submit("score")
+        engine.submit(str(engine.prompt().menu[0].number))
+    assert engine.is_over() and engine.seats[0].card.rounds_used() == 9
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""

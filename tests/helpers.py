@@ -1,0 +1,173 @@
+"""Helpers shared by the test modules: scripted players and games, the command line in process.
+
+- ``Problems`` records what storage reports, instead of printing it;
+- ``PolicyPlayer`` plays by a fixed rule, so that a seed gives a varied but
+  reproducible game; ``script_for`` returns (and remembers) such a game's commands;
+- ``play_through`` plays a new game of people fed scripted lines;
+- ``resume_game`` seats a saved game at a console, as ``--resume`` does;
+- ``run_cli`` runs the command line in this process with scripted input.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from yahtzee.app.session import Setup, resume_engine
+from yahtzee.domain.card import Variant
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.die import Die
+from yahtzee.domain.games import POKER_DICE, yahtzee_variant
+from yahtzee.domain.rules import COURSE, OFFICIAL
+from yahtzee.engine.engine import EngineObserver, TurnView
+from yahtzee.interfaces.cli import main
+from yahtzee.interfaces.console import Console
+from yahtzee.interfaces.console_game import Game
+from yahtzee.players.players import HumanPlayer, Player
+from yahtzee.storage.problems import Damage, StoredFile
+from yahtzee.storage.saves import SaveFile
+
+FINAL_BANNER = "*" * 31 + "\n          FINAL SCORES\n"
+
+
+class Problems:
+    """Records what storage reports, instead of printing it."""
+
+    def __init__(self) -> None:
+        """Start with nothing reported."""
+        self.damaged: list[tuple[StoredFile, Path, Damage, Path | None]] = []
+        self.unsaved: list[Exception] = []
+
+    def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
+                     moved_to: Path | None) -> None:
+        """Record a damaged file."""
+        self.damaged.append((what, path, damage, moved_to))
+
+    def cannot_save(self, error: Exception) -> None:
+        """Record a failure to save."""
+        self.unsaved.append(error)
+
+
+class PolicyPlayer(HumanPlayer):
+    """Plays by a fixed rule, so that a seed gives a varied but reproducible game.
+
+    It keeps the most common face, sometimes scores early, and takes the box worth most.
+    """
+
+    def command(self, view: TurnView) -> str:
+        """Return the next toggle toward the wanted dice, ``score`` early now and then, or roll."""
+        if view.rolls_left == 1 and view.round % 4 == 1:
+            return "score"
+        counts = Counter(view.dice)
+        face = max(counts, key=lambda f: (counts[f], f))
+        for index, (value, saved) in enumerate(zip(view.dice, view.saved)):
+            if (value == face) != saved:
+                return str(index + 1)
+        return "roll"
+
+    def category(self, view: TurnView) -> str:
+        """Return the menu number of the box worth most (the first of equals)."""
+        items = view.card.menu(_dice_of(view.dice))
+        return str(max(items, key=lambda item: item.points).number)
+
+
+def _dice_of(values: Sequence[int]) -> Dice:
+    """Return a ``Dice`` showing ``values``."""
+    return Dice.of(values)
+
+
+def variant_of(name: str) -> Variant:
+    """Return the dice game used by a test: ``course``, ``official`` or ``poker``."""
+    if name == "poker":
+        return POKER_DICE
+    return yahtzee_variant(OFFICIAL if name == "official" else COURSE)
+
+
+def humans(variant: Variant, count: int = 2) -> list[Player]:
+    """Return ``count`` human players with fresh cards."""
+    return [HumanPlayer(f"Player {n}", variant.new_card()) for n in range(1, count + 1)]
+
+
+def make_script(seed: int, variant: Variant, players: int = 2) -> list[str]:
+    """Return the accepted commands of the policy players' game with ``seed``, in order."""
+    policy: list[Player] = [PolicyPlayer(f"Player {n}", variant.new_card())
+                            for n in range(1, players + 1)]
+    game = Game(policy, variant=variant, console=Console(io.StringIO(), io.StringIO()),
+                seed=seed)
+    game.play_game()
+    return [decision.command for decision in game.log]
+
+
+def feed(lines: Sequence[str]) -> io.StringIO:
+    """Return an input stream holding ``lines``."""
+    return io.StringIO("".join(line + "\n" for line in lines))
+
+
+@dataclass
+class Run:
+    """A game played from scripted input: its transcript and the game."""
+
+    out: str
+    game: Game
+
+
+def play_through(seed: int, variant: Variant, lines: Sequence[str], players: int = 2,
+                 observers: Sequence[EngineObserver] = ()) -> Run:
+    """Play a new game fed ``lines``; stop quietly at the end of input."""
+    out = io.StringIO()
+    game = Game(humans(variant, players), variant=variant,
+                console=Console(feed(lines), out), seed=seed, observers=observers)
+    try:
+        game.play_game()
+    except EOFError:
+        pass
+    return Run(out.getvalue(), game)
+
+
+def resume_game(save: SaveFile, console: Console,
+                observers: Sequence[EngineObserver] = ()) -> Game:
+    """Return the saved game seated at ``console``, as ``--resume`` does (``Die.r`` restored).
+
+    ``play_game()`` on the result goes on from the current turn, without the banner.
+    """
+    engine, players = resume_engine(save, Setup(), observers=observers)
+    return Game(players, console=console, engine=engine)
+
+
+def final_screen(transcript: str) -> str:
+    """Return the transcript from the final scores' banner on."""
+    index = transcript.index(FINAL_BANNER)
+    return transcript[index:]
+
+
+def card_state(game: Game) -> list[tuple[str, list[tuple[str, int]]]]:
+    """Return every player's name and printed card rows."""
+    return [(p.name, p.card.rows()) for p in game.players]
+
+
+def run_cli(argv: Sequence[str], text: str, monkeypatch: pytest.MonkeyPatch,
+            capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the command line in this process with ``text`` as input; return status, out, err."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+SCRIPTS: dict[tuple[int, str], list[str]] = {}
+
+
+def script_for(seed: int, rules: str) -> list[str]:
+    """Return (and remember) the policy script of a seeded game."""
+    key = (seed, rules)
+    if key not in SCRIPTS:
+        SCRIPTS[key] = make_script(seed, variant_of(rules))
+        Die.r = random.Random()
+    return SCRIPTS[key]

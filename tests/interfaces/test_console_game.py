@@ -1,0 +1,304 @@
+"""Whole games through the real console, fed scripted input with seeded or rigged dice."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import IO
+from pathlib import Path
+
+import pytest
+
+from tests.oracle import NAMES, ScriptedRandom, points
+from yahtzee import Die, Game, HumanPlayer, ScoreCard
+from yahtzee.domain.games import yahtzee_variant
+from yahtzee.interfaces.console import DIE_PROMPT, Console
+from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def play(script: str, *, players: int = 2, seed: int | None = 1,
+         rules: Rules = COURSE) -> tuple[str, Game]:
+    """Play a game fed ``script``; return the transcript and the game."""
+    out = io.StringIO()
+    variant = yahtzee_variant(rules)
+    game = Game([HumanPlayer(f"Player {n}", variant.new_card()) for n in range(1, players + 1)],
+                variant=variant, console=Console(io.StringIO(script), out), seed=seed)
+    try:
+        game.play_game()
+    except EOFError:
+        pass
+    return out.getvalue(), game
+
+
+def dice_blocks(transcript: str) -> list[list[int]]:
+    """Return the dice of every ``Dice:`` block, in order."""
+    blocks = []
+    for block in transcript.split("Dice:\n")[1:]:
+        blocks.append([int(m) for m in re.findall(r"^\d: value (\d)", block, re.M)[:5]])
+    return blocks
+
+
+def first_rolls(seed: int, turns: int) -> list[list[int]]:
+    """Return the first roll of each turn when nobody re-rolls, from an independent generator."""
+    generator = random.Random(seed)
+    return [[generator.randint(1, 6) for _ in range(5)] for _ in range(turns)]
+
+
+def test_the_game_opens_exactly_as_the_spec_shows() -> None:
+    transcript, _ = play("")
+    lines = transcript.splitlines()
+    assert lines[:4] == ["*" * 31, "       WELCOME TO YAHTZEE", "*" * 31, "*** Player 1: ***"]
+    assert lines[4] == "Current Scorecard:"
+    assert lines[5:22] == str(ScoreCard()).splitlines()
+    assert lines[18] == " Yahtzee bonus:: 0"
+    assert lines[22] == "*" * 30
+    assert lines[23] == "Dice:"
+    assert lines[24:29] == [f"{i}: value {v}" for i, v in enumerate(first_rolls(1, 1)[0], 1)]
+    assert lines[29] == DIE_PROMPT
+
+
+def test_a_whole_two_player_game_scores_what_the_dice_show() -> None:
+    script = "".join(f"score\n{box}\n" for box in range(1, 14) for _ in (1, 2))
+    transcript, game = play(script, seed=5)
+    rolls = first_rolls(5, 26)
+    expected = [0, 0]
+    for turn, dice in enumerate(rolls):
+        box = turn // 2
+        expected[turn % 2] += points(box, dice)
+        assert f"You scored {points(box, dice)} points in {NAMES[box]}" in transcript
+    for seat, player in enumerate(game.players):
+        card = player.card
+        assert isinstance(card, ScoreCard)
+        upper = sum(card.scores()[:6])  # type: ignore[arg-type]
+        assert card.score() == expected[seat] + (35 if upper >= 63 else 0)
+    assert game.engine.is_over() and transcript.count("*** Player 1: ***") == 13 + 1
+    assert "FINAL SCORES" in transcript
+    totals = [p.card.score() for p in game.players]
+    last = transcript.splitlines()[-1]
+    if totals[0] == totals[1]:
+        assert last == f"Tie between Player 1 and Player 2 with {totals[0]} points"
+    else:
+        winner = 1 + totals.index(max(totals))
+        assert last == f"Player {winner} wins with {max(totals)} points"
+
+
+def test_every_menu_shows_the_points_of_the_dice_on_screen() -> None:
+    rng = random.Random(3)
+    script = ""
+    for turn in range(26):
+        if turn % 2:
+            script += "\n".join(rng.sample(["1", "3", "roll", "2", "5"], 3)) + "\nscore\n"
+        else:
+            script += "\n".join(rng.sample(["1", "3", "2", "5", "4"], 2)) + "\nroll\nroll\n"
+        script += f"{turn // 2 + 1}\n"
+    transcript, game = play(script, seed=11)
+    assert game.engine.is_over()
+    menus = 0
+    chunks = transcript.split("Select a category that you have not scored in yet:\n")
+    for i, after in enumerate(chunks[1:], start=1):
+        dice = dice_blocks("".join(chunks[:i]))[-1]
+        for line in re.findall(r"^[ \d]\d: .*$", after.split("You scored", 1)[0], re.M):
+            found = re.fullmatch(r"\s*(\d+): (.+), (\d+) points", line)
+            assert found is not None
+            number, name, shown = found.groups()
+            assert name == NAMES[int(number) - 1]
+            assert int(shown) == points(int(number) - 1, dice)
+        menus += 1
+    assert menus == 26
+
+
+@pytest.mark.parametrize("junk", ["", "0", "6", "-1", "1.5", "adfd", "rol", "scores", "1 2",
+                                  "７", "\t", "roll score"])
+def test_invalid_commands_are_refused_and_change_nothing(junk: str) -> None:
+    transcript, game = play(f"{junk}\n")
+    assert f"{junk.strip()} is not a valid die value" in transcript
+    blocks = dice_blocks(transcript)
+    assert blocks[0] == blocks[1] == first_rolls(1, 1)[0]
+    assert "SAVE" not in transcript
+    turn = game.engine.progress.turn
+    assert turn is not None and turn.rolls_left == 2 and not any(turn.saved)
+    assert game.log == []
+
+
+def test_commands_ignore_case_and_surrounding_blanks() -> None:
+    transcript, game = play(" 3 \nROLL\n 3\nScore\n")
+    assert "is not a valid die value" not in transcript
+    assert dice_blocks(transcript)[1][2] == first_rolls(1, 1)[0][2]
+    assert [d.command for d in game.log] == ["3", "roll", "3", "score"]
+    assert "Select a category that you have not scored in yet:" in transcript
+
+
+def test_saved_dice_stay_and_the_others_are_rolled() -> None:
+    transcript, _ = play("1\n5\n")
+    assert "1: value {} SAVE".format(first_rolls(1, 1)[0][0]) in transcript
+    Die.r = ScriptedRandom([2, 2, 3, 4, 5, 6, 6, 6])
+    transcript, _ = play("1\n2\nroll\n", seed=None)
+    assert dice_blocks(transcript)[-1] == [2, 2, 6, 6, 6]
+    assert "1: value 2 SAVE\n2: value 2 SAVE\n3: value 6\n" in transcript
+
+
+def test_after_two_rerolls_the_player_must_score() -> None:
+    Die.r = ScriptedRandom([1, 2, 3, 4, 6] + [5] * 5 + [6] * 5)
+    transcript, game = play("roll\nroll\nroll\n13\n", seed=None)
+    tail = transcript.split("Out of rolls, you must score\n", 1)[1]
+    assert tail.startswith("Dice:\n1: value 6\n2: value 6\n3: value 6\n4: value 6\n5: value 6\n"
+                           "Select a category that you have not scored in yet:\n")
+    assert "roll is not a valid die value" not in transcript
+    assert "Please enter a category you have not scored yet" in transcript
+    assert "You scored 30 points in Chance" in transcript
+    assert game.players[0].card.score() == 30
+
+
+def test_bad_category_numbers_reprompt_and_used_boxes_are_not_offered() -> None:
+    transcript, game = play("score\n13\nscore\n1\nscore\n13\n0\n14\nabc\n1.5\n\n 2 \n")
+    assert transcript.count("Please enter a category you have not scored yet") == 6
+    last_menu = transcript.rsplit("Select a category that you have not scored in yet:\n", 1)[1]
+    assert "13: Chance" not in last_menu and " 1: Ones" in last_menu
+    card = game.players[0].card
+    assert isinstance(card, ScoreCard)
+    assert [i for i, s in enumerate(card.scores()) if s is not None] == [1, 12]
+
+
+def test_course_bonus_through_the_console_takes_a_turn() -> None:
+    yahtzee_dice = [4] * 5
+    Die.r = ScriptedRandom(yahtzee_dice * 13)
+    script = "score\n12\n" * 4 + "".join(f"score\n{box}\n" for box in range(1, 10))
+    transcript, game = play(script, players=1, seed=None)
+    assert transcript.count("12: Yahtzee, 100 points") == 3
+    assert transcript.count("You scored 100 points in Yahtzee") == 3
+    card = game.players[0].card
+    assert isinstance(card, ScoreCard)
+    assert card.get_yahtzee_bonus() == 3 and game.engine.is_over()
+    assert card.scores().count(None) == 3
+    assert "Yahtzee bonus:: 300" in transcript
+    assert transcript.splitlines()[-1] == f"Player 1 finished with {card.score()} points"
+
+
+def test_official_rules_offer_only_the_forced_joker_box() -> None:
+    Die.r = ScriptedRandom([6] * 10)
+    transcript, game = play("score\n12\nscore\n6\n", players=1, seed=None, rules=OFFICIAL)
+    second_menu = transcript.split("Select a category that you have not scored in yet:\n")[2]
+    assert second_menu.startswith(" 6: Sixes, 130 points\nYou scored 130 points in Sixes")
+    assert game.players[0].card.score() == 50 + 30 + 100
+
+
+def run_driver(stdin: str, *args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``python game_driver.py`` with ``stdin``; return the finished process."""
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(tmp_path))
+    return subprocess.run([sys.executable, "game_driver.py", *args], input=stdin, text=True,
+                          capture_output=True, cwd=ROOT, env=env, timeout=60)
+
+
+def test_end_of_input_mid_turn_exits_cleanly(tmp_path: Path) -> None:
+    done = run_driver("1\nroll\n", "--seed", "3", tmp_path=tmp_path)
+    assert done.returncode == 0
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.stdout.startswith("*" * 31 + "\n       WELCOME TO YAHTZEE\n")
+    assert done.stdout.splitlines()[-1] == ("Game saved. To continue it, run: "
+                                            "python -m yahtzee --resume")
+
+
+def test_end_of_input_in_the_menu_exits_cleanly(tmp_path: Path) -> None:
+    done = run_driver("score\n", tmp_path=tmp_path)
+    assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr
+
+
+def test_the_driver_and_the_module_play_the_same_seeded_game(tmp_path: Path) -> None:
+    script = "score\n13\n" * 2
+    driver = run_driver(script, "--seed", "9", tmp_path=tmp_path)
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(tmp_path))
+    module = subprocess.run([sys.executable, "-m", "yahtzee", "play", "--seed", "9"],
+                            input=script, text=True, capture_output=True, cwd=ROOT, env=env,
+                            timeout=60)
+    assert driver.stdout == module.stdout
+    assert "You scored" in driver.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "human,robot"], "'robot' is not a player kind"),
+    (["--players", ",".join(["human"] * 7)], "1 to 6 players"),
+    (["--rules", "house"], "invalid choice"),
+    (["--seed", "x"], "invalid int value"),
+    (["--delay", "-1"], "not a number of seconds"),
+    (["--names", "Ann,Ann"], "player names must differ"),
+    (["--names", "A,B,C"], "3 names given for 2 players"),
+    (["--game", "poker-dice", "--rules", "official"], "Poker Dice has one rule set"),
+    (["frobnicate"], "argument COMMAND: invalid choice: 'frobnicate'"),
+])
+def test_bad_options_get_a_clear_message(args: list[str], message: str, tmp_path: Path) -> None:
+    done = run_driver("", *args, tmp_path=tmp_path)
+    assert done.returncode == 2 and message in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_several_human_players_take_turns_in_order() -> None:
+    transcript, game = play("score\n13\n" * 4, players=4)
+    headers = re.findall(r"^\*\*\* (Player \d): \*\*\*$", transcript, re.M)
+    assert headers[:5] == ["Player 1", "Player 2", "Player 3", "Player 4", "Player 1"]
+    assert len(game.players) == 4
+
+
+def read_until(stream: IO[bytes], done: Callable[[bytes], bool], limit: float = 30.0) -> bytes:
+    """Read from ``stream`` until what was read satisfies ``done`` (or ``limit`` seconds pass)."""
+    seen = b""
+    deadline = time.monotonic() + limit
+    while not done(seen) and time.monotonic() < deadline:
+        ready, _, _ = select.select([stream], [], [], 0.1)
+        if ready:
+            chunk = os.read(stream.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+def test_ctrl_c_at_a_prompt_ends_the_game_without_a_traceback(tmp_path: Path) -> None:
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(tmp_path))
+    process = subprocess.Popen([sys.executable, "game_driver.py", "--seed", "2"], cwd=ROOT,
+                               env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"2\n")
+    process.stdin.flush()
+    prompt = DIE_PROMPT.encode()
+    seen = read_until(process.stdout, lambda b: b" SAVE\n" in b and b.endswith(prompt))
+    assert b" SAVE\n" in seen and seen.endswith(prompt)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert b"Traceback" not in out + err and b"KeyboardInterrupt" not in err
+
+
+@pytest.mark.parametrize("args", [["solve"], ["simulate", "--games", "5"],
+                                  ["--players", "human,computer"], ["--coach"]])
+def test_without_numpy_the_solver_features_say_how_to_install_it(
+        args: list[str], tmp_path: Path) -> None:
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(tmp_path))
+    blocked = ("import sys; sys.modules['numpy'] = None; sys.argv[0] = 'game_driver.py'; "
+               "from yahtzee.interfaces.cli import main; raise SystemExit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", blocked, *args], input="", text=True,
+                          capture_output=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().startswith("yahtzee: computer players, the coach and the solver "
+                                          "need numpy")
+    assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_resume_says_which_options_it_ignores(tmp_path: Path) -> None:
+    first = run_driver("1\n", "--seed", "2", tmp_path=tmp_path)
+    assert first.returncode == 0
+    again = run_driver("", "--resume", "--seed", "4", "--rules", "official", tmp_path=tmp_path)
+    assert again.returncode == 0
+    assert ("yahtzee: --rules, --seed ignored: a resumed game keeps its own settings"
+            in again.stderr)
+    assert "1: value 1 SAVE" in again.stdout

@@ -1,0 +1,236 @@
+"""Tests of the coach: advice matches the optimal computer, and analysis finds the costly moves."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+
+from yahtzee import CategoryValue, Dice, Die, Game, HumanPlayer, Player, ScoreCard
+from yahtzee.domain.card import Card
+from yahtzee.domain.games import yahtzee_variant
+from yahtzee.domain.rules import OFFICIAL, Rules
+from yahtzee.engine.engine import TurnView
+from yahtzee.interfaces.console import Console, analysis_json, keep_text, move_text
+from yahtzee.players.kinds import COMPUTER
+from yahtzee.players.players import ComputerPlayer, Strategy
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.coach import Coach, Keep, ScoreBox
+from yahtzee.solver.factory import get_strategy
+from yahtzee.solver.strategy import OptimalStrategy
+
+VARIANT = yahtzee_variant(OFFICIAL)
+
+
+def optimal(solution: Solution) -> Callable[[], Strategy]:
+    """Return a loader of the optimal strategy of the official rules, reading ``solution``."""
+    def tables(rules: Rules) -> Solution:
+        """Return the official table (the only one these games need)."""
+        assert rules == OFFICIAL
+        return solution
+
+    def load() -> Strategy:
+        """Return the strategy the computer kind plays, as the application makes it."""
+        assert COMPUTER.strategy is not None
+        return get_strategy(COMPUTER.strategy, VARIANT, tables)
+
+    return load
+
+
+def official_coach(solution: Solution) -> Coach:
+    """Return a coach of the official rules, judging with ``solution``."""
+    return Coach(VARIANT, lambda: OptimalStrategy(OFFICIAL, solution))
+
+
+def computer(solution: Solution, name: str = "Computer") -> ComputerPlayer:
+    """Return an optimal computer player of the official rules with a new card."""
+    return ComputerPlayer(name, VARIANT.new_card(), optimal(solution))
+
+
+class Blunderer(ComputerPlayer):
+    """Plays optimally except that in ``round`` it scores the legal box worth the least."""
+
+    def __init__(self, round_: int, solution: Solution) -> None:
+        """Seat the blunderer, who errs in round ``round_``."""
+        super().__init__("Blunderer", VARIANT.new_card(), optimal(solution))
+        self.round = round_
+
+    def category(self, view: TurnView) -> str:
+        """Return the worst box in the chosen round, the optimal one otherwise."""
+        if view.round != self.round:
+            return super().category(view)
+        strategy = self.prepare()
+        assert isinstance(strategy, OptimalStrategy) and isinstance(self.card, ScoreCard)
+        values = strategy.category_values(self.card, view.dice)
+        return str(min(values, key=lambda box: values[box]).number)
+
+
+class Mimic(HumanPlayer):
+    """A 'human' who types exactly what the optimal computer would do in the same seat."""
+
+    def __init__(self, solution: Solution) -> None:
+        """Seat the mimic and its computer twin, who share one card."""
+        super().__init__("Player 1", VARIANT.new_card())
+        self.twin = ComputerPlayer("twin", self.card, optimal(solution))
+
+    def command(self, view: TurnView) -> str:
+        """Return the computer's next command, as typed."""
+        return self.twin.command(view)
+
+    def category(self, view: TurnView) -> str:
+        """Return the computer's box."""
+        return self.twin.category(view)
+
+
+def play(players: Sequence[Player], seed: int,
+         advisor: Coach | None = None) -> tuple[Game, str]:
+    """Play a seeded game with no typed input; return it and its transcript."""
+    out = io.StringIO()
+    game = Game(players, variant=VARIANT, console=Console(io.StringIO(), out), seed=seed,
+                advisor=advisor)
+    game.play_game()
+    return game, out.getvalue()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_game_of_the_optimal_computer_costs_nothing(official: Solution, seed: int) -> None:
+    game, _ = play([computer(official)], seed)
+    [analysis] = official_coach(official).analyze(["Computer"], game.log)
+    assert analysis.turns() == 13
+    assert len(analysis.decisions) >= 13
+    assert abs(analysis.total_cost) < 1e-9
+    assert analysis.costliest() == []
+
+
+def test_one_deliberate_mistake_is_found_with_its_exact_cost(official: Solution) -> None:
+    game, _ = play([Blunderer(4, official)], seed=7)
+    [analysis] = official_coach(official).analyze(["Blunderer"], game.log)
+    costly = [a for a in analysis.decisions if a.cost > 1e-9]
+    assert len(costly) == 1
+    mistake = costly[0]
+    assert (mistake.round, mistake.rolls_left) == (4, 0)
+    assert analysis.costliest() == [mistake]
+    assert analysis.total_cost == pytest.approx(mistake.cost, abs=1e-9)
+
+    # The cost again, from the state values of the cards each choice leads to.
+    card = ScoreCard(OFFICIAL)
+    choices = [d for d in game.log if d.label is not None]
+    for d in choices[:3]:
+        card.choose(CategoryValue.from_number(int(d.command)), Dice.of(d.dice))
+    fourth = choices[3]
+    dice = Dice.of(fourth.dice)
+    strategy = OptimalStrategy(OFFICIAL, official)
+
+    def after(box: CategoryValue) -> float:
+        """Return the expected final score once ``box`` is scored with the fourth dice."""
+        copy = ScoreCard.restore(OFFICIAL, card.scores(), card.get_yahtzee_bonus())
+        copy.choose(box, dice)
+        return strategy.expected_final(copy)
+
+    outcomes = {box: after(box) for box in card.choices(dice)}
+    chosen = CategoryValue.from_number(int(fourth.command))
+    best = max(outcomes, key=lambda box: outcomes[box])
+    assert mistake.choice == ScoreBox(chosen.number, str(chosen))
+    assert mistake.best == ScoreBox(best.number, str(best))
+    assert move_text(mistake.choice, VARIANT) == f"score {chosen}"
+    assert mistake.cost == pytest.approx(max(outcomes.values()) - outcomes[chosen], abs=1e-6)
+    assert mistake.cost > 0
+
+
+def test_advice_names_the_move_the_optimal_computer_makes(official: Solution) -> None:
+    mimic = Mimic(official)
+    game, transcript = play([mimic], seed=4, advisor=official_coach(official))
+    raw = re.findall(r"^Coach: (.*) \(expected final score [\d.]+\)$", transcript, re.M)
+    advice = [re.sub(r" \((save only dice|dice) [1-5 ]+( saved)?\)", "", line) for line in raw]
+    assert len(advice) == len(game.log)
+    for full, line, decision in zip(raw, advice, game.log):
+        if decision.command == "roll" and any(decision.saved):
+            which = " ".join(str(i + 1) for i, s in enumerate(decision.saved) if s)
+            assert f"(dice {which} saved)" in full
+        if decision.label is not None:
+            assert line == f"score {decision.command} ({decision.label})"
+        elif decision.command == "score":
+            assert line == "score now"
+        elif decision.command == "roll":
+            kept = [v for v, s in zip(decision.dice, decision.saved) if s]
+            assert line == keep_text(Keep(tuple(sorted(kept)), 5), VARIANT)
+    [analysis] = official_coach(official).analyze(["Player 1"], game.log)
+    assert abs(analysis.total_cost) < 1e-9
+
+
+def test_the_analysis_prints_three_lines_and_exports_json(official: Solution) -> None:
+    blunderers = [Blunderer(2, official), Blunderer(9, official)]
+    blunderers[1].name = "Second"
+    game, _ = play(blunderers, seed=3)
+    analyses = official_coach(official).analyze([p.name for p in blunderers], game.log)
+    out = io.StringIO()
+    Console(io.StringIO(), out).analysis(analyses, VARIANT)
+    text = out.getvalue()
+    assert "Blunderer: " in text and "Second: " in text
+    assert text.count("  Round 2, scoring") == 1 and text.count("  Round 9, scoring") == 1
+    data = json.loads(json.dumps(analysis_json(analyses, VARIANT)))
+    assert [p["name"] for p in data["players"]] == ["Blunderer", "Second"]
+    for player, analysis in zip(data["players"], analyses):
+        assert player["total_cost"] == pytest.approx(analysis.total_cost)
+        assert {"round", "rolls_left", "dice", "choice", "best", "cost"} <= set(
+            player["decisions"][0])
+
+
+def test_analyze_judges_a_finished_game_of_the_history(official: Solution, solver_cache: Path,
+                                                       tmp_path: Path) -> None:
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(solver_cache))
+    script = "".join(f"score\n{box}\n" for box in range(1, 14))
+
+    def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        """Run the program with ``args``; return the finished process."""
+        return subprocess.run([sys.executable, "-m", "yahtzee", *args], input=stdin, text=True,
+                              capture_output=True, env=env, timeout=300)
+
+    assert run("analyze").returncode == 1
+    played = run("--players", "human", "--rules", "official", "--seed", "6", stdin=script)
+    assert played.returncode == 0 and "FINAL SCORES" in played.stdout
+    done = run("analyze", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    [player] = data["players"]
+    assert player["name"] == "Player 1" and player["total_cost"] > 0
+    Die.r.seed(6)
+    rolls = [[Die().get_value() for _ in range(5)] for _ in range(13)]
+    assert [d["dice"] for d in player["decisions"] if d["rolls_left"] == 0] == rolls
+    assert sum(d["cost"] for d in player["decisions"]) == pytest.approx(player["total_cost"])
+    text = run("analyze", str(data["game_id"]))
+    assert text.returncode == 0 and "COACH'S ANALYSIS" in text.stdout
+    assert run("analyze", "99").returncode == 2 and run("analyze", "x").returncode == 2
+
+
+def test_the_computer_unsaves_before_it_saves() -> None:
+
+    class Fixed:
+        """A strategy that always keeps the two 3s."""
+
+        def keep(self, card: Card, dice: Sequence[int],
+                 rolls_left: int) -> tuple[int, ...] | None:
+            """Return the two 3s."""
+            return (3, 3)
+
+        def category(self, card: Card, dice: Sequence[int]) -> CategoryValue:
+            """Return Chance (never asked for here)."""
+            return CategoryValue.CHANCE
+
+    player = ComputerPlayer("Computer", VARIANT.new_card(), Fixed)
+
+    def view(saved: tuple[bool, ...]) -> TurnView:
+        """Return what the player sees in round 1 with the dice 2 3 5 4 3, ``saved`` saved."""
+        return TurnView(round=1, seat=0, dice=(2, 3, 5, 4, 3), saved=saved, rolls_left=2,
+                        card=player.card, variant=VARIANT)
+
+    assert player.command(view((False, False, True, False, False))) == "3"
+    assert player.command(view((False, False, False, False, False))) == "2"
+    assert player.command(view((False, True, False, False, True))) == "roll"

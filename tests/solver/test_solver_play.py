@@ -1,0 +1,485 @@
+"""Strategies, batched simulation, the solve/simulate commands and the table cache."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+import re
+import shutil
+import statistics
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.helpers import run_cli
+from yahtzee.domain.category_value import CategoryValue
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.die import Die
+from yahtzee.domain.games import POKER_DICE, yahtzee_variant
+from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
+from yahtzee.domain.score_card import ScoreCard
+from yahtzee.interfaces.cli import main
+from yahtzee.interfaces.console import Console
+from yahtzee.solver import cache
+from yahtzee.solver.cache import (FORMAT_VERSION, MAGIC, DamagedTableError, Solution,
+                                  TableSource, decode, encode, load_or_build, table_name)
+from yahtzee.solver.dynamic import States, single_turn_values, table_specials, turn_values
+from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, Report,
+                                   SolverEvent, TableNotStored, TableUnusable)
+from yahtzee.solver.factory import get_strategy
+from yahtzee.solver.poker import PokerStrategy
+from yahtzee.solver.simulate import play_games, simulate
+from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy
+from yahtzee.storage.stats import Bucket, histogram
+from yahtzee.storage.tables import TableFiles
+
+
+def tables_of(*solved: tuple[Rules, Solution]) -> TableSource:
+    """Return a table source that gives these solutions (the session's) and nothing else."""
+    known = {rules.name: solution for rules, solution in solved}
+
+    def tables(rules: Rules) -> Solution:
+        """Return the known table of ``rules``; fail the test for any other rule set."""
+        if rules.name not in known:
+            pytest.fail(f"the table of {rules.name} rules was asked for")
+        return known[rules.name]
+
+    return tables
+
+
+def _is_sub_multiset(keep: tuple[int, ...], dice: list[int]) -> bool:
+    """Return whether ``keep`` can be taken from ``dice``."""
+    rest = list(dice)
+    for value in keep:
+        if value not in rest:
+            return False
+        rest.remove(value)
+    return True
+
+
+def _play(rules: Rules, kind: str, seed: int,
+          tables: TableSource) -> tuple[int, list[object]]:
+    """Play one solitaire game with a strategy; return its score and every decision."""
+    strategy = get_strategy(kind, yahtzee_variant(rules), tables)
+    rng = random.Random(seed)
+    card = ScoreCard(rules)
+    decisions: list[object] = []
+    while card.rounds_used() < rules.ROUNDS:
+        dice = [rng.randint(1, 6) for _ in range(5)]
+        for rolls_left in (2, 1):
+            keep = strategy.keep(card, dice, rolls_left)
+            decisions.append(keep)
+            if keep is None:
+                break
+            assert keep == tuple(sorted(keep)) and len(keep) < 5
+            assert _is_sub_multiset(keep, dice)
+            dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
+        box = strategy.category(card, dice)
+        assert isinstance(box, CategoryValue) and box in card.choices(Dice.of(dice))
+        decisions.append(box)
+        card.choose(box, Dice.of(dice))
+    return card.score(), decisions
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+@pytest.mark.parametrize("kind", ["optimal", "greedy"])
+def test_decisions_are_legal_deterministic_and_leave_the_dice_alone(
+        rules: Rules, kind: str, official: Solution, course: Solution) -> None:
+    tables = tables_of((OFFICIAL, official), (COURSE, course))
+    state = Die.r.getstate()
+    first = _play(rules, kind, 21, tables)
+    assert _play(rules, kind, 21, tables) == first
+    assert Die.r.getstate() == state
+
+
+def test_get_strategy_kinds(official: Solution) -> None:
+    variant = yahtzee_variant(OFFICIAL)
+    optimal = get_strategy("optimal", variant, tables_of((OFFICIAL, official)))
+    assert isinstance(optimal, OptimalStrategy) and optimal.values is official.values
+    assert isinstance(get_strategy("greedy", variant, tables_of()), GreedyStrategy)
+    assert isinstance(get_strategy("optimal", POKER_DICE, tables_of()), PokerStrategy)
+    with pytest.raises(ValueError, match="unknown strategy"):
+        get_strategy("random", variant, tables_of((OFFICIAL, official)))
+
+
+def test_optimal_keeps_a_yahtzee_and_scores_it(official: Solution) -> None:
+    strategy = OptimalStrategy(OFFICIAL, official)
+    card = ScoreCard(OFFICIAL)
+    assert strategy.keep(card, [6, 6, 6, 6, 6], 2) is None
+    assert strategy.category(card, [6, 6, 6, 6, 6]) is CategoryValue.YAHTZEE
+    assert strategy.keep(card, [6, 6, 6, 6, 2], 2) == (6, 6, 6, 6)
+
+
+def test_keep_values_describe_the_decision(official: Solution) -> None:
+    strategy = OptimalStrategy(OFFICIAL, official)
+    card = ScoreCard(OFFICIAL)
+    card.choose(CategoryValue.CHANCE, Dice.of([6, 6, 5, 5, 4]))
+    dice = [2, 3, 4, 5, 5]
+    values = strategy.keep_values(card, dice, 1)
+    assert list(values)[0] == (2, 3, 4, 5, 5)
+    assert len(values) == 24 and () in values
+    best = max(values, key=lambda k: values[k])
+    assert strategy.keep(card, dice, 1) == (None if best == (2, 3, 4, 5, 5) else best)
+    scored = strategy.category_values(card, dice)
+    assert values[(2, 3, 4, 5, 5)] == pytest.approx(max(scored.values()), abs=1e-9)
+    assert set(scored) == set(card.choices(Dice.of(dice)))
+    with pytest.raises(ValueError):
+        strategy.keep_values(card, dice, 0)
+
+
+def test_expected_final_of_an_empty_and_a_finished_card(official: Solution) -> None:
+    strategy = OptimalStrategy(OFFICIAL, official)
+    assert strategy.expected_final(ScoreCard(OFFICIAL)) == pytest.approx(
+        official.expected_score, abs=1e-12)
+    full = ScoreCard.restore(OFFICIAL, [3, 6, 9, 12, 15, 18, 20, 0, 25, 30, 40, 50, 22], 1)
+    assert strategy.expected_final(full) == full.score() == 63 + 35 + 187 + 100
+
+
+def test_greedy_scores_the_most_points_now() -> None:
+    strategy = GreedyStrategy(OFFICIAL)
+    card = ScoreCard(OFFICIAL)
+    assert strategy.category(card, [3, 3, 3, 2, 2]) is CategoryValue.FULL_HOUSE
+    assert strategy.category(card, [1, 2, 3, 4, 5]) is CategoryValue.LG_STRAIGHT
+
+
+def test_simulated_mean_matches_the_solved_value_and_beats_greedy(official: Solution) -> None:
+    optimal = play_games(official.model, official.values, 4000, seed=7)
+    greedy = play_games(official.model, np.zeros(official.model.shape), 4000, seed=7)
+    error = optimal.std(ddof=1) / np.sqrt(len(optimal))
+    assert abs(optimal.mean() - official.expected_score) < 4 * error
+    assert greedy.mean() < optimal.mean() - 20
+    again = play_games(official.model, official.values, 4000, seed=7)
+    assert (again == optimal).all()
+
+
+def _simulate_argv(rules: str, strategy: str, games: int, seed: int, *more: str) -> list[str]:
+    """Return the command line of ``simulate`` with these options."""
+    return ["simulate", "--rules", rules, "--strategy", strategy, "--games", str(games),
+            "--seed", str(seed), *more]
+
+
+def test_simulate_command_json_and_reproducibility(
+        course: Solution, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    outs = []
+    for _ in range(2):
+        status, out, err = run_cli(_simulate_argv("course", "optimal", 300, 5, "--json"), "",
+                                   monkeypatch, capsys)
+        assert (status, err) == (0, "")
+        assert out.count("\n") == 1
+        outs.append(json.loads(out))
+    first, second = outs
+    assert set(first) == {"rules", "strategy", "games", "mean", "stdev", "min", "max",
+                          "seconds"}
+    assert (first["rules"], first["strategy"], first["games"]) == ("course", "optimal", 300)
+    assert {k: v for k, v in first.items() if k != "seconds"} == {
+        k: v for k, v in second.items() if k != "seconds"}
+    assert first["min"] <= first["mean"] <= first["max"]
+
+
+def _histogram_rows(scores: list[int], bin_size: int, width: int) -> list[str]:
+    """Return the rows ``simulate`` prints for ``scores``, worked out here independently.
+
+    One row per ``bin_size`` points from the lowest score's to the highest's
+    (empty ones kept), the count right-aligned, then a bar of ``#`` as long as
+    ``width`` for the fullest row and rounded up for the others.
+    """
+    counts = Counter(score // bin_size for score in scores)
+    top = max(counts.values())
+    rows = []
+    for row in range(min(counts), max(counts) + 1):
+        low = row * bin_size
+        bar = "#" * math.ceil(counts[row] * width / top)
+        rows.append(f"  {low:>4}-{low + bin_size - 1:<4} {counts[row]:>{len(str(top))}} "
+                    f"{bar}".rstrip())
+    return rows
+
+
+def test_simulate_command_text_is_the_seeded_games_figures(
+        official: Solution, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(_simulate_argv("official", "optimal", 200, 1), "", monkeypatch,
+                               capsys)
+    assert (status, err) == (0, "")
+    scores = [int(s) for s in simulate(OFFICIAL, "optimal", 200, 1,
+                                       tables_of((OFFICIAL, official)))]
+    mean, stdev = statistics.fmean(scores), statistics.stdev(scores)
+    lines = out.split("\n")
+    assert lines.pop() == ""
+    assert re.fullmatch(r"200 games of official rules played by the optimal strategy, seed 1, "
+                        r"in \d+\.\d\d s", lines[0]), lines[0]
+    assert lines[1:] == [
+        f"mean {mean:.2f}  stdev {stdev:.2f}  min {min(scores)}  max {max(scores)}",
+        "scores:",
+        *_histogram_rows(scores, 20, 50)]
+    assert sum(int(line.split()[1]) for line in lines[3:]) == 200
+
+
+@pytest.mark.parametrize("args, problem", [
+    (("official", "optimal", 0), "argument --games: '0' is less than 1"),
+    (("official", "best", 10), "argument --strategy: invalid choice: 'best'"),
+    (("house", "optimal", 10), "argument --rules: invalid choice: 'house'")])
+def test_simulate_command_rejects_bad_arguments(args: tuple[str, str, int], problem: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(_simulate_argv(*args, 1, "--json"))
+    assert stopped.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("usage: ") and " simulate " in err.splitlines()[0]
+    last = err.splitlines()[-1]
+    assert re.fullmatch(r"\S.* simulate: error: " + re.escape(problem) + r".*", last), last
+
+
+def test_solve_command(official: Solution, monkeypatch: pytest.MonkeyPatch,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(["solve", "--rules", "official", "--json"], "", monkeypatch,
+                               capsys)
+    assert (status, err) == (0, "")
+    assert out.count("\n") == 1
+    report = json.loads(out)
+    assert set(report) == {"rules", "expected_score", "seconds"}
+    assert report["rules"] == "official" and round(report["expected_score"], 4) == 254.5877
+    status, text, err = run_cli(["solve", "--rules", "official"], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert re.fullmatch(r"Optimal play under official rules: expected final score 254\.5877 "
+                        r"\(table ready in \d+\.\d\d s\)\n", text), text
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "--rules", "house", "--json"])
+    assert stopped.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert re.fullmatch(r"\S.* solve: error: argument --rules: invalid choice: 'house'.*",
+                        err.splitlines()[-1]), err
+
+
+def test_histogram_rows() -> None:
+    buckets = histogram([100, 101, 145, 150], 20)
+    assert buckets == (Bucket(100, 119, 2), Bucket(120, 139, 0), Bucket(140, 159, 2))
+    out = io.StringIO()
+    Console(io.StringIO(), out).simulate_histogram(buckets, 4)
+    assert out.getvalue() == "   100-119  2 ####\n   120-139  0\n   140-159  2 ####\n"
+    assert _histogram_rows([100, 101, 145, 150], 20, 4) == out.getvalue().splitlines()
+    Console(io.StringIO(), out).simulate_histogram(histogram([], 20), 4)
+    assert out.getvalue().count("\n") == 3
+
+
+# -- the cache -----------------------------------------------------------------
+
+def test_table_round_trips(official: Solution) -> None:
+    again = decode(OFFICIAL, encode(OFFICIAL, official))
+    assert np.array_equal(again.values, official.values)
+    assert again.expected_score == official.expected_score
+
+
+def _damaged(data: bytes, how: str, other_rules: bytes) -> bytes:
+    """Return the table bytes damaged in one way."""
+    if how == "truncated":
+        return data[:len(data) // 2]
+    if how == "flipped":
+        spot = len(data) - 1000
+        return data[:spot] + bytes([data[spot] ^ 0x40]) + data[spot + 1:]
+    if how == "version":
+        end = data.index(b"\n", len(MAGIC))
+        header = json.loads(data[len(MAGIC):end])
+        header["version"] = FORMAT_VERSION + 1
+        return MAGIC + json.dumps(header).encode() + data[end:]
+    if how == "rules":
+        return other_rules
+    if how == "garbage":
+        return b"not a table at all"
+    return data[:len(MAGIC) + 10]
+
+
+def _reason(data: bytes, how: str) -> str:
+    """Return why the table ``data`` damaged as ``how`` cannot be used, in the cache's words."""
+    end = data.index(b"\n", len(MAGIC))
+    payload = len(data) - end - 1
+    return {"truncated": f"{len(data) // 2 - end - 1} bytes of data, expected {payload}",
+            "flipped": "checksum mismatch",
+            "version": f"format version {FORMAT_VERSION + 1}, expected {FORMAT_VERSION}",
+            "rules": "made for other rules",
+            "garbage": "not a solver table",
+            "header": "truncated header"}[how]
+
+
+class Recorder:
+    """A ``report`` callback that records the solver's events and has the console show them."""
+
+    def __init__(self) -> None:
+        """Start with nothing reported."""
+        self.events: list[SolverEvent] = []
+        self.console = Console(io.StringIO(), io.StringIO())
+
+    def __call__(self, event: SolverEvent) -> None:
+        """Record ``event`` and show it as the program does (on standard error)."""
+        self.events.append(event)
+        self.console.solver_event(event)
+
+
+def _builds_instead(monkeypatch: pytest.MonkeyPatch, solution: Solution) -> list[Rules]:
+    """Make the cache's builds return ``solution`` at once; return the list of rules built."""
+    builds: list[Rules] = []
+
+    def fake_build(rules: Rules, report: Report | None = None) -> Solution:
+        """Record the build and return the ready table."""
+        builds.append(rules)
+        return solution
+
+    monkeypatch.setattr(cache, "build", fake_build)
+    return builds
+
+
+@pytest.mark.parametrize("how", ["truncated", "flipped", "version", "rules", "garbage",
+                                 "header"])
+def test_damaged_tables_are_detected_and_rebuilt(
+        how: str, official: Solution, course: Solution, solver_cache: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    good = (solver_cache / table_name(OFFICIAL)).read_bytes()
+    data = _damaged(good, how, (solver_cache / table_name(COURSE)).read_bytes())
+    reason = _reason(good, how)
+    with pytest.raises(DamagedTableError) as caught:
+        decode(OFFICIAL, data)
+    assert str(caught.value) == reason
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    path = folder / table_name(OFFICIAL)
+    path.write_bytes(data)
+    builds = _builds_instead(monkeypatch, official)
+    report = Recorder()
+    solution = load_or_build(OFFICIAL, TableFiles(folder), report)
+    assert builds == [OFFICIAL]
+    assert report.events == [TableUnusable(str(path), reason)]
+    assert capsys.readouterr() == (
+        "", f"yahtzee: the solver table {path} is not usable ({reason}); rebuilding it\n")
+    assert solution is official
+    assert decode(OFFICIAL, path.read_bytes()).expected_score == official.expected_score
+    cache.forget_loaded()
+
+
+def test_a_good_stored_table_is_read_not_rebuilt(
+        official: Solution, solver_cache: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    shutil.copy(solver_cache / table_name(OFFICIAL), folder / table_name(OFFICIAL))
+    monkeypatch.setattr(cache, "build", lambda *args: pytest.fail("rebuilt a good table"))
+    report = Recorder()
+    solution = load_or_build(OFFICIAL, TableFiles(folder), report)
+    assert np.array_equal(solution.values, official.values)
+    assert report.events == []
+    assert capsys.readouterr() == ("", "")
+    cache.forget_loaded()
+
+
+def test_an_unwritable_cache_folder_still_works(
+        official: Solution, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    folder = blocker / "cache"
+    with pytest.raises(OSError) as refused:
+        folder.mkdir(parents=True, exist_ok=True)
+    reason = refused.value.strerror
+    assert reason is not None
+    builds = _builds_instead(monkeypatch, official)
+    report = Recorder()
+    solution = load_or_build(OFFICIAL, TableFiles(folder), report)
+    assert solution is official and builds == [OFFICIAL]
+    assert report.events == [TableNotStored(str(folder / table_name(OFFICIAL)), reason)]
+    assert capsys.readouterr() == (
+        "", f"yahtzee: cannot store the solver table in {folder} ({reason}); "
+            "keeping it in memory only\n")
+    cache.forget_loaded()
+
+
+def test_an_unreadable_table_is_rebuilt_and_a_failed_store_kept_in_memory(
+        official: Solution, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "cache"
+    path = folder / table_name(OFFICIAL)
+    path.mkdir(parents=True)
+    with pytest.raises(OSError) as unreadable:
+        path.read_bytes()
+    other = tmp_path / "another-file"
+    other.write_bytes(b"")
+    with pytest.raises(OSError) as unreplaceable:
+        other.replace(path)
+    builds = _builds_instead(monkeypatch, official)
+    report = Recorder()
+    solution = load_or_build(OFFICIAL, TableFiles(folder), report)
+    assert solution is official and builds == [OFFICIAL]
+    read_reason, store_reason = unreadable.value.strerror, unreplaceable.value.strerror
+    assert read_reason is not None and store_reason is not None
+    assert report.events == [TableUnusable(str(path), read_reason, unreadable=True),
+                             TableNotStored(str(path), store_reason)]
+    assert capsys.readouterr() == (
+        "", f"yahtzee: cannot read the solver table {path} ({read_reason}); rebuilding it\n"
+            f"yahtzee: cannot store the solver table in {folder} ({store_reason}); "
+            "keeping it in memory only\n")
+    assert path.is_dir() and sorted(p.name for p in folder.iterdir()) == [path.name]
+    assert load_or_build(OFFICIAL, TableFiles(folder), report) is official
+    assert builds == [OFFICIAL] and len(report.events) == 2
+    cache.forget_loaded()
+
+
+class _Terminal(io.StringIO):
+    """An output stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        """Return True: a terminal."""
+        return True
+
+
+def test_the_console_shows_a_build_and_its_progress_only_on_a_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    build: list[SolverEvent] = [BuildStarted("official"), BuildProgress(1, 13),
+                                BuildProgress(13, 13), BuildFinished(13, 7.34)]
+    console = Console(io.StringIO(), io.StringIO())
+    for event in build:
+        console.solver_event(event)
+    assert capsys.readouterr() == (
+        "", "Building the optimal-play table for official rules (done once, then cached)...\n"
+            "  solved 13/13 turns in 7.3 s\n")
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    for event in build:
+        console.solver_event(event)
+    assert terminal.getvalue() == (
+        "Building the optimal-play table for official rules (done once, then cached)...\n"
+        "\r  solved 1/13 turns\r  solved 13/13 turns\r  solved 13/13 turns in 7.3 s\n")
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_one_state_turn_values_equal_the_batched_ones(rules: Rules, official: Solution,
+                                                      course: Solution) -> None:
+    solution = official if rules is OFFICIAL else course
+    model = solution.model
+    strategy = OptimalStrategy(rules, solution)
+    rng = random.Random(12)
+    cards = []
+    for _ in range(12):
+        card = ScoreCard(rules)
+        for _ in range(rng.randrange(12)):
+            dice = [rng.randint(1, 6)] * 5 if rng.random() < 0.3 else [
+                rng.randint(1, 6) for _ in range(5)]
+            card.choose(rng.choice(card.choices(Dice.of(dice))), Dice.of(dice))
+        cards.append(card)
+    keys = [strategy.state_of(card) for card in cards]
+    batch = States(*(np.array(column) for column in zip(*keys)))
+    together = turn_values(model, solution.values, batch, table_specials(model, batch),
+                           want_choice=True)
+    assert together.choice is not None
+    for i, (flag, mask, upper) in enumerate(keys):
+        one = States(np.array([flag]), np.array([mask]), np.array([upper]))
+        alone = single_turn_values(model, solution.values, flag, mask, upper,
+                                   table_specials(model, one))
+        assert alone.choice is not None
+        assert np.array_equal(alone.leaf[:, 0], together.leaf[:, i])
+        assert np.allclose(alone.keep1[:, 0], together.keep1[:, i], rtol=0, atol=1e-9)
+        assert np.allclose(alone.keep2[:, 0], together.keep2[:, i], rtol=0, atol=1e-9)
+        assert np.array_equal(alone.choice[:, 0], together.choice[:, i])

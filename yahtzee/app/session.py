@@ -1,0 +1,257 @@
+"""The application: start a new game or resume a saved one, with autosave, players and the coach.
+
+This layer composes the others: it seats players of the kinds asked for
+(computer players get their strategies from the solver, whose tables are
+kept by persistence), wires the ``Autosaver`` to the engine, and finds the
+save to resume.  It prints nothing: failures are exceptions and reports go
+to the callbacks the interface supplies.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, cast
+
+from yahtzee.domain.card import Card, Variant
+from yahtzee.engine.engine import Engine, EngineObserver
+from yahtzee.players.kinds import COMPUTER, PlayerKind, default_names, find_kind
+from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
+from yahtzee.storage.history import History
+from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
+from yahtzee.storage.saves import SaveFile, SaveStore, now
+from yahtzee.storage.snapshot import SnapshotError, make_card, record_variant
+
+if TYPE_CHECKING:
+    from yahtzee.domain.rules import Rules
+    from yahtzee.solver.cache import Solution, TableSource
+    from yahtzee.solver.events import Report
+    from yahtzee.solver.coach import Coach
+
+LATEST = "latest"
+"""What ``--resume`` given without an ID stands for: the most recently played unfinished game."""
+
+
+class SolverUnavailableError(RuntimeError):
+    """The solver cannot run here: numpy is not installed."""
+
+
+class NoUnfinishedGameError(LookupError):
+    """``--resume`` found no unfinished game."""
+
+
+class UnknownSaveError(LookupError):
+    """No unfinished game has the requested ID (the message is the ID as asked)."""
+
+
+def solver_tables(report: Report | None = None) -> TableSource:
+    """Return the source of solved tables: the cache folder, building what is missing.
+
+    ``report`` (the interface's) is told of damaged files and of the build's
+    progress.  ``SolverUnavailableError`` without numpy.
+    """
+    with _numpy_needed():
+        from yahtzee.solver.cache import load_or_build
+    from yahtzee.storage.tables import TableFiles
+
+    def tables(rules: Rules) -> Solution:
+        """Return the table of ``rules`` from memory, the cache folder, or a new build."""
+        return load_or_build(rules, TableFiles.in_cache_folder(), report)
+
+    return tables
+
+
+class _numpy_needed:
+    """Turns a missing numpy into ``SolverUnavailableError`` (a context manager)."""
+
+    def __enter__(self) -> None:
+        """Enter the guarded block."""
+
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
+        """Translate ``ModuleNotFoundError`` for numpy; let everything else through."""
+        if isinstance(error, ModuleNotFoundError) and error.name == "numpy":
+            raise SolverUnavailableError(str(error)) from None
+
+
+def strategy_loader(kind: PlayerKind, variant: Variant,
+                    tables: Callable[[], TableSource]) -> Callable[[], Strategy]:
+    """Return a function giving the strategy that plays ``kind`` in ``variant``, loaded on call."""
+    def load() -> Strategy:
+        """Import the solver and return the strategy (its table built the first time)."""
+        assert kind.strategy is not None
+        with _numpy_needed():
+            from yahtzee.solver.factory import get_strategy
+            return get_strategy(kind.strategy, variant, tables())
+    return load
+
+
+@dataclass
+class Setup:
+    """How to make players' strategies and the coach: the table source, made when first needed."""
+
+    report: Report | None = None
+    _tables: TableSource | None = None
+
+    def tables(self) -> TableSource:
+        """Return the source of solved tables (``SolverUnavailableError`` without numpy)."""
+        if self._tables is None:
+            self._tables = solver_tables(self.report)
+        return self._tables
+
+    def player(self, kind: PlayerKind, name: str, variant: Variant,
+               card: Card | None = None) -> Player:
+        """Return a player of ``kind`` called ``name``, with ``card`` or a new one."""
+        seat_card = variant.new_card() if card is None else card
+        if not kind.is_computer:
+            return HumanPlayer(name, seat_card)
+        return ComputerPlayer(name, seat_card, strategy_loader(kind, variant, self.tables), kind)
+
+    def players(self, kinds: Sequence[PlayerKind], names: Sequence[str] | None,
+                variant: Variant) -> list[Player]:
+        """Seat the players of ``kinds`` with ``names`` (default names where none is given)."""
+        defaults = default_names(kinds)
+        chosen = list(names or [])
+        return [self.player(kind, chosen[seat] if seat < len(chosen) else defaults[seat],
+                            variant)
+                for seat, kind in enumerate(kinds)]
+
+    def coach(self, variant: Variant) -> Coach:
+        """Return a coach for ``variant``, its table loaded now (before the game starts)."""
+        with _numpy_needed():
+            from yahtzee.solver.coach import Coach, ValueStrategy
+            from yahtzee.solver.factory import get_strategy
+
+        def load() -> ValueStrategy:
+            """Return the optimal strategy of ``variant``."""
+            assert COMPUTER.strategy is not None
+            return cast(ValueStrategy, get_strategy(COMPUTER.strategy, variant, self.tables()))
+
+        coach = Coach(variant, load)
+        coach.strategy
+        return coach
+
+
+class Autosaver:
+    """An engine observer that saves the whole game after every change.
+
+    When the game ends it goes into the history and its save is removed.
+    If saving fails, the problem is reported once and the game plays on.
+    """
+
+    def __init__(self, store: SaveStore, history: History | None = None, *,
+                 resumed: SaveFile | None = None) -> None:
+        """Save into ``store`` and file finished games in ``history``.
+
+        ``resumed`` is the save a resumed game came from; its ID is kept.
+        """
+        self.store = store
+        self.history = history
+        self.save = resumed
+        self.up_to_date = resumed is not None
+        """Whether the save on disk holds the game as it stands now."""
+        self.warned = False
+
+    @property
+    def save_id(self) -> int | None:
+        """The ID of this game's save (None before the first successful save)."""
+        return None if self.save is None else self.save.save_id
+
+    def resume_id(self) -> int | None:
+        """Return the ID to resume this game with, if its latest state is saved."""
+        return self.save_id if self.up_to_date else None
+
+    def is_newest(self) -> bool:
+        """Return whether this game's save is the one written last (plain ``--resume`` picks it)."""
+        return self.save_id is not None and self.store.newest_id() == self.save_id
+
+    def _cannot_save(self, error: Exception) -> None:
+        """Note that saving failed; report it the first time only."""
+        self.up_to_date = False
+        if not self.warned:
+            self.warned = True
+            self.store.problems.cannot_save(error)
+
+    def changed(self, engine: Engine) -> None:
+        """Write the game as it now stands."""
+        try:
+            record = engine.record()
+            if self.save is None:
+                self.save = self.store.create(record)
+            else:
+                save = replace(self.save, updated=now(), snapshot=record)
+                self.store.write(save)
+                self.save = save
+            self.up_to_date = True
+        except (OSError, StorageError, SnapshotError) as error:
+            self._cannot_save(error)
+
+    def finished(self, engine: Engine) -> None:
+        """File the finished game in the history, then remove its save.
+
+        If the history cannot be written, the save stays as it is (the game
+        over, not yet filed): ``--resume`` shows the end and files it then.
+        Without a history, the save is kept, marked finished.
+        """
+        uid = self.save.uid if self.save is not None else uuid.uuid4().hex
+        try:
+            if self.history is not None:
+                self.history.record(engine.record(), uid=uid)
+                if self.save is not None:
+                    self.store.remove(self.save.save_id)
+            elif self.save is not None:
+                self.store.write(replace(self.save, updated=now(), finished=True,
+                                         snapshot=engine.record()))
+        except (OSError, StorageError, SnapshotError, sqlite3.Error) as error:
+            self._cannot_save(error)
+        self.up_to_date = False
+
+
+def autosaver(problems: StorageProblems, resumed: SaveFile | None = None) -> Autosaver:
+    """Return an observer that saves a game in the data folder and files it when finished."""
+    return Autosaver(SaveStore(problems=problems), History(problems=problems), resumed=resumed)
+
+
+def find_save(requested: str, problems: StorageProblems) -> SaveFile:
+    """Return the unfinished game to resume: ``LATEST`` or the one with that ID.
+
+    ``NoUnfinishedGameError`` or ``UnknownSaveError`` when there is none;
+    ``DamagedFileError`` (already reported to ``problems``) for a damaged save.
+    """
+    store = SaveStore(problems=problems)
+    if requested == LATEST:
+        save = store.latest()
+        if save is None:
+            raise NoUnfinishedGameError()
+        return save
+    text = requested.strip()
+    if not text.isdigit() or not text.isascii() or len(text) > 9:
+        raise UnknownSaveError(requested)
+    try:
+        save = store.load(int(text))
+    except SaveNotFoundError:
+        raise UnknownSaveError(requested) from None
+    if save.finished:
+        raise UnknownSaveError(requested)
+    return save
+
+
+def new_engine(players: Sequence[Player], variant: Variant, *, seed: int | None = None,
+               observers: Sequence[EngineObserver] = ()) -> Engine:
+    """Return a new game of ``variant`` for ``players``, its dice seeded with ``seed``."""
+    return Engine(variant, players, seed=seed, observers=observers)
+
+
+def resume_engine(save: SaveFile, setup: Setup, *,
+                  observers: Sequence[EngineObserver] = ()) -> tuple[Engine, list[Player]]:
+    """Return the saved game, its players seated with their cards, and ``Die.r`` restored."""
+    record = save.snapshot
+    variant = record_variant(record)
+    players = []
+    for player in record.players:
+        kind = find_kind(player.kind)
+        if kind is None:
+            raise SnapshotError(f"unknown player kind {player.kind!r}")
+        players.append(setup.player(kind, player.name, variant, make_card(variant, player)))
+    return Engine.restore(record, variant, players, observers=observers), players

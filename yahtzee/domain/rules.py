@@ -1,0 +1,145 @@
+"""The two rule sets, ``course`` and ``official``, as pure functions of a card and the dice.
+
+A rule set answers one question: with these boxes filled and these dice,
+which boxes may the player choose, and what does each choice add?  The
+score card, the console and the solver all ask it, so the rules live here
+and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, NamedTuple
+
+from yahtzee.domain.category import CATEGORY_CLASSES, Category, FullHouse, LgStraight, SmStraight
+from yahtzee.domain.category_value import CategoryValue
+from yahtzee.domain.dice import Dice
+
+UPPER_BONUS = 35
+"""Points added once the upper boxes total ``UPPER_BONUS_THRESHOLD`` or more."""
+UPPER_BONUS_THRESHOLD = 63
+"""The upper-section total that earns ``UPPER_BONUS``."""
+YAHTZEE_BONUS = 100
+"""Points of one Yahtzee bonus."""
+
+_BOXES: tuple[Category, ...] = tuple(cls() for cls in CATEGORY_CLASSES)
+_JOKER_POINTS = {
+    CategoryValue.FULL_HOUSE: FullHouse.POINTS,
+    CategoryValue.SM_STRAIGHT: SmStraight.POINTS,
+    CategoryValue.LG_STRAIGHT: LgStraight.POINTS,
+}
+
+
+class Option(NamedTuple):
+    """One legal choice: the box, the points it writes there, the bonus it earns."""
+
+    category: CategoryValue
+    box_points: int
+    bonus_points: int
+    fills_box: bool
+
+    @property
+    def points(self) -> int:
+        """The points this choice adds to the card (box points plus any Yahtzee bonus)."""
+        return self.box_points + self.bonus_points
+
+
+def box_points(cv: CategoryValue, d: Dice) -> int:
+    """Return what the box ``cv`` scores for ``d`` by its own rule (no joker, no bonus)."""
+    return _BOXES[cv.get_value()].evaluate(d)
+
+
+def is_yahtzee(d: Dice) -> bool:
+    """Return whether the dice are five alike."""
+    return _BOXES[CategoryValue.YAHTZEE.get_value()].evaluate(d) > 0
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A Yahtzee rule set: how the Yahtzee bonus is earned and whether jokers are forced."""
+
+    name: str
+    summary: str
+    bonus_by_choice: bool
+    """True: a later Yahtzee is scored as a bonus by choosing Yahtzee again, filling no box."""
+    bonus_cap: int | None
+    """The most Yahtzee bonuses one card may take (None: no limit)."""
+    forced_joker: bool
+    """True: a Yahtzee with the Yahtzee box filled must be placed by the joker steps."""
+
+    ROUNDS: ClassVar[int] = 13
+
+    def options(self, scores: Sequence[int | None], bonus_count: int, d: Dice) -> list[Option]:
+        """Return the legal choices, in menu order, for a card and the dice.
+
+        ``scores`` holds each box's points in ``CategoryValue`` order, None
+        for an open box; ``bonus_count`` is the Yahtzee bonuses taken so far.
+        """
+        open_boxes = [cv for cv in CategoryValue if scores[cv.get_value()] is None]
+        yahtzee_box = scores[CategoryValue.YAHTZEE.get_value()]
+        plain = [Option(cv, box_points(cv, d), 0, True) for cv in open_boxes]
+        if yahtzee_box is None or not is_yahtzee(d):
+            return plain
+        bonus_open = (yahtzee_box > 0
+                      and (self.bonus_cap is None or bonus_count < self.bonus_cap))
+        if self.bonus_by_choice:
+            if not bonus_open:
+                return plain
+            bonus = Option(CategoryValue.YAHTZEE, 0, YAHTZEE_BONUS, False)
+            return sorted([*plain, bonus], key=lambda o: o.category.get_value())
+        bonus_points = YAHTZEE_BONUS if bonus_open else 0
+        if not self.forced_joker:
+            return [o._replace(bonus_points=bonus_points) for o in plain]
+        return self._joker_options(open_boxes, bonus_points, d)
+
+    @staticmethod
+    def _joker_options(open_boxes: list[CategoryValue], bonus_points: int,
+                       d: Dice) -> list[Option]:
+        """Return the forced-joker choices for a Yahtzee rolled with the Yahtzee box filled."""
+        upper = CategoryValue.upper_for_face(d.get_die(0).get_value())
+        if upper in open_boxes:
+            return [Option(upper, box_points(upper, d), bonus_points, True)]
+        lower = [cv for cv in open_boxes if not cv.is_upper]
+        if lower:
+            return [Option(cv, _JOKER_POINTS.get(cv, box_points(cv, d)), bonus_points, True)
+                    for cv in lower]
+        return [Option(cv, 0, bonus_points, True) for cv in open_boxes]
+
+    def rounds_used(self, filled: int, bonus_count: int) -> int:
+        """Return how many turns a card has used: one per filled box, one per chosen bonus."""
+        return filled + (bonus_count if self.bonus_by_choice else 0)
+
+
+COURSE = Rules(
+    name="course",
+    summary=("CS2100 rules: a later Yahtzee, with 50 in the Yahtzee box, may be scored "
+             "in Yahtzee again as a 100-point bonus (at most 3) that fills no box; "
+             "no joker."),
+    bonus_by_choice=True,
+    bonus_cap=3,
+    forced_joker=False,
+)
+"""The course's rules (the default)."""
+
+OFFICIAL = Rules(
+    name="official",
+    summary=("Hasbro rules: every later Yahtzee with 50 in the Yahtzee box earns 100 "
+             "points, and a Yahtzee with that box filled is placed by the forced joker."),
+    bonus_by_choice=False,
+    bonus_cap=None,
+    forced_joker=True,
+)
+"""Hasbro's official rules."""
+
+RULES: dict[str, Rules] = {COURSE.name: COURSE, OFFICIAL.name: OFFICIAL}
+"""Every rule set, by name."""
+
+
+def get_rules(name: str) -> Rules:
+    """Return the rule set called ``name`` (``"course"`` or ``"official"``)."""
+    try:
+        return RULES[name]
+    except KeyError:
+        known = ", ".join(RULES)
+        raise ValueError(f"unknown rules {name!r}; choose one of: {known}") from None

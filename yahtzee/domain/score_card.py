@@ -1,0 +1,157 @@
+"""The ``ScoreCard``: thirteen boxes, the Yahtzee bonuses and the totals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from yahtzee.domain.category import Category, make_category
+from yahtzee.domain.category_value import CategoryValue
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.rules import (COURSE, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS,
+                                  Option, Rules, box_points, is_yahtzee)
+from yahtzee.domain.card import MenuItem, format_rows
+
+
+class IllegalChoiceError(ValueError):
+    """A box was chosen that the rules do not allow for these dice."""
+
+
+class ScoreCard:
+    """One player's score card: a ``Category`` per box plus the Yahtzee bonus count."""
+
+    NUM_CATS: ClassVar[int] = 13
+
+    def __init__(self, rules: Rules = COURSE) -> None:
+        """Make an empty card played under ``rules`` (the course's by default)."""
+        self._rules = rules
+        self._scorecard: list[Category] = [make_category(cv) for cv in CategoryValue]
+        self._yahtzee_bonus = 0
+
+    @property
+    def rules(self) -> Rules:
+        """The rule set this card is played under."""
+        return self._rules
+
+    def scores(self) -> list[int | None]:
+        """Return each box's points in ``CategoryValue`` order, None for an open box."""
+        return [c.get_score() if c.get_used() else None for c in self._scorecard]
+
+    def options(self, d: Dice) -> list[Option]:
+        """Return the legal choices for these dice, with their points, in menu order."""
+        return self._rules.options(self.scores(), self._yahtzee_bonus, d)
+
+    def choices(self, d: Dice) -> list[CategoryValue]:
+        """Return the boxes the player may choose for these dice, in menu order."""
+        return [option.category for option in self.options(d)]
+
+    def _option(self, cv: CategoryValue, d: Dice) -> Option | None:
+        """Return the legal choice of ``cv`` for these dice, or None if it is not allowed."""
+        return next((o for o in self.options(d) if o.category is cv), None)
+
+    def choose(self, cv: CategoryValue, d: Dice) -> None:
+        """Score the dice in ``cv``; ``IllegalChoiceError`` (a ``ValueError``) if not allowed."""
+        option = self._option(cv, d)
+        if option is None:
+            cap = self._rules.bonus_cap
+            if (cv is CategoryValue.YAHTZEE and self._rules.bonus_by_choice and is_yahtzee(d)
+                    and cap is not None and self._yahtzee_bonus >= cap):
+                raise IllegalChoiceError(f"the limit of {cap} Yahtzee bonuses has been reached")
+            if self.check_scored(cv):
+                raise IllegalChoiceError(f"{cv} has already been scored")
+            raise IllegalChoiceError(f"{cv} may not be chosen for these dice")
+        if option.fills_box:
+            self._scorecard[cv.get_value()].set_score(option.box_points)
+        if option.bonus_points:
+            self._yahtzee_bonus += 1
+
+    def menu(self, d: Dice) -> list[MenuItem]:
+        """Return the scoring menu for these dice: number, name and points of each choice."""
+        return [MenuItem(o.category.number, o.category.label, o.points) for o in self.options(d)]
+
+    def choose_number(self, number: int, d: Dice) -> MenuItem:
+        """Score the dice in the box numbered ``number`` (1 to 13) and return its menu line."""
+        for item in self.menu(d):
+            if item.number == number:
+                self.choose(CategoryValue.from_number(number), d)
+                return item
+        raise IllegalChoiceError(f"{number} is not on the menu for these dice")
+
+    def get_evaluation(self, cv: CategoryValue, d: Dice) -> int:
+        """Return what choosing ``cv`` would add (box points plus any Yahtzee bonus).
+
+        For a box that is not a legal choice, return what its own rule scores.
+        """
+        option = self._option(cv, d)
+        return option.points if option else box_points(cv, d)
+
+    def check_scored(self, cv: CategoryValue) -> bool:
+        """Return whether the box ``cv`` has been used."""
+        return self._scorecard[cv.get_value()].get_used()
+
+    def get_category_score(self, cv: CategoryValue) -> int:
+        """Return the points in the box ``cv`` (0 while open)."""
+        return self._scorecard[cv.get_value()].get_score()
+
+    def get_yahtzee_bonus(self) -> int:
+        """Return how many Yahtzee bonuses the card holds."""
+        return self._yahtzee_bonus
+
+    def upper_subtotal(self) -> int:
+        """Return the upper boxes' total, without the upper bonus."""
+        return sum(c.get_score() for c in self._scorecard if c.value.is_upper)
+
+    def upper_bonus(self) -> int:
+        """Return the upper bonus: 35 once the upper boxes reach 63, else 0."""
+        return UPPER_BONUS if self.upper_subtotal() >= UPPER_BONUS_THRESHOLD else 0
+
+    def score_top(self) -> int:
+        """Return the upper section's total, with the upper bonus once earned."""
+        return self.upper_subtotal() + self.upper_bonus()
+
+    def score_bottom(self) -> int:
+        """Return the lower section's total, with the Yahtzee bonuses."""
+        boxes = sum(c.get_score() for c in self._scorecard if not c.value.is_upper)
+        return boxes + YAHTZEE_BONUS * self._yahtzee_bonus
+
+    def score(self) -> int:
+        """Return the grand total: ``score_top()`` (upper bonus included) + ``score_bottom()``."""
+        return self.score_top() + self.score_bottom()
+
+    def rounds_used(self) -> int:
+        """Return how many turns this card has taken."""
+        filled = sum(c.get_used() for c in self._scorecard)
+        return self._rules.rounds_used(filled, self._yahtzee_bonus)
+
+    def rows(self) -> list[tuple[str, int]]:
+        """Return the printed rows of the card as (label, value) pairs."""
+        rows = [(cv.label, self.get_category_score(cv)) for cv in CategoryValue]
+        rows += [("Yahtzee bonus:", YAHTZEE_BONUS * self._yahtzee_bonus),
+                 ("Upper Total", self.score_top()),
+                 ("Lower Total", self.score_bottom()),
+                 ("Total", self.score())]
+        return rows
+
+    @classmethod
+    def restore(cls, rules: Rules, scores: Sequence[int | None], bonus_count: int) -> ScoreCard:
+        """Return a card under ``rules`` holding ``scores`` and ``bonus_count`` bonuses."""
+        if len(scores) != cls.NUM_CATS:
+            raise ValueError(f"a card has {cls.NUM_CATS} boxes, not {len(scores)}")
+        if not isinstance(bonus_count, int) or bonus_count < 0 or (
+                rules.bonus_cap is not None and bonus_count > rules.bonus_cap):
+            raise ValueError(f"{bonus_count!r} Yahtzee bonuses are not possible")
+        card = cls(rules)
+        for category, points in zip(card._scorecard, scores):
+            if points is not None:
+                if isinstance(points, bool) or not isinstance(points, int):
+                    raise ValueError(f"a box holds whole points, not {points!r}")
+                category.set_score(points)
+        card._yahtzee_bonus = bonus_count
+        return card
+
+    def __str__(self) -> str:
+        return format_rows(self.rows())
+
+    def __repr__(self) -> str:
+        return (f"ScoreCard.restore({self._rules.name!r} rules, {self.scores()!r}, "
+                f"{self._yahtzee_bonus})")

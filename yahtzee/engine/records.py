@@ -1,0 +1,104 @@
+"""Plain records of a game: each accepted decision, the turn in progress, the whole game state.
+
+Records hold only numbers, strings and tuples, so that persistence can write
+and read them and an analysis can replay them without a live game.  A
+``GameRecord`` is everything needed to go on with a game exactly where it
+stands, the state of the dice generator included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from yahtzee.domain.card import Card, Variant
+
+REROLLS = 2
+"""Re-rolls allowed after a turn's first roll."""
+
+RngState = tuple[int, tuple[int, ...], float | None]
+"""The state of a ``random.Random``, as ``getstate()`` returns it."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One accepted command, with the position it was given in.
+
+    ``round`` counts from 1 and ``seat`` from 0; ``dice`` and ``saved`` are
+    the dice shown and saved when the command was given, ``rolls_left`` the
+    re-rolls then left.  ``command`` is the command as accepted: ``roll``,
+    ``score``, a die number ``1``-``5``, or the menu number typed at scoring.
+    """
+
+    round: int
+    seat: int
+    dice: tuple[int, ...]
+    saved: tuple[bool, ...]
+    rolls_left: int
+    command: str
+    points: int | None = None
+    """For a scoring choice: the points it added (box points plus any Yahtzee bonus)."""
+    label: str | None = None
+    """For a scoring choice: the name of the box chosen."""
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """The turn in progress: the dice shown, which are saved, re-rolls left, choosing or not."""
+
+    dice: tuple[int, ...]
+    saved: tuple[bool, ...]
+    rolls_left: int
+    choosing: bool
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A seated player: name, kind (a name of the player-kinds table) and card contents."""
+
+    name: str
+    kind: str
+    scores: tuple[int | None, ...]
+    yahtzee_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to go on with a game exactly where it stands.
+
+    ``variant`` and ``rules`` are registry names (``yahtzee.domain.games``);
+    ``round`` counts from 0 and equals the game's rounds once it is over;
+    ``rng`` is the state of the shared dice generator ``Die.r``.
+    """
+
+    variant: str
+    rules: str
+    players: tuple[PlayerRecord, ...]
+    round: int
+    seat: int
+    turn: TurnRecord | None
+    log: tuple[Decision, ...]
+    rng: RngState
+
+
+def scoring_dice(log: Sequence[Decision], seat: int, variant: Variant) -> dict[str, str]:
+    """Return, for one seat, the dice that scored each box, by the box's printed label.
+
+    A box scored twice (a course-rules Yahtzee bonus) lists its later dice
+    under ``Yahtzee bonus:``; dice are printed with the game's face labels.
+    """
+    shown: dict[str, list[str]] = {}
+    for decision in log:
+        if decision.seat == seat and decision.label is not None:
+            faces = " ".join(variant.face(v) for v in decision.dice)
+            label = decision.label
+            if label in shown:
+                label = "Yahtzee bonus:"
+            shown.setdefault(label, []).append(f"[{faces}]")
+    return {label: " ".join(dice) for label, dice in shown.items()}
+
+
+def leaders(cards: Sequence[Card]) -> list[int]:
+    """Return the seats with the highest total (more than one on a tie)."""
+    best = max(card.score() for card in cards)
+    return [seat for seat, card in enumerate(cards) if card.score() == best]

@@ -1,0 +1,195 @@
+"""The command line: its parser, and ``main``, which runs the subcommand it names.
+
+``python game_driver.py [options]`` and ``python -m yahtzee [play] [options]``
+both come here.  ``play`` is the default subcommand: its options are also
+the top-level parser's, so a game starts with no command at all, and with
+no options at once (the course's two-human game).  argparse checks every
+option; ``yahtzee.interfaces.commands`` holds what each subcommand does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from yahtzee.app.session import LATEST
+from yahtzee.domain.games import GAMES, YAHTZEE
+from yahtzee.domain.rules import COURSE, RULES
+from yahtzee.engine.engine import MAX_PLAYERS
+from yahtzee.interfaces.commands import COMMANDS, DEFAULT_DELAY, run
+from yahtzee.interfaces.console import Console
+from yahtzee.players.kinds import KINDS, STRATEGIES, PlayerKind, find_kind
+
+
+def _player_kinds(text: str) -> list[PlayerKind]:
+    """Parse ``--players``: a comma list of 1 to 6 player kinds."""
+    kinds = []
+    for part in text.split(","):
+        kind = find_kind(part.strip().lower())
+        if kind is None:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip().lower()!r} is not a player kind "
+                f"(choose from {', '.join(k.name for k in KINDS)})")
+        kinds.append(kind)
+    if not 1 <= len(kinds) <= MAX_PLAYERS:
+        raise argparse.ArgumentTypeError(f"a game has 1 to {MAX_PLAYERS} players, not {len(kinds)}")
+    return kinds
+
+
+def _names(text: str) -> list[str]:
+    """Parse ``--names``: a comma list of non-empty player names."""
+    names = [part.strip() for part in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError("player names cannot be empty")
+    return names
+
+
+def _seconds(text: str) -> float:
+    """Parse a number of seconds that is zero or more (and finite)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+    return value
+
+
+def _positive(text: str) -> int:
+    """Parse a whole number of 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is less than 1")
+    return value
+
+
+def program_name() -> str:
+    """Return how the user started the program: ``game_driver.py`` or ``python -m yahtzee``."""
+    started = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if started in ("", "__main__.py", "-c"):
+        return "python -m yahtzee"
+    return started
+
+
+def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """Add the options of ``play`` to ``parser``.
+
+    The top-level parser holds the defaults; ``play``'s own copy leaves an
+    option it was not given alone (``argparse.SUPPRESS``), so that options
+    written before the word ``play`` still count.
+    """
+    def default(value: object) -> object:
+        """Return ``value`` for the top-level parser, SUPPRESS for ``play``'s."""
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument("--players", type=_player_kinds, default=default(None), metavar="KINDS",
+                        help="comma list of 1-6 players: human, computer (optimal), greedy "
+                             "(default: human,human)")
+    parser.add_argument("--names", type=_names, default=default(None), metavar="NAMES",
+                        help="comma list of player names, in seating order")
+    parser.add_argument("--rules", choices=sorted(RULES), default=default(None),
+                        help=f"Yahtzee rule set (default: {COURSE.name})")
+    parser.add_argument("--game", choices=GAMES, default=default(YAHTZEE),
+                        help=f"which dice game (default: {YAHTZEE})")
+    parser.add_argument("--seed", type=int, default=default(None), metavar="N",
+                        help="seed the dice: same seed, same dice")
+    parser.add_argument("--coach", action="store_true", default=default(False),
+                        help="advise each human decision and analyze the game at its end")
+    parser.add_argument("--resume", nargs="?", const=LATEST, default=default(None), metavar="ID",
+                        help="continue the most recent unfinished game, or the game ID "
+                             "('saves' lists them)")
+    parser.add_argument("--delay", type=_seconds, default=default(None), metavar="SECONDS",
+                        help="pause before each computer command (default: "
+                             f"{DEFAULT_DELAY} on a terminal, 0 otherwise)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of the whole command line."""
+    prog = program_name()
+    others = [name for name in COMMANDS if name != "play"]
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Yahtzee in the terminal, with an exact optimal computer opponent. "
+                    "With no command, plays a game (the options below are play's).")
+    _play_options(parser, defaults=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    play = sub.add_parser(
+        "play", help="play a game (the default command)",
+        description="Play a game. With no options: the course's two-human Yahtzee game. "
+                    f"Other commands: {', '.join(others)} ({prog} COMMAND --help).")
+    _play_options(play, defaults=False)
+
+    rules_help = f"rule set (default: {COURSE.name})"
+    solve = sub.add_parser(
+        "solve", help="print the optimal expected score of solitaire play",
+        description="Solve the game exactly and print the expected final score of optimal "
+                    "solitaire play (the table is built once, then cached).")
+    solve.add_argument("--rules", choices=sorted(RULES), default=COURSE.name, help=rules_help)
+    solve.add_argument("--json", action="store_true",
+                       help='print {"rules", "expected_score", "seconds"}')
+
+    simulate = sub.add_parser(
+        "simulate", help="play many solitaire games with a strategy",
+        description="Play many solitaire games at once and report the mean, standard "
+                    "deviation, lowest and highest score and a histogram.")
+    simulate.add_argument("--rules", choices=sorted(RULES), default=COURSE.name,
+                          help=rules_help)
+    simulate.add_argument("--strategy", choices=STRATEGIES, default=STRATEGIES[0],
+                          help=f"how the games are played (default: {STRATEGIES[0]})")
+    simulate.add_argument("--games", type=_positive, default=1000, metavar="N",
+                          help="how many games (default: 1000)")
+    simulate.add_argument("--seed", type=int, metavar="S",
+                          help="seed the dice: same seed, same result")
+    simulate.add_argument("--json", action="store_true", help="print JSON")
+
+    sub.add_parser("saves", help="list the unfinished games, to resume with --resume ID",
+                   description="List the unfinished games with their save IDs; continue one "
+                               "with --resume ID.")
+    stats = sub.add_parser("stats", help="statistics of the finished games",
+                           description="Games played, wins, best, mean and a histogram of the "
+                                       "scores, per player name and per computer strength.")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    analyze = sub.add_parser("analyze", help="judge a finished game's decisions against "
+                                             "optimal play")
+    analyze.add_argument("game_id", nargs="?", metavar="GAME_ID",
+                         help="the finished game's number (default: the latest)")
+    analyze.add_argument("--json", action="store_true", help="print JSON")
+    return parser
+
+
+def play_problem(args: argparse.Namespace) -> str | None:
+    """Return what is wrong with a combination of ``play`` options, or None.
+
+    Each option alone is checked by argparse; these are the checks across options.
+    """
+    if (args.command or "play") != "play":
+        return None
+    players = args.players or [None, None]
+    if args.names and len(args.names) > len(players):
+        return f"{len(args.names)} names given for {len(players)} players"
+    if args.names and len(set(args.names)) != len(args.names):
+        return "player names must differ"
+    if args.game != YAHTZEE and args.rules is not None:
+        return "--rules chooses Yahtzee rules; Poker Dice has one rule set"
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: the process's); return the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        problem = play_problem(args)
+        if problem is not None:
+            Console().error(problem)
+            return 2
+        return run(args)
+    except BrokenPipeError:
+        # The reader of our output went away (``| head``): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0

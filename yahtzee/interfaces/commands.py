@@ -1,0 +1,262 @@
+"""What each subcommand does: ``play``, ``solve``, ``simulate``, ``saves``, ``stats``, ``analyze``.
+
+Each handler takes the options argparse has already checked and returns
+the exit status.  Results go to standard output (a readable text, or JSON);
+one-line errors to standard error.  numpy is imported only by the commands
+that need the solver, when they run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
+                                 SolverUnavailableError, UnknownSaveError, autosaver, find_save,
+                                 resume_engine)
+from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
+from yahtzee.interfaces.console import NUMPY_NEEDED, Console, analysis_json
+from yahtzee.interfaces.console_game import Game
+from yahtzee.players.kinds import HUMAN
+from yahtzee.players.players import ComputerPlayer
+from yahtzee.storage.history import History
+from yahtzee.storage.problems import DamagedFileError, StorageError
+from yahtzee.storage.saves import SaveFile, SaveStore
+from yahtzee.storage.stats import histogram, load_stats
+
+if TYPE_CHECKING:
+    from yahtzee.domain.rules import Rules
+    from yahtzee.solver.cache import TableSource
+
+PROGRAM = "python -m yahtzee"
+"""How the resume hint names the program (it works however the game was started)."""
+DEFAULT_DELAY = 0.6
+"""Seconds before each computer command on a terminal (0 when the output is not one)."""
+SIMULATE_BAR = 50
+"""Characters of the longest bar of ``simulate``'s histogram."""
+SIMULATE_BIN = 20
+"""Points per row of ``simulate``'s histogram."""
+DEFAULT_PLAYERS = [HUMAN, HUMAN]
+"""The players of a game when ``--players`` is not given: the course's two people."""
+
+
+def resume_hint(saver: Autosaver) -> str | None:
+    """Return the command that resumes the game ``saver`` saves (None if it is not saved).
+
+    The ID is left out while this game is the most recently saved one, which
+    plain ``--resume`` picks, so that a transcript reads the same on every run.
+    """
+    save_id = saver.resume_id()
+    if save_id is None:
+        return None
+    if saver.is_newest():
+        return f"{PROGRAM} --resume"
+    return f"{PROGRAM} --resume {save_id}"
+
+
+def _find_save(requested: str, console: Console) -> SaveFile | None:
+    """Return the save to resume, or None after saying (standard error) why there is none."""
+    try:
+        return find_save(requested, console)
+    except NoUnfinishedGameError:
+        console.no_unfinished_game()
+    except UnknownSaveError:
+        console.unknown_save(requested)
+    except DamagedFileError:
+        pass
+    return None
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play a game as the options say (a new one, or ``--resume``); return the exit status."""
+    delay = args.delay if args.delay is not None else (
+        DEFAULT_DELAY if sys.stdout.isatty() else 0.0)
+    console = Console(delay=delay)
+    resumed: SaveFile | None = None
+    if args.resume is not None:
+        resumed = _find_save(args.resume, console)
+        if resumed is None:
+            return 2
+        ignored = [option for option, given in (
+            ("--players", args.players not in (None, DEFAULT_PLAYERS)), ("--names", args.names),
+            ("--rules", args.rules), ("--game", args.game != YAHTZEE),
+            ("--seed", args.seed is not None)) if given]
+        if ignored:
+            console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
+    setup = Setup(report=console.solver_event)
+    saver = autosaver(console, resumed)
+    try:
+        if resumed is not None:
+            engine, players = resume_engine(resumed, setup, observers=[saver])
+            variant = engine.variant
+        else:
+            variant = get_variant(args.game, args.rules)
+            players = setup.players(args.players or DEFAULT_PLAYERS, args.names, variant)
+            engine = None
+        coach = setup.coach(variant) if args.coach else None
+        game = Game(players, variant=variant, console=console, seed=args.seed, advisor=coach,
+                    observers=[saver], engine=engine)
+        for player in game.players:
+            if isinstance(player, ComputerPlayer):
+                player.prepare()
+    except SolverUnavailableError:
+        console.error(NUMPY_NEEDED)
+        return 1
+    except KeyboardInterrupt:
+        console.say()
+        console.stopped_before_start(resumed is not None)
+        return 130
+    try:
+        game.play_game()
+        if coach is not None:
+            console.analysis(coach.analyze([p.name for p in game.players], game.log), variant)
+    except EOFError:
+        console.interrupted(resume_hint(saver))
+        return 0
+    except KeyboardInterrupt:
+        console.say()
+        console.interrupted(resume_hint(saver))
+        return 130
+    return 0
+
+
+def _solver_setup(rules_name: str) -> tuple[Rules, Console, TableSource]:
+    """Return the Yahtzee rule set named on the command line, a console, and the table source."""
+    rules = rules_of(get_variant(YAHTZEE, rules_name))
+    assert rules is not None
+    console = Console()
+    return rules, console, Setup(report=console.solver_event).tables()
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Print optimal play's expected final score under ``--rules``; return the exit status."""
+    rules, console, tables = _solver_setup(args.rules)
+    started = time.perf_counter()
+    solution = tables(rules)
+    seconds = time.perf_counter() - started
+    expected = solution.expected_score
+    if args.json:
+        console.say(json.dumps({"rules": rules.name, "expected_score": round(expected, 6),
+                                "seconds": round(seconds, 3)}))
+    else:
+        console.say(f"Optimal play under {rules.name} rules: expected final score "
+                    f"{expected:.4f} (table ready in {seconds:.2f} s)")
+    return 0
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Play ``--games`` solitaire games with ``--strategy`` and print their statistics."""
+    rules, console, tables = _solver_setup(args.rules)
+    from yahtzee.solver.simulate import simulate
+    games, seed = args.games, args.seed
+    started = time.perf_counter()
+    scores = [int(s) for s in simulate(rules, args.strategy, games, seed, tables)]
+    seconds = time.perf_counter() - started
+    mean = statistics.fmean(scores)
+    stdev = statistics.stdev(scores) if games > 1 else 0.0
+    report = {"rules": rules.name, "strategy": args.strategy, "games": games,
+              "mean": round(mean, 4), "stdev": round(stdev, 4), "min": min(scores),
+              "max": max(scores), "seconds": round(seconds, 3)}
+    if args.json:
+        console.say(json.dumps(report))
+        return 0
+    seeded = f", seed {seed}" if seed is not None else ""
+    noun = "game" if games == 1 else "games"
+    console.say(f"{games} {noun} of {rules.name} rules played by the {args.strategy} strategy"
+                f"{seeded}, in {seconds:.2f} s")
+    console.say(f"mean {mean:.2f}  stdev {stdev:.2f}  min {min(scores)}  max {max(scores)}")
+    console.say("scores:")
+    console.simulate_histogram(histogram(scores, SIMULATE_BIN), SIMULATE_BAR)
+    return 0
+
+
+def run_saves(args: argparse.Namespace) -> int:
+    """List the unfinished games; return the exit status."""
+    console = Console()
+    console.saves_listing(SaveStore(problems=console).unfinished())
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    """Print the statistics of the finished games (as JSON if asked); return the exit status."""
+    console = Console()
+    try:
+        stats = load_stats(History(problems=console))
+    except StorageError as error:
+        console.history_unavailable(error)
+        return 1
+    if args.json:
+        console.say(json.dumps(stats.to_json(), indent=2))
+    else:
+        console.stats_listing(stats)
+    return 0
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    """Analyze a finished game of the history (the latest when no number is given).
+
+    Exit status 2 for a number that names no finished game, 1 when there is
+    nothing to analyze or the history cannot be read.
+    """
+    console = Console()
+    game_id: str | None = args.game_id
+    history = History(problems=console)
+    try:
+        if game_id is None:
+            ids = history.game_ids()
+            if not ids:
+                console.error("no finished games yet: there is nothing to analyze")
+                return 1
+            number = ids[-1]
+        elif game_id.isascii() and game_id.isdigit() and len(game_id) < 10:
+            number = int(game_id)
+        else:
+            console.error(f"{game_id!r} is not a finished game's number "
+                          "(they count from 1 in the order the games ended)")
+            return 2
+        meta, log = history.load_game(number)
+    except LookupError:
+        known = history.game_ids()
+        numbers = f"1 to {known[-1]}" if known else "none yet"
+        console.error(f"no finished game has the number {game_id} (finished games: {numbers})")
+        return 2
+    except StorageError as error:
+        console.error(f"the history cannot be read: {error}")
+        return 1
+    variant = get_variant(meta.variant, meta.rules)
+    coach = Setup(report=console.solver_event).coach(variant)
+    analyses = coach.analyze([p.name for p in meta.players], log)
+    if args.json:
+        console.say(json.dumps({"game_id": meta.game_id, **analysis_json(analyses, variant)},
+                               indent=2))
+    else:
+        console.say(f"Game {meta.game_id}, finished {meta.finished_at}, {meta.rules} rules")
+        console.analysis(analyses, variant)
+    return 0
+
+
+COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "saves": run_saves,
+            "stats": run_stats, "analyze": run_analyze}
+"""Every subcommand's handler, by name (``play`` is the default)."""
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the parsed command line; a missing numpy or Ctrl-C ends it with one line."""
+    try:
+        return COMMANDS[args.command or "play"](args)
+    except SolverUnavailableError:
+        Console().error(NUMPY_NEEDED)
+        return 1
+    except ModuleNotFoundError as error:
+        if error.name != "numpy":
+            raise
+        Console().error(NUMPY_NEEDED)
+        return 1
+    except KeyboardInterrupt:
+        # A play command handles Ctrl-C itself; any other command just stops.
+        Console().error("stopped")
+        return 130

@@ -1,0 +1,377 @@
+"""The console: every text the terminal game prints and every line it reads.
+
+The texts follow the CS2100 specification's sample runs character for
+character.  Besides the game's screens, the console puts into words what
+the layers below return as data: the coach's advice and analysis, the
+solver's progress, damaged files, saves and statistics.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from yahtzee.domain.card import Card, MenuItem, Variant, format_rows
+from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
+from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
+                                   TableNotStored, TableUnusable)
+from yahtzee.solver.coach import (Assessment, BoxAdvice, Keep, KeepAdvice, Move,
+                                  PlayerAnalysis)
+from yahtzee.storage.problems import Damage, StoredFile
+from yahtzee.storage.saves import SaveFile
+from yahtzee.storage.snapshot import record_variant
+from yahtzee.storage.stats import Bucket, Figures, Stats
+
+DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll" or "score": '
+MENU_TITLE = "Select a category that you have not scored in yet:"
+BAD_CATEGORY = "Please enter a category you have not scored yet"
+OUT_OF_ROLLS = "Out of rolls, you must score"
+BANNER_STARS = "*" * 31
+CARD_STARS = "*" * 30
+TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
+"""The banner's title of each game of the registry."""
+NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
+                "run  python -m pip install -e .  (or  python -m pip install numpy)")
+"""What to say when numpy is missing."""
+
+
+class Console:
+    """Reads the players' lines and prints the game's screens."""
+
+    def __init__(self, inp: TextIO | None = None, out: TextIO | None = None, *,
+                 delay: float = 0.0) -> None:
+        """Talk through ``inp`` and ``out`` (standard streams by default).
+
+        ``delay`` is the pause, in seconds, before each computer command is shown.
+        """
+        self.inp = inp if inp is not None else sys.stdin
+        self.out = out if out is not None else sys.stdout
+        self.delay = delay
+
+    # -- low level -------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        """Print ``text`` and a newline (``text`` may itself hold several lines)."""
+        self.out.write(text + "\n")
+
+    def read(self, prompt: str) -> str:
+        """Print ``prompt`` and return the next line typed; ``EOFError`` at end of input."""
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            self.out.write("\n")
+            raise EOFError
+        return line.rstrip("\r\n")
+
+    def echo(self, prompt: str, command: str) -> None:
+        """Show a computer player's ``command`` after ``prompt``, as if it had been typed."""
+        self.out.write(prompt)
+        self.out.flush()
+        if self.delay > 0:
+            time.sleep(self.delay)
+        self.out.write(command + "\n")
+        self.out.flush()
+
+    # -- screens ---------------------------------------------------------
+    def banner(self, variant: Variant) -> None:
+        """Print the spec's three-line banner: 31 stars, the game's title, 31 stars."""
+        self.say(BANNER_STARS)
+        self.say(f"       {TITLES[variant.name]}")
+        self.say(BANNER_STARS)
+
+    def turn_header(self, name: str) -> None:
+        """Print the line that opens a player's turn."""
+        self.say(f"*** {name}: ***")
+
+    def card(self, card: Card) -> None:
+        """Print the current score card block."""
+        self.say("Current Scorecard:")
+        self.say(format_rows(card.rows()))
+        self.say(CARD_STARS)
+
+    def dice(self, variant: Variant, values: Sequence[int], saved: Sequence[bool] = ()) -> None:
+        """Print the dice, one per line, a saved die ending in `` SAVE``."""
+        self.say("Dice:")
+        for i, value in enumerate(values):
+            mark = " SAVE" if i < len(saved) and saved[i] else ""
+            self.say(f"{i + 1}: value {variant.face(value)}{mark}")
+
+    def ask_die_command(self) -> str:
+        """Ask for a die number, ``roll`` or ``score``; return the line typed."""
+        return self.read(DIE_PROMPT)
+
+    def show_die_command(self, command: str) -> None:
+        """Show a computer player's die command."""
+        self.echo(DIE_PROMPT, command)
+
+    def invalid_die(self, text: str) -> None:
+        """Say that ``text`` is not a command of the die prompt."""
+        self.say(f"{text} is not a valid die value")
+
+    def out_of_rolls(self) -> None:
+        """Say that the player must score now."""
+        self.say(OUT_OF_ROLLS)
+
+    def menu(self, items: Sequence[MenuItem]) -> None:
+        """Print the scoring menu: the spec's title, then lines like `` 7: Chance, 13 points``."""
+        self.say(MENU_TITLE)
+        for item in items:
+            self.say(f"{item.number:>2}: {item.name}, {item.points} points")
+
+    def ask_category(self) -> str:
+        """Read the category number typed after the menu."""
+        return self.read("")
+
+    def show_category(self, command: str) -> None:
+        """Show a computer player's category number."""
+        self.echo("", command)
+
+    def bad_category(self) -> None:
+        """Say that the number typed is not on the menu."""
+        self.say(BAD_CATEGORY)
+
+    def scored(self, item: MenuItem) -> None:
+        """Say what the turn scored; the points include any Yahtzee bonus the choice earned."""
+        self.say(f"You scored {item.points} points in {item.name}")
+
+    def advice(self, text: str) -> None:
+        """Print one line of coaching advice."""
+        self.say(f"Coach: {text}")
+
+    def analysis(self, analyses: Sequence[PlayerAnalysis], variant: Variant) -> None:
+        """Print each player's cost against optimal play and their three costliest decisions."""
+        self.say(BANNER_STARS)
+        self.say("        COACH'S ANALYSIS")
+        self.say(BANNER_STARS)
+        for a in analyses:
+            turns = max(a.turns(), 1)
+            self.say(f"{a.name}: {a.total_cost:.1f} expected points lost against optimal play, "
+                     f"{a.total_cost / turns:.2f} a turn")
+            worst = a.costliest()
+            if not worst:
+                self.say("  Every decision was optimal.")
+            for d in worst:
+                dice = " ".join(variant.face(v) for v in d.dice)
+                self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: "
+                         f"played {move_text(d.choice, variant)}; "
+                         f"best was {move_text(d.best, variant)} (cost {d.cost:.1f})")
+
+    def final(self, results: Sequence[tuple[str, Card, dict[str, str]]],
+              leaders: Sequence[str]) -> None:
+        """Print every player's final card (with the dice that scored each box) and the winner.
+
+        ``results`` holds (name, card, dice shown per box label) in seating order;
+        ``leaders`` names the players with the highest total.
+        """
+        self.say(BANNER_STARS)
+        self.say("          FINAL SCORES")
+        self.say(BANNER_STARS)
+        for name, card, dice_by_label in results:
+            self.turn_header(name)
+            self.say(format_rows(card.rows(), dice_by_label))
+            self.say(CARD_STARS)
+        best = max(card.score() for _, card, _ in results)
+        self.say(winner_line(leaders, best, solo=len(results) == 1))
+
+    def stopped_before_start(self, resuming: bool = False) -> None:
+        """Say that the program stopped before play began (a resumed game's save is untouched)."""
+        if resuming:
+            self.say("Stopped before play resumed; the saved game is unchanged.")
+        else:
+            self.say("Stopped before the game began; nothing was saved.")
+
+    def interrupted(self, resume_hint: str | None) -> None:
+        """Say that the game stopped, and how to resume it if it was saved."""
+        if resume_hint:
+            self.say(f"Game saved. To continue it, run: {resume_hint}")
+        else:
+            self.say("Game stopped; it could not be saved.")
+
+    def error(self, message: str) -> None:
+        """Print a one-line error message to standard error."""
+        sys.stderr.write(f"yahtzee: {message}\n")
+
+    def solver_event(self, event: SolverEvent) -> None:
+        """Show what the solver's table cache reports, on standard error.
+
+        The build's turn-by-turn progress is shown only on a terminal, on one line.
+        """
+        err = sys.stderr
+        live = err.isatty()
+        if isinstance(event, TableUnusable):
+            if event.unreadable:
+                self.error(f"cannot read the solver table {event.where} ({event.reason}); "
+                           "rebuilding it")
+            else:
+                self.error(f"the solver table {event.where} is not usable ({event.reason}); "
+                           "rebuilding it")
+        elif isinstance(event, BuildStarted):
+            err.write(f"Building the optimal-play table for {event.rules} rules "
+                      "(done once, then cached)...\n")
+        elif isinstance(event, BuildProgress):
+            if live:
+                err.write(f"\r  solved {event.done}/{event.total} turns")
+        elif isinstance(event, BuildFinished):
+            err.write(f"{chr(13) if live else ''}  solved {event.total}/{event.total} turns "
+                      f"in {event.seconds:.1f} s\n")
+        elif isinstance(event, TableNotStored):
+            self.error(f"cannot store the solver table in {Path(event.where).parent} "
+                       f"({event.reason}); keeping it in memory only")
+        err.flush()
+
+    # -- saves, history and statistics -------------------------------------
+    def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
+                     moved_to: Path | None) -> None:
+        """Say that a stored file is damaged and where it was put (one line, standard error)."""
+        kept = (f"it was moved aside to {moved_to.name}" if moved_to is not None
+                else "it could not be moved aside and is ignored")
+        self.error(f"{STORED_FILES[what.value]} {path} {DAMAGES[damage.value]}; {kept}")
+
+    def cannot_save(self, error: Exception) -> None:
+        """Warn (standard error) that the game cannot be saved, and that play goes on."""
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        self.error(f"warning: the game cannot be saved ({reason}); play goes on without saving")
+
+    def history_unavailable(self, error: Exception) -> None:
+        """Say that the game history cannot be read now (another program holds it locked, say)."""
+        self.error(f"the game history cannot be read now ({error}); try again later")
+
+    def no_unfinished_game(self) -> None:
+        """Say that ``--resume`` has nothing to resume."""
+        self.error("there is no unfinished game to resume")
+
+    def unknown_save(self, requested: str) -> None:
+        """Say that no unfinished game has the ID ``requested``."""
+        self.error(f"no unfinished game has the ID {requested!r}; "
+                   "the command 'saves' lists them")
+
+    def saves_listing(self, saves: Sequence[SaveFile]) -> None:
+        """Print the unfinished games: ID, when last played, round, game and rules, players."""
+        if not saves:
+            self.say("No unfinished games.")
+            return
+        rows = [("ID", "Saved", "Round", "Game", "Players")]
+        for save in saves:
+            game = save.snapshot
+            variant = record_variant(game)
+            rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
+            rows.append((str(save.save_id), save.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
+                         f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
+                         ", ".join(f"{p.name} ({p.kind})" for p in game.players)))
+        widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        for row in rows:
+            self.say(f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  "
+                     f"{row[3]:<{widths[3]}}  {row[4]}")
+
+    def stats_listing(self, stats: Stats) -> None:
+        """Print the statistics: per player name, then per computer strength."""
+        if not stats.games:
+            self.say("No finished games yet.")
+            return
+        self.say(f"Finished games: {stats.games}")
+        for title, groups in (("Players", stats.players),
+                              ("Computer strengths", stats.computers)):
+            if groups:
+                self.say()
+                self.say(title)
+                for figures in groups:
+                    self._figures(figures)
+
+    def simulate_histogram(self, buckets: Sequence[Bucket], width: int) -> None:
+        """Print ``simulate``'s histogram: one indented row per bucket, bars ``width`` at most."""
+        if not buckets:
+            return
+        top = max(b.count for b in buckets)
+        digits = len(str(top))
+        for b in buckets:
+            bar = "#" * math.ceil(b.count * width / top) if b.count else ""
+            self.say(f"  {b.low:>4}-{b.high:<4} {b.count:>{digits}} {bar}".rstrip())
+
+    def _figures(self, figures: Figures) -> None:
+        """Print one group's figures and its histogram."""
+        self.say(f"  {figures.label} ({figures.game}): played {figures.played}, "
+                 f"wins {figures.wins}, best {figures.best}, mean {figures.mean:.1f}")
+        most = max(bucket.count for bucket in figures.histogram)
+        span = max(len(f"{b.low}-{b.high}") for b in figures.histogram)
+        for bucket in figures.histogram:
+            bar = "#" * (bucket.count * HISTOGRAM_WIDTH // most if most > HISTOGRAM_WIDTH
+                         else bucket.count)
+            scores = f"{bucket.low}-{bucket.high}"
+            self.say(f"    {scores:>{span}} | {bar + ' ' if bar else ''}{bucket.count}")
+
+
+STORED_FILES = {"save": "the save", "history": "the game history",
+                "saves folder": "the saves folder"}
+DAMAGES = {"truncated": "is cut short", "corrupt": "is corrupt",
+           "newer": "was written by a newer version of yahtzee",
+           "unreadable": "cannot be read", "not a file": "is not a file"}
+"""How a damaged stored file is described, by its kind and its ``Damage``."""
+HISTOGRAM_WIDTH = 40
+"""The longest bar of a statistics histogram, in characters."""
+
+
+def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:
+    """Return the closing line naming the winner (or the tie) and the best score."""
+    if solo:
+        return f"{leaders[0]} finished with {best} points"
+    if len(leaders) == 1:
+        return f"{leaders[0]} wins with {best} points"
+    return f"Tie between {_join(leaders)} with {best} points"
+
+
+def _join(names: Sequence[str]) -> str:
+    """Return names joined as ``A, B and C``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def keep_text(keep: Keep, variant: Variant) -> str:
+    """Return a keep in words: ``keep 3 3 5 and roll``, ``roll all`` or ``score now``."""
+    if keep.scores_now:
+        return "score now"
+    if not keep.values:
+        return "roll all"
+    return "keep " + " ".join(variant.face(v) for v in sorted(keep.values)) + " and roll"
+
+
+def move_text(move: Move, variant: Variant) -> str:
+    """Return a judged move in words: a keep, or ``score <box name>``."""
+    if isinstance(move, Keep):
+        return keep_text(move, variant)
+    return f"score {move.name}"
+
+
+def keep_advice_text(advice: KeepAdvice, variant: Variant) -> str:
+    """Return the coach's advice at the die prompt, naming the dice to have saved."""
+    text = keep_text(advice.keep, variant)
+    if advice.save:
+        which = " ".join(str(n) for n in advice.save)
+        where = f"dice {which} saved" if advice.saved_already else f"save only dice {which}"
+        text = text.replace(" and roll", f" ({where}) and roll")
+    elif advice.unsave_all:
+        text = "unsave every die and roll"
+    return f"{text} (expected final score {advice.expected:.1f})"
+
+
+def box_advice_text(advice: BoxAdvice) -> str:
+    """Return the coach's advice at the scoring menu."""
+    return (f"score {advice.box.number} ({advice.box.name}) "
+            f"(expected final score {advice.expected:.1f})")
+
+
+def assessment_json(a: Assessment, variant: Variant) -> dict[str, Any]:
+    """Return one judged decision as JSON-ready data, its moves in words."""
+    return {"round": a.round, "seat": a.seat, "rolls_left": a.rolls_left, "dice": list(a.dice),
+            "choice": move_text(a.choice, variant), "best": move_text(a.best, variant),
+            "expected_choice": a.expected_choice, "expected_best": a.expected_best,
+            "cost": a.cost}
+
+
+def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant) -> dict[str, Any]:
+    """Return the analysis as ``{"players": [{"name", "total_cost", "decisions"}]}``."""
+    return {"players": [{"name": a.name, "total_cost": a.total_cost,
+                         "decisions": [assessment_json(d, variant) for d in a.decisions]}
+                        for a in analyses]}

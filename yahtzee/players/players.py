@@ -1,0 +1,149 @@
+"""Players: each has a name and a score card, and supplies the commands of its turns.
+
+A person's commands come from the front end (the console reads them); a
+computer player computes its commands with a strategy and returns them, and
+showing them is the front end's job.  The engine checks every command the
+same way, whoever sent it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from yahtzee.domain.card import Card
+from yahtzee.engine.engine import TurnView
+from yahtzee.players.kinds import COMPUTER, HUMAN, PlayerKind
+
+
+class Box(Protocol):
+    """A box of a card as a strategy names it: what matters is its menu number."""
+
+    @property
+    def number(self) -> int:
+        """The box's menu number, from 1."""
+        ...
+
+
+class Strategy(Protocol):
+    """How a computer player decides: which dice to keep, which box to score."""
+
+    def keep(self, card: Card, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
+        """Return the dice values to keep and re-roll the rest, or None to score now."""
+        ...
+
+    def category(self, card: Card, dice: Sequence[int]) -> Box:
+        """Return the box to score these dice in."""
+        ...
+
+
+class Player(ABC):
+    """A player (the UML's extra credit): a name, a score card, and a source of commands."""
+
+    def __init__(self, name: str, card: Card, kind: PlayerKind) -> None:
+        """Seat a player called ``name`` of ``kind`` with the empty (or restored) ``card``."""
+        self.name = name
+        self.card = card
+        self.kind = kind
+
+    @property
+    def kind_name(self) -> str:
+        """The player's kind as records and the command line name it."""
+        return self.kind.name
+
+    def get_name(self) -> str:
+        """Return the player's name (the UML's accessor; also ``.name``)."""
+        return self.name
+
+    def get_score_card(self) -> Card:
+        """Return the player's score card (the UML's accessor; also ``.card``)."""
+        return self.card
+
+    @abstractmethod
+    def command(self, view: TurnView) -> str | None:
+        """Return the next die-prompt command, or None when the front end must ask a person."""
+
+    @abstractmethod
+    def category(self, view: TurnView) -> str | None:
+        """Return the menu number of the box to score, or None when a person must be asked."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, score={self.card.score()})"
+
+
+class HumanPlayer(Player):
+    """A person: the front end reads this player's commands, so both methods return None."""
+
+    def __init__(self, name: str, card: Card) -> None:
+        """Seat a person called ``name`` with ``card``."""
+        super().__init__(name, card, HUMAN)
+
+    def command(self, view: TurnView) -> str | None:
+        """Return None: the front end asks the person."""
+        return None
+
+    def category(self, view: TurnView) -> str | None:
+        """Return None: the front end asks the person."""
+        return None
+
+
+class ComputerPlayer(Player):
+    """A computer player whose moves come from a strategy.
+
+    ``load_strategy`` returns the strategy; it is called once, when
+    ``prepare()`` or the first decision needs it, so that the solver's tables
+    are loaded (or built, the first time) only for games that use them.
+    """
+
+    def __init__(self, name: str, card: Card, load_strategy: Callable[[], Strategy],
+                 kind: PlayerKind = COMPUTER) -> None:
+        """Seat a computer player called ``name`` of ``kind``, playing ``load_strategy()``."""
+        if not kind.is_computer:
+            raise ValueError(f"{kind.name!r} is not a computer kind")
+        super().__init__(name, card, kind)
+        self._load_strategy = load_strategy
+        self._strategy: Strategy | None = None
+
+    def prepare(self) -> Strategy:
+        """Load the strategy (building its tables the first time) and return it."""
+        if self._strategy is None:
+            self._strategy = self._load_strategy()
+        return self._strategy
+
+    def command(self, view: TurnView) -> str:
+        """Return the toggle or ``roll`` that moves the dice toward the strategy's keep.
+
+        Dice are unsaved before others are saved, so that a front end showing
+        each step never shows more dice saved than the strategy keeps.
+        """
+        keep = self.prepare().keep(self.card, view.dice, view.rolls_left)
+        if keep is None:
+            return "score"
+        target = saved_flags(view.dice, view.saved, keep)
+        changes = [i for i, (now, wanted) in enumerate(zip(view.saved, target)) if now != wanted]
+        changes.sort(key=lambda i: not view.saved[i])
+        return str(changes[0] + 1) if changes else "roll"
+
+    def category(self, view: TurnView) -> str:
+        """Return the strategy's box, by its menu number."""
+        return str(self.prepare().category(self.card, view.dice).number)
+
+
+def saved_flags(dice: Sequence[int], saved: Sequence[bool], keep: Sequence[int]) -> list[bool]:
+    """Return which dice to save so that the saved values are the multiset ``keep``.
+
+    Dice already saved are preferred, so that as few toggles as possible are
+    needed; ``ValueError`` if the dice do not hold ``keep``.
+    """
+    wanted = Counter(keep)
+    flags = [False] * len(dice)
+    for prefer_saved in (True, False):
+        for i, value in enumerate(dice):
+            if not flags[i] and saved[i] == prefer_saved and wanted[value] > 0:
+                flags[i] = True
+                wanted[value] -= 1
+    if +wanted:
+        raise ValueError(f"cannot keep {sorted(keep)} from the dice {list(dice)}")
+    return flags

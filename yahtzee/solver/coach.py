@@ -1,0 +1,228 @@
+"""The coach: advice before a human's decisions, and the cost of every decision of a game.
+
+The optimal strategy knows the expected final score of every choice; a
+decision's cost is how much less the choice made leads to than the best one.
+Only rolls and scoring choices are decisions: toggling dice just prepares a
+roll, whose kept dice are the saved ones at the moment of ``roll``.
+The coach returns moves and numbers; the interfaces put them into words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from yahtzee.domain.card import Card, Variant
+from yahtzee.domain.dice import Dice
+from yahtzee.engine.records import Decision
+from yahtzee.players.players import saved_flags
+
+TOP_DECISIONS = 3
+"""How many of a player's costliest decisions the analysis lists."""
+
+
+class Box(Protocol):
+    """A score-card box as the coach names it: its menu number and (by ``str``) its name."""
+
+    @property
+    def number(self) -> int:
+        """The box's menu number."""
+        ...
+
+
+class ValueStrategy(Protocol):
+    """An optimal strategy that can also tell the expected final score of every choice."""
+
+    def keep_values(self, card: Any, dice: Sequence[int],
+                    rolls_left: int) -> dict[tuple[int, ...], float]:
+        """Return each keep's expected final score (keeping all five: scoring now)."""
+        ...
+
+    def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
+        """Return the keep optimal play makes, or None to score now."""
+        ...
+
+    def category_values(self, card: Any, dice: Sequence[int]) -> dict[Any, float]:
+        """Return each legal box's expected final score."""
+        ...
+
+    def category(self, card: Any, dice: Sequence[int]) -> Any:
+        """Return the box optimal play scores."""
+        ...
+
+
+@dataclass(frozen=True)
+class Keep:
+    """A keep: the dice values kept (sorted) out of ``dice``; keeping all of them is scoring now."""
+
+    values: tuple[int, ...]
+    dice: int
+
+    @property
+    def scores_now(self) -> bool:
+        """Whether every die is kept: the player scores without rolling again."""
+        return len(self.values) == self.dice
+
+
+@dataclass(frozen=True)
+class ScoreBox:
+    """A scoring choice: the box's menu number and printed name."""
+
+    number: int
+    name: str
+
+
+Move = Keep | ScoreBox
+"""A decision the coach judges or advises."""
+
+
+@dataclass(frozen=True)
+class KeepAdvice:
+    """The best keep for the dice, and how to get there from the dice saved now.
+
+    ``save`` names the dice (numbers from 1) to have saved when rolling, when
+    some but not all are kept; ``saved_already`` says they are exactly the
+    ones saved now; ``unsave_all`` says to roll every die while some are saved.
+    """
+
+    keep: Keep
+    save: tuple[int, ...]
+    saved_already: bool
+    unsave_all: bool
+    expected: float
+
+
+@dataclass(frozen=True)
+class BoxAdvice:
+    """The best box for the dice, with the expected final score it leads to."""
+
+    box: ScoreBox
+    expected: float
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """One decision judged against optimal play."""
+
+    round: int
+    seat: int
+    rolls_left: int
+    dice: tuple[int, ...]
+    choice: Move
+    best: Move
+    expected_choice: float
+    expected_best: float
+
+    @property
+    def cost(self) -> float:
+        """The expected final points lost by this decision (0 for an optimal one)."""
+        return max(0.0, self.expected_best - self.expected_choice)
+
+    def stage(self) -> str:
+        """Return when the decision was taken: after which roll, or at scoring."""
+        return {2: "after roll 1", 1: "after roll 2"}.get(self.rolls_left, "scoring")
+
+
+@dataclass(frozen=True)
+class PlayerAnalysis:
+    """Every judged decision of one player."""
+
+    name: str
+    decisions: tuple[Assessment, ...]
+
+    @property
+    def total_cost(self) -> float:
+        """The expected points lost over the whole game."""
+        return sum(a.cost for a in self.decisions)
+
+    def turns(self) -> int:
+        """Return how many turns the player scored."""
+        return sum(1 for a in self.decisions if a.rolls_left == 0)
+
+    def costliest(self, count: int = TOP_DECISIONS) -> list[Assessment]:
+        """Return the ``count`` costliest decisions that cost anything, worst first."""
+        ranked = sorted((a for a in self.decisions if a.cost > 1e-9),
+                        key=lambda a: (-a.cost, a.round))
+        return ranked[:count]
+
+
+class Coach:
+    """Advises with, and judges against, the optimal strategy for one game."""
+
+    def __init__(self, variant: Variant, load_strategy: Callable[[], ValueStrategy]) -> None:
+        """Coach games of ``variant``; ``load_strategy()`` gives the optimal strategy, once."""
+        self.variant = variant
+        self._load_strategy = load_strategy
+        self._strategy: ValueStrategy | None = None
+
+    @property
+    def strategy(self) -> ValueStrategy:
+        """The optimal strategy (its table is built or loaded the first time)."""
+        if self._strategy is None:
+            self._strategy = self._load_strategy()
+        return self._strategy
+
+    # -- advice ----------------------------------------------------------
+    def roll_advice(self, card: Card, dice: Sequence[int], saved: Sequence[bool],
+                    rolls_left: int) -> KeepAdvice:
+        """Return the best keep for these dice, with the dice to save and its expected score."""
+        values, keep = self._keeps(card, dice, rolls_left)
+        save: tuple[int, ...] = ()
+        saved_already = False
+        if 0 < len(keep) < len(dice):
+            flags = saved_flags(dice, saved, keep)
+            save = tuple(i + 1 for i, flag in enumerate(flags) if flag)
+            saved_already = list(flags) == list(saved)
+        return KeepAdvice(Keep(keep, len(dice)), save, saved_already,
+                          not keep and any(saved), values[keep])
+
+    def category_advice(self, card: Card, dice: Sequence[int]) -> BoxAdvice:
+        """Return the best box for these dice, with the expected final score it leads to."""
+        values, box = self._boxes(card, dice)
+        return BoxAdvice(ScoreBox(box.number, str(box)), values[box])
+
+    def _keeps(self, card: Card, dice: Sequence[int],
+               rolls_left: int) -> tuple[dict[tuple[int, ...], float], tuple[int, ...]]:
+        """Return every keep's expected final score and the keep the strategy makes."""
+        strategy = self.strategy
+        values = strategy.keep_values(card, dice, rolls_left)
+        keep = strategy.keep(card, dice, rolls_left)
+        return values, tuple(sorted(dice)) if keep is None else keep
+
+    def _boxes(self, card: Card, dice: Sequence[int]) -> tuple[dict[Any, float], Box]:
+        """Return every legal box's expected final score and the box the strategy picks."""
+        strategy = self.strategy
+        return strategy.category_values(card, dice), strategy.category(card, dice)
+
+    # -- analysis --------------------------------------------------------
+    def analyze(self, names: Sequence[str], log: Sequence[Decision]) -> list[PlayerAnalysis]:
+        """Judge every roll and scoring decision of a game's log, player by player."""
+        cards = [self.variant.new_card() for _ in names]
+        judged: list[list[Assessment]] = [[] for _ in names]
+        for d in log:
+            card = cards[d.seat]
+            if d.label is not None:
+                judged[d.seat].append(self._judge_box(card, d))
+                card.choose_number(int(d.command), Dice.of(d.dice))
+            elif d.command in ("roll", "score"):
+                judged[d.seat].append(self._judge_keep(card, d))
+        return [PlayerAnalysis(name, tuple(a)) for name, a in zip(names, judged)]
+
+    def _judge_keep(self, card: Card, d: Decision) -> Assessment:
+        """Judge a ``roll`` (keeping the saved dice) or a ``score`` (keeping all)."""
+        values, best = self._keeps(card, d.dice, d.rolls_left)
+        if d.command == "score":
+            kept = tuple(sorted(d.dice))
+        else:
+            kept = tuple(sorted(v for v, s in zip(d.dice, d.saved) if s))
+        n = len(d.dice)
+        return Assessment(d.round, d.seat, d.rolls_left, d.dice, Keep(kept, n), Keep(best, n),
+                          values[kept], values[best])
+
+    def _judge_box(self, card: Card, d: Decision) -> Assessment:
+        """Judge a scoring choice."""
+        values, best = self._boxes(card, d.dice)
+        chosen = next(box for box in values if box.number == int(d.command))
+        return Assessment(d.round, d.seat, 0, d.dice, ScoreBox(chosen.number, str(chosen)),
+                          ScoreBox(best.number, str(best)), values[chosen], values[best])
