@@ -9,9 +9,10 @@ to the callbacks the interface supplies.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, cast
 
@@ -63,16 +64,15 @@ def solver_tables(report: Report | None = None) -> TableSource:
     return tables
 
 
-class _numpy_needed:
-    """Turns a missing numpy into ``SolverUnavailableError`` (a context manager)."""
-
-    def __enter__(self) -> None:
-        """Enter the guarded block."""
-
-    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> None:
-        """Translate ``ModuleNotFoundError`` for numpy; let everything else through."""
-        if isinstance(error, ModuleNotFoundError) and error.name == "numpy":
-            raise SolverUnavailableError(str(error)) from None
+@contextlib.contextmanager
+def _numpy_needed() -> Iterator[None]:
+    """Turn a missing numpy inside the block into ``SolverUnavailableError``."""
+    try:
+        yield
+    except ModuleNotFoundError as error:
+        if error.name != "numpy":
+            raise
+        raise SolverUnavailableError(str(error)) from None
 
 
 def strategy_loader(kind: PlayerKind, variant: Variant,
