@@ -14,10 +14,10 @@ import pytest
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.die import Die
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
-from yahtzee.domain.rules import COURSE
+from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.engine.engine import (Engine, GameOver, Phase, Refusal, Rolled, Scored,
                                    ScoringStarted, Toggled, TurnOver)
-from yahtzee.engine.records import Decision
+from yahtzee.engine.records import Decision, TurnSummary, turn_summaries
 
 VARIANT = yahtzee_variant(COURSE)
 
@@ -202,3 +202,36 @@ def test_poker_dice_plays_nine_rounds_on_the_same_engine(
     assert engine.is_over() and engine.seats[0].card.rounds_used() == 9
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
+
+
+@pytest.mark.parametrize("variant", [yahtzee_variant(OFFICIAL), POKER_DICE],
+                         ids=["official", "poker-dice"])
+def test_turn_summaries_replay_what_the_engine_reported(variant: Variant) -> None:
+    """Each finished turn's summary, rebuilt from the log alone, is what the game showed live."""
+    chooser = random.Random(17)
+    engine = Engine(variant, seats(3, variant), seed=17)
+    live: list[TurnSummary] = []
+    rolls: list[tuple[int, ...]] = []
+    kept: list[tuple[int, ...]] = []
+    while not engine.is_over():
+        prompt = engine.prompt()
+        view = prompt.view
+        if not rolls:
+            rolls = [view.dice]
+        if prompt.phase is Phase.ROLLING:
+            command = chooser.choice(["1", "2", "3", "4", "5", "roll", "roll", "score"])
+            saved = tuple(v for v, s in zip(view.dice, view.saved) if s)
+            for event in engine.submit(command).events:
+                if isinstance(event, Rolled):
+                    kept.append(saved)
+                    rolls.append(event.dice)
+            continue
+        item = chooser.choice(prompt.menu)
+        events = engine.submit(str(item.number)).events
+        scored = next(event for event in events if isinstance(event, Scored))
+        live.append(TurnSummary(view.round, view.seat, tuple(rolls), tuple(kept), scored.item,
+                                engine.seats[view.seat].card.score()))
+        rolls, kept = [], []
+    assert turn_summaries(engine.log, variant, 3) == live
+    assert len(live) == 3 * variant.rounds
+    assert turn_summaries(engine.log[:-1], variant, 3) == live[:-1]

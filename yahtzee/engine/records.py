@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from yahtzee.domain.card import Card, Variant
+from yahtzee.domain.card import Card, MenuItem, Variant
+from yahtzee.domain.dice import Dice
 
 REROLLS = 2
 """Re-rolls allowed after a turn's first roll."""
@@ -96,6 +97,52 @@ def scoring_dice(log: Sequence[Decision], seat: int, variant: Variant) -> dict[s
                 label = "Yahtzee bonus:"
             shown.setdefault(label, []).append(f"[{faces}]")
     return {label: " ".join(dice) for label, dice in shown.items()}
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    """One finished turn in brief: each roll, the dice kept before each re-roll, the box scored.
+
+    ``rolls`` holds the dice after the first roll and after each re-roll (one
+    to three rolls); ``kept[i]`` the values that were saved when roll
+    ``i + 1`` was made.  ``item`` is the box as the menu offered it (its
+    points include any Yahtzee bonus), ``total`` the seat's total afterwards.
+    """
+
+    round: int
+    seat: int
+    rolls: tuple[tuple[int, ...], ...]
+    kept: tuple[tuple[int, ...], ...]
+    item: MenuItem
+    total: int
+
+
+def turn_summaries(log: Sequence[Decision], variant: Variant, seats: int) -> list[TurnSummary]:
+    """Return every finished turn of ``log``, in order, by replaying it on fresh cards.
+
+    The replay gives each box's points exactly as the game scored them and
+    every total after a turn; a turn still in progress is left out.
+    """
+    cards = [variant.new_card() for _ in range(seats)]
+    summaries: list[TurnSummary] = []
+    rolls: list[tuple[int, ...]] = []
+    kept: list[tuple[int, ...]] = []
+    turn: tuple[int, int] | None = None
+    for decision in log:
+        if (decision.round, decision.seat) != turn:
+            turn = (decision.round, decision.seat)
+            rolls, kept = [decision.dice], []
+        elif len(rolls) == len(kept):
+            rolls.append(decision.dice)
+        if decision.command == "roll":
+            kept.append(tuple(v for v, s in zip(decision.dice, decision.saved) if s))
+        elif decision.label is not None:
+            card = cards[decision.seat]
+            item = card.choose_number(int(decision.command), Dice.of(decision.dice))
+            summaries.append(TurnSummary(decision.round, decision.seat, tuple(rolls),
+                                         tuple(kept), item, card.score()))
+            turn = None
+    return summaries
 
 
 def leaders(cards: Sequence[Card]) -> list[int]:

@@ -104,7 +104,7 @@ def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
                         help="continue the most recent unfinished game, or the game ID "
                              "('saves' lists them)")
     parser.add_argument("--delay", type=_seconds, default=default(None), metavar="SECONDS",
-                        help="pause before each computer command (default: "
+                        help="pause before each line of a computer's turn (default: "
                              f"{DEFAULT_DELAY} on a terminal, 0 otherwise)")
 
 

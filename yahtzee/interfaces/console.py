@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from yahtzee.domain.card import Card, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
+from yahtzee.engine.records import TurnSummary
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
                                    TableNotStored, TableUnusable)
 from yahtzee.solver.coach import (Assessment, BoxAdvice, Keep, KeepAdvice, Move,
@@ -46,7 +47,7 @@ class Console:
                  delay: float = 0.0) -> None:
         """Talk through ``inp`` and ``out`` (standard streams by default).
 
-        ``delay`` is the pause, in seconds, before each computer command is shown.
+        ``delay`` is the pause, in seconds, before each line of a computer's turn.
         """
         self.inp = inp if inp is not None else sys.stdin
         self.out = out if out is not None else sys.stdout
@@ -136,7 +137,49 @@ class Console:
 
     def scored(self, item: MenuItem) -> None:
         """Say what the turn scored; the points include any Yahtzee bonus the choice earned."""
-        self.say(f"You scored {item.points} points in {item.name}")
+        self.say(scored_text("You", item))
+
+    # -- a computer's turn -------------------------------------------------
+    def computer_line(self, text: str) -> None:
+        """Print one line of a computer's turn after the pause people watch it by."""
+        self.out.flush()
+        if self.delay > 0:
+            time.sleep(self.delay)
+        self.say(text)
+        self.out.flush()
+
+    def computer_roll(self, name: str, variant: Variant, dice: Sequence[int],
+                      saved: Sequence[bool] | None) -> None:
+        """Show a computer's first roll, or (``saved`` given) the dice of a turn resumed midway."""
+        if saved is None:
+            self.computer_line(f"{name} rolled {faces(dice, variant)}")
+        else:
+            marks = " ".join(variant.face(v) + ("*" if s else "") for v, s in zip(dice, saved))
+            self.computer_line(f"{name} has {marks} (* saved)")
+
+    def computer_reroll(self, name: str, variant: Variant, kept: Sequence[int],
+                        dice: Sequence[int]) -> None:
+        """Show a computer's re-roll: the values it kept, and the dice it has now."""
+        self.computer_line(f"{name} {reroll_text(kept, dice, variant)}")
+
+    def computer_scored(self, name: str, item: MenuItem, total: int) -> None:
+        """Show the box a computer scored and its new total."""
+        self.computer_line(f"{scored_text(name, item)} (total {total})")
+
+    def recap(self, turns: Sequence[TurnSummary], names: Sequence[str],
+              variant: Variant) -> None:
+        """Print what the other players did since this player's last turn (nothing if none).
+
+        Each turn takes two or three lines of at most ``RECAP_WIDTH`` columns
+        (a name of ordinary length), so that five other players' turns, the
+        dice and the prompt fit on an 80x24 screen together.
+        """
+        if not turns:
+            return
+        self.say(RECAP_TITLE)
+        for turn in turns:
+            for line in recap_lines(turn, names[turn.seat], variant):
+                self.say(line)
 
     def advice(self, text: str) -> None:
         """Print one line of coaching advice."""
@@ -314,6 +357,55 @@ HISTOGRAM_WIDTH = 40
 """The longest bar of a statistics histogram, in characters."""
 
 
+RECAP_TITLE = "Since your last turn:"
+RECAP_WIDTH = 79
+"""The widest line of a recap, in columns; the rolls wrap onto indented lines to stay within it."""
+
+
+def faces(values: Sequence[int], variant: Variant) -> str:
+    """Return dice as their face labels, separated by blanks: ``3 5 5 2 6``."""
+    return " ".join(variant.face(v) for v in values)
+
+
+def scored_words(item: MenuItem) -> str:
+    """Return ``scored <points> points in <box>``; the points include any Yahtzee bonus."""
+    return f"scored {item.points} points in {item.name}"
+
+
+def scored_text(who: str, item: MenuItem) -> str:
+    """Return ``<who> scored <points> points in <box>`` (``who`` is ``You`` or a name)."""
+    return f"{who} {scored_words(item)}"
+
+
+def reroll_text(kept: Sequence[int], dice: Sequence[int], variant: Variant) -> str:
+    """Return a re-roll in words: ``kept 5 5 and rolled: 5 5 1 5 3`` (or every die rolled)."""
+    if not kept:
+        return f"rolled all five again: {faces(dice, variant)}"
+    return f"kept {faces(sorted(kept), variant)} and rolled: {faces(dice, variant)}"
+
+
+def recap_lines(turn: TurnSummary, name: str, variant: Variant) -> list[str]:
+    """Return one turn of the recap: the rolls and keeps, then the box and the new total.
+
+    ``  Computer rolled 3 5 5 2 6, kept 5 5 -> 5 5 1 5 3`` then
+    ``    and scored 15 points in Fives (total 45)``; rolls that do not fit in
+    ``RECAP_WIDTH`` columns go on to indented lines.
+    """
+    parts = [f"{name} rolled {faces(turn.rolls[0], variant)}"]
+    for kept, dice in zip(turn.kept, turn.rolls[1:]):
+        parts.append(f"kept {faces(sorted(kept), variant) if kept else 'none'} -> "
+                     f"{faces(dice, variant)}")
+    lines = ["  " + parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + len(", " + part) <= RECAP_WIDTH:
+            lines[-1] += ", " + part
+        else:
+            lines[-1] += ","
+            lines.append("    " + part)
+    lines.append(f"    and {scored_words(turn.item)} (total {turn.total})")
+    return lines
+
+
 def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:
     """Return the closing line naming the winner (or the tie) and the best score."""
     if solo:
@@ -362,16 +454,25 @@ def box_advice_text(advice: BoxAdvice) -> str:
             f"(expected final score {advice.expected:.1f})")
 
 
+JSON_DIGITS = 6
+"""Decimals of the expected scores and costs in JSON: the same on every machine.
+
+The last bits of a float sum depend on the processor's vector instructions,
+so more digits would print differently from one machine to another.
+"""
+
+
 def assessment_json(a: Assessment, variant: Variant) -> dict[str, Any]:
     """Return one judged decision as JSON-ready data, its moves in words."""
     return {"round": a.round, "seat": a.seat, "rolls_left": a.rolls_left, "dice": list(a.dice),
             "choice": move_text(a.choice, variant), "best": move_text(a.best, variant),
-            "expected_choice": a.expected_choice, "expected_best": a.expected_best,
-            "cost": a.cost}
+            "expected_choice": round(a.expected_choice, JSON_DIGITS),
+            "expected_best": round(a.expected_best, JSON_DIGITS),
+            "cost": round(a.cost, JSON_DIGITS)}
 
 
 def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant) -> dict[str, Any]:
     """Return the analysis as ``{"players": [{"name", "total_cost", "decisions"}]}``."""
-    return {"players": [{"name": a.name, "total_cost": a.total_cost,
+    return {"players": [{"name": a.name, "total_cost": round(a.total_cost, JSON_DIGITS),
                          "decisions": [assessment_json(d, variant) for d in a.decisions]}
                         for a in analyses]}

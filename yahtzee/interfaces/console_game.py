@@ -4,8 +4,11 @@
 as the specification's sample runs show it.  The game itself (turns,
 checking commands, scoring) is the engine's; this class asks the engine
 what it waits for, gets the command from the console (a person) or from
-the player (a computer, whose command it shows as if typed), hands it to
-the engine, and prints what happened.
+the player (a computer), hands it to the engine, and prints what happened.
+A computer's turn is shown in a few lines (each roll, the dice kept, the
+box and the new total), and in a game with a computer each person's turn
+opens with what the others did since that person's last turn, next to the
+dice, so that it stays on an 80x24 screen with the prompt.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome, Phase, Prompt,
                                    Rolled, Scored)
-from yahtzee.engine.records import Decision
+from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
 from yahtzee.interfaces.console import Console, box_advice_text, keep_advice_text
 from yahtzee.players.kinds import HUMAN, default_names
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
@@ -91,13 +94,20 @@ class Game:
         prompt = self.engine.prompt()
         player = self.players[prompt.seat]
         self.console.turn_header(player.name)
+        if isinstance(player, ComputerPlayer):
+            self._computer_turn(player, prompt)
+            return
+        recap = self._recap(prompt.seat)
         if resumed and prompt.phase is Phase.SCORING:
+            self.console.recap(recap, self._names(), self.variant)
             self.console.dice(self.variant, prompt.view.dice)
         while prompt.phase is Phase.ROLLING:
             view = prompt.view
             self.console.card(player.card)
+            self.console.recap(recap, self._names(), self.variant)
+            recap = []
             self.console.dice(self.variant, view.dice, view.saved)
-            if self.advisor is not None and isinstance(player, HumanPlayer):
+            if self.advisor is not None:
                 advice = self.advisor.roll_advice(player.card, view.dice, view.saved,
                                                   view.rolls_left)
                 self.console.advice(keep_advice_text(advice, self.variant))
@@ -109,6 +119,49 @@ class Game:
             self._show_die_outcome(self.engine.submit(command))
             prompt = self.engine.prompt()
         self._score(player, prompt)
+
+    def _recap(self, seat: int) -> list[TurnSummary]:
+        """Return the other players' turns since ``seat``'s last one, in a game with a computer.
+
+        A game of people only shows none: it prints exactly the specification's
+        transcript.
+        """
+        if not any(isinstance(p, ComputerPlayer) for p in self.players):
+            return []
+        turns = turn_summaries(self.engine.log, self.variant, len(self.players))
+        last = max((i for i, turn in enumerate(turns) if turn.seat == seat), default=-1)
+        return turns[last + 1:]
+
+    def _names(self) -> list[str]:
+        """Return the players' names in seating order."""
+        return [p.name for p in self.players]
+
+    def _computer_turn(self, player: ComputerPlayer, prompt: Prompt) -> None:
+        """Play a computer's turn, shown in one line per roll and one for the box."""
+        name = player.name
+        view = prompt.view
+        first = view.rolls_left == REROLLS and not any(view.saved)
+        self.console.computer_roll(name, self.variant, view.dice, None if first else view.saved)
+        while prompt.phase is Phase.ROLLING:
+            view = prompt.view
+            kept = tuple(v for v, saved in zip(view.dice, view.saved) if saved)
+            outcome = self._computer_submit(player, player.command(view))
+            for event in outcome.events:
+                if isinstance(event, Rolled):
+                    self.console.computer_reroll(name, self.variant, kept, event.dice)
+            prompt = self.engine.prompt()
+        outcome = self._computer_submit(player, player.category(prompt.view))
+        for event in outcome.events:
+            if isinstance(event, Scored):
+                self.console.computer_scored(name, event.item, player.card.score())
+
+    def _computer_submit(self, player: ComputerPlayer, command: str) -> Outcome:
+        """Hand the engine a computer's command; a refusal is a fault of its strategy."""
+        outcome = self.engine.submit(command)
+        if not outcome.accepted:
+            raise RuntimeError(f"{player.name}'s strategy sent a refused command "
+                               f"{command!r} ({outcome.refusal})")
+        return outcome
 
     def _show_die_outcome(self, outcome: Outcome) -> None:
         """Print what a die command did: refused, or the dice after the last re-roll."""
@@ -123,7 +176,7 @@ class Game:
         """Show the menu until the player names an offered box; say what it scored."""
         while True:
             self.console.menu(prompt.menu)
-            if self.advisor is not None and isinstance(player, HumanPlayer):
+            if self.advisor is not None:
                 advice = self.advisor.category_advice(player.card, prompt.view.dice)
                 self.console.advice(box_advice_text(advice))
             choice = player.category(prompt.view)
