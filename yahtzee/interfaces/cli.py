@@ -20,6 +20,7 @@ from yahtzee.domain.rules import COURSE, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.interfaces.commands import COMMANDS, DEFAULT_DELAY, run
 from yahtzee.interfaces.console import Console
+from yahtzee.interfaces.streams import prepare_streams, printable
 from yahtzee.players.kinds import KINDS, STRATEGIES, PlayerKind, find_kind
 
 
@@ -38,11 +39,26 @@ def _player_kinds(text: str) -> list[PlayerKind]:
     return kinds
 
 
+MAX_NAME = 24
+"""The longest player name, in characters: names head cards, lines of play and listings."""
+
+
 def _names(text: str) -> list[str]:
-    """Parse ``--names``: a comma list of non-empty player names."""
+    """Parse ``--names``: a comma list of non-empty, printable player names of ``MAX_NAME`` at most.
+
+    A control character (a newline, a terminal escape code) would break the
+    screen and the listings, so it is refused rather than printed.
+    """
     names = [part.strip() for part in text.split(",")]
     if not all(names):
         raise argparse.ArgumentTypeError("player names cannot be empty")
+    for name in names:
+        if not name.isprintable():
+            raise argparse.ArgumentTypeError(
+                f"'{printable(name)}' holds a control character; names must be plain text")
+        if len(name) > MAX_NAME:
+            raise argparse.ArgumentTypeError(
+                f"{name!r} is longer than {MAX_NAME} characters")
     return names
 
 
@@ -181,6 +197,9 @@ def play_problem(args: argparse.Namespace) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: the process's); return the exit status."""
+    if not prepare_streams():
+        Console().error("standard output is closed: there is nowhere to show anything")
+        return 2
     try:
         args = build_parser().parse_args(argv)
         problem = play_problem(args)

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from yahtzee.domain.card import Card, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
 from yahtzee.engine.records import TurnSummary
+from yahtzee.interfaces.streams import printable
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
                                    TableNotStored, TableUnusable)
 from yahtzee.solver.coach import (Assessment, BoxAdvice, Keep, KeepAdvice, Move,
@@ -110,8 +111,8 @@ class Console:
         self.echo(DIE_PROMPT, command)
 
     def invalid_die(self, text: str) -> None:
-        """Say that ``text`` is not a command of the die prompt."""
-        self.say(f"{text} is not a valid die value")
+        """Say that ``text`` is not a die prompt command (control codes shown escaped)."""
+        self.say(f"{printable(text)} is not a valid die value")
 
     def out_of_rolls(self) -> None:
         """Say that the player must score now."""
