@@ -188,8 +188,43 @@ def test_official_rules_offer_only_the_forced_joker_box() -> None:
     Die.r = ScriptedRandom([6] * 10)
     transcript, game = play("score\n12\nscore\n6\n", players=1, seed=None, rules=OFFICIAL)
     second_menu = transcript.split("Select a category that you have not scored in yet:\n")[2]
-    assert second_menu.startswith(" 6: Sixes, 130 points\nYou scored 130 points in Sixes")
+    assert second_menu.startswith(" 6: Sixes, 130 points\n"
+                                  "You scored 30 points in Sixes and a 100-point Yahtzee bonus\n")
     assert game.players[0].card.score() == 50 + 30 + 100
+
+
+def test_an_open_box_the_joker_forbids_is_refused_with_the_reason_and_the_menu_again() -> None:
+    Die.r = ScriptedRandom([6] * 10 + [2] * 5)
+    transcript, game = play("score\n12\nscore\n13\n01\n12\n6\nscore\n1\n", players=1,
+                            seed=None, rules=OFFICIAL)
+    menu = "Select a category that you have not scored in yet:\n 6: Sixes, 130 points\n"
+    assert (menu + "The joker rule puts this Yahtzee in Sixes while Sixes is open\n"
+            + menu + "Please enter a category you have not scored yet\n"
+            + menu + "Please enter a category you have not scored yet\n"
+            + menu + "You scored 30 points in Sixes") in transcript
+    card = game.players[0].card
+    assert isinstance(card, ScoreCard)
+    assert card.scores()[5] == 30 and card.scores()[12] is None
+
+
+def test_the_joker_refusal_names_the_lower_boxes_once_the_upper_box_is_filled() -> None:
+    Die.r = ScriptedRandom([6] * 5 + [1, 1, 2, 6, 6] + [6] * 5)
+    transcript, _ = play("score\n12\nscore\n6\nscore\n1\n7\n", players=1, seed=None,
+                         rules=OFFICIAL)
+    assert ("The joker rule puts this Yahtzee in a lower box while one is open\n"
+            "Select a category that you have not scored in yet:\n 7: Three of a Kind, 130 points"
+            ) in transcript
+    assert "You scored 30 points in Three of a Kind and a 100-point Yahtzee bonus" in transcript
+
+
+def test_roll_with_every_die_saved_says_so_and_keeps_the_rolls() -> None:
+    transcript, game = play("1\n2\n3\n4\n5\nroll\n", players=1, seed=3)
+    assert ('"roll" or "score": '
+            "All five dice are saved: unsave one to roll it, or type score\n"
+            "Current Scorecard:\n") in transcript
+    assert transcript.count("All five dice are saved: unsave one to roll it, or type score\n") == 1
+    assert game.engine.prompt().view.rolls_left == 2
+    assert [d.command for d in game.log] == ["1", "2", "3", "4", "5"]
 
 
 def run_driver(stdin: str, *args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from yahtzee.domain.card import Card, MenuItem, Variant, format_rows
+from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
                                    TableNotStored, TableUnusable)
@@ -30,6 +30,7 @@ DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll"
 MENU_TITLE = "Select a category that you have not scored in yet:"
 BAD_CATEGORY = "Please enter a category you have not scored yet"
 OUT_OF_ROLLS = "Out of rolls, you must score"
+ALL_SAVED = "All five dice are saved: unsave one to roll it, or type score"
 BANNER_STARS = "*" * 31
 CARD_STARS = "*" * 30
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
@@ -112,6 +113,10 @@ class Console:
         """Say that ``text`` is not a command of the die prompt."""
         self.say(f"{text} is not a valid die value")
 
+    def all_saved(self) -> None:
+        """Say that ``roll`` would roll nothing, and what to do instead."""
+        self.say(ALL_SAVED)
+
     def out_of_rolls(self) -> None:
         """Say that the player must score now."""
         self.say(OUT_OF_ROLLS)
@@ -134,9 +139,13 @@ class Console:
         """Say that the number typed is not on the menu."""
         self.say(BAD_CATEGORY)
 
+    def joker_refused(self, joker: JokerBar) -> None:
+        """Say why the forced joker keeps the box typed off the menu."""
+        self.say(joker_text(joker))
+
     def scored(self, item: MenuItem) -> None:
-        """Say what the turn scored; the points include any Yahtzee bonus the choice earned."""
-        self.say(f"You scored {item.points} points in {item.name}")
+        """Say what the turn scored: the box's points, and any Yahtzee bonus earned besides."""
+        self.say(f"You scored {scored_text(item)}")
 
     def advice(self, text: str) -> None:
         """Print one line of coaching advice."""
@@ -321,6 +330,23 @@ def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str
     if len(leaders) == 1:
         return f"{leaders[0]} wins with {best} points"
     return f"Tie between {_join(leaders)} with {best} points"
+
+
+def scored_text(item: MenuItem) -> str:
+    """Return what a choice scored, the box's points and a bonus earned besides told apart.
+
+    ``30 points in Sixes and a 100-point Yahtzee bonus``; a course-rules bonus,
+    which is the whole turn, reads ``100 points in Yahtzee``.
+    """
+    text = f"{item.points - item.bonus} points in {item.name}"
+    return f"{text} and a {item.bonus}-point Yahtzee bonus" if item.bonus else text
+
+
+def joker_text(joker: JokerBar) -> str:
+    """Return why the forced joker refuses an open box, naming where the Yahtzee must go."""
+    if joker.box is None:
+        return "The joker rule puts this Yahtzee in a lower box while one is open"
+    return f"The joker rule puts this Yahtzee in {joker.box} while {joker.box} is open"
 
 
 def _join(names: Sequence[str]) -> str:
