@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import IO
 from pathlib import Path
 
@@ -20,7 +21,8 @@ import pytest
 from tests.oracle import NAMES, ScriptedRandom, points
 from yahtzee import Die, Game, HumanPlayer, ScoreCard
 from yahtzee.domain.games import yahtzee_variant
-from yahtzee.interfaces.console import DIE_PROMPT, Console
+from yahtzee.interfaces.cli import main
+from yahtzee.interfaces.console import DIE_PROMPT, Console, local_time
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -263,10 +265,18 @@ def test_the_driver_and_the_module_play_the_same_seeded_game(tmp_path: Path) -> 
     (["--players", "human,robot"], "'robot' is not a player kind"),
     (["--players", ",".join(["human"] * 7)], "1 to 6 players"),
     (["--rules", "house"], "invalid choice"),
-    (["--seed", "x"], "invalid int value"),
-    (["--delay", "-1"], "not a number of seconds"),
+    (["--seed", "x"], "'x' is not a seed (a whole number from 0 to 9223372036854775807)"),
+    (["--seed", "-1"], "'-1' is not a seed (a whole number from 0 to 9223372036854775807)"),
+    (["--seed", str(2 ** 63)], "is not a seed"),
+    (["simulate", "--seed", "-1"], "'-1' is not a seed"),
+    (["simulate", "--seed", "x"], "'x' is not a seed"),
+    (["--delay", "-1"], "not a number of seconds from 0 to 5"),
+    (["--delay", "1e9"], "'1e9' is not a number of seconds from 0 to 5"),
+    (["--delay", "nan"], "'nan' is not a number of seconds from 0 to 5"),
     (["--names", "Ann,Ann"], "player names must differ"),
     (["--names", "A,B,C"], "3 names given for 2 players"),
+    (["--names", "Ann"], "1 name given for 2 players"),
+    (["--players", "human,computer,human", "--names", "A,B"], "2 names given for 3 players"),
     (["--game", "poker-dice", "--rules", "official"], "Poker Dice has one rule set"),
     (["frobnicate"], "argument COMMAND: invalid choice: 'frobnicate'"),
 ])
@@ -337,3 +347,38 @@ def test_resume_says_which_options_it_ignores(tmp_path: Path) -> None:
     assert ("yahtzee: --rules, --seed ignored: a resumed game keeps its own settings"
             in again.stderr)
     assert "1: value 1 SAVE" in again.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "solve", "simulate", "saves", "stats", "analyze"])
+def test_every_command_help_has_a_description(command: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([command, "--help"])
+    assert stopped.value.code == 0
+    text = capsys.readouterr().out
+    usage, description = text.split("\n\n")[:2]
+    assert usage.startswith("usage: ") and not description.startswith(("options:",
+                                                                       "positional arguments:"))
+
+
+def test_an_old_python_is_told_which_python_is_needed() -> None:
+    code = ("import sys; sys.version_info = (3, 8, 10, 'final', 0); "
+            "sys.path.insert(0, sys.argv[1]); import yahtzee")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "yahtzee needs Python 3.10 or newer; this is Python 3.8.10\n"
+
+
+def test_times_are_shown_to_people_in_local_time_to_the_minute(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "XYZ+5")
+    time.tzset()
+    try:
+        moment = datetime(2026, 11, 22, 21, 7, 41, tzinfo=timezone.utc)
+        assert local_time(moment) == "2026-11-22 16:07"
+        assert local_time("2026-11-22T21:07:41+00:00") == "2026-11-22 16:07"
+        assert local_time("yesterday") == "yesterday"
+    finally:
+        monkeypatch.undo()
+        time.tzset()

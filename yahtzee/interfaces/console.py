@@ -12,6 +12,7 @@ import math
 import sys
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -35,6 +36,8 @@ BANNER_STARS = "*" * 31
 CARD_STARS = "*" * 30
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
 """The banner's title of each game of the registry."""
+GAME_NAMES = {YAHTZEE: "Yahtzee", POKER_DICE_NAME: "Poker Dice"}
+"""How each game of the registry is named in sentences."""
 NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
                 "run  python -m pip install -e .  (or  python -m pip install numpy)")
 """What to say when numpy is missing."""
@@ -268,7 +271,7 @@ class Console:
             game = save.snapshot
             variant = record_variant(game)
             rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
-            rows.append((str(save.save_id), save.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
+            rows.append((str(save.save_id), local_time(save.updated),
                          f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
                          ", ".join(f"{p.name} ({p.kind})" for p in game.players)))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
@@ -323,6 +326,20 @@ HISTOGRAM_WIDTH = 40
 """The longest bar of a statistics histogram, in characters."""
 
 
+def local_time(moment: datetime | str) -> str:
+    """Return a moment as people read it: ``YYYY-MM-DD HH:MM`` in local time.
+
+    ``moment`` is a datetime with its time zone, or its ISO text (as stored);
+    a text that is no ISO time is returned as it is.
+    """
+    if isinstance(moment, str):
+        try:
+            moment = datetime.fromisoformat(moment)
+        except ValueError:
+            return moment
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
 def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:
     """Return the closing line naming the winner (or the tie) and the best score."""
     if solo:
@@ -330,6 +347,17 @@ def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str
     if len(leaders) == 1:
         return f"{leaders[0]} wins with {best} points"
     return f"Tie between {_join(leaders)} with {best} points"
+
+
+def game_words(variant: Variant, rules_word: str, game_word: str) -> str:
+    """Return a game in words: Yahtzee by its rule set (``under official rules``), others by name.
+
+    ``rules_word`` comes before a rule set, ``game_word`` before a game's name
+    (``of Poker Dice``).
+    """
+    if variant.name == YAHTZEE:
+        return f"{rules_word} {variant.rules_name} rules"
+    return f"{game_word} {GAME_NAMES[variant.name]}"
 
 
 def scored_text(item: MenuItem) -> str:
