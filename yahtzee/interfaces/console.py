@@ -280,7 +280,7 @@ class Console:
                      f"{row[3]:<{widths[3]}}  {row[4]}")
 
     def stats_listing(self, stats: Stats) -> None:
-        """Print the statistics: per player name, then per computer strength."""
+        """Print the statistics: people by name, then computers by strength."""
         if not stats.games:
             self.say("No finished games yet.")
             return
@@ -306,7 +306,8 @@ class Console:
     def _figures(self, figures: Figures) -> None:
         """Print one group's figures and its histogram."""
         self.say(f"  {figures.label} ({figures.game}): played {figures.played}, "
-                 f"wins {figures.wins}, best {figures.best}, mean {figures.mean:.1f}")
+                 f"wins {figures.wins}, ties {figures.ties}, best {figures.best}, "
+                 f"mean {figures.mean:.1f}")
         most = max(bucket.count for bucket in figures.histogram)
         span = max(len(f"{b.low}-{b.high}") for b in figures.histogram)
         for bucket in figures.histogram:
@@ -334,10 +335,12 @@ def local_time(moment: datetime | str) -> str:
     """
     if isinstance(moment, str):
         try:
-            moment = datetime.fromisoformat(moment)
+            when = datetime.fromisoformat(moment)
         except ValueError:
             return moment
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    else:
+        when = moment
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:
