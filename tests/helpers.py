@@ -58,7 +58,8 @@ class Problems:
 class PolicyPlayer(HumanPlayer):
     """Plays by a fixed rule, so that a seed gives a varied but reproducible game.
 
-    It keeps the most common face, sometimes scores early, and takes the box worth most.
+    It keeps the most common face, sometimes scores early (and always once all
+    five dice are alike), and takes the box worth most.
     """
 
     def command(self, view: TurnView) -> str:
@@ -70,7 +71,7 @@ class PolicyPlayer(HumanPlayer):
         for index, (value, saved) in enumerate(zip(view.dice, view.saved)):
             if (value == face) != saved:
                 return str(index + 1)
-        return "roll"
+        return "score" if all(view.saved) else "roll"
 
     def category(self, view: TurnView) -> str:
         """Return the menu number of the box worth most (the first of equals)."""

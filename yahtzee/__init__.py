@@ -7,6 +7,14 @@ UML classes, rules, cards), ``engine`` (turns, records), ``players``,
 ``solver`` (with the coach), ``storage``, ``app`` and ``interfaces``.
 """
 
+# Checked before any other import, in syntax old Pythons parse, so that an
+# old Python gets one line instead of an ImportError traceback.
+import sys as _sys
+
+if tuple(_sys.version_info[:2]) < (3, 10):
+    raise SystemExit("yahtzee needs Python 3.10 or newer; this is Python %s"
+                     % ".".join(str(part) for part in _sys.version_info[:3]))
+
 from yahtzee.domain.category import (Category, Chance, FiveOfAKind, FourOfAKind, Fives, Fours,
                                      FullHouse, LgStraight, Ones, Sixes, SmStraight,
                                      ThreeOfAKind, Threes, Twos)

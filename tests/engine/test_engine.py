@@ -11,10 +11,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from yahtzee.domain.card import Card, Variant
+from tests.oracle import ScriptedRandom
+from yahtzee.domain.card import Card, JokerBar, Variant
 from yahtzee.domain.die import Die
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
 from yahtzee.domain.rules import COURSE, OFFICIAL
+from yahtzee.domain.score_card import ScoreCard
 from yahtzee.engine.engine import (Engine, GameOver, Phase, Refusal, Rolled, Scored,
                                    ScoringStarted, Toggled, TurnOver)
 from yahtzee.engine.records import Decision, TurnSummary, turn_summaries
@@ -105,7 +107,8 @@ def test_a_refused_die_command_changes_nothing(junk: str) -> None:
     assert engine.prompt() == before and engine.log == []
 
 
-@pytest.mark.parametrize("junk", ["", "0", "14", "abc", "1.5", "roll", "1000"])
+@pytest.mark.parametrize("junk", ["", "0", "14", "abc", "1.5", "roll", "1000", "01", "013",
+                                  "+1", "\u0661", "\uff11\uff13"])
 def test_a_box_not_on_the_menu_is_refused_and_changes_nothing(junk: str) -> None:
     engine = Engine(VARIANT, seats(), seed=1)
     engine.prompt()
@@ -114,6 +117,63 @@ def test_a_box_not_on_the_menu_is_refused_and_changes_nothing(junk: str) -> None
     outcome = engine.submit(junk)
     assert outcome.refusal is Refusal.NOT_ON_MENU
     assert engine.prompt() == before and len(engine.log) == 1
+
+
+def test_roll_with_all_five_dice_saved_is_refused_and_changes_nothing() -> None:
+    engine = Engine(VARIANT, seats(), seed=4)
+    engine.prompt()
+    for die in "12345":
+        engine.submit(die)
+    before = engine.prompt()
+    outcome = engine.submit(" Roll ")
+    assert outcome.refusal is Refusal.ALL_SAVED and outcome.events == ()
+    assert engine.prompt() == before and len(engine.log) == 5
+    engine.submit("3")
+    assert engine.submit("roll").accepted and engine.prompt().view.rolls_left == 1
+
+
+def _yahtzee_of_sixes(scores: list[int | None]) -> Engine:
+    """Return an official-rules engine, its card holding ``scores``, scoring five 6s."""
+    card = ScoreCard.restore(OFFICIAL, scores, 0)
+    Die.r = ScriptedRandom([6] * 5)
+    engine = Engine(yahtzee_variant(OFFICIAL), [Seat("P1", card)])
+    engine.prompt()
+    engine.submit("score")
+    return engine
+
+
+def test_an_open_box_the_forced_joker_forbids_is_refused_with_the_box_it_requires() -> None:
+    scores: list[int | None] = [None] * 13
+    scores[11] = 50
+    engine = _yahtzee_of_sixes(scores)
+    before = engine.prompt()
+    assert [item.number for item in before.menu] == [6]
+    outcome = engine.submit("13")
+    assert outcome.refusal is Refusal.JOKER and outcome.joker == JokerBar("Sixes")
+    assert engine.prompt() == before
+    filled = engine.submit("12")
+    assert filled.refusal is Refusal.NOT_ON_MENU and filled.joker is None
+
+
+def test_with_its_upper_box_filled_the_joker_requires_a_lower_box() -> None:
+    scores: list[int | None] = [None] * 13
+    scores[11], scores[5] = 0, 24
+    engine = _yahtzee_of_sixes(scores)
+    outcome = engine.submit("1")
+    assert outcome.refusal is Refusal.JOKER and outcome.joker == JokerBar(None)
+    assert engine.submit("6").refusal is Refusal.NOT_ON_MENU
+    assert engine.submit("7").accepted
+
+
+def test_the_course_rules_have_no_joker_refusal() -> None:
+    scores: list[int | None] = [None] * 13
+    scores[11] = 0
+    card = ScoreCard.restore(COURSE, scores, 0)
+    Die.r = ScriptedRandom([6] * 5)
+    engine = Engine(VARIANT, [Seat("P1", card)])
+    engine.prompt()
+    engine.submit("score")
+    assert engine.submit("1").accepted
 
 
 def test_scoring_fills_the_box_logs_it_and_passes_the_dice() -> None:

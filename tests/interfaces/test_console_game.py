@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import IO
 from pathlib import Path
 
@@ -20,7 +21,8 @@ import pytest
 from tests.oracle import NAMES, ScriptedRandom, points
 from yahtzee import Die, Game, HumanPlayer, ScoreCard
 from yahtzee.domain.games import yahtzee_variant
-from yahtzee.interfaces.console import DIE_PROMPT, Console
+from yahtzee.interfaces.cli import main
+from yahtzee.interfaces.console import DIE_PROMPT, Console, local_time
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,8 +190,43 @@ def test_official_rules_offer_only_the_forced_joker_box() -> None:
     Die.r = ScriptedRandom([6] * 10)
     transcript, game = play("score\n12\nscore\n6\n", players=1, seed=None, rules=OFFICIAL)
     second_menu = transcript.split("Select a category that you have not scored in yet:\n")[2]
-    assert second_menu.startswith(" 6: Sixes, 130 points\nYou scored 130 points in Sixes")
+    assert second_menu.startswith(" 6: Sixes, 130 points\n"
+                                  "You scored 30 points in Sixes and a 100-point Yahtzee bonus\n")
     assert game.players[0].card.score() == 50 + 30 + 100
+
+
+def test_an_open_box_the_joker_forbids_is_refused_with_the_reason_and_the_menu_again() -> None:
+    Die.r = ScriptedRandom([6] * 10 + [2] * 5)
+    transcript, game = play("score\n12\nscore\n13\n01\n12\n6\nscore\n1\n", players=1,
+                            seed=None, rules=OFFICIAL)
+    menu = "Select a category that you have not scored in yet:\n 6: Sixes, 130 points\n"
+    assert (menu + "The joker rule puts this Yahtzee in Sixes while Sixes is open\n"
+            + menu + "Please enter a category you have not scored yet\n"
+            + menu + "Please enter a category you have not scored yet\n"
+            + menu + "You scored 30 points in Sixes") in transcript
+    card = game.players[0].card
+    assert isinstance(card, ScoreCard)
+    assert card.scores()[5] == 30 and card.scores()[12] is None
+
+
+def test_the_joker_refusal_names_the_lower_boxes_once_the_upper_box_is_filled() -> None:
+    Die.r = ScriptedRandom([6] * 5 + [1, 1, 2, 6, 6] + [6] * 5)
+    transcript, _ = play("score\n12\nscore\n6\nscore\n1\n7\n", players=1, seed=None,
+                         rules=OFFICIAL)
+    assert ("The joker rule puts this Yahtzee in a lower box while one is open\n"
+            "Select a category that you have not scored in yet:\n 7: Three of a Kind, 130 points"
+            ) in transcript
+    assert "You scored 30 points in Three of a Kind and a 100-point Yahtzee bonus" in transcript
+
+
+def test_roll_with_every_die_saved_says_so_and_keeps_the_rolls() -> None:
+    transcript, game = play("1\n2\n3\n4\n5\nroll\n", players=1, seed=3)
+    assert ('"roll" or "score": '
+            "All five dice are saved: unsave one to roll it, or type score\n"
+            "Current Scorecard:\n") in transcript
+    assert transcript.count("All five dice are saved: unsave one to roll it, or type score\n") == 1
+    assert game.engine.prompt().view.rolls_left == 2
+    assert [d.command for d in game.log] == ["1", "2", "3", "4", "5"]
 
 
 def run_driver(stdin: str, *args: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -228,10 +265,18 @@ def test_the_driver_and_the_module_play_the_same_seeded_game(tmp_path: Path) -> 
     (["--players", "human,robot"], "'robot' is not a player kind"),
     (["--players", ",".join(["human"] * 7)], "1 to 6 players"),
     (["--rules", "house"], "invalid choice"),
-    (["--seed", "x"], "invalid int value"),
-    (["--delay", "-1"], "not a number of seconds"),
+    (["--seed", "x"], "'x' is not a seed (a whole number from 0 to 9223372036854775807)"),
+    (["--seed", "-1"], "'-1' is not a seed (a whole number from 0 to 9223372036854775807)"),
+    (["--seed", str(2 ** 63)], "is not a seed"),
+    (["simulate", "--seed", "-1"], "'-1' is not a seed"),
+    (["simulate", "--seed", "x"], "'x' is not a seed"),
+    (["--delay", "-1"], "not a number of seconds from 0 to 5"),
+    (["--delay", "1e9"], "'1e9' is not a number of seconds from 0 to 5"),
+    (["--delay", "nan"], "'nan' is not a number of seconds from 0 to 5"),
     (["--names", "Ann,Ann"], "player names must differ"),
     (["--names", "A,B,C"], "3 names given for 2 players"),
+    (["--names", "Ann"], "1 name given for 2 players"),
+    (["--players", "human,computer,human", "--names", "A,B"], "2 names given for 3 players"),
     (["--game", "poker-dice", "--rules", "official"], "Poker Dice has one rule set"),
     (["frobnicate"], "argument COMMAND: invalid choice: 'frobnicate'"),
 ])
@@ -302,3 +347,38 @@ def test_resume_says_which_options_it_ignores(tmp_path: Path) -> None:
     assert ("yahtzee: --rules, --seed ignored: a resumed game keeps its own settings"
             in again.stderr)
     assert "1: value 1 SAVE" in again.stdout
+
+
+@pytest.mark.parametrize("command", ["play", "solve", "simulate", "saves", "stats", "analyze"])
+def test_every_command_help_has_a_description(command: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([command, "--help"])
+    assert stopped.value.code == 0
+    text = capsys.readouterr().out
+    usage, description = text.split("\n\n")[:2]
+    assert usage.startswith("usage: ") and not description.startswith(("options:",
+                                                                       "positional arguments:"))
+
+
+def test_an_old_python_is_told_which_python_is_needed() -> None:
+    code = ("import sys; sys.version_info = (3, 8, 10, 'final', 0); "
+            "sys.path.insert(0, sys.argv[1]); import yahtzee")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == "yahtzee needs Python 3.10 or newer; this is Python 3.8.10\n"
+
+
+def test_times_are_shown_to_people_in_local_time_to_the_minute(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "XYZ+5")
+    time.tzset()
+    try:
+        moment = datetime(2026, 11, 22, 21, 7, 41, tzinfo=timezone.utc)
+        assert local_time(moment) == "2026-11-22 16:07"
+        assert local_time("2026-11-22T21:07:41+00:00") == "2026-11-22 16:07"
+        assert local_time("yesterday") == "yesterday"
+    finally:
+        monkeypatch.undo()
+        time.tzset()

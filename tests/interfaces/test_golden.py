@@ -104,7 +104,7 @@ def humans_script() -> str:
 
     Player 1 scores box N in round N, Player 2 box 14 - N, so that the box
     named is always open; before it come refused numbers (off the menu, not a
-    number, a box already used, empty).  The die commands mix toggles, rolls,
+    number, a box already used, empty, a leading zero).  The die commands mix toggles, rolls,
     blanks and capitals, and invalid values; two rolls end at the menu unasked.
     """
     die_patterns = [
@@ -123,7 +123,7 @@ def humans_script() -> str:
             used = box - 1 if seat == 0 else box + 1
             typed += die_patterns[(2 * round_number - 2 + seat) % len(die_patterns)]
             if round_number == 1 and seat == 0:
-                typed += ["99", "abc", "", "01"]
+                typed += ["99", "abc", "", "01", "1"]
             elif round_number == 1:
                 typed += ["0", "14", "13"]
             elif round_number % 3 == 0:
@@ -175,7 +175,7 @@ SCENARIOS = (
     )),
     Scenario("resume", (
         Step("cut-in-round-2", (*MODULE, "play", "--players", "human,computer",
-                                "--names", "Ann", "--seed", "13"),
+                                "--names", "Ann,Computer", "--seed", "13"),
              CUT_SCRIPT, dump_data=True),
         Step("saves", (*MODULE, "saves")),
         Step("resume-unknown-id", (*DRIVER, "--resume", "7"), RESUME_SCRIPT),

@@ -88,6 +88,14 @@ def test_a_computer_that_keeps_nothing_more_scores() -> None:
         ComputerPlayer("Nobody", VARIANT.new_card(), lambda: FixedStrategy(None), HUMAN)
 
 
+def test_a_computer_that_keeps_every_die_scores_instead_of_rolling_nothing() -> None:
+    computer = ComputerPlayer("Computer", VARIANT.new_card(),
+                              lambda: FixedStrategy((1, 2, 3, 4, 5)))
+    dice = (5, 4, 3, 2, 1)
+    assert computer.command(view(dice, (True,) * 5)) == "score"
+    assert computer.command(view(dice, (False,) * 5)) == "score"
+
+
 def test_saved_flags_prefer_dice_already_saved() -> None:
     assert saved_flags((5, 5, 5), (False, False, True), (5, 5)) == [True, False, True]
     with pytest.raises(ValueError):

@@ -30,7 +30,7 @@ from yahtzee.solver.cache import (FORMAT_VERSION, MAGIC, DamagedTableError, Solu
 from yahtzee.solver.dynamic import States, single_turn_values, table_specials, turn_values
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, Report,
                                    SolverEvent, TableNotStored, TableUnusable)
-from yahtzee.solver.factory import get_strategy
+from yahtzee.solver.factory import get_strategy, simulate_games
 from yahtzee.solver.poker import PokerStrategy
 from yahtzee.solver.simulate import play_games, simulate
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy
@@ -173,9 +173,10 @@ def test_simulate_command_json_and_reproducibility(
         assert out.count("\n") == 1
         outs.append(json.loads(out))
     first, second = outs
-    assert set(first) == {"rules", "strategy", "games", "mean", "stdev", "min", "max",
+    assert set(first) == {"game", "rules", "strategy", "games", "mean", "stdev", "min", "max",
                           "seconds"}
-    assert (first["rules"], first["strategy"], first["games"]) == ("course", "optimal", 300)
+    assert (first["game"], first["rules"], first["strategy"], first["games"]) == (
+        "yahtzee", "course", "optimal", 300)
     assert {k: v for k, v in first.items() if k != "seconds"} == {
         k: v for k, v in second.items() if k != "seconds"}
     assert first["min"] <= first["mean"] <= first["max"]
@@ -221,6 +222,7 @@ def test_simulate_command_text_is_the_seeded_games_figures(
 
 @pytest.mark.parametrize("args, problem", [
     (("official", "optimal", 0), "argument --games: '0' is less than 1"),
+    (("official", "optimal", 1_000_001), "argument --games: '1000001' is more than 1000000"),
     (("official", "best", 10), "argument --strategy: invalid choice: 'best'"),
     (("house", "optimal", 10), "argument --rules: invalid choice: 'house'")])
 def test_simulate_command_rejects_bad_arguments(args: tuple[str, str, int], problem: str,
@@ -242,8 +244,9 @@ def test_solve_command(official: Solution, monkeypatch: pytest.MonkeyPatch,
     assert (status, err) == (0, "")
     assert out.count("\n") == 1
     report = json.loads(out)
-    assert set(report) == {"rules", "expected_score", "seconds"}
-    assert report["rules"] == "official" and round(report["expected_score"], 4) == 254.5877
+    assert set(report) == {"game", "rules", "expected_score", "seconds"}
+    assert report["game"] == "yahtzee" and report["rules"] == "official"
+    assert round(report["expected_score"], 4) == 254.5877
     status, text, err = run_cli(["solve", "--rules", "official"], "", monkeypatch, capsys)
     assert (status, err) == (0, "")
     assert re.fullmatch(r"Optimal play under official rules: expected final score 254\.5877 "
@@ -255,6 +258,57 @@ def test_solve_command(official: Solution, monkeypatch: pytest.MonkeyPatch,
     assert out == ""
     assert re.fullmatch(r"\S.* solve: error: argument --rules: invalid choice: 'house'.*",
                         err.splitlines()[-1]), err
+
+
+def test_solve_command_solves_poker_dice(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    status, text, err = run_cli(["solve", "--game", "poker-dice"], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert re.fullmatch(r"Optimal play of Poker Dice: expected final score 463\.7403 "
+                        r"\(table ready in \d+\.\d\d s\)\n", text), text
+    status, out, err = run_cli(["solve", "--game", "poker-dice", "--json"], "", monkeypatch,
+                               capsys)
+    report = json.loads(out)
+    assert (report["game"], report["rules"]) == ("poker-dice", "poker-dice")
+    assert round(report["expected_score"], 4) == 463.7403
+
+
+@pytest.mark.parametrize("strategy", ["optimal", "greedy"])
+def test_simulate_command_plays_poker_dice_with_either_strategy(
+        strategy: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--game", "poker-dice", "--strategy", strategy, "--games", "400",
+            "--seed", "3", "--json"]
+    reports = []
+    for _ in range(2):
+        status, out, err = run_cli(argv, "", monkeypatch, capsys)
+        assert (status, err) == (0, "")
+        reports.append({k: v for k, v in json.loads(out).items() if k != "seconds"})
+    assert reports[0] == reports[1]
+    report = reports[0]
+    assert (report["game"], report["rules"], report["strategy"], report["games"]) == (
+        "poker-dice", "poker-dice", strategy, 400)
+    assert 0 <= report["min"] <= report["mean"] <= report["max"] <= 600
+    status, text, err = run_cli(argv[:-1], "", monkeypatch, capsys)
+    assert text.startswith(f"400 games of Poker Dice played by the {strategy} strategy, seed 3")
+
+
+def test_poker_dice_optimal_play_averages_its_expected_score() -> None:
+    scores = simulate_games(POKER_DICE, "optimal", 4000, 7, tables_of())
+    greedy = simulate_games(POKER_DICE, "greedy", 4000, 7, tables_of())
+    error = scores.std(ddof=1) / np.sqrt(len(scores))
+    assert abs(scores.mean() - 463.7403) < 4 * error
+    assert greedy.mean() < scores.mean() - 5
+
+
+@pytest.mark.parametrize("argv", [["solve", "--game", "poker-dice", "--rules", "official"],
+                                  ["simulate", "--game", "poker-dice", "--rules", "course"]])
+def test_rules_with_poker_dice_is_the_same_error_for_every_command(
+        argv: list[str], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run_cli(argv, "", monkeypatch, capsys)
+    assert (status, out) == (2, "")
+    assert err == "yahtzee: --rules chooses Yahtzee rules; Poker Dice has one rule set\n"
 
 
 def test_histogram_rows() -> None:

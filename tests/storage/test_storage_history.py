@@ -119,12 +119,13 @@ def _finished(*seats: tuple[str, str, int]) -> GameRecord:
 
 
 def _fill(history: History) -> None:
-    """File four games with known totals, and one of Poker Dice."""
+    """File five games with known totals (a tie, a person named Computer), one of Poker Dice."""
     games = [
         _finished(("Alice", "human", 200), ("Computer", "computer", 250)),
         _finished(("Alice", "human", 230), ("Bob", "human", 230)),
         _finished(("Alice", "human", 180)),
         _finished(("Bob", "human", 150), ("Greedy", "greedy", 175)),
+        _finished(("Computer", "human", 210), ("Greedy", "greedy", 190)),
     ]
     for number, game in enumerate(games):
         history.record(game, uid=f"{number:032x}")
@@ -142,17 +143,23 @@ def test_stats_of_an_empty_history(data: Path, monkeypatch: pytest.MonkeyPatch,
     assert not data.exists()
 
 
-def _figures(label: str, game: str, played: int, wins: int, best: int, mean: float,
-             bars: list[tuple[int, int, int]], key: str = "name") -> dict[str, object]:
+def _figures(label: str, game: str, played: int, wins: int, ties: int, best: int,
+             mean: float, bars: list[tuple[int, int, int]],
+             key: str = "name") -> dict[str, object]:
     """Return the expected JSON figures of one group."""
-    return {key: label, "game": game, "played": played, "wins": wins, "best": best,
-            "mean": mean, "histogram": [{"low": low, "high": high, "count": count}
-                                        for low, high, count in bars]}
+    return {key: label, "game": game, "played": played, "wins": wins, "ties": ties,
+            "best": best, "mean": mean,
+            "histogram": [{"low": low, "high": high, "count": count}
+                          for low, high, count in bars]}
 
 
 def test_stats_of_a_full_history(data: Path, monkeypatch: pytest.MonkeyPatch,
                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """Exact games, wins (ties count, solo games do not), best, mean and histograms."""
+    """Exact games, wins and ties (apart; solo games count neither), best, mean, histograms.
+
+    People are grouped by name, computers by strength only: a person named
+    Computer is not the computer.
+    """
     _fill(History(data / "history.sqlite3"))
     status, out, err = run_cli(["stats", "--json"], "", monkeypatch, capsys)
     assert (status, err) == (0, "")
@@ -160,34 +167,42 @@ def test_stats_of_a_full_history(data: Path, monkeypatch: pytest.MonkeyPatch,
     tens = [(180, 189, 1), (190, 199, 0), (200, 209, 1), (210, 219, 0), (220, 229, 0),
             (230, 239, 1)]
     assert stats == {
-        "games": 5,
+        "games": 6,
         "players": [
-            _figures("Alice", "poker-dice", 1, 0, 90, 90.0, [(90, 90, 1)]),
-            _figures("Alice", "yahtzee/course", 3, 1, 230, 610 / 3, tens),
-            _figures("Bob", "yahtzee/course", 2, 1, 230, 190.0,
+            _figures("Alice", "poker-dice", 1, 0, 0, 90, 90.0, [(90, 99, 1)]),
+            _figures("Alice", "yahtzee/course", 3, 0, 1, 230, 610 / 3, tens),
+            _figures("Bob", "yahtzee/course", 2, 0, 1, 230, 190.0,
                      [(150 + 10 * i, 159 + 10 * i, int(i in (0, 8))) for i in range(9)]),
-            _figures("Computer", "yahtzee/course", 1, 1, 250, 250.0, [(250, 250, 1)]),
-            _figures("Greedy", "yahtzee/course", 1, 1, 175, 175.0, [(175, 175, 1)]),
+            _figures("Computer", "yahtzee/course", 1, 1, 0, 210, 210.0, [(210, 219, 1)]),
         ],
         "computers": [
-            _figures("optimal", "yahtzee/course", 1, 1, 250, 250.0, [(250, 250, 1)], "strength"),
-            _figures("greedy", "yahtzee/course", 1, 1, 175, 175.0, [(175, 175, 1)], "strength"),
+            _figures("optimal", "yahtzee/course", 1, 1, 0, 250, 250.0, [(250, 259, 1)],
+                     "strength"),
+            _figures("greedy", "yahtzee/course", 2, 1, 0, 190, 182.5,
+                     [(170, 179, 1), (180, 189, 0), (190, 199, 1)], "strength"),
         ],
     }
     status, out, err = run_cli(["stats"], "", monkeypatch, capsys)
     assert (status, err) == (0, "")
     lines = out.splitlines()
-    assert lines[:4] == ["Finished games: 5", "", "Players",
-                         "  Alice (poker-dice): played 1, wins 0, best 90, mean 90.0"]
-    start = lines.index("  Alice (yahtzee/course): played 3, wins 1, best 230, mean 203.3")
+    assert lines[:5] == ["Finished games: 6", "", "Players",
+                         "  Alice (poker-dice): played 1, wins 0, ties 0, best 90, mean 90.0",
+                         "    90-99 | # 1"]
+    start = lines.index(
+        "  Alice (yahtzee/course): played 3, wins 0, ties 1, best 230, mean 203.3")
     assert lines[start + 1:start + 7] == [
         "    180-189 | # 1", "    190-199 | 0", "    200-209 | # 1", "    210-219 | 0",
         "    220-229 | 0", "    230-239 | # 1"]
     computers = lines.index("Computer strengths")
+    assert lines[computers - 3:computers - 1] == [
+        "  Computer (yahtzee/course): played 1, wins 1, ties 0, best 210, mean 210.0",
+        "    210-219 | # 1"]
     assert lines[computers:] == [
         "Computer strengths",
-        "  optimal (yahtzee/course): played 1, wins 1, best 250, mean 250.0", "    250-250 | # 1",
-        "  greedy (yahtzee/course): played 1, wins 1, best 175, mean 175.0", "    175-175 | # 1"]
+        "  optimal (yahtzee/course): played 1, wins 1, ties 0, best 250, mean 250.0",
+        "    250-259 | # 1",
+        "  greedy (yahtzee/course): played 2, wins 1, ties 0, best 190, mean 182.5",
+        "    170-179 | # 1", "    180-189 | 0", "    190-199 | # 1"]
 
 
 def test_stats_after_real_games(data: Path, monkeypatch: pytest.MonkeyPatch,
@@ -207,18 +222,21 @@ def test_stats_after_real_games(data: Path, monkeypatch: pytest.MonkeyPatch,
     for game, rules in zip(totals, ("course", "official")):
         for seat, total in enumerate(game):
             entry = entries[(f"Player {seat + 1}", f"yahtzee/{rules}")]
-            won = 1 if total == max(game) else 0
-            assert (entry["played"], entry["wins"], entry["best"], entry["mean"]) == (
-                1, won, total, float(total))
+            lead = total == max(game)
+            won, tied = int(lead and game.count(total) == 1), int(lead and game.count(total) > 1)
+            assert (entry["played"], entry["wins"], entry["ties"], entry["best"],
+                    entry["mean"]) == (1, won, tied, total, float(total))
             assert sum(bucket["count"] for bucket in entry["histogram"]) == 1
 
 
 def test_histogram_widths() -> None:
-    """Bars are equal-width, at most ten, with the empty ones between kept."""
+    """Bars are equal-width, at least 10 points, at most ten bars, the empty ones kept."""
     assert histogram([]) == ()
-    assert histogram([7]) == (Bucket(7, 7, 1),)
-    assert histogram([100, 104, 109]) == tuple(Bucket(v, v, int(v in (100, 104, 109)))
-                                               for v in range(100, 110))
+    assert histogram([7]) == (Bucket(0, 9, 1),)
+    assert histogram([54, 54]) == (Bucket(50, 59, 2),)
+    assert histogram([100, 104, 109]) == (Bucket(100, 109, 3),)
+    assert histogram([95, 194]) == tuple(Bucket(20 * i, 20 * i + 19, int(i in (4, 9)))
+                                         for i in range(4, 10))
     assert histogram([0, 375]) == tuple(Bucket(50 * i, 50 * i + 49, int(i in (0, 7)))
                                         for i in range(8))
 

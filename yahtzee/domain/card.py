@@ -58,11 +58,27 @@ class NumberedBox(enum.Enum):
 
 
 class MenuItem(NamedTuple):
-    """One line of the scoring menu: the box's fixed number, its name and its points."""
+    """One line of the scoring menu: the box's fixed number, its name and its points.
+
+    ``points`` is all the choice adds to the card; ``bonus`` is the part of
+    them that is a Yahtzee bonus earned on top of filling the box (0 when the
+    bonus is the whole turn, as a course-rules bonus is).
+    """
 
     number: int
     name: str
     points: int
+    bonus: int = 0
+
+
+class JokerBar(NamedTuple):
+    """Why the joker rule keeps an open box off the menu for a Yahtzee.
+
+    ``box`` names the one box the rule requires (the upper box of the dice's
+    face, while it is open), or is None when it requires any open lower box.
+    """
+
+    box: str | None
 
 
 class Card(Protocol):
@@ -74,6 +90,10 @@ class Card(Protocol):
 
     def choose_number(self, number: int, d: Dice) -> MenuItem:
         """Score the dice in the box with menu number ``number``; ``ValueError`` if not offered."""
+        ...
+
+    def joker_bar(self, number: int, d: Dice) -> JokerBar | None:
+        """Return why the joker rule keeps the open box ``number`` off the menu, or None."""
         ...
 
     def rows(self) -> list[tuple[str, int]]:

@@ -38,7 +38,7 @@ from typing import ClassVar, TypeGuard
 
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.score_card import IllegalChoiceError
-from yahtzee.domain.card import MenuItem, NumberedBox
+from yahtzee.domain.card import JokerBar, MenuItem, NumberedBox
 
 FACES: list[str] = ['9', '10', 'J', 'Q', 'K', 'A']
 FACE_VALUES: dict[str, int] = {'9': 9, '10': 10, 'J': 10, 'Q': 10, 'K': 10, 'A': 11}
@@ -261,6 +261,10 @@ class PokerScoreCard:
                 self.choose(PokerCategory.from_number(number), d)
                 return item
         raise IllegalChoiceError(f"{number} is not on the menu for these dice")
+
+    def joker_bar(self, number: int, d: Dice) -> JokerBar | None:
+        """Return None: Poker Dice has no joker rule, so every open box is offered."""
+        return None
 
     def score(self) -> int:
         """Return the grand total: the sum of the nine boxes (Poker Dice has no bonus)."""

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
+from yahtzee.domain.card import JokerBar
 from yahtzee.domain.category import CATEGORY_CLASSES, Category, FullHouse, LgStraight, SmStraight
 from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.dice import Dice
@@ -105,6 +106,25 @@ class Rules:
             return [Option(cv, _JOKER_POINTS.get(cv, box_points(cv, d)), bonus_points, True)
                     for cv in lower]
         return [Option(cv, 0, bonus_points, True) for cv in open_boxes]
+
+    def joker_bar(self, scores: Sequence[int | None], d: Dice,
+                  cv: CategoryValue) -> JokerBar | None:
+        """Return why the forced joker keeps the open box ``cv`` off the menu, or None.
+
+        None unless the rules force jokers, the dice are a Yahtzee, the Yahtzee
+        box is filled, ``cv`` is open and the joker steps send the dice elsewhere:
+        to the upper box of their face, or to any open lower box.
+        """
+        open_boxes = [c for c in CategoryValue if scores[c.get_value()] is None]
+        if (not self.forced_joker or cv not in open_boxes or not is_yahtzee(d)
+                or scores[CategoryValue.YAHTZEE.get_value()] is None):
+            return None
+        upper = CategoryValue.upper_for_face(d.get_die(0).get_value())
+        if upper in open_boxes:
+            return None if cv is upper else JokerBar(upper.label)
+        if cv.is_upper and any(not c.is_upper for c in open_boxes):
+            return JokerBar(None)
+        return None
 
     def rounds_used(self, filled: int, bonus_count: int) -> int:
         """Return how many turns a card has used: one per filled box, one per chosen bonus."""

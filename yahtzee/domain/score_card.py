@@ -10,7 +10,7 @@ from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.rules import (COURSE, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS,
                                   Option, Rules, box_points, is_yahtzee)
-from yahtzee.domain.card import MenuItem, format_rows
+from yahtzee.domain.card import JokerBar, MenuItem, format_rows
 
 
 class IllegalChoiceError(ValueError):
@@ -67,7 +67,13 @@ class ScoreCard:
 
     def menu(self, d: Dice) -> list[MenuItem]:
         """Return the scoring menu for these dice: number, name and points of each choice."""
-        return [MenuItem(o.category.number, o.category.label, o.points) for o in self.options(d)]
+        return [MenuItem(o.category.number, o.category.label, o.points,
+                         o.bonus_points if o.fills_box else 0) for o in self.options(d)]
+
+    def joker_bar(self, number: int, d: Dice) -> JokerBar | None:
+        """Return why the forced joker keeps the open box ``number`` off the menu, or None."""
+        cv = CategoryValue.find(number)
+        return None if cv is None else self._rules.joker_bar(self.scores(), d, cv)
 
     def choose_number(self, number: int, d: Dice) -> MenuItem:
         """Score the dice in the box numbered ``number`` (1 to 13) and return its menu line."""

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from yahtzee.domain.card import Card, MenuItem, Variant
+from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant
 from yahtzee.domain.dice import DiceRoll
 from yahtzee.domain.die import Die
 from yahtzee.engine.records import (REROLLS, Decision, GameRecord, PlayerRecord, TurnRecord,
@@ -31,7 +31,8 @@ MAX_PLAYERS = 6
 DIE_COMMANDS = ("roll", "score")
 """The die prompt's word commands (any case, blanks around ignored); a die number also counts."""
 TOGGLES = frozenset(str(n) for n in range(1, DiceRoll.NUM_DIE + 1))
-_MENU_NUMBER = re.compile(r"[0-9]{1,3}")
+_MENU_NUMBER = re.compile(r"[1-9][0-9]?")
+"""A box number as the menu prints it: ASCII digits, no leading zero (``01`` is refused)."""
 
 
 class Seat(Protocol):
@@ -68,7 +69,11 @@ class Refusal(enum.Enum):
     """Why a command was refused (it changed nothing)."""
 
     NOT_A_DIE_COMMAND = "not a die command"
+    ALL_SAVED = "all five dice are saved"
+    """``roll`` while every die is saved: it would roll nothing."""
     NOT_ON_MENU = "not on the menu"
+    JOKER = "the joker rule requires another box"
+    """An open box the forced joker keeps off the menu; ``Outcome.joker`` says where it goes."""
     GAME_OVER = "the game is over"
 
 
@@ -157,12 +162,14 @@ class Outcome:
     """What a command did: accepted with its events, or refused (changing nothing) and why.
 
     ``command`` is the command as the engine read it: the text without the
-    blanks around it.
+    blanks around it.  ``joker`` goes with a ``Refusal.JOKER``: where the
+    joker rule sends the dice instead.
     """
 
     command: str
     refusal: Refusal | None = None
     events: tuple[Event, ...] = ()
+    joker: JokerBar | None = None
 
     @property
     def accepted(self) -> bool:
@@ -298,8 +305,9 @@ class Engine:
         """Carry out one command for the seat to play, and return what happened.
 
         While rolling: ``roll``, ``score`` (any case, blanks around ignored) or
-        a die number 1 to 5.  While scoring: the menu number of an offered box
-        (one to three ASCII digits).  Anything else is refused and changes nothing.
+        a die number 1 to 5; ``roll`` is refused while all five dice are saved.
+        While scoring: the menu number of an offered box, written as the menu
+        prints it.  Anything else is refused and changes nothing.
         """
         text = raw.strip()
         if self.is_over():
@@ -313,6 +321,8 @@ class Engine:
         """Carry out ``roll``, ``score`` or a toggle."""
         command = text.lower()
         events: list[Event] = []
+        if command == "roll" and all(turn.saved):
+            return Outcome(text, Refusal.ALL_SAVED)
         if command == "roll" and turn.rolls_left > 0:
             self._record(command)
             for die, saved in zip(turn.dice, turn.saved):
@@ -344,6 +354,9 @@ class Engine:
             return Outcome(text, Refusal.NOT_ON_MENU)
         number = int(text)
         if number not in {item.number for item in card.menu(turn.dice)}:
+            joker = card.joker_bar(number, turn.dice)
+            if joker is not None:
+                return Outcome(text, Refusal.JOKER, joker=joker)
             return Outcome(text, Refusal.NOT_ON_MENU)
         seat = self.progress.seat
         item = card.choose_number(number, turn.dice)

@@ -62,25 +62,45 @@ def _names(text: str) -> list[str]:
     return names
 
 
+MAX_DELAY = 5.0
+"""The longest pause, in seconds, ``--delay`` accepts."""
+MAX_SEED = 2 ** 63 - 1
+"""The largest seed: seeds are whole numbers from 0 to this, for every command."""
+MAX_GAMES = 1_000_000
+"""The most games ``simulate`` plays in one run."""
+
+
 def _seconds(text: str) -> float:
-    """Parse a number of seconds that is zero or more (and finite)."""
+    """Parse ``--delay``: a number of seconds from 0 to ``MAX_DELAY``."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds")
+        value = -1.0
+    if not 0 <= value <= MAX_DELAY:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number of seconds from 0 to {MAX_DELAY:g}")
     return value
 
 
+def _seed(text: str) -> int:
+    """Parse a seed, the same for every command: a whole number from 0 to ``MAX_SEED``."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()) or int(digits) > MAX_SEED:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a seed (a whole number from 0 to {MAX_SEED})")
+    return int(digits)
+
+
 def _positive(text: str) -> int:
-    """Parse a whole number of 1 or more."""
+    """Parse ``--games``: a whole number from 1 to ``MAX_GAMES``."""
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is less than 1")
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"{text!r} is more than {MAX_GAMES}")
     return value
 
 
@@ -112,7 +132,7 @@ def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
                         help=f"Yahtzee rule set (default: {COURSE.name})")
     parser.add_argument("--game", choices=GAMES, default=default(YAHTZEE),
                         help=f"which dice game (default: {YAHTZEE})")
-    parser.add_argument("--seed", type=int, default=default(None), metavar="N",
+    parser.add_argument("--seed", type=_seed, default=default(None), metavar="N",
                         help="seed the dice: same seed, same dice")
     parser.add_argument("--coach", action="store_true", default=default(False),
                         help="advise each human decision and analyze the game at its end")
@@ -120,8 +140,8 @@ def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
                         help="continue the most recent unfinished game, or the game ID "
                              "('saves' lists them)")
     parser.add_argument("--delay", type=_seconds, default=default(None), metavar="SECONDS",
-                        help="pause before each line of a computer's turn (default: "
-                             f"{DEFAULT_DELAY} on a terminal, 0 otherwise)")
+                        help=f"pause before each line of a computer's turn, 0 to {MAX_DELAY:g} "
+                             f"(default: {DEFAULT_DELAY} on a terminal, 0 otherwise)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -140,26 +160,28 @@ def build_parser() -> argparse.ArgumentParser:
                     f"Other commands: {', '.join(others)} ({prog} COMMAND --help).")
     _play_options(play, defaults=False)
 
-    rules_help = f"rule set (default: {COURSE.name})"
+    rules_help = f"Yahtzee rule set (default: {COURSE.name})"
+    game_help = f"which dice game (default: {YAHTZEE})"
     solve = sub.add_parser(
         "solve", help="print the optimal expected score of solitaire play",
         description="Solve the game exactly and print the expected final score of optimal "
                     "solitaire play (the table is built once, then cached).")
-    solve.add_argument("--rules", choices=sorted(RULES), default=COURSE.name, help=rules_help)
+    solve.add_argument("--rules", choices=sorted(RULES), default=None, help=rules_help)
+    solve.add_argument("--game", choices=GAMES, default=YAHTZEE, help=game_help)
     solve.add_argument("--json", action="store_true",
-                       help='print {"rules", "expected_score", "seconds"}')
+                       help='print {"game", "rules", "expected_score", "seconds"}')
 
     simulate = sub.add_parser(
         "simulate", help="play many solitaire games with a strategy",
         description="Play many solitaire games at once and report the mean, standard "
                     "deviation, lowest and highest score and a histogram.")
-    simulate.add_argument("--rules", choices=sorted(RULES), default=COURSE.name,
-                          help=rules_help)
+    simulate.add_argument("--rules", choices=sorted(RULES), default=None, help=rules_help)
+    simulate.add_argument("--game", choices=GAMES, default=YAHTZEE, help=game_help)
     simulate.add_argument("--strategy", choices=STRATEGIES, default=STRATEGIES[0],
                           help=f"how the games are played (default: {STRATEGIES[0]})")
     simulate.add_argument("--games", type=_positive, default=1000, metavar="N",
-                          help="how many games (default: 1000)")
-    simulate.add_argument("--seed", type=int, metavar="S",
+                          help=f"how many games, 1 to {MAX_GAMES} (default: 1000)")
+    simulate.add_argument("--seed", type=_seed, metavar="S",
                           help="seed the dice: same seed, same result")
     simulate.add_argument("--json", action="store_true", help="print JSON")
 
@@ -170,8 +192,11 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Games played, wins, best, mean and a histogram of the "
                                        "scores, per player name and per computer strength.")
     stats.add_argument("--json", action="store_true", help="print JSON")
-    analyze = sub.add_parser("analyze", help="judge a finished game's decisions against "
-                                             "optimal play")
+    analyze = sub.add_parser(
+        "analyze", help="judge a finished game's decisions against optimal play",
+        description="Judge every decision of every player of a finished game against "
+                    "optimal play: each player's expected points lost, a turn's average, "
+                    "and the three costliest decisions with the better move.")
     analyze.add_argument("game_id", nargs="?", metavar="GAME_ID",
                          help="the finished game's number (default: the latest)")
     analyze.add_argument("--json", action="store_true", help="print JSON")
@@ -179,19 +204,25 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def play_problem(args: argparse.Namespace) -> str | None:
-    """Return what is wrong with a combination of ``play`` options, or None.
+    """Return what is wrong with a combination of options, or None.
 
-    Each option alone is checked by argparse; these are the checks across options.
+    Each option alone is checked by argparse; these are the checks across
+    options: names for ``play`` (one per player, all different; a resumed
+    game keeps its own and ignores them), and ``--rules`` only for Yahtzee.
     """
-    if (args.command or "play") != "play":
+    command = args.command or "play"
+    if command not in ("play", "solve", "simulate"):
         return None
-    players = args.players or [None, None]
-    if args.names and len(args.names) > len(players):
-        return f"{len(args.names)} names given for {len(players)} players"
-    if args.names and len(set(args.names)) != len(args.names):
-        return "player names must differ"
     if args.game != YAHTZEE and args.rules is not None:
         return "--rules chooses Yahtzee rules; Poker Dice has one rule set"
+    if command != "play":
+        return None
+    players = args.players or [None, None]
+    if args.names and args.resume is None and len(args.names) != len(players):
+        noun = "name" if len(args.names) == 1 else "names"
+        return f"{len(args.names)} {noun} given for {len(players)} players"
+    if args.names and len(set(args.names)) != len(args.names):
+        return "player names must differ"
     return None
 
 

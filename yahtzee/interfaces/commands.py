@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING
 from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
                                  SolverUnavailableError, UnknownSaveError, autosaver, find_save,
                                  resume_engine)
-from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
-from yahtzee.interfaces.console import NUMPY_NEEDED, Console, analysis_json
+from yahtzee.domain.card import Variant
+from yahtzee.domain.games import YAHTZEE, get_variant
+from yahtzee.interfaces.console import (NUMPY_NEEDED, Console, analysis_json, game_words,
+                                        local_time)
 from yahtzee.interfaces.console_game import Game
 from yahtzee.players.kinds import HUMAN
 from yahtzee.players.players import ComputerPlayer
@@ -29,7 +31,6 @@ from yahtzee.storage.saves import SaveFile, SaveStore
 from yahtzee.storage.stats import histogram, load_stats
 
 if TYPE_CHECKING:
-    from yahtzee.domain.rules import Rules
     from yahtzee.solver.cache import TableSource
 
 PROGRAM = "python -m yahtzee"
@@ -124,50 +125,50 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _solver_setup(rules_name: str) -> tuple[Rules, Console, TableSource]:
-    """Return the Yahtzee rule set named on the command line, a console, and the table source."""
-    rules = rules_of(get_variant(YAHTZEE, rules_name))
-    assert rules is not None
+def _solver_setup(args: argparse.Namespace) -> tuple[Variant, Console, TableSource]:
+    """Return the game named on the command line, a console, and the solver's table source."""
+    variant = get_variant(args.game, args.rules)
     console = Console()
-    return rules, console, Setup(report=console.solver_event).tables()
+    return variant, console, Setup(report=console.solver_event).tables()
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    """Print optimal play's expected final score under ``--rules``; return the exit status."""
-    rules, console, tables = _solver_setup(args.rules)
+    """Print optimal play's expected final score of ``--game`` under ``--rules``."""
+    variant, console, tables = _solver_setup(args)
+    from yahtzee.solver.factory import expected_score
     started = time.perf_counter()
-    solution = tables(rules)
+    expected = expected_score(variant, tables)
     seconds = time.perf_counter() - started
-    expected = solution.expected_score
     if args.json:
-        console.say(json.dumps({"rules": rules.name, "expected_score": round(expected, 6),
+        console.say(json.dumps({"game": variant.name, "rules": variant.rules_name,
+                                "expected_score": round(expected, 6),
                                 "seconds": round(seconds, 3)}))
     else:
-        console.say(f"Optimal play under {rules.name} rules: expected final score "
+        console.say(f"Optimal play {game_words(variant, 'under', 'of')}: expected final score "
                     f"{expected:.4f} (table ready in {seconds:.2f} s)")
     return 0
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Play ``--games`` solitaire games with ``--strategy`` and print their statistics."""
-    rules, console, tables = _solver_setup(args.rules)
-    from yahtzee.solver.simulate import simulate
+    variant, console, tables = _solver_setup(args)
+    from yahtzee.solver.factory import simulate_games
     games, seed = args.games, args.seed
     started = time.perf_counter()
-    scores = [int(s) for s in simulate(rules, args.strategy, games, seed, tables)]
+    scores = [int(s) for s in simulate_games(variant, args.strategy, games, seed, tables)]
     seconds = time.perf_counter() - started
     mean = statistics.fmean(scores)
     stdev = statistics.stdev(scores) if games > 1 else 0.0
-    report = {"rules": rules.name, "strategy": args.strategy, "games": games,
-              "mean": round(mean, 4), "stdev": round(stdev, 4), "min": min(scores),
-              "max": max(scores), "seconds": round(seconds, 3)}
+    report = {"game": variant.name, "rules": variant.rules_name, "strategy": args.strategy,
+              "games": games, "mean": round(mean, 4), "stdev": round(stdev, 4),
+              "min": min(scores), "max": max(scores), "seconds": round(seconds, 3)}
     if args.json:
         console.say(json.dumps(report))
         return 0
     seeded = f", seed {seed}" if seed is not None else ""
     noun = "game" if games == 1 else "games"
-    console.say(f"{games} {noun} of {rules.name} rules played by the {args.strategy} strategy"
-                f"{seeded}, in {seconds:.2f} s")
+    console.say(f"{games} {noun} {game_words(variant, 'of', 'of')} played by the "
+                f"{args.strategy} strategy{seeded}, in {seconds:.2f} s")
     console.say(f"mean {mean:.2f}  stdev {stdev:.2f}  min {min(scores)}  max {max(scores)}")
     console.say("scores:")
     console.simulate_histogram(histogram(scores, SIMULATE_BIN), SIMULATE_BAR)
@@ -234,7 +235,8 @@ def run_analyze(args: argparse.Namespace) -> int:
         console.say(json.dumps({"game_id": meta.game_id, **analysis_json(analyses, variant)},
                                indent=2))
     else:
-        console.say(f"Game {meta.game_id}, finished {meta.finished_at}, {meta.rules} rules")
+        console.say(f"Game {meta.game_id}, finished {local_time(meta.finished_at)}, "
+                    f"{meta.rules} rules")
         console.analysis(analyses, variant)
     return 0
 

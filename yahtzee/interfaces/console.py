@@ -12,10 +12,11 @@ import math
 import sys
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from yahtzee.domain.card import Card, MenuItem, Variant, format_rows
+from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
 from yahtzee.engine.records import TurnSummary
 from yahtzee.interfaces.streams import printable
@@ -32,10 +33,13 @@ DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll"
 MENU_TITLE = "Select a category that you have not scored in yet:"
 BAD_CATEGORY = "Please enter a category you have not scored yet"
 OUT_OF_ROLLS = "Out of rolls, you must score"
+ALL_SAVED = "All five dice are saved: unsave one to roll it, or type score"
 BANNER_STARS = "*" * 31
 CARD_STARS = "*" * 30
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
 """The banner's title of each game of the registry."""
+GAME_NAMES = {YAHTZEE: "Yahtzee", POKER_DICE_NAME: "Poker Dice"}
+"""How each game of the registry is named in sentences."""
 NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
                 "run  python -m pip install -e .  (or  python -m pip install numpy)")
 """What to say when numpy is missing."""
@@ -114,6 +118,10 @@ class Console:
         """Say that ``text`` is not a die prompt command (control codes shown escaped)."""
         self.say(f"{printable(text)} is not a valid die value")
 
+    def all_saved(self) -> None:
+        """Say that ``roll`` would roll nothing, and what to do instead."""
+        self.say(ALL_SAVED)
+
     def out_of_rolls(self) -> None:
         """Say that the player must score now."""
         self.say(OUT_OF_ROLLS)
@@ -136,8 +144,12 @@ class Console:
         """Say that the number typed is not on the menu."""
         self.say(BAD_CATEGORY)
 
+    def joker_refused(self, joker: JokerBar) -> None:
+        """Say why the forced joker keeps the box typed off the menu."""
+        self.say(joker_text(joker))
+
     def scored(self, item: MenuItem) -> None:
-        """Say what the turn scored; the points include any Yahtzee bonus the choice earned."""
+        """Say what the turn scored: the box's points, and any Yahtzee bonus earned besides."""
         self.say(scored_text("You", item))
 
     # -- a computer's turn -------------------------------------------------
@@ -303,7 +315,7 @@ class Console:
             game = save.snapshot
             variant = record_variant(game)
             rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
-            rows.append((str(save.save_id), save.updated.astimezone().strftime("%Y-%m-%d %H:%M"),
+            rows.append((str(save.save_id), local_time(save.updated),
                          f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
                          ", ".join(f"{p.name} ({p.kind})" for p in game.players)))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
@@ -312,7 +324,7 @@ class Console:
                      f"{row[3]:<{widths[3]}}  {row[4]}")
 
     def stats_listing(self, stats: Stats) -> None:
-        """Print the statistics: per player name, then per computer strength."""
+        """Print the statistics: people by name, then computers by strength."""
         if not stats.games:
             self.say("No finished games yet.")
             return
@@ -338,7 +350,8 @@ class Console:
     def _figures(self, figures: Figures) -> None:
         """Print one group's figures and its histogram."""
         self.say(f"  {figures.label} ({figures.game}): played {figures.played}, "
-                 f"wins {figures.wins}, best {figures.best}, mean {figures.mean:.1f}")
+                 f"wins {figures.wins}, ties {figures.ties}, best {figures.best}, "
+                 f"mean {figures.mean:.1f}")
         most = max(bucket.count for bucket in figures.histogram)
         span = max(len(f"{b.low}-{b.high}") for b in figures.histogram)
         for bucket in figures.histogram:
@@ -369,8 +382,13 @@ def faces(values: Sequence[int], variant: Variant) -> str:
 
 
 def scored_words(item: MenuItem) -> str:
-    """Return ``scored <points> points in <box>``; the points include any Yahtzee bonus."""
-    return f"scored {item.points} points in {item.name}"
+    """Return what a choice scored, the box's points and a bonus earned besides told apart.
+
+    ``scored 30 points in Sixes and a 100-point Yahtzee bonus``; a course-rules
+    bonus, which is the whole turn, reads ``scored 100 points in Yahtzee``.
+    """
+    text = f"scored {item.points - item.bonus} points in {item.name}"
+    return f"{text} and a {item.bonus}-point Yahtzee bonus" if item.bonus else text
 
 
 def scored_text(who: str, item: MenuItem) -> str:
@@ -407,6 +425,22 @@ def recap_lines(turn: TurnSummary, name: str, variant: Variant) -> list[str]:
     return lines
 
 
+def local_time(moment: datetime | str) -> str:
+    """Return a moment as people read it: ``YYYY-MM-DD HH:MM`` in local time.
+
+    ``moment`` is a datetime with its time zone, or its ISO text (as stored);
+    a text that is no ISO time is returned as it is.
+    """
+    if isinstance(moment, str):
+        try:
+            when = datetime.fromisoformat(moment)
+        except ValueError:
+            return moment
+    else:
+        when = moment
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
 def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:
     """Return the closing line naming the winner (or the tie) and the best score."""
     if solo:
@@ -414,6 +448,24 @@ def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str
     if len(leaders) == 1:
         return f"{leaders[0]} wins with {best} points"
     return f"Tie between {_join(leaders)} with {best} points"
+
+
+def game_words(variant: Variant, rules_word: str, game_word: str) -> str:
+    """Return a game in words: Yahtzee by its rule set (``under official rules``), others by name.
+
+    ``rules_word`` comes before a rule set, ``game_word`` before a game's name
+    (``of Poker Dice``).
+    """
+    if variant.name == YAHTZEE:
+        return f"{rules_word} {variant.rules_name} rules"
+    return f"{game_word} {GAME_NAMES[variant.name]}"
+
+
+def joker_text(joker: JokerBar) -> str:
+    """Return why the forced joker refuses an open box, naming where the Yahtzee must go."""
+    if joker.box is None:
+        return "The joker rule puts this Yahtzee in a lower box while one is open"
+    return f"The joker rule puts this Yahtzee in {joker.box} while {joker.box} is open"
 
 
 def _join(names: Sequence[str]) -> str:

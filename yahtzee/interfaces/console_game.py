@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome, Phase, Prompt,
-                                   Rolled, Scored)
+                                   Refusal, Rolled, Scored)
 from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
 from yahtzee.interfaces.console import Console, box_advice_text, keep_advice_text
 from yahtzee.players.kinds import HUMAN, default_names
@@ -165,7 +165,9 @@ class Game:
 
     def _show_die_outcome(self, outcome: Outcome) -> None:
         """Print what a die command did: refused, or the dice after the last re-roll."""
-        if not outcome.accepted:
+        if outcome.refusal is Refusal.ALL_SAVED:
+            self.console.all_saved()
+        elif not outcome.accepted:
             self.console.invalid_die(outcome.command)
         for event in outcome.events:
             if isinstance(event, Rolled) and event.rolls_left == 0:
@@ -187,7 +189,10 @@ class Game:
             outcome = self.engine.submit(choice)
             if outcome.accepted:
                 break
-            self.console.bad_category()
+            if outcome.joker is not None:
+                self.console.joker_refused(outcome.joker)
+            else:
+                self.console.bad_category()
         for event in outcome.events:
             if isinstance(event, Scored):
                 self.console.scored(event.item)

@@ -116,11 +116,12 @@ class ComputerPlayer(Player):
         """Return the toggle or ``roll`` that moves the dice toward the strategy's keep.
 
         Dice are unsaved before others are saved, so that a front end showing
-        each step never shows more dice saved than the strategy keeps.
+        each step never shows more dice saved than the strategy keeps.  A keep
+        of all five dice is ``score``: the engine refuses a roll that rolls nothing.
         """
         keep = self.prepare().keep(self.card, view.dice, view.rolls_left)
-        if keep is None:
-            return "score"
+        if keep is None or len(keep) >= len(view.dice):
+            return "score"  # keeping every die would roll nothing: the engine refuses that
         target = saved_flags(view.dice, view.saved, keep)
         changes = [i for i, (now, wanted) in enumerate(zip(view.saved, target)) if now != wanted]
         changes.sort(key=lambda i: not view.saved[i])

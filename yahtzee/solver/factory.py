@@ -2,19 +2,24 @@
 
 Yahtzee under each rule set reads its solved table (``yahtzee.solver.cache``);
 Poker Dice has a small table of its own.  This is the one place that maps a
-strategy name and a game to a strategy object.
+strategy name and a game to a strategy object, to optimal play's expected
+score, and to many simulated games.
 """
 
 from __future__ import annotations
 
 from typing import cast
 
+import numpy as np
+import numpy.typing as npt
+
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import rules_of
-from yahtzee.players.kinds import COMPUTER, STRATEGIES
+from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
 from yahtzee.players.players import Strategy
 from yahtzee.solver.cache import TableSource
-from yahtzee.solver.poker import PokerStrategy
+from yahtzee.solver.poker import PokerStrategy, expected_poker_score, poker_solution
+from yahtzee.solver.simulate import play_games, simulate
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy
 
 
@@ -33,3 +38,29 @@ def get_strategy(kind: str, variant: Variant, tables: TableSource) -> Strategy:
     if optimal:
         return cast(Strategy, OptimalStrategy(rules, tables(rules)))
     return cast(Strategy, GreedyStrategy(rules))
+
+
+def expected_score(variant: Variant, tables: TableSource) -> float:
+    """Return the expected final score of optimal solitaire play of ``variant``.
+
+    Yahtzee asks ``tables`` for its rule set's table; Poker Dice solves its own.
+    """
+    rules = rules_of(variant)
+    if rules is None:
+        return expected_poker_score()
+    return tables(rules).expected_score
+
+
+def simulate_games(variant: Variant, strategy: str, games: int, seed: int | None,
+                   tables: TableSource) -> npt.NDArray[np.int64]:
+    """Return the final scores of ``games`` solitaire games of ``variant`` played by ``strategy``.
+
+    ``strategy`` is a name of ``STRATEGIES``; ``seed`` seeds the dice.
+    """
+    rules = rules_of(variant)
+    if rules is not None:
+        return simulate(rules, strategy, games, seed, tables)
+    if strategy not in (COMPUTER.strategy, GREEDY.strategy):
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
+    model, values = poker_solution(strategy == COMPUTER.strategy)
+    return play_games(model, values, games, seed)

@@ -1,14 +1,17 @@
 """Statistics of the finished games: per player name and per computer strength.
 
-For each group: games played, wins, best and mean score, and a histogram of
-the scores.  A win is a game of two or more players in which the player
-had the highest total (each leader of a tie wins).  Groups are kept apart
-per dice game (``yahtzee``, ``poker-dice``), whose scores do not compare.
+For each group: games played, wins, ties, best and mean score, and a
+histogram of the scores.  A win is a game of two or more players in which
+the player alone had the highest total; a tie, one in which the player
+shared it.  People are grouped by name, computers by strength only (a person
+named ``Computer`` is not the computer).  Groups are kept apart per dice game
+(``yahtzee``, ``poker-dice``), whose scores do not compare.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +20,8 @@ from yahtzee.storage.history import History, PlayerResult
 
 STRENGTHS = {kind.name: kind.strategy for kind in KINDS if kind.strategy is not None}
 """Computer player kinds and the strength (strategy) each stands for."""
-BUCKET_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000)
+BUCKET_WIDTHS = (10, 20, 50, 100, 200, 500, 1000)
+"""The widths a histogram's bars may have: never narrower than 10 points."""
 MAX_BUCKETS = 10
 """A histogram uses the narrowest width in ``BUCKET_WIDTHS`` giving at most this many bars."""
 
@@ -39,6 +43,9 @@ class Figures:
     game: str
     played: int
     wins: int
+    """Games of two or more players in which this group alone had the highest total."""
+    ties: int
+    """Games in which this group shared the highest total with another player."""
     best: int
     mean: float
     histogram: tuple[Bucket, ...]
@@ -46,7 +53,7 @@ class Figures:
     def to_json(self, key: str) -> dict[str, Any]:
         """Return the figures as JSON-able data, the group's label under ``key``."""
         return {key: self.label, "game": self.game, "played": self.played, "wins": self.wins,
-                "best": self.best, "mean": self.mean,
+                "ties": self.ties, "best": self.best, "mean": self.mean,
                 "histogram": [{"low": b.low, "high": b.high, "count": b.count}
                               for b in self.histogram]}
 
@@ -70,7 +77,8 @@ def histogram(totals: Sequence[int], width: int | None = None) -> tuple[Bucket, 
     """Return the histogram of ``totals``: bars ``width`` points wide, empty ones in between kept.
 
     Bars start at multiples of ``width``.  Without ``width``, the narrowest of
-    ``BUCKET_WIDTHS`` that needs at most ``MAX_BUCKETS`` bars is used.
+    ``BUCKET_WIDTHS`` that needs at most ``MAX_BUCKETS`` bars is used, so that
+    every bar reads as a range such as ``50-59``.
     """
     if not totals:
         return ()
@@ -86,27 +94,35 @@ def histogram(totals: Sequence[int], width: int | None = None) -> tuple[Bucket, 
                  for i, count in enumerate(counts))
 
 
-def figures(label: str, game: str, results: Sequence[PlayerResult]) -> Figures:
-    """Return the figures of a group's ``results`` (at least one)."""
+def figures(label: str, game: str, results: Sequence[PlayerResult],
+            tied_games: Collection[int] = ()) -> Figures:
+    """Return the figures of a group's ``results`` (at least one).
+
+    ``tied_games`` holds the games whose highest total was shared.
+    """
     totals = [r.total for r in results]
-    wins = sum(1 for r in results if r.winner and r.opponents > 0)
-    return Figures(label, game, len(results), wins, max(totals), sum(totals) / len(totals),
-                   histogram(totals))
+    leads = [r for r in results if r.winner and r.opponents > 0]
+    ties = sum(1 for r in leads if r.game_id in tied_games)
+    return Figures(label, game, len(results), len(leads) - ties, ties, max(totals),
+                   sum(totals) / len(totals), histogram(totals))
 
 
 def compute_stats(results: Iterable[PlayerResult]) -> Stats:
-    """Return the statistics of these results."""
+    """Return the statistics of these results: people by name, computers by strength."""
     rows = list(results)
+    leaders = Counter(row.game_id for row in rows if row.winner)
+    tied = {game_id for game_id, count in leaders.items() if count > 1}
     by_name: dict[tuple[str, str], list[PlayerResult]] = {}
     by_strength: dict[tuple[str, str], list[PlayerResult]] = {}
     for row in rows:
-        by_name.setdefault((row.variant, row.name), []).append(row)
         if row.kind in STRENGTHS:
             by_strength.setdefault((row.variant, STRENGTHS[row.kind]), []).append(row)
+        else:
+            by_name.setdefault((row.variant, row.name), []).append(row)
     order: list[str] = list(STRENGTHS.values())
-    players = tuple(figures(name, game, group)
+    players = tuple(figures(name, game, group, tied)
                     for (game, name), group in sorted(by_name.items()))
-    computers = tuple(figures(strength, game, group) for (game, strength), group in
+    computers = tuple(figures(strength, game, group, tied) for (game, strength), group in
                       sorted(by_strength.items(), key=lambda i: (i[0][0], order.index(i[0][1]))))
     return Stats(len({row.game_id for row in rows}), players, computers)
 
