@@ -45,6 +45,18 @@ class StorageProblems(Protocol):
         """Report that the game cannot be saved (the folder is full or read-only, say)."""
         ...
 
+    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
+        """Report that the history ``path`` holds an impossible game, which is left out."""
+        ...
+
+    def filed_twice(self, first_id: int, new_id: int | None) -> None:
+        """Report that a game was already in the history as ``first_id``.
+
+        ``new_id`` None: the same game, not filed again; otherwise the copy
+        differed and was filed as ``new_id``.
+        """
+        ...
+
 
 class StorageError(Exception):
     """A stored file could not be used."""
