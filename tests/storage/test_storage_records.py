@@ -216,3 +216,62 @@ def test_a_different_game_with_the_same_id_is_filed_too(
     assert history.record(second, uid="c" * 32) == 2
     assert problems.twice == [(1, 2)]
     assert [history.load_game(n)[1] for n in (1, 2)] == [list(first.log), list(second.log)]
+
+
+# -- permissions are not damage ----------------------------------------------------------
+def _refuse(monkeypatch: pytest.MonkeyPatch, target: object, name: str, path: Path) -> None:
+    """Make ``target.name`` fail with "Permission denied" for ``path`` (as chmod 0 does)."""
+    real = getattr(target, name)
+
+    def refused(first: Any, *args: Any, **kwargs: Any) -> Any:
+        """Refuse ``path``; pass anything else on."""
+        if Path(first) == path:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(first, *args, **kwargs)
+
+    monkeypatch.setattr(target, name, refused)
+
+
+def test_an_unreadable_saves_folder_is_reported_and_left_where_it_is(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``saves`` says the folder cannot be read; every save is there once it can be again."""
+    _saves(data, 12, 30)
+    folder = data / "saves"
+    with monkeypatch.context() as patch:
+        _refuse(patch, os, "listdir", folder)
+        status, out, err = run_cli(["saves"], "", monkeypatch, capsys)
+    assert (status, out) == (0, "No unfinished games.\n")
+    assert err == f"yahtzee: the saves folder {folder} cannot be read; it is left where it is\n"
+    assert sorted(os.listdir(folder)) == ["1.json", "2.json"]
+    assert [line.split()[0] for line in run_cli(["saves"], "", monkeypatch,
+                                                capsys)[1].splitlines()] == ["ID", "2", "1"]
+
+
+def test_an_unreadable_save_is_reported_and_left_where_it_is(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A save that cannot be read is not moved: it resumes once it can be read."""
+    _saves(data, 12, 30)
+    bad = data / "saves" / "2.json"
+    with monkeypatch.context() as patch:
+        _refuse(patch, Path, "read_bytes", bad)
+        status, out, err = run_cli(["--resume", "2"], "", monkeypatch, capsys)
+    assert (status, out) == (2, "")
+    assert err == f"yahtzee: the save {bad} cannot be read; it is left where it is\n"
+    assert SaveStore(problems=Problems()).load(2).save_id == 2
+
+
+def test_an_unreadable_history_is_reported_and_left_where_it_is(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``stats`` says the history cannot be read and moves nothing; its games stay."""
+    path = _history(data, games=2)
+
+    def access(target: Any, mode: int) -> bool:
+        """Deny reading the history."""
+        return Path(target) != path
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "access", access)
+        status, out, err = run_cli(["stats"], "", monkeypatch, capsys)
+    assert (status, out) == (0, "No finished games yet.\n")
+    assert err == f"yahtzee: the game history {path} cannot be read; it is left where it is\n"
+    assert sorted(os.listdir(data)) == ["history.sqlite3"] and History(path).game_ids() == [1, 2]

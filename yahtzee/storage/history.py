@@ -47,7 +47,7 @@ from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.records import REROLLS, Decision, GameRecord, leaders, scoring_dice
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.problems import (Damage, DamagedFileError, StorageError, StorageProblems,
-                                      StoredFile, set_aside)
+                                      StoredFile, left_in_place, set_aside)
 from yahtzee.storage.snapshot import (KIND_NAMES, SnapshotError, check_log, make_card,
                                       record_variant)
 
@@ -296,8 +296,7 @@ class History:
         if not self.path.is_file():
             raise self._set_aside(Damage.NOT_A_FILE)
         if not os.access(self.path, os.R_OK):
-            self.problems.damaged_file(StoredFile.HISTORY, self.path, Damage.UNREADABLE, None)
-            raise DamagedFileError(StoredFile.HISTORY, self.path, Damage.UNREADABLE, None)
+            raise left_in_place(StoredFile.HISTORY, self.path, self.problems)
         return True
 
     def _connect(self, *, write: bool) -> sqlite3.Connection | None:
@@ -434,24 +433,25 @@ class History:
         return game_id
 
     # -- reading -------------------------------------------------------------
-    def _read(self, query: str, parameters: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        """Return the rows of a query (none when there is no sound database).
+    def _read(self, *queries: str) -> list[list[tuple[Any, ...]]]:
+        """Return the rows of each query, read together (none when there is no sound database).
 
         ``HistoryUnavailableError`` if the database cannot be read now (locked, say).
         """
         try:
             with self._open(write=False) as connection:
                 if connection is None:
-                    return []
-                return list(connection.execute(query, parameters))
+                    return [[] for _ in queries]
+                with _transaction(connection, "BEGIN DEFERRED"):
+                    return [list(connection.execute(query)) for query in queries]
         except sqlite3.Error as error:
             if not is_damage(error):
                 raise HistoryUnavailableError(str(error)) from error
             with contextlib.suppress(DamagedFileError):
                 raise self._set_aside(self._damage())
-            return []
+            return [[] for _ in queries]
         except DamagedFileError:
-            return []
+            return [[] for _ in queries]
 
     def _left_out(self, game_id: int, reason: str) -> DamagedGameError:
         """Report the game ``game_id`` as damaged (once per game) and return the error."""
@@ -462,19 +462,21 @@ class History:
 
     def game_ids(self) -> list[int]:
         """Return the IDs of the finished games, oldest first."""
-        return [int(row[0]) for row in self._read("SELECT id FROM games ORDER BY id")]
+        return [int(row[0]) for row in self._read("SELECT id FROM games ORDER BY id")[0]]
 
     def games(self) -> list[HistoryGame]:
         """Return every sound finished game's metadata, oldest first (damaged ones reported)."""
-        rows = self._read("SELECT id, uid, finished_at, variant, rules, rounds FROM games "
-                          "ORDER BY id")
+        rows, player_rows, card_rows = self._read(
+            "SELECT id, uid, finished_at, variant, rules, rounds FROM games ORDER BY id",
+            "SELECT game_id, seat, name, kind, total, upper_bonus, yahtzee_bonuses, winner "
+            "FROM players ORDER BY game_id, seat",
+            "SELECT game_id, seat, label, value, dice FROM card_rows "
+            "ORDER BY game_id, seat, position")
         players: dict[Any, list[tuple[Any, ...]]] = {}
-        for row in self._read("SELECT game_id, seat, name, kind, total, upper_bonus, "
-                              "yahtzee_bonuses, winner FROM players ORDER BY game_id, seat"):
+        for row in player_rows:
             players.setdefault(row[0], []).append(row[1:])
         cards: dict[Any, list[tuple[Any, ...]]] = {}
-        for row in self._read("SELECT game_id, seat, label, value, dice FROM card_rows "
-                              "ORDER BY game_id, seat, position"):
+        for row in card_rows:
             cards.setdefault(row[0], []).append(row[1:])
         games = []
         for row in rows:
@@ -532,9 +534,9 @@ class History:
 
 
 @contextlib.contextmanager
-def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
-    """Run the block in one write transaction (taken at once, waiting for other writers)."""
-    connection.execute("BEGIN IMMEDIATE")
+def _transaction(connection: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[None]:
+    """Run the block in one transaction: by default a write transaction, taken at once."""
+    connection.execute(begin)
     try:
         yield
     except BaseException:
