@@ -25,7 +25,7 @@ from yahtzee.interfaces.console import (NUMPY_NEEDED, Console, analysis_json, ga
 from yahtzee.interfaces.console_game import Game
 from yahtzee.players.kinds import HUMAN
 from yahtzee.players.players import ComputerPlayer
-from yahtzee.storage.history import History
+from yahtzee.storage.history import DamagedGameError, History
 from yahtzee.storage.problems import DamagedFileError, StorageError
 from yahtzee.storage.saves import SaveFile, SaveStore
 from yahtzee.storage.stats import histogram, load_stats
@@ -220,6 +220,8 @@ def run_analyze(args: argparse.Namespace) -> int:
                           "(they count from 1 in the order the games ended)")
             return 2
         meta, log = history.load_game(number)
+    except DamagedGameError:
+        return 1
     except LookupError:
         known = history.game_ids()
         numbers = f"1 to {known[-1]}" if known else "none yet"

@@ -283,9 +283,27 @@ class Console:
     def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
                      moved_to: Path | None) -> None:
         """Say that a stored file is damaged and where it was put (one line, standard error)."""
-        kept = (f"it was moved aside to {moved_to.name}" if moved_to is not None
-                else "it could not be moved aside and is ignored")
+        if moved_to is not None:
+            kept = f"it was moved aside to {moved_to.name}"
+        elif damage is Damage.UNREADABLE:
+            kept = "it is left where it is"
+        else:
+            kept = "it could not be moved aside and is ignored"
         self.error(f"{STORED_FILES[what.value]} {path} {DAMAGES[damage.value]}; {kept}")
+
+    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
+        """Say (standard error) that one game of the history is impossible and is left out."""
+        self.error(f"game {game_id} in the game history {path} is damaged ({reason}); "
+                   "it is left out")
+
+    def filed_twice(self, first_id: int, new_id: int | None) -> None:
+        """Say (standard error) that this game had already been filed in the history."""
+        if new_id is None:
+            self.error(f"this game was already in the history as game {first_id}; "
+                       "it is not filed twice")
+        else:
+            self.error(f"another copy of this game, played differently, is game {first_id} "
+                       f"in the history; this one is filed as game {new_id}")
 
     def cannot_save(self, error: Exception) -> None:
         """Warn (standard error) that the game cannot be saved, and that play goes on."""

@@ -6,8 +6,10 @@ Each game in progress is one JSON file, ``<data folder>/saves/<id>.json``::
      "created": "<UTC ISO time>", "updated": "<UTC ISO time>", "finished": false,
      "game": <record_to_dict(GameRecord)>}
 
-Files are written atomically.  A file that cannot be used is reported and
-renamed aside (``3.json.corrupt-<time>``); the other saves remain usable.
+Files are written atomically.  A file whose content cannot be used is
+reported and renamed aside (``3.json.corrupt-<time>``); one that cannot be
+read (permissions) is reported and left where it is; the other saves
+remain usable.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.atomic import write_atomic
 from yahtzee.storage.problems import (Damage, SaveNotFoundError, StorageError, StorageProblems,
-                                      StoredFile, set_aside)
+                                      StoredFile, left_in_place, set_aside)
 from yahtzee.storage.snapshot import SnapshotError, record_from_dict, record_to_dict
 
 SAVE_FORMAT = "yahtzee-save"
@@ -194,7 +196,7 @@ class SaveStore:
         except IsADirectoryError:
             raise set_aside(StoredFile.SAVE, path, Damage.NOT_A_FILE, self.problems) from None
         except OSError:
-            raise set_aside(StoredFile.SAVE, path, Damage.UNREADABLE, self.problems) from None
+            raise left_in_place(StoredFile.SAVE, path, self.problems) from None
         return self._parse(path, raw, save_id)
 
     def _parse(self, path: Path, raw: bytes, save_id: int) -> SaveFile:
@@ -230,7 +232,7 @@ class SaveStore:
         try:
             names = os.listdir(self.directory)
         except OSError:
-            set_aside(StoredFile.SAVES_FOLDER, self.directory, Damage.UNREADABLE, self.problems)
+            left_in_place(StoredFile.SAVES_FOLDER, self.directory, self.problems)
             return []
         return sorted(int(m.group(1)) for m in map(_SAVE_NAME.fullmatch, names) if m)
 
