@@ -35,6 +35,7 @@ def _saves(data_folder: Path, *games: int) -> None:
     for commands in games:
         play_through(7, variant_of("course"), script_for(7, "course")[:commands],
                      observers=[Autosaver(store)])
+    store.release()
 
 
 def _cut(path: Path) -> None:
@@ -116,7 +117,7 @@ def test_a_damaged_save_is_reported_once_and_kept_aside(
     assert _content(aside[0]) == before
     assert run_cli(["saves"], "", monkeypatch, capsys)[2] == ""
     assert run_cli(["--resume", "2"], "", monkeypatch, capsys)[0] == 2
-    run_cli(["--seed", "4"], "", monkeypatch, capsys)
+    run_cli(["--seed", "4"], "roll\n", monkeypatch, capsys)
     assert (data / "saves" / "3.json").is_file()
 
 
@@ -129,7 +130,9 @@ def test_resume_skips_a_damaged_latest_save(data: Path, monkeypatch: pytest.Monk
     assert status == 0
     assert err.count("\n") == 1 and "2.json is cut short" in err
     save = SaveStore(problems=Problems()).load(1)
-    assert out.startswith(f"*** Player {save.snapshot.seat + 1}: ***\n")
+    assert out.startswith(f"Resuming game 1: Yahtzee, course rules, round 2 of 13; "
+                          f"Player {save.snapshot.seat + 1} to play.\n"
+                          f"*** Player {save.snapshot.seat + 1}: ***\n")
 
 
 def test_resuming_a_damaged_save_by_id_exits_2(data: Path, monkeypatch: pytest.MonkeyPatch,
@@ -148,7 +151,7 @@ def test_a_file_where_the_saves_folder_should_be(data: Path, monkeypatch: pytest
     """A file named like the saves folder is moved aside and a new game saves normally."""
     data.mkdir()
     (data / "saves").write_text("in the way\n")
-    status, out, err = run_cli(["--seed", "2"], "", monkeypatch, capsys)
+    status, out, err = run_cli(["--seed", "2"], "roll\n", monkeypatch, capsys)
     assert status == 0 and out.endswith("--resume\n")
     assert re.fullmatch(r"yahtzee: the saves folder .*saves is not a file; "
                         rf"it was moved aside to saves{ASIDE}\n", err)

@@ -136,8 +136,11 @@ class Setup:
 class Autosaver:
     """An engine observer that saves the whole game after every change.
 
-    When the game ends it goes into the history and its save is removed.
-    If saving fails, the problem is reported once and the game plays on.
+    A new game is first saved at its first accepted command (so a game
+    stopped before any leaves no save); its ID stays locked by the store
+    until the store releases it.  When the game ends it goes into the
+    history and its save is removed.  If saving fails, the problem is
+    reported once and the game plays on.
     """
 
     def __init__(self, store: SaveStore, history: History | None = None, *,
@@ -174,7 +177,9 @@ class Autosaver:
             self.store.problems.cannot_save(error)
 
     def changed(self, engine: Engine) -> None:
-        """Write the game as it now stands."""
+        """Write the game as it now stands (a new game only once it has an accepted command)."""
+        if self.save is None and not engine.log:
+            return
         try:
             record = engine.record()
             if self.save is None:
@@ -208,33 +213,55 @@ class Autosaver:
         self.up_to_date = False
 
 
-def autosaver(problems: StorageProblems, resumed: SaveFile | None = None) -> Autosaver:
-    """Return an observer that saves a game in the data folder and files it when finished."""
-    return Autosaver(SaveStore(problems=problems), History(problems=problems), resumed=resumed)
+def autosaver(problems: StorageProblems, resumed: SaveFile | None = None, *,
+              store: SaveStore | None = None) -> Autosaver:
+    """Return an observer that saves a game in the data folder and files it when finished.
 
-
-def find_save(requested: str, problems: StorageProblems) -> SaveFile:
-    """Return the unfinished game to resume: ``LATEST`` or the one with that ID.
-
-    ``NoUnfinishedGameError`` or ``UnknownSaveError`` when there is none;
-    ``DamagedFileError`` (already reported to ``problems``) for a damaged save.
+    ``store`` is the data folder's saves, holding the lock of ``resumed``
+    (``find_save`` takes it); by default a new store.
     """
-    store = SaveStore(problems=problems)
-    if requested == LATEST:
-        save = store.latest()
-        if save is None:
-            raise NoUnfinishedGameError()
+    saves = store if store is not None else SaveStore(problems=problems)
+    return Autosaver(saves, History(problems=problems), resumed=resumed)
+
+
+def find_save(requested: str, store: SaveStore) -> SaveFile:
+    """Return the unfinished game to resume (``LATEST`` or that ID), locked in ``store``.
+
+    The save is locked before it is read.  ``NoUnfinishedGameError`` or
+    ``UnknownSaveError`` when there is none; ``SaveInUseError`` when it is
+    open in another process; ``DamagedFileError`` (already reported to the
+    store's problems) for a damaged save.  Nothing is left locked after an error.
+    """
+    while True:
+        if requested == LATEST:
+            newest = store.latest()
+            if newest is None:
+                raise NoUnfinishedGameError()
+            save_id = newest.save_id
+        else:
+            text = requested.strip()
+            if not text.isdigit() or not text.isascii() or len(text) > 9:
+                raise UnknownSaveError(requested)
+            save_id = int(text)
+            if not store.path(save_id).exists():
+                raise UnknownSaveError(requested)
+        store.lock(save_id)
+        try:
+            save = store.load(save_id)
+        except SaveNotFoundError:
+            store.release(save_id, remove=True)
+            if requested == LATEST:
+                continue  # deleted meanwhile: look for the newest again
+            raise UnknownSaveError(requested) from None
+        except BaseException:
+            store.release(save_id)
+            raise
+        if save.finished:
+            store.release(save_id)
+            if requested == LATEST:
+                continue  # finished meanwhile (by a process that could not file it)
+            raise UnknownSaveError(requested)
         return save
-    text = requested.strip()
-    if not text.isdigit() or not text.isascii() or len(text) > 9:
-        raise UnknownSaveError(requested)
-    try:
-        save = store.load(int(text))
-    except SaveNotFoundError:
-        raise UnknownSaveError(requested) from None
-    if save.finished:
-        raise UnknownSaveError(requested)
-    return save
 
 
 def new_engine(players: Sequence[Player], variant: Variant, *, seed: int | None = None,

@@ -185,9 +185,15 @@ def build_parser() -> argparse.ArgumentParser:
                           help="seed the dice: same seed, same result")
     simulate.add_argument("--json", action="store_true", help="print JSON")
 
-    sub.add_parser("saves", help="list the unfinished games, to resume with --resume ID",
-                   description="List the unfinished games with their save IDs; continue one "
-                               "with --resume ID.")
+    saves = sub.add_parser(
+        "saves", help="list the unfinished games (to resume or delete)",
+        description="List the unfinished games with their save IDs; continue one with "
+                    "--resume ID, or delete games you will not finish.")
+    saves_mode = saves.add_mutually_exclusive_group()
+    saves_mode.add_argument("--json", action="store_true", help="print the list as JSON")
+    saves_mode.add_argument("--delete", nargs="+", metavar="ID",
+                            help="delete these unfinished games, or 'all' of them, without "
+                                 "asking (a game open in another window is kept)")
     stats = sub.add_parser("stats", help="statistics of the finished games",
                            description="Games played, wins, best, mean and a histogram of the "
                                        "scores, per player name and per computer strength.")

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
-from yahtzee.engine.records import TurnSummary
+from yahtzee.engine.records import GameRecord, TurnSummary
 from yahtzee.interfaces.streams import printable
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
                                    TableNotStored, TableUnusable)
@@ -39,7 +39,7 @@ CARD_STARS = "*" * 30
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
 """The banner's title of each game of the registry."""
 GAME_NAMES = {YAHTZEE: "Yahtzee", POKER_DICE_NAME: "Poker Dice"}
-"""How each game of the registry is named in sentences."""
+"""How each game of the registry is named in a sentence."""
 NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
                 "run  python -m pip install -e .  (or  python -m pip install numpy)")
 """What to say when numpy is missing."""
@@ -240,6 +240,20 @@ class Console:
         else:
             self.say("Stopped before the game began; nothing was saved.")
 
+    def stopped_before_any_move(self) -> None:
+        """Say that a new game stopped before its first accepted command, so left no save."""
+        self.say("Game stopped before any move; nothing was saved.")
+
+    def resuming(self, save: SaveFile) -> None:
+        """Say which saved game goes on: its ID, game and rules, round, and whose turn it is."""
+        game = save.snapshot
+        rounds = record_variant(game).rounds
+        if game.round >= rounds:
+            where = f"{game_title(game)}, all {rounds} rounds played"
+        else:
+            where = f"{game_description(game)}; {game.players[game.seat].name} to play"
+        self.say(f"Resuming game {save.save_id}: {where}.")
+
     def interrupted(self, resume_hint: str | None) -> None:
         """Say that the game stopped, and how to resume it if it was saved."""
         if resume_hint:
@@ -322,6 +336,23 @@ class Console:
         """Say that no unfinished game has the ID ``requested``."""
         self.error(f"no unfinished game has the ID {requested!r}; "
                    "the command 'saves' lists them")
+
+    def save_in_use(self, save_id: int) -> None:
+        """Say that the game ``save_id`` is being played by another process."""
+        self.error(f"game {save_id} is open in another window; finish or stop it there first")
+
+    def deleted(self, save: SaveFile) -> None:
+        """Say that the unfinished game ``save`` was deleted."""
+        self.say(f"Deleted game {save.save_id} ({game_description(save.snapshot)}).")
+
+    def not_deleted_in_use(self, save_id: int) -> None:
+        """Say that the game ``save_id`` was kept: another process is playing it."""
+        self.error(f"game {save_id} is open in another window; it was not deleted")
+
+    def nothing_deleted(self, requested: str) -> None:
+        """Say that ``saves --delete`` was given an ID of no unfinished game: nothing is deleted."""
+        self.error(f"no unfinished game has the ID {requested!r}; nothing was deleted "
+                   "(the command 'saves' lists them)")
 
     def saves_listing(self, saves: Sequence[SaveFile]) -> None:
         """Print the unfinished games: ID, when last played, round, game and rules, players."""
@@ -457,6 +488,35 @@ def local_time(moment: datetime | str) -> str:
     else:
         when = moment
     return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def saves_json(saves: Sequence[SaveFile], opened: set[int]) -> list[dict[str, Any]]:
+    """Return ``saves --json``: each unfinished game, ``opened`` marking those open elsewhere."""
+    games = []
+    for save in saves:
+        game = save.snapshot
+        rounds = record_variant(game).rounds
+        over = game.round >= rounds
+        games.append({
+            "id": save.save_id, "saved": save.updated.isoformat(timespec="seconds"),
+            "game": game.variant, "rules": game.rules,
+            "round": min(game.round + 1, rounds), "rounds": rounds,
+            "players": [{"name": p.name, "kind": p.kind} for p in game.players],
+            "to_play": None if over else game.players[game.seat].name,
+            "open": save.save_id in opened})
+    return games
+
+
+def game_title(game: GameRecord) -> str:
+    """Return the game's name and rules as players read them: ``Yahtzee, course rules``."""
+    name = GAME_NAMES.get(game.variant, game.variant)
+    return name if game.rules == game.variant else f"{name}, {game.rules} rules"
+
+
+def game_description(game: GameRecord) -> str:
+    """Return the game, its rules and its round: ``Yahtzee, course rules, round 5 of 13``."""
+    rounds = record_variant(game).rounds
+    return f"{game_title(game)}, round {min(game.round + 1, rounds)} of {rounds}"
 
 
 def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:

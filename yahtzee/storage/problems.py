@@ -80,6 +80,15 @@ class SaveNotFoundError(StorageError, LookupError):
     """No unfinished game has the requested ID."""
 
 
+class SaveInUseError(StorageError):
+    """The save is open in another process (its lock is held there)."""
+
+    def __init__(self, save_id: int) -> None:
+        """Name the save ``save_id``, open elsewhere."""
+        super().__init__(f"save {save_id} is open in another process")
+        self.save_id = save_id
+
+
 def aside_name(path: Path, when: datetime | None = None) -> Path:
     """Return a name beside ``path`` for keeping it aside, one that does not exist yet."""
     moment = when if when is not None else datetime.now(timezone.utc)

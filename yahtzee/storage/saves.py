@@ -10,6 +10,12 @@ Files are written atomically.  A file whose content cannot be used is
 reported and renamed aside (``3.json.corrupt-<time>``); one that cannot be
 read (permissions) is reported and left where it is; the other saves
 remain usable.
+
+A process playing a game holds the lock ``<id>.lock`` beside its save
+(``yahtzee.storage.locks``): a new game's ID is reserved by locking it before
+the save is first written, a resumed game's is locked before the save is
+read, so that no other process resumes or deletes it meanwhile.  A lock file
+is removed only with its save, by the process holding it.
 """
 
 from __future__ import annotations
@@ -26,8 +32,9 @@ from typing import Any
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.atomic import write_atomic
-from yahtzee.storage.problems import (Damage, SaveNotFoundError, StorageError, StorageProblems,
-                                      StoredFile, left_in_place, set_aside)
+from yahtzee.storage.locks import FileLock, try_lock
+from yahtzee.storage.problems import (Damage, SaveInUseError, SaveNotFoundError, StorageError,
+                                      StorageProblems, StoredFile, left_in_place, set_aside)
 from yahtzee.storage.snapshot import SnapshotError, record_from_dict, record_to_dict
 
 SAVE_FORMAT = "yahtzee-save"
@@ -121,16 +128,70 @@ def _damage_of_json(text: str, error: json.JSONDecodeError) -> Damage:
 
 
 class SaveStore:
-    """The save files in one folder."""
+    """The save files in one folder, and the locks this process holds on some of them."""
 
     def __init__(self, directory: Path | None = None, *, problems: StorageProblems) -> None:
         """Use the saves in ``directory`` (default: ``saves_dir()``), reporting to ``problems``."""
         self.directory = directory if directory is not None else saves_dir()
         self.problems = problems
+        self._locks: dict[int, FileLock | None] = {}
+        """The saves this store holds locked (None: locking failed here, so none is held)."""
 
     def path(self, save_id: int) -> Path:
         """Return the file of the save ``save_id``."""
         return self.directory / f"{save_id}.json"
+
+    def lock_path(self, save_id: int) -> Path:
+        """Return the lock file of the save ``save_id``."""
+        return self.directory / f"{save_id}.lock"
+
+    # -- locks -------------------------------------------------------------
+    def _try_lock(self, save_id: int) -> bool:
+        """Lock ``save_id`` for this store; False if another process (or store) holds it.
+
+        Where the lock file cannot be made (a read-only folder, a file system
+        without locks) the lock is granted without locking: saving reports
+        any real problem.
+        """
+        if save_id in self._locks:
+            return True
+        try:
+            lock = try_lock(self.lock_path(save_id))
+        except OSError:
+            self._locks[save_id] = None
+            return True
+        if lock is None:
+            return False
+        self._locks[save_id] = lock
+        return True
+
+    def lock(self, save_id: int) -> None:
+        """Hold the save ``save_id`` for this store; ``SaveInUseError`` if it is open elsewhere."""
+        if not self._try_lock(save_id):
+            raise SaveInUseError(save_id)
+
+    def is_open_elsewhere(self, save_id: int) -> bool:
+        """Return whether another process (or another store) holds the save ``save_id``."""
+        if save_id in self._locks:
+            return False
+        try:
+            lock = try_lock(self.lock_path(save_id))
+        except OSError:
+            return False
+        if lock is None:
+            return True
+        lock.release()
+        return False
+
+    def release(self, save_id: int | None = None, *, remove: bool = False) -> None:
+        """Let go of the lock on ``save_id`` (None: on every save this store holds).
+
+        With ``remove``, the lock file is deleted first, while still held.
+        """
+        for held in ([save_id] if save_id is not None else list(self._locks)):
+            lock = self._locks.pop(held, None)
+            if lock is not None:
+                lock.release(remove=remove)
 
     # -- writing -----------------------------------------------------------
     def _ensure_folder(self) -> None:
@@ -149,20 +210,28 @@ class SaveStore:
 
     def create(self, snapshot: GameRecord, *, uid: str | None = None,
                when: datetime | None = None) -> SaveFile:
-        """Write a new save of ``snapshot`` under a new ID, and return it.
+        """Write a new save of ``snapshot`` under a new ID, held locked by this store; return it.
 
-        The ID is one more than any in the folder; an existing file is never replaced.
+        The ID is the first after every one in the folder that no other
+        process has reserved (locked); an existing file is never replaced.
         """
         self._ensure_folder()
         moment = when if when is not None else now()
         save_id = max(self._taken_ids(), default=0) + 1
         while True:
+            if save_id in self._locks or not self._try_lock(save_id):
+                save_id += 1
+                continue
             save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot)
             try:
                 write_atomic(self.path(save_id), save.to_bytes(), exclusive=True)
             except FileExistsError:
+                self.release(save_id)
                 save_id += 1
                 continue
+            except BaseException:
+                self.release(save_id, remove=True)
+                raise
             return save
 
     def write(self, save: SaveFile) -> None:
@@ -171,11 +240,37 @@ class SaveStore:
         write_atomic(self.path(save.save_id), save.to_bytes())
 
     def remove(self, save_id: int) -> None:
-        """Delete the save ``save_id`` (a finished game's); no error if it is gone."""
+        """Delete the save ``save_id`` (a finished game's); no error if it is gone.
+
+        Its lock, if this store holds it, is let go and its lock file deleted.
+        """
         try:
             os.unlink(self.path(save_id))
         except FileNotFoundError:
             pass
+        self.release(save_id, remove=True)
+
+    def delete(self, save_id: int) -> SaveFile:
+        """Delete the unfinished game ``save_id`` and return what it held.
+
+        ``SaveInUseError`` if it is open in another process, ``SaveNotFoundError``
+        if there is no such unfinished game, ``DamagedFileError`` (reported
+        and moved aside, not deleted) if it cannot be read; each deletes nothing.
+        """
+        if not os.path.lexists(self.path(save_id)):
+            raise SaveNotFoundError(save_id)
+        held = save_id in self._locks
+        self.lock(save_id)
+        try:
+            save = self.load(save_id)
+            if save.finished:
+                raise SaveNotFoundError(save_id)
+        except StorageError:
+            if not held:
+                self.release(save_id)
+            raise
+        self.remove(save_id)
+        return save
 
     # -- reading -----------------------------------------------------------
     def load(self, save_id: int) -> SaveFile:
