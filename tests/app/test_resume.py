@@ -168,7 +168,7 @@ def test_resume_after_ctrl_c(data: Path, monkeypatch: pytest.MonkeyPatch,
     assert main(["--seed", "7"]) == 130
     out = capsys.readouterr().out
     assert out.endswith(f"{DIE_PROMPT}\nGame saved. To continue it, run: "
-                        "python -m yahtzee --resume\n")
+                        "python -m yahtzee --resume 1\n")
     Die.r = random.Random()
     status, out, err = run_cli(["--resume", "1"], "".join(s + "\n" for s in script[33:]),
                                monkeypatch, capsys)
@@ -183,18 +183,18 @@ def test_end_of_input_prints_the_hint_and_a_new_game_keeps_the_old_save(
     Die.r = random.Random()
     status, fresh_out, err = run_cli(["--seed", "7"], "roll\n", monkeypatch, capsys)
     assert (status, err) == (0, "")
-    assert fresh_out == unsaved + "Game saved. To continue it, run: python -m yahtzee --resume\n"
+    assert fresh_out == unsaved + "Game saved. To continue it, run: python -m yahtzee --resume 1\n"
     first_save = (data / "saves" / "1.json").read_bytes()
 
     Die.r = random.Random()
     status, out, err = run_cli(["--seed", "7"], "roll\n", monkeypatch, capsys)
-    assert (status, err, out) == (0, "", fresh_out)
+    assert (status, err, out) == (0, "", fresh_out.replace("--resume 1\n", "--resume 2\n"))
     assert (data / "saves" / "1.json").read_bytes() == first_save
     assert sorted(os.listdir(data / "saves")) == ["1.json", "1.lock", "2.json", "2.lock"]
 
 
-def test_the_hint_names_the_game_when_another_was_saved_since(tmp_path: Path) -> None:
-    """While another game's save is newer, the hint gives this game's ID."""
+def test_the_hint_names_the_games_own_id_even_when_it_is_the_newest(tmp_path: Path) -> None:
+    """Plain --resume takes the newest save, maybe another window's: the hint names its own."""
     store = SaveStore(tmp_path / "saves", problems=Problems())
     first, second = Autosaver(store), Autosaver(store)
     play_through(7, variant_of("course"), ["roll"], observers=[first])
@@ -202,7 +202,7 @@ def test_the_hint_names_the_game_when_another_was_saved_since(tmp_path: Path) ->
     later = os.stat(store.path(2)).st_mtime_ns + 10**9
     os.utime(store.path(1), ns=(later, later))
     assert (resume_hint(first), resume_hint(second)) == (
-        "python -m yahtzee --resume", "python -m yahtzee --resume 2")
+        "python -m yahtzee --resume 1", "python -m yahtzee --resume 2")
 
 
 def test_saves_lists_unfinished_games_newest_first(

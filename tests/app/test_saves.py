@@ -73,7 +73,7 @@ def test_the_first_accepted_command_saves_the_game(
     reference = play_through(7, variant_of("course"), script)
     Die.r = random.Random()
     status, out, _ = run_cli(["--seed", "7"], typed(script[:1]), monkeypatch, capsys)
-    assert out.endswith("Game saved. To continue it, run: python -m yahtzee --resume\n")
+    assert out.endswith("Game saved. To continue it, run: python -m yahtzee --resume 1\n")
     Die.r = random.Random()
     status, out, err = run_cli(["--resume"], typed(script[1:]), monkeypatch, capsys)
     assert (status, err) == (0, "")

@@ -152,7 +152,7 @@ def test_a_file_where_the_saves_folder_should_be(data: Path, monkeypatch: pytest
     data.mkdir()
     (data / "saves").write_text("in the way\n")
     status, out, err = run_cli(["--seed", "2"], "roll\n", monkeypatch, capsys)
-    assert status == 0 and out.endswith("--resume\n")
+    assert status == 0 and out.endswith("--resume 1\n")
     assert re.fullmatch(r"yahtzee: the saves folder .*saves is not a file; "
                         rf"it was moved aside to saves{ASIDE}\n", err)
     assert (data / "saves" / "1.json").is_file()

@@ -155,6 +155,8 @@ class Autosaver:
         self.up_to_date = resumed is not None
         """Whether the save on disk holds the game as it stands now."""
         self.warned = False
+        self.filed = False
+        """Whether the finished game is in the history."""
 
     @property
     def save_id(self) -> int | None:
@@ -196,21 +198,26 @@ class Autosaver:
         """File the finished game in the history, then remove its save.
 
         If the history cannot be written, the save stays as it is (the game
-        over, not yet filed): ``--resume`` shows the end and files it then.
+        over, not yet filed; ``resume_id`` still names it): ``--resume``
+        shows the end and files it then.
         Without a history, the save is kept, marked finished.
         """
         uid = self.save.uid if self.save is not None else uuid.uuid4().hex
         try:
             if self.history is not None:
                 self.history.record(engine.record(), uid=uid)
+                self.filed = True
+                self.up_to_date = False
                 if self.save is not None:
                     self.store.remove(self.save.save_id)
             elif self.save is not None:
                 self.store.write(replace(self.save, updated=now(), finished=True,
                                          snapshot=engine.record()))
+                self.up_to_date = False
         except (OSError, StorageError, SnapshotError, sqlite3.Error) as error:
+            saved = self.up_to_date
             self._cannot_save(error)
-        self.up_to_date = False
+            self.up_to_date = saved
 
 
 def autosaver(problems: StorageProblems, resumed: SaveFile | None = None, *,

@@ -213,18 +213,21 @@ def play_problem(args: argparse.Namespace) -> str | None:
     """Return what is wrong with a combination of options, or None.
 
     Each option alone is checked by argparse; these are the checks across
-    options: names for ``play`` (one per player, all different; a resumed
-    game keeps its own and ignores them), and ``--rules`` only for Yahtzee.
+    options: names for ``play`` (one per player, all different), and
+    ``--rules`` only for Yahtzee.  A resumed game keeps its own settings and
+    ignores these options (with a notice), so they are not checked with it.
     """
     command = args.command or "play"
     if command not in ("play", "solve", "simulate"):
+        return None
+    if command == "play" and args.resume is not None:
         return None
     if args.game != YAHTZEE and args.rules is not None:
         return "--rules chooses Yahtzee rules; Poker Dice has one rule set"
     if command != "play":
         return None
     players = args.players or [None, None]
-    if args.names and args.resume is None and len(args.names) != len(players):
+    if args.names and len(args.names) != len(players):
         noun = "name" if len(args.names) == 1 else "names"
         return f"{len(args.names)} {noun} given for {len(players)} players"
     if args.names and len(set(args.names)) != len(args.names):

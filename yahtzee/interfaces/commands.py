@@ -20,8 +20,8 @@ from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
                                  resume_engine)
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant
-from yahtzee.interfaces.console import (NUMPY_NEEDED, Console, analysis_json, game_words,
-                                        local_time, saves_json)
+from yahtzee.interfaces.console import (NUMPY_NEEDED, PROGRAM_NAME, Console, analysis_json,
+                                        game_words, local_time, saves_json)
 from yahtzee.interfaces.console_game import Game
 from yahtzee.players.kinds import HUMAN
 from yahtzee.players.players import ComputerPlayer
@@ -34,7 +34,7 @@ from yahtzee.storage.stats import histogram, load_stats
 if TYPE_CHECKING:
     from yahtzee.solver.cache import TableSource
 
-PROGRAM = "python -m yahtzee"
+PROGRAM = PROGRAM_NAME
 """How the resume hint names the program (it works however the game was started)."""
 DEFAULT_DELAY = 0.6
 """Seconds before each computer command on a terminal (0 when the output is not one)."""
@@ -49,14 +49,12 @@ DEFAULT_PLAYERS = [HUMAN, HUMAN]
 def resume_hint(saver: Autosaver) -> str | None:
     """Return the command that resumes the game ``saver`` saves (None if it is not saved).
 
-    The ID is left out while this game is the most recently saved one, which
-    plain ``--resume`` picks, so that a transcript reads the same on every run.
+    It always names the game's own ID: plain ``--resume`` takes the game
+    saved last, which may be another window's game saved a moment later.
     """
     save_id = saver.resume_id()
     if save_id is None:
         return None
-    if saver.is_newest():
-        return f"{PROGRAM} --resume"
     return f"{PROGRAM} --resume {save_id}"
 
 
@@ -131,14 +129,19 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
         console.resuming(resumed)
     try:
         game.play_game()
-        if coach is not None:
-            console.analysis(coach.analyze([p.name for p in game.players], game.log), variant)
     except EOFError:
         _stopped(console, saver, game)
         return 0
     except KeyboardInterrupt:
         console.say()
         _stopped(console, saver, game)
+        return 130
+    try:
+        if coach is not None:
+            console.analysis(coach.analyze([p.name for p in game.players], game.log), variant)
+    except KeyboardInterrupt:
+        console.say()
+        console.stopped_after_end(saver.filed, resume_hint(saver))
         return 130
     return 0
 
@@ -147,6 +150,8 @@ def _stopped(console: Console, saver: Autosaver, game: Game) -> None:
     """Say that the game stopped: how to resume it, or why nothing was saved."""
     if saver.save is None and not game.log:
         console.stopped_before_any_move()
+    elif game.engine.is_over():
+        console.stopped_after_end(saver.filed, resume_hint(saver))
     else:
         console.interrupted(resume_hint(saver))
 

@@ -36,6 +36,8 @@ OUT_OF_ROLLS = "Out of rolls, you must score"
 ALL_SAVED = "All five dice are saved: unsave one to roll it, or type score"
 BANNER_STARS = "*" * 31
 CARD_STARS = "*" * 30
+PROGRAM_NAME = "python -m yahtzee"
+"""How texts name the program: it works however the game was started."""
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
 """The banner's title of each game of the registry."""
 GAME_NAMES = {YAHTZEE: "Yahtzee", POKER_DICE_NAME: "Poker Dice"}
@@ -90,8 +92,8 @@ class Console:
         self.say(BANNER_STARS)
 
     def turn_header(self, name: str) -> None:
-        """Print the line that opens a player's turn."""
-        self.say(f"*** {name}: ***")
+        """Print the line that opens a player's turn (a stored name's control codes escaped)."""
+        self.say(f"*** {printable(name)}: ***")
 
     def card(self, card: Card) -> None:
         """Print the current score card block."""
@@ -251,8 +253,23 @@ class Console:
         if game.round >= rounds:
             where = f"{game_title(game)}, all {rounds} rounds played"
         else:
-            where = f"{game_description(game)}; {game.players[game.seat].name} to play"
+            where = f"{game_description(game)}; {printable(game.players[game.seat].name)} to play"
         self.say(f"Resuming game {save.save_id}: {where}.")
+
+    def stopped_after_end(self, filed: bool, resume_hint: str | None) -> None:
+        """Say that the program stopped after the game's end (the final screen or the analysis).
+
+        ``filed``: the game is in the history.  Otherwise ``resume_hint``,
+        when given, resumes the saved finished game, which files it.
+        """
+        if filed:
+            self.say("Stopped. The game is over and in the history "
+                     f"({PROGRAM_NAME} analyze shows it).")
+        elif resume_hint:
+            self.say("Stopped. The game is over but could not be filed in the history; "
+                     f"it is saved, and {resume_hint} files it.")
+        else:
+            self.say("Stopped. The game is over; it could not be saved.")
 
     def interrupted(self, resume_hint: str | None) -> None:
         """Say that the game stopped, and how to resume it if it was saved."""
@@ -366,7 +383,7 @@ class Console:
             rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
             rows.append((str(save.save_id), local_time(save.updated),
                          f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
-                         ", ".join(f"{p.name} ({p.kind})" for p in game.players)))
+                         ", ".join(f"{printable(p.name)} ({p.kind})" for p in game.players)))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
         for row in rows:
             self.say(f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  "
@@ -398,7 +415,7 @@ class Console:
 
     def _figures(self, figures: Figures) -> None:
         """Print one group's figures and its histogram."""
-        self.say(f"  {figures.label} ({figures.game}): played {figures.played}, "
+        self.say(f"  {printable(figures.label)} ({figures.game}): played {figures.played}, "
                  f"wins {figures.wins}, ties {figures.ties}, best {figures.best}, "
                  f"mean {figures.mean:.1f}")
         most = max(bucket.count for bucket in figures.histogram)

@@ -20,10 +20,12 @@ is removed only with its save, by the process holding it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,6 +42,8 @@ from yahtzee.storage.snapshot import SnapshotError, record_from_dict, record_to_
 SAVE_FORMAT = "yahtzee-save"
 SAVE_VERSION = 1
 """The version of the save format this program writes; a higher one is refused."""
+MAX_SAVE_ID = 999_999_999
+"""The highest save ID: IDs have at most nine digits, which ``saves`` and ``--resume`` read."""
 _SAVE_NAME = re.compile(r"([0-9]{1,9})\.json")
 _TAKEN_NAME = re.compile(r"([0-9]{1,9})\.json(\..*)?")
 
@@ -125,6 +129,18 @@ def _damage_of_json(text: str, error: json.JSONDecodeError) -> Damage:
     if error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated string"):
         return Damage.TRUNCATED
     return Damage.CORRUPT
+
+
+def _free_ids(taken: set[int]) -> Iterator[int]:
+    """Yield the IDs a new save may take, best first.
+
+    First the IDs after the highest in use, then (past ``MAX_SAVE_ID``) the
+    lowest unused ones from 1: IDs are never longer than nine digits.
+    """
+    start = max(taken, default=0) + 1
+    for save_id in itertools.chain(range(start, MAX_SAVE_ID + 1), range(1, start)):
+        if save_id not in taken:
+            yield save_id
 
 
 class SaveStore:
@@ -213,29 +229,36 @@ class SaveStore:
         """Write a new save of ``snapshot`` under a new ID, held locked by this store; return it.
 
         The ID is the first after every one in the folder that no other
-        process has reserved (locked); an existing file is never replaced.
+        process has reserved (locked); past ``MAX_SAVE_ID`` it is the lowest
+        free one.  An existing file is never replaced.
         """
         self._ensure_folder()
         moment = when if when is not None else now()
-        save_id = max(self._taken_ids(), default=0) + 1
-        while True:
+        taken = set(self._taken_ids())
+        for save_id in _free_ids(taken):
             if save_id in self._locks or not self._try_lock(save_id):
-                save_id += 1
                 continue
             save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot)
             try:
                 write_atomic(self.path(save_id), save.to_bytes(), exclusive=True)
             except FileExistsError:
                 self.release(save_id)
-                save_id += 1
                 continue
             except BaseException:
                 self.release(save_id, remove=True)
                 raise
             return save
+        raise StorageError(f"every save ID up to {MAX_SAVE_ID} is in use")
 
     def write(self, save: SaveFile) -> None:
-        """Replace the save file of ``save.save_id`` with ``save``, atomically."""
+        """Replace the save file of ``save.save_id`` with ``save``, atomically.
+
+        Only a save this store holds (created or locked by it) is written:
+        ``SaveInUseError`` otherwise, so that a process never overwrites a
+        game that another one has taken over or that has ended meanwhile.
+        """
+        if save.save_id not in self._locks:
+            raise SaveInUseError(save.save_id)
         self._ensure_folder()
         write_atomic(self.path(save.save_id), save.to_bytes())
 
