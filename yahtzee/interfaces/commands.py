@@ -33,6 +33,7 @@ from yahtzee.storage.stats import histogram, load_stats
 
 if TYPE_CHECKING:
     from yahtzee.solver.cache import TableSource
+    from yahtzee.solver.coach import Coach
 
 PROGRAM = PROGRAM_NAME
 """How the resume hint names the program (it works however the game was started)."""
@@ -137,13 +138,33 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
         _stopped(console, saver, game)
         return 130
     try:
-        if coach is not None:
-            console.analysis(coach.analyze([p.name for p in game.players], game.log), variant)
+        _end_of_game(game, coach, setup, console)
     except KeyboardInterrupt:
         console.say()
         console.stopped_after_end(saver.filed, resume_hint(saver))
         return 130
     return 0
+
+
+def _end_of_game(game: Game, coach: Coach | None, setup: Setup, console: Console) -> None:
+    """Print each player's score as expected score plus luck minus decisions' cost.
+
+    With ``--coach`` they head each player's part of the coach's analysis.
+    Without it they are printed only when a computer played, whose solver is
+    loaded anyway: a game of humans only ends as the specification's
+    transcript does and needs no numpy.  Without numpy nothing is added.
+    """
+    names = [p.name for p in game.players]
+    if coach is not None:
+        console.analysis(coach.analyze(names, game.log), game.variant)
+        return
+    if not any(isinstance(p, ComputerPlayer) for p in game.players):
+        return
+    try:
+        judge = setup.coach(game.variant)
+    except SolverUnavailableError:
+        return
+    console.luck_lines(judge.analyze(names, game.log))
 
 
 def _stopped(console: Console, saver: Autosaver, game: Game) -> None:

@@ -207,6 +207,7 @@ class Console:
         self.say(BANNER_STARS)
         for a in analyses:
             turns = max(a.turns(), 1)
+            self.say(luck_line(a))
             self.say(f"{a.name}: {a.total_cost:.1f} expected points lost against optimal play, "
                      f"{a.total_cost / turns:.2f} a turn")
             worst = a.costliest()
@@ -217,6 +218,11 @@ class Console:
                 self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: "
                          f"played {move_text(d.choice, variant)}; "
                          f"best was {move_text(d.best, variant)} (cost {d.cost:.1f})")
+
+    def luck_lines(self, analyses: Sequence[PlayerAnalysis]) -> None:
+        """Print each player's final score as expected score plus luck minus decisions' cost."""
+        for a in analyses:
+            self.say(luck_line(a))
 
     def final(self, results: Sequence[tuple[str, Card, dict[str, str]]],
               leaders: Sequence[str]) -> None:
@@ -620,7 +626,33 @@ def assessment_json(a: Assessment, variant: Variant) -> dict[str, Any]:
 
 
 def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant) -> dict[str, Any]:
-    """Return the analysis as ``{"players": [{"name", "total_cost", "decisions"}]}``."""
-    return {"players": [{"name": a.name, "total_cost": round(a.total_cost, JSON_DIGITS),
+    """Return the analysis as ``{"players": [...]}``, in seating order.
+
+    Each player has ``name``, ``optimum``, ``luck``, ``total_cost``, ``final``
+    (``final == optimum + luck - total_cost``, to rounding) and ``decisions``.
+    """
+    return {"players": [{"name": a.name, "optimum": round(a.optimum, JSON_DIGITS),
+                         "luck": round(a.luck, JSON_DIGITS) + 0.0,
+                         "total_cost": round(a.total_cost, JSON_DIGITS), "final": a.final,
                          "decisions": [assessment_json(d, variant) for d in a.decisions]}
                         for a in analyses]}
+
+
+def luck_line(a: PlayerAnalysis) -> str:
+    """Return ``Ann: 231 = 254.6 expected + 12.3 luck - 35.9 decisions`` for one player.
+
+    The figures are shown to a tenth and add up exactly to the final score:
+    the luck shown is the final score minus the others as shown, within a
+    tenth of the luck computed.
+    """
+    optimum = round(a.optimum * 10)
+    cost = round(a.total_cost * 10)
+    luck = a.final * 10 - optimum + cost
+    sign = "-" if luck < 0 else "+"
+    return (f"{a.name}: {a.final} = {_tenths(optimum)} expected {sign} {_tenths(abs(luck))} luck "
+            f"- {_tenths(cost)} decisions")
+
+
+def _tenths(tenths: int) -> str:
+    """Return a count of tenths (not negative) as a decimal: 2546 is ``254.6``."""
+    return f"{tenths // 10}.{tenths % 10}"
