@@ -150,10 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
     others = [name for name in COMMANDS if name != "play"]
     parser = argparse.ArgumentParser(
         prog=prog,
+        usage=(f"{prog} [options]           (plays a game)\n"
+               f"       {prog} COMMAND [options]   (COMMAND: {', '.join(COMMANDS)})"),
         description="Yahtzee in the terminal, with an exact optimal computer opponent. "
                     "With no command, plays a game (the options below are play's).")
     _play_options(parser, defaults=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=prog)
     play = sub.add_parser(
         "play", help="play a game (the default command)",
         description="Play a game. With no options: the course's two-human Yahtzee game. "

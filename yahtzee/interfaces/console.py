@@ -117,8 +117,14 @@ class Console:
         self.echo(DIE_PROMPT, command)
 
     def invalid_die(self, text: str) -> None:
-        """Say that ``text`` is not a die prompt command (control codes shown escaped)."""
-        self.say(f"{printable(text)} is not a valid die value")
+        """Say that ``text`` is not a die prompt command (control codes shown escaped).
+
+        A line longer than ``ECHO_LIMIT`` characters is shown cut short, with its length.
+        """
+        shown = printable(text)
+        if len(shown) > ECHO_LIMIT:
+            shown = f"{shown[:ECHO_LIMIT]}... ({len(text)} characters)"
+        self.say(f"{shown} is not a valid die value")
 
     def all_saved(self) -> None:
         """Say that ``roll`` would roll nothing, and what to do instead."""
@@ -182,16 +188,17 @@ class Console:
         self.computer_line(f"{scored_text(name, item)} (total {total})")
 
     def recap(self, turns: Sequence[TurnSummary], names: Sequence[str],
-              variant: Variant) -> None:
+              variant: Variant, *, first_turn: bool = False) -> None:
         """Print what the other players did since this player's last turn (nothing if none).
 
         Each turn takes two or three lines of at most ``RECAP_WIDTH`` columns
         (a name of ordinary length), so that five other players' turns, the
-        dice and the prompt fit on an 80x24 screen together.
+        dice and the prompt fit on an 80x24 screen together.  Before this
+        player's first turn the title says the turns are the game's first.
         """
         if not turns:
             return
-        self.say(RECAP_TITLE)
+        self.say(RECAP_FIRST_TITLE if first_turn else RECAP_TITLE)
         for turn in turns:
             for line in recap_lines(turn, names[turn.seat], variant):
                 self.say(line)
@@ -443,7 +450,10 @@ HISTOGRAM_WIDTH = 40
 """The longest bar of a statistics histogram, in characters."""
 
 
+ECHO_LIMIT = 40
+"""The most characters of a refused line that the refusal repeats."""
 RECAP_TITLE = "Since your last turn:"
+RECAP_FIRST_TITLE = "Since the game began:"
 RECAP_WIDTH = 79
 """The widest line of a recap, in columns; the rolls wrap onto indented lines to stay within it."""
 
