@@ -302,8 +302,9 @@ class AdviseSession:
         """Say what the session does and how to type a roll; show a card given at the start."""
         say = self.console.say
         game = self.game
-        say(f"Advice for real dice: {_game_name(self.variant)}. Optimal play expects "
-            f"{game.start_expected():.2f} points from {self._start_words()}.")
+        say(f"Advice for real dice: {_game_name(self.variant)}.")
+        say(f"Optimal play expects {game.start_expected():.2f} points from "
+            f"{self._start_words()}.")
         say(f"Type the five dice you roll (such as {example_dice(self.variant)}); "
             "'help' lists the commands.")
         if game.card.rounds_used():
