@@ -27,8 +27,22 @@ from yahtzee.solver.model import BoolArray, ScoringModel, ShortArray
 Progress = Callable[[int, int], None]
 """Called with (turns done, turns in all) while a table is built."""
 
-BATCH = 2048
+BATCH = 512
 """States evaluated together; large enough to amortize numpy calls, small enough for caches."""
+
+TIE = 1e-9
+"""Choices whose values differ by less than this are equal, and the tie-breaking order decides.
+
+The values are exact up to rounding in the last bits (about 1e-13), which
+depends on the order of the sums; equal choices must not be told apart by it.
+"""
+
+
+def first_best(values: FloatArray, axis: int) -> IntArray:
+    """Return, along ``axis``, the position of the first value within ``TIE`` of the largest."""
+    top = values.max(axis=axis, keepdims=True)
+    result: IntArray = np.argmax(values >= top - TIE, axis=axis)
+    return result
 
 
 @dataclass(frozen=True)
@@ -127,6 +141,38 @@ def table_specials(model: ScoringModel, states: States) -> SpecialChoices | None
                           sp.varies[states.flag, states.mask], sp.rolls)
 
 
+def _box_table(model: ScoringModel, flat: FloatArray, states: States, c: int) -> FloatArray:
+    """Return, per distinct points of box ``c`` and state, those points plus what follows.
+
+    The result has shape (levels of ``c``, B): the points, the upper bonus
+    they earn, and the value of the state that scoring them in ``c`` leads to.
+    """
+    flag, mask, upper = states.flag, states.mask, states.upper
+    levels = model.point_levels[c]
+    n_upper = model.n_upper
+    new_mask = mask | (1 << c)
+    is_upper = model.upper[c] and bool(model.upper_threshold)
+    if c == model.flag_category and not is_upper:
+        new_flag = (levels > 0).astype(np.int64)[:, None]
+        index = (new_flag * model.n_masks + new_mask[None, :]) * n_upper + upper[None, :]
+        table: FloatArray = flat.take(index)
+        table += levels[:, None]
+        return table
+    if c == model.flag_category:
+        result: FloatArray = choice_value(model, flat.reshape(model.shape), flag[None],
+                                          mask[None], upper[None], c, levels[:, None], 0)
+        return result.astype(np.float64)
+    row = (flag * model.n_masks + new_mask) * n_upper
+    if not is_upper:
+        return np.add(levels[:, None], flat.take(row + upper)[None, :], dtype=np.float64)
+    cap = model.upper_threshold
+    raw = upper[None, :] + levels[:, None]
+    reward = raw - upper[None, :] + ((raw >= cap) & (upper < cap)[None, :]) * model.upper_bonus
+    table = flat.take(row[None, :] + np.minimum(raw, cap))
+    table += reward
+    return table
+
+
 def leaf_values(model: ScoringModel, values: FloatArray, states: States,
                 specials: SpecialChoices | None,
                 want_choice: bool = False) -> tuple[FloatArray, npt.NDArray[np.int8] | None]:
@@ -145,16 +191,9 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
         open_box = (mask >> c) & 1 == 0
         if not open_box.any():
             continue
-        levels = model.point_levels[c]
-        if model.upper[c] or c == model.flag_category:
-            table = choice_value(model, values, flag[None], mask[None], upper[None], c,
-                                 levels[:, None], 0)
-            if not open_box.all():
-                table = np.where(open_box[None, :], table, -np.inf)
-        else:
-            f2, m2, u2, _ = step(model, flag, mask, upper, c, 0, 0)
-            following = np.where(open_box, flat.take(state_index(model, f2, m2, u2)), -np.inf)
-            table = np.add(levels[:, None], following[None, :], dtype=np.float64)
+        table = _box_table(model, flat, states, c)
+        if not open_box.all():
+            table[:, ~open_box] = -np.inf
         if first:
             np.take(table, model.level_of_roll[c], axis=0, out=best, mode="clip")
             if choice is not None:
@@ -165,8 +204,8 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
         if choice is None:
             np.maximum(best, scratch, out=best)
         else:
-            better = scratch > best
-            np.copyto(best, scratch, where=better)
+            better = scratch > best + TIE
+            np.maximum(best, scratch, out=best)
             choice[better] = c
     if first:
         best.fill(-np.inf)
@@ -178,8 +217,8 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
                                 upper[rows, None, None], slots, specials.box_points[rows],
                                 specials.bonus_points[rows])
             vals = np.where(specials.allowed[rows], vals, -np.inf)
-            pick = np.argmax(vals, axis=2)
-            top = np.take_along_axis(vals, pick[:, :, None], axis=2)[:, :, 0]
+            pick = first_best(vals, axis=2)
+            top = vals.max(axis=2)
             rolls = specials.rolls[:, None]
             best[rolls, rows[None, :]] = top.T
             if choice is not None:
@@ -224,15 +263,15 @@ def single_turn_values(model: ScoringModel, values: FloatArray, flag: int, mask:
     worth = choice_value(model, values, one_flag, one_mask, one_upper, slots, points, 0)
     worth = np.where((mask >> slots) & 1 == 1, -np.inf, worth)
     table = worth[entry]
-    choice = np.argmax(table, axis=1)
-    leaf = np.take_along_axis(table, choice[:, None], axis=1)
+    choice = first_best(table, axis=1)
+    leaf = table.max(axis=1)[:, None]
     if specials is not None and bool(specials.varies[0]):
         slot_ids = np.arange(model.n_slots)[None, :]
         special = choice_value(model, values, one_flag, one_mask, one_upper, slot_ids,
                                specials.box_points[0], specials.bonus_points[0])
         special = np.where(specials.allowed[0], special, -np.inf)
-        pick = np.argmax(special, axis=1)
-        leaf[specials.rolls, 0] = special[np.arange(len(pick)), pick]
+        pick = first_best(special, axis=1)
+        leaf[specials.rolls, 0] = special.max(axis=1)
         choice[specials.rolls] = pick
     keep1 = expected_over_keeps(leaf)
     after_second = keep1[SUB_KEEPS + 0, 0].max(axis=1)[:, None]

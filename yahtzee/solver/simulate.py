@@ -15,7 +15,7 @@ import numpy.typing as npt
 from yahtzee.domain.rules import Rules
 from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
 from yahtzee.solver.cache import TableSource
-from yahtzee.solver.dynamic import States, step, table_specials, turn_values
+from yahtzee.solver.dynamic import States, first_best, step, table_specials, turn_values
 from yahtzee.solver.keeps import (COUNTS, FACES, KEEP_OF_CODE, MAX_SUB_KEEPS, NUM_DICE,
                                   ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray, IntArray,
                                   code_of)
@@ -55,7 +55,7 @@ def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator
         worth = table[options, where[:, None]]
         worth[:, 0] = turn.leaf[rolls, where]
         worth[np.arange(MAX_SUB_KEEPS)[None, :] >= SUB_KEEP_COUNT[rolls][:, None]] = -np.inf
-        pick = np.argmax(worth, axis=1)
+        pick = first_best(worth, axis=1)
         stop = done | (pick == 0)
         kept = options[games, pick]
         thrown = _throw(rng, kept)

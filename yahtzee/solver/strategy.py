@@ -23,7 +23,7 @@ from yahtzee.domain.dice import Dice
 from yahtzee.domain.rules import Rules
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.dynamic import (SpecialChoices, States, TurnValues, choice_value,
+from yahtzee.solver.dynamic import (TIE, SpecialChoices, States, TurnValues, choice_value,
                                     single_turn_values, state_index, table_specials)
 from yahtzee.solver.keeps import KEEPS, MAX_SUB_KEEPS, SUB_KEEPS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
@@ -46,10 +46,10 @@ def _distinct_sub_keeps(roll: int) -> list[int]:
 
 
 def _first_best(items: list[tuple[_T, float]]) -> tuple[_T, float]:
-    """Return the first item with the highest value."""
+    """Return the first item whose value is within ``TIE`` of the highest so far."""
     best_item, best = items[0]
     for item, value in items[1:]:
-        if value > best:
+        if value > best + TIE:
             best_item, best = item, value
     return best_item, best
 
