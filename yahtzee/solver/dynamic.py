@@ -24,6 +24,9 @@ from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_K
                                   FloatArray, IntArray, best_sub_keep, expected_over_keeps)
 from yahtzee.solver.model import BoolArray, ScoringModel, ShortArray
 
+_SUB_KEEPS_T = np.ascontiguousarray(SUB_KEEPS.T)
+"""``SUB_KEEPS`` with one row per position: (32, 252)."""
+
 Progress = Callable[[int, int], None]
 """Called with (turns done, turns in all) while a table is built."""
 
@@ -41,6 +44,10 @@ depends on the order of the sums; equal choices must not be told apart by it.
 def first_best(values: FloatArray, axis: int) -> IntArray:
     """Return, along ``axis``, the position of the first value within ``TIE`` of the largest."""
     top = values.max(axis=axis, keepdims=True)
+    if axis == 0:
+        positions = np.arange(len(values)).reshape((-1,) + (1,) * (values.ndim - 1))
+        first: IntArray = np.where(values >= top - TIE, positions, len(values)).min(axis=0)
+        return first
     result: IntArray = np.argmax(values >= top - TIE, axis=axis)
     return result
 
@@ -116,6 +123,27 @@ def step(model: ScoringModel, flag: IntArray, mask: IntArray, upper: IntArray,
                                 slot_a.shape, box.shape, bonus.shape)
     return (np.broadcast_to(new_flag, shape), np.broadcast_to(new_mask, shape),
             np.broadcast_to(new_upper, shape), np.broadcast_to(reward, shape))
+
+
+def step_one(model: ScoringModel, flag: int, mask: int, upper: int, slot: int, box_points: int,
+             bonus_points: int) -> tuple[int, int, int, int]:
+    """Return ``step`` of one state and one choice in plain integers (a decision's few choices)."""
+    n_cat = model.n_categories
+    new_mask = mask | (1 << slot) if slot < n_cat else mask
+    reward = box_points + bonus_points
+    new_upper = upper
+    if model.upper_threshold:
+        if slot < n_cat and model.upper[slot]:
+            new_upper = min(model.upper_threshold, upper + box_points)
+        if upper < model.upper_threshold <= new_upper:
+            reward += model.upper_bonus
+    new_flag = flag
+    if model.flag_category is not None:
+        if slot == model.flag_category:
+            new_flag = int(box_points > 0)
+        if model.bonus_levels > 1 and bonus_points > 0:
+            new_flag += 1
+    return new_flag, new_mask, new_upper, reward
 
 
 def choice_value(model: ScoringModel, values: FloatArray, flag: IntArray, mask: IntArray,
@@ -259,24 +287,58 @@ def single_turn_values(model: ScoringModel, values: FloatArray, flag: int, mask:
     gathered at once for the best keep.
     """
     slots, points, entry = model.leaf_plan
-    one_flag, one_mask, one_upper = np.array(flag), np.array(mask), np.array(upper)
-    worth = choice_value(model, values, one_flag, one_mask, one_upper, slots, points, 0)
-    worth = np.where((mask >> slots) & 1 == 1, -np.inf, worth)
-    table = worth[entry]
-    choice = first_best(table, axis=1)
-    leaf = table.max(axis=1)[:, None]
+    flat = values.reshape(-1)
+    worth = _one_state_values(model, flat, flag, mask, upper, slots, points, 0)
+    worth[(mask >> slots) & 1 == 1] = -np.inf
+    table = worth.take(model.leaf_plan_by_box)
+    leaf = table.max(axis=0)
+    choice = first_best(table, axis=0)
     if specials is not None and bool(specials.varies[0]):
         slot_ids = np.arange(model.n_slots)[None, :]
-        special = choice_value(model, values, one_flag, one_mask, one_upper, slot_ids,
-                               specials.box_points[0], specials.bonus_points[0])
-        special = np.where(specials.allowed[0], special, -np.inf)
-        pick = first_best(special, axis=1)
-        leaf[specials.rolls, 0] = special.max(axis=1)
-        choice[specials.rolls] = pick
-    keep1 = expected_over_keeps(leaf)
-    after_second = keep1[SUB_KEEPS + 0, 0].max(axis=1)[:, None]
-    keep2 = expected_over_keeps(after_second)
-    return TurnValues(leaf, keep1, keep2, choice.astype(np.int8)[:, None])
+        special = _one_state_values(model, flat, flag, mask, upper, slot_ids,
+                                    specials.box_points[0], specials.bonus_points[0])
+        special[~specials.allowed[0]] = -np.inf
+        leaf[specials.rolls] = special.max(axis=1)
+        choice[specials.rolls] = first_best(special, axis=1)
+    keep1 = np.concatenate((_KEEP_OF_ROLL @ leaf, leaf))
+    after_second = keep1.take(_SUB_KEEPS_T).max(axis=0)
+    keep2 = np.concatenate((_KEEP_OF_ROLL @ after_second, after_second))
+    return TurnValues(leaf[:, None], keep1[:, None], keep2[:, None],
+                      choice.astype(np.int8)[:, None])
+
+
+def _one_state_values(model: ScoringModel, flat: FloatArray, flag: int, mask: int, upper: int,
+                      slots: IntArray, box_points: npt.NDArray[np.integer[Any]] | int,
+                      bonus_points: npt.NDArray[np.integer[Any]] | int) -> FloatArray:
+    """Return ``choice_value`` of one state for arrays of choices, in fewer whole-array steps."""
+    n_cat = model.n_categories
+    box = np.asarray(box_points, dtype=np.int64)
+    new_mask = np.where(slots < n_cat, mask | (1 << np.minimum(slots, n_cat - 1)), mask)
+    reward = box + bonus_points
+    new_upper: IntArray | int = upper
+    if model.upper_threshold:
+        cap = model.upper_threshold
+        new_upper = np.minimum(cap, upper + box * model.upper_slots[slots])
+        if upper < cap:
+            reward = reward + (new_upper >= cap) * model.upper_bonus
+    new_flag: IntArray | int = flag
+    if model.flag_category is not None:
+        new_flag = np.where(slots == model.flag_category, box > 0, flag)
+        if model.bonus_levels > 1:
+            new_flag = new_flag + (np.asarray(bonus_points) > 0)
+    index = np.asarray((new_flag * model.n_masks + new_mask) * model.n_upper + new_upper,
+                       dtype=np.int64)
+    result: FloatArray = reward + flat.take(index)
+    return result
+
+
+def _keep_of_roll() -> FloatArray:
+    """Return the (210, 252) chances that each keep under five dice ends as each roll."""
+    chances: FloatArray = expected_over_keeps(np.eye(NUM_ROLLS))[:ROLL_START]
+    return np.ascontiguousarray(chances)
+
+
+_KEEP_OF_ROLL = _keep_of_roll()
 
 
 def start_values(model: ScoringModel, values: FloatArray, states: States,
