@@ -82,8 +82,30 @@ def our_tables() -> TableSource:
     return solver_tables(Console().solver_event)
 
 
-def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, float]:
-    """Time every decision of some games played by the optimal strategy (table loaded)."""
+THEIR_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+               "four_of_a_kind", "full_house", "small_straight", "large_straight",
+               "five_of_a_kind", "chance")
+"""yatzy-solver's names of the 13 boxes, in score-card order."""
+
+
+def their_situation(scores: list[int | None], upper: int, dice: list[int],
+                    rolls_left: int) -> str:
+    """Return yatzy-solver's notation of a solitaire situation of the official game."""
+    filled = [THEIR_BOXES[i] for i, points in enumerate(scores) if points is not None]
+    text = (f"dice {' '.join(str(v) for v in sorted(dice))} | rolls {rolls_left} | "
+            f"upper {min(upper, 63)} | filled {','.join(filled) or '-'}")
+    if scores[11] is not None:
+        text += f" | five_of_a_kind {scores[11]}"
+    return text
+
+
+def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, Any]:
+    """Time every decision of some games played by the optimal strategy (table loaded).
+
+    The decisions are taken in play order, so the first of each turn works
+    out that turn's values.  Each situation is also returned in
+    yatzy-solver's notation (``situations``), with whether it opens a turn.
+    """
     from yahtzee.domain.dice import Dice
     from yahtzee.domain.rules import get_rules
     from yahtzee.domain.score_card import ScoreCard
@@ -94,11 +116,14 @@ def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
     times: list[float] = []
     first: list[float] = []
+    situations: list[tuple[str, bool]] = []
     for _ in range(games):
         card = ScoreCard(rules)
         while card.rounds_used() < rules.ROUNDS:
             dice = [rng.randint(1, 6) for _ in range(5)]
             for rolls_left in (2, 1):
+                situations.append((their_situation(card.scores(), card.upper_subtotal(), dice,
+                                                   rolls_left), rolls_left == 2))
                 started = time.perf_counter()
                 keep = strategy.keep(card, dice, rolls_left)
                 times.append(time.perf_counter() - started)
@@ -107,28 +132,32 @@ def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, float]:
                 if keep is None:
                     break
                 dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
+            situations.append((their_situation(card.scores(), card.upper_subtotal(), dice, 0),
+                               False))
             started = time.perf_counter()
             box = strategy.category(card, dice)
             times.append(time.perf_counter() - started)
             card.choose(box, Dice.of(dice))
     return {"median_ms": statistics.median(times) * 1e3,
             "first_of_turn_median_ms": statistics.median(first) * 1e3,
-            "decisions": float(len(times))}
+            "decisions": float(len(times)), "situations": situations}
 
 
-def their_decisions(count: int, seed: int) -> dict[str, float]:
-    """Time yatzy-solver's best action for random first-roll situations of an empty card."""
+def their_decisions(situations: list[tuple[str, bool]]) -> dict[str, float]:
+    """Time yatzy-solver's best action in the same situations, in the same order."""
     import yatzy_solver
     solver = yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
-    rng = random.Random(seed)
     times = []
-    for _ in range(count):
-        dice = " ".join(str(v) for v in sorted(rng.randint(1, 6) for _ in range(5)))
-        situation = f"dice {dice} | rolls 2 | upper 0 | filled -"
+    first = []
+    for situation, opens_turn in situations:
         started = time.perf_counter()
         solver.best_action(situation)
         times.append(time.perf_counter() - started)
-    return {"median_ms": statistics.median(times) * 1e3, "decisions": float(count)}
+        if opens_turn:
+            first.append(times[-1])
+    return {"median_ms": statistics.median(times) * 1e3,
+            "first_of_turn_median_ms": statistics.median(first) * 1e3,
+            "decisions": float(len(times))}
 
 
 def our_simulation(rules_name: str, games: int, seed: int) -> dict[str, float]:
@@ -177,7 +206,8 @@ def theirs_available() -> bool:
 
 def run(games: int, seed: int, with_course: bool) -> dict[str, Any]:
     """Run every benchmark and return the figures by name."""
-    results: dict[str, Any] = {"ours": {}, "theirs": None}
+    results: dict[str, Any] = {"ours": {}, "theirs": None,
+                               "load_average_before": os.getloadavg()[0]}
     ours = results["ours"]
     with tempfile.TemporaryDirectory() as folder:
         ours["build_official"] = build_in_subprocess("official", folder)
@@ -187,13 +217,15 @@ def run(games: int, seed: int, with_course: bool) -> dict[str, Any]:
     if with_course:
         with tempfile.TemporaryDirectory() as folder:
             ours["build_course"] = build_in_subprocess("course", folder)
+    situations = ours["decisions"].pop("situations")
     if theirs_available():
         with tempfile.TemporaryDirectory() as folder:
             results["theirs"] = {
                 "build_official": build_in_subprocess("theirs", folder),
-                "decisions": their_decisions(2000, seed),
+                "decisions": their_decisions(situations),
                 "simulate": their_simulation(games, seed),
             }
+    results["load_average_after"] = os.getloadavg()[0]
     return results
 
 
@@ -205,6 +237,8 @@ def show(results: dict[str, Any]) -> str:
             ("peak memory of the build (MB)", "build_official", "peak_mb", "{:.0f}"),
             ("official expected score", "build_official", "expected_score", "{:.4f}"),
             ("decision latency, median (ms)", "decisions", "median_ms", "{:.3f}"),
+            ("first decision of a turn, median (ms)", "decisions", "first_of_turn_median_ms",
+             "{:.3f}"),
             ("simulated games per second", "simulate", "games_per_second", "{:,.0f}"),
             ("simulated mean", "simulate", "mean", "{:.2f}"),
             ("simulated stdev", "simulate", "stdev", "{:.2f}"),
@@ -219,9 +253,8 @@ def show(results: dict[str, Any]) -> str:
         lines.append(f"course table build: {course['seconds']:.2f} s, "
                      f"peak {course['peak_mb']:.0f} MB, "
                      f"expected score {course['expected_score']:.6f}")
-    decisions = ours["decisions"]
-    lines.append(f"our first decision of a turn, median: "
-                 f"{decisions['first_of_turn_median_ms']:.3f} ms")
+    lines.append(f"load average (1 min) before and after: {results['load_average_before']:.2f}, "
+                 f"{results['load_average_after']:.2f}")
     return "\n".join(lines)
 
 

@@ -12,8 +12,10 @@ choice turns into points and a next state.
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +34,9 @@ Progress = Callable[[int, int], None]
 
 BATCH = 512
 """States evaluated together; large enough to amortize numpy calls, small enough for caches."""
+
+THREADS = 2
+"""Threads that solve a turn's batches together (at most the processor count)."""
 
 TIE = 1e-9
 """Choices whose values differ by less than this are equal, and the tie-breaking order decides.
@@ -434,13 +439,29 @@ def _keep_freed_memory() -> None:
     mallopt(trim_threshold, 256 * 1024 * 1024)
 
 
-def _solve_states(model: ScoringModel, values: FloatArray, states: States, batch: int) -> None:
-    """Solve ``states`` (all of one turn) in batches, writing their values into ``values``."""
-    flat = values.ravel()
-    for start in range(0, len(states), batch):
+def _solve_states(model: ScoringModel, values: FloatArray, states: States, batch: int,
+                  pool: ThreadPoolExecutor | None) -> None:
+    """Solve ``states`` (all of one turn) in batches, writing their values into ``values``.
+
+    With a ``pool`` the batches are shared among its threads: each reads only
+    later turns' values and writes its own states, and numpy's array work
+    runs without the interpreter lock.
+    """
+    flat = values.reshape(-1)
+
+    def solve_batch(start: int) -> None:
+        """Solve the batch of states starting at ``start``."""
         part = states.part(start, start + batch)
         index = state_index(model, part.flag, part.mask, part.upper)
         flat[index] = start_values(model, values, part, table_specials(model, part))
+
+    starts = range(0, len(states), batch)
+    if pool is None:
+        for start in starts:
+            solve_batch(start)
+    else:
+        for _ in pool.map(solve_batch, starts):
+            pass
 
 
 def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BATCH,
@@ -452,13 +473,19 @@ def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BA
     """
     _keep_freed_memory()
     values = np.zeros(model.shape, dtype=np.float64)
-    for turns in range(model.rounds - 1, -1, -1):
-        if before_turn is not None:
-            before_turn(turns)
-        _solve_states(model, values, level_states(model, turns), batch)
-        share_equal_totals(model, values, turns)
-        if progress is not None:
-            progress(model.rounds - turns, model.rounds)
+    threads = min(THREADS, os.cpu_count() or 1)
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    try:
+        for turns in range(model.rounds - 1, -1, -1):
+            if before_turn is not None:
+                before_turn(turns)
+            _solve_states(model, values, level_states(model, turns), batch, pool)
+            share_equal_totals(model, values, turns)
+            if progress is not None:
+                progress(model.rounds - turns, model.rounds)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return values
 
 

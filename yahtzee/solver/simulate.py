@@ -15,7 +15,8 @@ import numpy.typing as npt
 from yahtzee.domain.rules import Rules
 from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
 from yahtzee.solver.cache import TableSource
-from yahtzee.solver.dynamic import States, first_best, step, table_specials, turn_values
+from yahtzee.solver.dynamic import (States, first_best, state_index, step, table_specials,
+                                    turn_values)
 from yahtzee.solver.keeps import (COUNTS, FACES, KEEP_OF_CODE, MAX_SUB_KEEPS, NUM_DICE,
                                   ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray, IntArray,
                                   code_of)
@@ -41,10 +42,12 @@ def _throw(rng: np.random.Generator, kept: IntArray) -> IntArray:
 def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
                states: States) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Play one turn of some games; return their next states and the points they scored."""
-    unique, where = np.unique(
-        np.stack([states.flag, states.mask, states.upper]), axis=1, return_inverse=True)
+    index = state_index(model, states.flag, states.mask, states.upper)
+    unique, where = np.unique(index, return_inverse=True)
     where = where.ravel()
-    batch = States(unique[0], unique[1], unique[2])
+    rest, upper = np.divmod(unique, model.n_upper)
+    flag, mask = np.divmod(rest, model.n_masks)
+    batch = States(flag, mask, upper)
     turn = turn_values(model, values, batch, table_specials(model, batch), want_choice=True)
     assert turn.choice is not None
     games = np.arange(len(where))
