@@ -15,6 +15,7 @@ it that column is left out.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -143,10 +144,16 @@ def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, Any]:
             "decisions": float(len(times)), "situations": situations}
 
 
+@functools.lru_cache(maxsize=1)
+def their_solver() -> Any:
+    """Return yatzy-solver's solver of the official rules, built once in this process."""
+    import yatzy_solver
+    return yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
+
+
 def their_decisions(situations: list[tuple[str, bool]]) -> dict[str, float]:
     """Time yatzy-solver's best action in the same situations, in the same order."""
-    import yatzy_solver
-    solver = yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
+    solver = their_solver()
     times = []
     first = []
     for situation, opens_turn in situations:
@@ -176,8 +183,7 @@ def our_simulation(rules_name: str, games: int, seed: int) -> dict[str, float]:
 
 def their_simulation(games: int, seed: int) -> dict[str, float]:
     """Simulate games with yatzy-solver's optimal policy and return speed and statistics."""
-    import yatzy_solver
-    solver = yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
+    solver = their_solver()
     expected = float(solver.state_value("upper 0 | filled -"))
     started = time.perf_counter()
     result = solver.simulate(games, seed=seed)
@@ -204,27 +210,64 @@ def theirs_available() -> bool:
     return True
 
 
-def run(games: int, seed: int, with_course: bool) -> dict[str, Any]:
-    """Run every benchmark and return the figures by name."""
-    results: dict[str, Any] = {"ours": {}, "theirs": None,
+def median_of(runs: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """Return the run with the median ``key`` (the lower middle one), with every run's ``key``."""
+    ordered = sorted(runs, key=lambda figures: figures[key])
+    return {**ordered[(len(ordered) - 1) // 2], f"all_{key}": [f[key] for f in runs]}
+
+
+def build_runs(which: str, repeat: int) -> list[dict[str, Any]]:
+    """Build one table ``repeat`` times, each in a fresh process with an empty cache folder."""
+    runs = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as folder:
+            runs.append(build_in_subprocess(which, folder))
+    return runs
+
+
+def run(games: int, seed: int, with_course: bool, repeat: int = 1) -> dict[str, Any]:
+    """Run every benchmark and return the figures by name.
+
+    Each measurement is taken ``repeat`` times, ours and yatzy-solver's in
+    turn, so that both meet the same load; the median run is reported.
+    """
+    results: dict[str, Any] = {"ours": {}, "theirs": None, "repeat": repeat,
                                "load_average_before": os.getloadavg()[0]}
     ours = results["ours"]
-    with tempfile.TemporaryDirectory() as folder:
-        ours["build_official"] = build_in_subprocess("official", folder)
-        os.environ["YAHTZEE_CACHE_DIR"] = folder
-        ours["decisions"] = our_decisions("official", 20, seed)
-        ours["simulate"] = our_simulation("official", games, seed)
+    theirs_too = theirs_available()
+    builds: dict[str, list[dict[str, Any]]] = {"official": [], "course": [], "theirs": []}
+    for _ in range(repeat):
+        for which in ("official", "theirs", "course"):
+            if (which != "theirs" or theirs_too) and (which != "course" or with_course):
+                builds[which] += build_runs(which, 1)
+    ours["build_official"] = median_of(builds["official"], "seconds")
     if with_course:
-        with tempfile.TemporaryDirectory() as folder:
-            ours["build_course"] = build_in_subprocess("course", folder)
-    situations = ours["decisions"].pop("situations")
-    if theirs_available():
-        with tempfile.TemporaryDirectory() as folder:
-            results["theirs"] = {
-                "build_official": build_in_subprocess("theirs", folder),
-                "decisions": their_decisions(situations),
-                "simulate": their_simulation(games, seed),
-            }
+        ours["build_course"] = median_of(builds["course"], "seconds")
+    decisions: list[dict[str, Any]] = []
+    simulations: list[dict[str, float]] = []
+    their_decision_runs: list[dict[str, float]] = []
+    their_simulations: list[dict[str, float]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["YAHTZEE_CACHE_DIR"] = folder
+        for _ in range(repeat):
+            decisions.append(our_decisions("official", 20, seed))
+            situations = decisions[-1].pop("situations")
+            if theirs_too:
+                their_decision_runs.append(their_decisions(situations))
+            simulations.append(our_simulation("official", games, seed))
+            if theirs_too:
+                their_simulations.append(their_simulation(games, seed))
+    ours["decisions"] = median_of(decisions, "median_ms")
+    ours["decisions"]["first_of_turn_median_ms"] = statistics.median(
+        d["first_of_turn_median_ms"] for d in decisions)
+    ours["simulate"] = median_of(simulations, "seconds")
+    if theirs_too:
+        their_decision = median_of(their_decision_runs, "median_ms")
+        their_decision["first_of_turn_median_ms"] = statistics.median(
+            d["first_of_turn_median_ms"] for d in their_decision_runs)
+        results["theirs"] = {"build_official": median_of(builds["theirs"], "seconds"),
+                             "decisions": their_decision,
+                             "simulate": median_of(their_simulations, "seconds")}
     results["load_average_after"] = os.getloadavg()[0]
     return results
 
@@ -264,13 +307,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20000, help="games to simulate")
     parser.add_argument("--seed", type=int, default=1, help="seed of dice and situations")
     parser.add_argument("--no-course", action="store_true", help="skip the course build")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="times each figure is measured, ours and theirs in turn (median)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(child_build(args.child)))
         return 0
-    results = run(args.games, args.seed, not args.no_course)
+    results = run(args.games, args.seed, not args.no_course, args.repeat)
     print(json.dumps(results, indent=2) if args.json else show(results))
     return 0
 

@@ -259,6 +259,36 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
     return best, choice
 
 
+def scoring_choices(model: ScoringModel, values: FloatArray, states: States,
+                    rolls: IntArray) -> IntArray:
+    """Return the slot where each state scores its roll: the choice ``leaf_values`` makes.
+
+    ``states`` and ``rolls`` are parallel (one final roll per state).
+    """
+    flat = values.reshape(-1)
+    count = len(states)
+    rows = np.arange(count)
+    worth = np.full((count, model.n_slots), -np.inf)
+    for c in range(model.n_categories):
+        open_box = (states.mask >> c) & 1 == 0
+        if open_box.any():
+            table = _box_table(model, flat, states, c)
+            worth[:, c] = np.where(open_box, table[model.level_of_roll[c][rolls], rows], -np.inf)
+    special = model.special
+    if special is not None:
+        position = np.full(NUM_ROLLS, -1, dtype=np.int64)
+        position[special.rolls] = np.arange(len(special.rolls))
+        which = position[rolls]
+        hit = np.flatnonzero((which >= 0) & special.varies[states.flag, states.mask])
+        if len(hit):
+            f, m, s = states.flag[hit], states.mask[hit], which[hit]
+            vals = choice_value(model, values, f[:, None], m[:, None], states.upper[hit, None],
+                                np.arange(model.n_slots)[None, :], special.box_points[f, m, s],
+                                special.bonus_points[f, m, s])
+            worth[hit] = np.where(special.allowed[f, m, s], vals, -np.inf)
+    return first_best(worth, axis=1)
+
+
 @dataclass(frozen=True)
 class TurnValues:
     """A batch's values inside a turn: leaves and keeps with one and two rolls left."""

@@ -15,8 +15,8 @@ import numpy.typing as npt
 from yahtzee.domain.rules import Rules
 from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
 from yahtzee.solver.cache import TableSource
-from yahtzee.solver.dynamic import (States, first_best, state_index, step, table_specials,
-                                    turn_values)
+from yahtzee.solver.dynamic import (States, first_best, scoring_choices, state_index, step,
+                                    table_specials, turn_values)
 from yahtzee.solver.keeps import (COUNTS, FACES, KEEP_OF_CODE, MAX_SUB_KEEPS, NUM_DICE,
                                   ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray, IntArray,
                                   code_of)
@@ -48,8 +48,7 @@ def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator
     rest, upper = np.divmod(unique, model.n_upper)
     flag, mask = np.divmod(rest, model.n_masks)
     batch = States(flag, mask, upper)
-    turn = turn_values(model, values, batch, table_specials(model, batch), want_choice=True)
-    assert turn.choice is not None
+    turn = turn_values(model, values, batch, table_specials(model, batch))
     games = np.arange(len(where))
     rolls = _throw(rng, np.zeros(len(where), dtype=np.int64))
     done = np.zeros(len(where), dtype=np.bool_)
@@ -64,7 +63,7 @@ def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator
         thrown = _throw(rng, kept)
         rolls = np.where(stop, rolls, thrown)
         done = stop
-    slot = turn.choice[rolls, where].astype(np.int64)
+    slot = scoring_choices(model, values, states, rolls)
     n_cat = model.n_categories
     box = np.where(slot < n_cat, model.base[rolls, np.minimum(slot, n_cat - 1)], 0)
     bonus = np.zeros_like(box)
