@@ -211,9 +211,15 @@ def theirs_available() -> bool:
 
 
 def median_of(runs: list[dict[str, Any]], key: str) -> dict[str, Any]:
-    """Return the run with the median ``key`` (the lower middle one), with every run's ``key``."""
+    """Return the run with the median ``key`` (the lower middle one), with every run's ``key``.
+
+    Every run's peak memory is listed too, where runs have one.
+    """
     ordered = sorted(runs, key=lambda figures: figures[key])
-    return {**ordered[(len(ordered) - 1) // 2], f"all_{key}": [f[key] for f in runs]}
+    result = {**ordered[(len(ordered) - 1) // 2], f"all_{key}": [f[key] for f in runs]}
+    if "peak_mb" in result:
+        result["all_peak_mb"] = [f["peak_mb"] for f in runs]
+    return result
 
 
 def build_runs(which: str, repeat: int) -> list[dict[str, Any]]:

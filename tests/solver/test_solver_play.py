@@ -569,3 +569,15 @@ def test_fast_choices_and_steps_match_the_rules_and_step(
             expected = step(model, flag, mask, upper, slot, box, bonus)
             assert step_one(model, *state, slot, box, bonus) == tuple(
                 int(v) for v in expected)
+
+
+def test_equal_keeps_go_to_the_lower_dice_whatever_the_rounding() -> None:
+    card = ScoreCard(OFFICIAL)
+    for cv in CategoryValue:
+        if cv is not CategoryValue.YAHTZEE:
+            card.choose(cv, Dice.of([1, 2, 3, 4, 6]))
+    strategy = GreedyStrategy(OFFICIAL)
+    assert strategy.keep(card, [5, 5, 2, 2, 3], 2) == (2, 2)
+    assert strategy.keep(card, [6, 6, 1, 1, 3], 1) == (1, 1)
+    values = strategy.keep_values(card, [5, 5, 2, 2, 3], 2)
+    assert abs(values[(2, 2)] - values[(5, 5)]) < 1e-9

@@ -26,16 +26,26 @@ GAMES_PER_BATCH = 4096
 """Games whose turn is played together (their distinct states are evaluated at once)."""
 
 
+_KEEP_CODE = code_of(COUNTS)
+"""The lookup code of each keep."""
+_FACE_CODE = code_of(np.eye(FACES, dtype=np.int64))
+"""What one more die of each face (0 to 5) adds to a lookup code."""
+_KEEP_SIZE = COUNTS.sum(axis=1)
+"""The dice of each keep."""
+_SUB_KEEPS_T = np.ascontiguousarray(SUB_KEEPS.T)
+"""``SUB_KEEPS`` with one row per position: (32, 252)."""
+_PADDING_T = np.arange(MAX_SUB_KEEPS)[:, None] >= SUB_KEEP_COUNT[None, :]
+"""Where ``_SUB_KEEPS_T`` only repeats the roll (past its distinct keeps)."""
+
+
 def _throw(rng: np.random.Generator, kept: IntArray) -> IntArray:
     """Return the rolls (numbers 0 to 251) after throwing the dice missing from each keep."""
     count = len(kept)
     faces = rng.integers(0, FACES, size=(count, NUM_DICE))
-    missing = NUM_DICE - COUNTS[kept].sum(axis=1)
+    missing = NUM_DICE - _KEEP_SIZE[kept]
     thrown = np.arange(NUM_DICE)[None, :] < missing[:, None]
-    counts = COUNTS[kept].copy()
-    for f in range(FACES):
-        counts[:, f] += ((faces == f) & thrown).sum(axis=1)
-    rolls: IntArray = KEEP_OF_CODE[code_of(counts)] - ROLL_START
+    code = _KEEP_CODE[kept] + (_FACE_CODE[faces] * thrown).sum(axis=1)
+    rolls: IntArray = KEEP_OF_CODE[code] - ROLL_START
     return rolls
 
 
@@ -52,14 +62,15 @@ def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator
     games = np.arange(len(where))
     rolls = _throw(rng, np.zeros(len(where), dtype=np.int64))
     done = np.zeros(len(where), dtype=np.bool_)
+    width = len(unique)
     for table in (turn.keep2, turn.keep1):
-        options = SUB_KEEPS[rolls]
-        worth = table[options, where[:, None]]
-        worth[:, 0] = turn.leaf[rolls, where]
-        worth[np.arange(MAX_SUB_KEEPS)[None, :] >= SUB_KEEP_COUNT[rolls][:, None]] = -np.inf
-        pick = first_best(worth, axis=1)
+        options = _SUB_KEEPS_T[:, rolls]
+        worth = table.reshape(-1).take(options * width + where)
+        worth[0] = turn.leaf.reshape(-1).take(rolls * width + where)
+        np.copyto(worth, -np.inf, where=_PADDING_T[:, rolls])
+        pick = first_best(worth, axis=0)
         stop = done | (pick == 0)
-        kept = options[games, pick]
+        kept = options[pick, games]
         thrown = _throw(rng, kept)
         rolls = np.where(stop, rolls, thrown)
         done = stop

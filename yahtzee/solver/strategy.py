@@ -4,7 +4,8 @@ Both answer the two questions of a turn: which dice to keep before a
 re-roll (or none: score now), and which box to score.  The optimal
 strategy reads the solved table of state values; the greedy one uses the
 same machinery with every future worth nothing, so it chases the best box
-of this turn alone.  Decisions are deterministic: ties go to scoring now,
+of this turn alone.  Decisions are deterministic: ties (values closer
+than ``TIE``, whatever the rounding of their last bits) go to scoring now,
 then to keeping more dice, then to the lower dice; for boxes, to the
 lower box number.
 """
