@@ -228,12 +228,12 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
         if not open_box.all():
             table[:, ~open_box] = -np.inf
         if first:
-            np.take(table, model.level_of_roll[c], axis=0, out=best, mode="clip")
+            table.take(model.level_of_roll[c], axis=0, out=best, mode="clip")
             if choice is not None:
                 choice[...] = c
             first = False
             continue
-        np.take(table, model.level_of_roll[c], axis=0, out=scratch, mode="clip")
+        table.take(model.level_of_roll[c], axis=0, out=scratch, mode="clip")
         if choice is None:
             np.maximum(best, scratch, out=best)
         else:

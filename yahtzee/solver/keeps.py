@@ -169,9 +169,9 @@ def expected_over_keeps(leaf: FloatArray) -> FloatArray:
         kids = CHILDREN[lo:hi]
         acc = out[lo:hi]
         buf = scratch[:hi - lo]
-        np.take(out, kids[:, 0], axis=0, out=acc, mode="clip")
+        out.take(kids[:, 0], axis=0, out=acc, mode="clip")
         for f in range(1, FACES):
-            np.take(out, kids[:, f], axis=0, out=buf, mode="clip")
+            out.take(kids[:, f], axis=0, out=buf, mode="clip")
             np.add(acc, buf, out=acc)
         np.multiply(acc, 1.0 / FACES, out=acc)
     return out
@@ -188,9 +188,9 @@ def best_sub_keep(values: FloatArray) -> FloatArray:
     for lo, hi, parents in PARENT_GROUPS:
         acc = out[lo:hi]
         buf = scratch[:hi - lo]
-        np.take(out, parents[:, 0], axis=0, out=buf, mode="clip")
+        out.take(parents[:, 0], axis=0, out=buf, mode="clip")
         np.maximum(values[lo:hi], buf, out=acc)
         for j in range(1, parents.shape[1]):
-            np.take(out, parents[:, j], axis=0, out=buf, mode="clip")
+            out.take(parents[:, j], axis=0, out=buf, mode="clip")
             np.maximum(acc, buf, out=acc)
     return out
