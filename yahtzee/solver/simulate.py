@@ -5,9 +5,13 @@ are worked out once per distinct state, and every game then rolls, keeps
 and scores by table look-ups.  The decisions are the strategies' own (the
 same tie-breaking as ``yahtzee.solver.strategy``); the dice come from one
 numpy generator seeded by the caller, so a seed always gives the same games.
+While one batch of games throws its dice, a helper thread works out the
+next batch's values (numpy's array work runs without the interpreter lock).
 """
 
 from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
@@ -15,8 +19,8 @@ import numpy.typing as npt
 from yahtzee.domain.rules import Rules
 from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
 from yahtzee.solver.cache import TableSource
-from yahtzee.solver.dynamic import (States, first_best, scoring_choices, state_index, step,
-                                    table_specials, turn_values)
+from yahtzee.solver.dynamic import (States, TurnValues, first_best, scoring_choices,
+                                    state_index, step, table_specials, turn_values)
 from yahtzee.solver.keeps import (COUNTS, FACES, KEEP_OF_CODE, MAX_SUB_KEEPS, NUM_DICE,
                                   ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray, IntArray,
                                   code_of)
@@ -49,20 +53,27 @@ def _throw(rng: np.random.Generator, kept: IntArray) -> IntArray:
     return rolls
 
 
-def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
-               states: States) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Play one turn of some games; return their next states and the points they scored."""
+_Prepared = tuple[States, TurnValues, IntArray, int]
+
+
+def _prepare_turn(model: ScoringModel, values: FloatArray, states: States) -> _Prepared:
+    """Return (states, turn values of the distinct states, each game's one, their number)."""
     index = state_index(model, states.flag, states.mask, states.upper)
     unique, where = np.unique(index, return_inverse=True)
-    where = where.ravel()
     rest, upper = np.divmod(unique, model.n_upper)
     flag, mask = np.divmod(rest, model.n_masks)
     batch = States(flag, mask, upper)
-    turn = turn_values(model, values, batch, table_specials(model, batch))
+    return states, turn_values(model, values, batch, table_specials(model, batch)), \
+        where.ravel(), len(unique)
+
+
+def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
+               prepared: _Prepared) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Play one turn of some games; return their next states and the points they scored."""
+    states, turn, where, width = prepared
     games = np.arange(len(where))
     rolls = _throw(rng, np.zeros(len(where), dtype=np.int64))
     done = np.zeros(len(where), dtype=np.bool_)
-    width = len(unique)
     for table in (turn.keep2, turn.keep1):
         options = _SUB_KEEPS_T[:, rolls]
         worth = table.reshape(-1).take(options * width + where)
@@ -99,14 +110,24 @@ def play_games(model: ScoringModel, values: FloatArray, games: int,
     mask = np.zeros(games, dtype=np.int64)
     upper = np.zeros(games, dtype=np.int64)
     total = np.zeros(games, dtype=np.int64)
-    for _ in range(model.rounds):
-        order = np.lexsort((upper, mask, flag))
-        for lo in range(0, games, GAMES_PER_BATCH):
-            part = order[lo:lo + GAMES_PER_BATCH]
-            f2, m2, u2, reward = _play_turn(model, values, rng,
-                                            States(flag[part], mask[part], upper[part]))
-            flag[part], mask[part], upper[part] = f2, m2, u2
-            total[part] += reward
+    with ThreadPoolExecutor(1) as helper:
+        for _ in range(model.rounds):
+            order = np.lexsort((upper, mask, flag))
+            parts = [order[lo:lo + GAMES_PER_BATCH] for lo in range(0, games, GAMES_PER_BATCH)]
+
+            def prepare(part: IntArray) -> Future[_Prepared]:
+                """Start working out the turn's values of the games ``part`` in the helper."""
+                return helper.submit(_prepare_turn, model, values,
+                                     States(flag[part], mask[part], upper[part]))
+
+            coming = prepare(parts[0])
+            for i, part in enumerate(parts):
+                prepared = coming.result()
+                if i + 1 < len(parts):
+                    coming = prepare(parts[i + 1])
+                f2, m2, u2, reward = _play_turn(model, values, rng, prepared)
+                flag[part], mask[part], upper[part] = f2, m2, u2
+                total[part] += reward
     return total
 
 
