@@ -15,6 +15,7 @@ it that column is left out.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -82,8 +83,30 @@ def our_tables() -> TableSource:
     return solver_tables(Console().solver_event)
 
 
-def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, float]:
-    """Time every decision of some games played by the optimal strategy (table loaded)."""
+THEIR_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_of_a_kind",
+               "four_of_a_kind", "full_house", "small_straight", "large_straight",
+               "five_of_a_kind", "chance")
+"""yatzy-solver's names of the 13 boxes, in score-card order."""
+
+
+def their_situation(scores: list[int | None], upper: int, dice: list[int],
+                    rolls_left: int) -> str:
+    """Return yatzy-solver's notation of a solitaire situation of the official game."""
+    filled = [THEIR_BOXES[i] for i, points in enumerate(scores) if points is not None]
+    text = (f"dice {' '.join(str(v) for v in sorted(dice))} | rolls {rolls_left} | "
+            f"upper {min(upper, 63)} | filled {','.join(filled) or '-'}")
+    if scores[11] is not None:
+        text += f" | five_of_a_kind {scores[11]}"
+    return text
+
+
+def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, Any]:
+    """Time every decision of some games played by the optimal strategy (table loaded).
+
+    The decisions are taken in play order, so the first of each turn works
+    out that turn's values.  Each situation is also returned in
+    yatzy-solver's notation (``situations``), with whether it opens a turn.
+    """
     from yahtzee.domain.dice import Dice
     from yahtzee.domain.rules import get_rules
     from yahtzee.domain.score_card import ScoreCard
@@ -94,11 +117,14 @@ def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, float]:
     rng = random.Random(seed)
     times: list[float] = []
     first: list[float] = []
+    situations: list[tuple[str, bool]] = []
     for _ in range(games):
         card = ScoreCard(rules)
         while card.rounds_used() < rules.ROUNDS:
             dice = [rng.randint(1, 6) for _ in range(5)]
             for rolls_left in (2, 1):
+                situations.append((their_situation(card.scores(), card.upper_subtotal(), dice,
+                                                   rolls_left), rolls_left == 2))
                 started = time.perf_counter()
                 keep = strategy.keep(card, dice, rolls_left)
                 times.append(time.perf_counter() - started)
@@ -107,28 +133,38 @@ def our_decisions(rules_name: str, games: int, seed: int) -> dict[str, float]:
                 if keep is None:
                     break
                 dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
+            situations.append((their_situation(card.scores(), card.upper_subtotal(), dice, 0),
+                               False))
             started = time.perf_counter()
             box = strategy.category(card, dice)
             times.append(time.perf_counter() - started)
             card.choose(box, Dice.of(dice))
     return {"median_ms": statistics.median(times) * 1e3,
             "first_of_turn_median_ms": statistics.median(first) * 1e3,
-            "decisions": float(len(times))}
+            "decisions": float(len(times)), "situations": situations}
 
 
-def their_decisions(count: int, seed: int) -> dict[str, float]:
-    """Time yatzy-solver's best action for random first-roll situations of an empty card."""
+@functools.lru_cache(maxsize=1)
+def their_solver() -> Any:
+    """Return yatzy-solver's solver of the official rules, built once in this process."""
     import yatzy_solver
-    solver = yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
-    rng = random.Random(seed)
+    return yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
+
+
+def their_decisions(situations: list[tuple[str, bool]]) -> dict[str, float]:
+    """Time yatzy-solver's best action in the same situations, in the same order."""
+    solver = their_solver()
     times = []
-    for _ in range(count):
-        dice = " ".join(str(v) for v in sorted(rng.randint(1, 6) for _ in range(5)))
-        situation = f"dice {dice} | rolls 2 | upper 0 | filled -"
+    first = []
+    for situation, opens_turn in situations:
         started = time.perf_counter()
         solver.best_action(situation)
         times.append(time.perf_counter() - started)
-    return {"median_ms": statistics.median(times) * 1e3, "decisions": float(count)}
+        if opens_turn:
+            first.append(times[-1])
+    return {"median_ms": statistics.median(times) * 1e3,
+            "first_of_turn_median_ms": statistics.median(first) * 1e3,
+            "decisions": float(len(times))}
 
 
 def our_simulation(rules_name: str, games: int, seed: int) -> dict[str, float]:
@@ -147,8 +183,7 @@ def our_simulation(rules_name: str, games: int, seed: int) -> dict[str, float]:
 
 def their_simulation(games: int, seed: int) -> dict[str, float]:
     """Simulate games with yatzy-solver's optimal policy and return speed and statistics."""
-    import yatzy_solver
-    solver = yatzy_solver.Solver.build(yatzy_solver.Variant(THEIRS))
+    solver = their_solver()
     expected = float(solver.state_value("upper 0 | filled -"))
     started = time.perf_counter()
     result = solver.simulate(games, seed=seed)
@@ -175,25 +210,71 @@ def theirs_available() -> bool:
     return True
 
 
-def run(games: int, seed: int, with_course: bool) -> dict[str, Any]:
-    """Run every benchmark and return the figures by name."""
-    results: dict[str, Any] = {"ours": {}, "theirs": None}
+def median_of(runs: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """Return the run with the median ``key`` (the lower middle one), with every run's ``key``.
+
+    Every run's peak memory is listed too, where runs have one.
+    """
+    ordered = sorted(runs, key=lambda figures: figures[key])
+    result = {**ordered[(len(ordered) - 1) // 2], f"all_{key}": [f[key] for f in runs]}
+    if "peak_mb" in result:
+        result["all_peak_mb"] = [f["peak_mb"] for f in runs]
+    return result
+
+
+def build_runs(which: str, repeat: int) -> list[dict[str, Any]]:
+    """Build one table ``repeat`` times, each in a fresh process with an empty cache folder."""
+    runs = []
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as folder:
+            runs.append(build_in_subprocess(which, folder))
+    return runs
+
+
+def run(games: int, seed: int, with_course: bool, repeat: int = 1) -> dict[str, Any]:
+    """Run every benchmark and return the figures by name.
+
+    Each measurement is taken ``repeat`` times, ours and yatzy-solver's in
+    turn, so that both meet the same load; the median run is reported.
+    """
+    results: dict[str, Any] = {"ours": {}, "theirs": None, "repeat": repeat,
+                               "load_average_before": os.getloadavg()[0]}
     ours = results["ours"]
-    with tempfile.TemporaryDirectory() as folder:
-        ours["build_official"] = build_in_subprocess("official", folder)
-        os.environ["YAHTZEE_CACHE_DIR"] = folder
-        ours["decisions"] = our_decisions("official", 20, seed)
-        ours["simulate"] = our_simulation("official", games, seed)
+    theirs_too = theirs_available()
+    builds: dict[str, list[dict[str, Any]]] = {"official": [], "course": [], "theirs": []}
+    for _ in range(repeat):
+        for which in ("official", "theirs", "course"):
+            if (which != "theirs" or theirs_too) and (which != "course" or with_course):
+                builds[which] += build_runs(which, 1)
+    ours["build_official"] = median_of(builds["official"], "seconds")
     if with_course:
-        with tempfile.TemporaryDirectory() as folder:
-            ours["build_course"] = build_in_subprocess("course", folder)
-    if theirs_available():
-        with tempfile.TemporaryDirectory() as folder:
-            results["theirs"] = {
-                "build_official": build_in_subprocess("theirs", folder),
-                "decisions": their_decisions(2000, seed),
-                "simulate": their_simulation(games, seed),
-            }
+        ours["build_course"] = median_of(builds["course"], "seconds")
+    decisions: list[dict[str, Any]] = []
+    simulations: list[dict[str, float]] = []
+    their_decision_runs: list[dict[str, float]] = []
+    their_simulations: list[dict[str, float]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["YAHTZEE_CACHE_DIR"] = folder
+        for _ in range(repeat):
+            decisions.append(our_decisions("official", 20, seed))
+            situations = decisions[-1].pop("situations")
+            if theirs_too:
+                their_decision_runs.append(their_decisions(situations))
+            simulations.append(our_simulation("official", games, seed))
+            if theirs_too:
+                their_simulations.append(their_simulation(games, seed))
+    ours["decisions"] = median_of(decisions, "median_ms")
+    ours["decisions"]["first_of_turn_median_ms"] = statistics.median(
+        d["first_of_turn_median_ms"] for d in decisions)
+    ours["simulate"] = median_of(simulations, "seconds")
+    if theirs_too:
+        their_decision = median_of(their_decision_runs, "median_ms")
+        their_decision["first_of_turn_median_ms"] = statistics.median(
+            d["first_of_turn_median_ms"] for d in their_decision_runs)
+        results["theirs"] = {"build_official": median_of(builds["theirs"], "seconds"),
+                             "decisions": their_decision,
+                             "simulate": median_of(their_simulations, "seconds")}
+    results["load_average_after"] = os.getloadavg()[0]
     return results
 
 
@@ -205,6 +286,8 @@ def show(results: dict[str, Any]) -> str:
             ("peak memory of the build (MB)", "build_official", "peak_mb", "{:.0f}"),
             ("official expected score", "build_official", "expected_score", "{:.4f}"),
             ("decision latency, median (ms)", "decisions", "median_ms", "{:.3f}"),
+            ("first decision of a turn, median (ms)", "decisions", "first_of_turn_median_ms",
+             "{:.3f}"),
             ("simulated games per second", "simulate", "games_per_second", "{:,.0f}"),
             ("simulated mean", "simulate", "mean", "{:.2f}"),
             ("simulated stdev", "simulate", "stdev", "{:.2f}"),
@@ -219,9 +302,8 @@ def show(results: dict[str, Any]) -> str:
         lines.append(f"course table build: {course['seconds']:.2f} s, "
                      f"peak {course['peak_mb']:.0f} MB, "
                      f"expected score {course['expected_score']:.6f}")
-    decisions = ours["decisions"]
-    lines.append(f"our first decision of a turn, median: "
-                 f"{decisions['first_of_turn_median_ms']:.3f} ms")
+    lines.append(f"load average (1 min) before and after: {results['load_average_before']:.2f}, "
+                 f"{results['load_average_after']:.2f}")
     return "\n".join(lines)
 
 
@@ -231,13 +313,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20000, help="games to simulate")
     parser.add_argument("--seed", type=int, default=1, help="seed of dice and situations")
     parser.add_argument("--no-course", action="store_true", help="skip the course build")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="times each figure is measured, ours and theirs in turn (median)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(child_build(args.child)))
         return 0
-    results = run(args.games, args.seed, not args.no_course)
+    results = run(args.games, args.seed, not args.no_course, args.repeat)
     print(json.dumps(results, indent=2) if args.json else show(results))
     return 0
 

@@ -30,7 +30,9 @@ from yahtzee.interfaces.console import Console
 from yahtzee.solver import cache
 from yahtzee.solver.cache import (FORMAT_VERSION, MAGIC, DamagedTableError, Solution,
                                   TableSource, decode, encode, load_or_build, table_name)
-from yahtzee.solver.dynamic import States, single_turn_values, table_specials, turn_values
+from yahtzee.solver.dynamic import (States, single_turn_values, step, step_one, table_specials,
+                                    turn_values)
+from yahtzee.solver.model import option_slot
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, Report,
                                    SolverEvent, TableNotStored, TableUnusable)
 from yahtzee.solver.factory import get_strategy, simulate_games
@@ -572,6 +574,22 @@ def test_the_console_shows_a_build_and_its_progress_only_on_a_terminal(
         "\r  solved 1/13 turns\r  solved 13/13 turns\r  solved 13/13 turns in 7.3 s\n")
 
 
+def _random_dice(rng: random.Random, yahtzee_chance: float) -> list[int]:
+    """Return five random dice, a Yahtzee with the given chance."""
+    if rng.random() < yahtzee_chance:
+        return [rng.randint(1, 6)] * 5
+    return [rng.randint(1, 6) for _ in range(5)]
+
+
+def _random_card(rules: Rules, rng: random.Random) -> ScoreCard:
+    """Return a card after up to 11 turns of random legal choices (many Yahtzees)."""
+    card = ScoreCard(rules)
+    for _ in range(rng.randrange(12)):
+        dice = _random_dice(rng, 0.3)
+        card.choose(rng.choice(card.choices(Dice.of(dice))), Dice.of(dice))
+    return card
+
+
 @pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
 def test_one_state_turn_values_equal_the_batched_ones(rules: Rules, official: Solution,
                                                       course: Solution) -> None:
@@ -579,14 +597,7 @@ def test_one_state_turn_values_equal_the_batched_ones(rules: Rules, official: So
     model = solution.model
     strategy = OptimalStrategy(rules, solution)
     rng = random.Random(12)
-    cards = []
-    for _ in range(12):
-        card = ScoreCard(rules)
-        for _ in range(rng.randrange(12)):
-            dice = [rng.randint(1, 6)] * 5 if rng.random() < 0.3 else [
-                rng.randint(1, 6) for _ in range(5)]
-            card.choose(rng.choice(card.choices(Dice.of(dice))), Dice.of(dice))
-        cards.append(card)
+    cards = [_random_card(rules, rng) for _ in range(12)]
     keys = [strategy.state_of(card) for card in cards]
     batch = States(*(np.array(column) for column in zip(*keys)))
     together = turn_values(model, solution.values, batch, table_specials(model, batch),
@@ -601,3 +612,36 @@ def test_one_state_turn_values_equal_the_batched_ones(rules: Rules, official: So
         assert np.allclose(alone.keep1[:, 0], together.keep1[:, i], rtol=0, atol=1e-9)
         assert np.allclose(alone.keep2[:, 0], together.keep2[:, i], rtol=0, atol=1e-9)
         assert np.array_equal(alone.choice[:, 0], together.choice[:, i])
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_fast_choices_and_steps_match_the_rules_and_step(
+        rules: Rules, official: Solution, course: Solution) -> None:
+    solution = official if rules is OFFICIAL else course
+    model = solution.model
+    strategy = OptimalStrategy(rules, solution)
+    rng = random.Random(5)
+    for _ in range(300):
+        card = _random_card(rules, rng)
+        dice = _random_dice(rng, 0.5)
+        state = strategy.state_of(card)
+        fast = strategy.choices(card, dice, state)
+        assert fast == [(o.category, option_slot(o, model.n_categories), o.box_points,
+                         o.bonus_points) for o in card.options(Dice.of(dice))]
+        for _, slot, box, bonus in fast:
+            flag, mask, upper = (np.array(v) for v in state)
+            expected = step(model, flag, mask, upper, slot, box, bonus)
+            assert step_one(model, *state, slot, box, bonus) == tuple(
+                int(v) for v in expected)
+
+
+def test_equal_keeps_go_to_the_lower_dice_whatever_the_rounding() -> None:
+    card = ScoreCard(OFFICIAL)
+    for cv in CategoryValue:
+        if cv is not CategoryValue.YAHTZEE:
+            card.choose(cv, Dice.of([1, 2, 3, 4, 6]))
+    strategy = GreedyStrategy(OFFICIAL)
+    assert strategy.keep(card, [5, 5, 2, 2, 3], 2) == (2, 2)
+    assert strategy.keep(card, [6, 6, 1, 1, 3], 1) == (1, 1)
+    values = strategy.keep_values(card, [5, 5, 2, 2, 3], 2)
+    assert abs(values[(2, 2)] - values[(5, 5)]) < 1e-9

@@ -87,16 +87,20 @@ def _arrays(solution: Solution) -> dict[str, np.ndarray[Any, Any]]:
 def encode(rules: Rules, solution: Solution) -> bytes:
     """Return the bytes of a table file for ``solution``."""
     arrays = _arrays(solution)
-    payload = b"".join(np.ascontiguousarray(a).tobytes() for a in arrays.values())
+    parts = [np.ascontiguousarray(a).reshape(-1).view(np.uint8).data for a in arrays.values()]
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
     header = {
         "version": FORMAT_VERSION,
         "rules": rules_settings(rules),
         "arrays": [{"name": n, "dtype": a.dtype.str, "shape": list(a.shape)}
                    for n, a in arrays.items()],
-        "payload_bytes": len(payload),
-        "sha256": hashlib.sha256(payload).hexdigest(),
+        "payload_bytes": sum(len(part) for part in parts),
+        "sha256": digest.hexdigest(),
     }
-    return MAGIC + json.dumps(header, sort_keys=True).encode("ascii") + b"\n" + payload
+    head = MAGIC + json.dumps(header, sort_keys=True).encode("ascii") + b"\n"
+    return b"".join([head, *parts])
 
 
 def decode(rules: Rules, data: bytes) -> Solution:

@@ -12,8 +12,10 @@ choice turns into points and a next state.
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,11 +26,35 @@ from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_K
                                   FloatArray, IntArray, best_sub_keep, expected_over_keeps)
 from yahtzee.solver.model import BoolArray, ScoringModel, ShortArray
 
+_SUB_KEEPS_T = np.ascontiguousarray(SUB_KEEPS.T)
+"""``SUB_KEEPS`` with one row per position: (32, 252)."""
+
 Progress = Callable[[int, int], None]
 """Called with (turns done, turns in all) while a table is built."""
 
-BATCH = 2048
+BATCH = 512
 """States evaluated together; large enough to amortize numpy calls, small enough for caches."""
+
+THREADS = 2
+"""Threads that solve a turn's batches together (at most the processor count)."""
+
+TIE = 1e-9
+"""Choices whose values differ by less than this are equal, and the tie-breaking order decides.
+
+The values are exact up to rounding in the last bits (about 1e-13), which
+depends on the order of the sums; equal choices must not be told apart by it.
+"""
+
+
+def first_best(values: FloatArray, axis: int) -> IntArray:
+    """Return, along ``axis``, the position of the first value within ``TIE`` of the largest."""
+    top = values.max(axis=axis, keepdims=True)
+    if axis == 0:
+        positions = np.arange(len(values)).reshape((-1,) + (1,) * (values.ndim - 1))
+        first: IntArray = np.where(values >= top - TIE, positions, len(values)).min(axis=0)
+        return first
+    result: IntArray = np.argmax(values >= top - TIE, axis=axis)
+    return result
 
 
 @dataclass(frozen=True)
@@ -104,6 +130,27 @@ def step(model: ScoringModel, flag: IntArray, mask: IntArray, upper: IntArray,
             np.broadcast_to(new_upper, shape), np.broadcast_to(reward, shape))
 
 
+def step_one(model: ScoringModel, flag: int, mask: int, upper: int, slot: int, box_points: int,
+             bonus_points: int) -> tuple[int, int, int, int]:
+    """Return ``step`` of one state and one choice in plain integers (a decision's few choices)."""
+    n_cat = model.n_categories
+    new_mask = mask | (1 << slot) if slot < n_cat else mask
+    reward = box_points + bonus_points
+    new_upper = upper
+    if model.upper_threshold:
+        if slot < n_cat and model.upper[slot]:
+            new_upper = min(model.upper_threshold, upper + box_points)
+        if upper < model.upper_threshold <= new_upper:
+            reward += model.upper_bonus
+    new_flag = flag
+    if model.flag_category is not None:
+        if slot == model.flag_category:
+            new_flag = int(box_points > 0)
+        if model.bonus_levels > 1 and bonus_points > 0:
+            new_flag += 1
+    return new_flag, new_mask, new_upper, reward
+
+
 def choice_value(model: ScoringModel, values: FloatArray, flag: IntArray, mask: IntArray,
                  upper: IntArray, slot: IntArray | int,
                  box_points: npt.NDArray[np.integer[Any]] | int,
@@ -127,6 +174,38 @@ def table_specials(model: ScoringModel, states: States) -> SpecialChoices | None
                           sp.varies[states.flag, states.mask], sp.rolls)
 
 
+def _box_table(model: ScoringModel, flat: FloatArray, states: States, c: int) -> FloatArray:
+    """Return, per distinct points of box ``c`` and state, those points plus what follows.
+
+    The result has shape (levels of ``c``, B): the points, the upper bonus
+    they earn, and the value of the state that scoring them in ``c`` leads to.
+    """
+    flag, mask, upper = states.flag, states.mask, states.upper
+    levels = model.point_levels[c]
+    n_upper = model.n_upper
+    new_mask = mask | (1 << c)
+    is_upper = model.upper[c] and bool(model.upper_threshold)
+    if c == model.flag_category and not is_upper:
+        new_flag = (levels > 0).astype(np.int64)[:, None]
+        index = (new_flag * model.n_masks + new_mask[None, :]) * n_upper + upper[None, :]
+        table: FloatArray = flat.take(index)
+        table += levels[:, None]
+        return table
+    if c == model.flag_category:
+        result: FloatArray = choice_value(model, flat.reshape(model.shape), flag[None],
+                                          mask[None], upper[None], c, levels[:, None], 0)
+        return result.astype(np.float64)
+    row = (flag * model.n_masks + new_mask) * n_upper
+    if not is_upper:
+        return np.add(levels[:, None], flat.take(row + upper)[None, :], dtype=np.float64)
+    cap = model.upper_threshold
+    raw = upper[None, :] + levels[:, None]
+    reward = raw - upper[None, :] + ((raw >= cap) & (upper < cap)[None, :]) * model.upper_bonus
+    table = flat.take(row[None, :] + np.minimum(raw, cap))
+    table += reward
+    return table
+
+
 def leaf_values(model: ScoringModel, values: FloatArray, states: States,
                 specials: SpecialChoices | None,
                 want_choice: bool = False) -> tuple[FloatArray, npt.NDArray[np.int8] | None]:
@@ -145,28 +224,21 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
         open_box = (mask >> c) & 1 == 0
         if not open_box.any():
             continue
-        levels = model.point_levels[c]
-        if model.upper[c] or c == model.flag_category:
-            table = choice_value(model, values, flag[None], mask[None], upper[None], c,
-                                 levels[:, None], 0)
-            if not open_box.all():
-                table = np.where(open_box[None, :], table, -np.inf)
-        else:
-            f2, m2, u2, _ = step(model, flag, mask, upper, c, 0, 0)
-            following = np.where(open_box, flat.take(state_index(model, f2, m2, u2)), -np.inf)
-            table = np.add(levels[:, None], following[None, :], dtype=np.float64)
+        table = _box_table(model, flat, states, c)
+        if not open_box.all():
+            table[:, ~open_box] = -np.inf
         if first:
-            np.take(table, model.level_of_roll[c], axis=0, out=best, mode="clip")
+            table.take(model.level_of_roll[c], axis=0, out=best, mode="clip")
             if choice is not None:
                 choice[...] = c
             first = False
             continue
-        np.take(table, model.level_of_roll[c], axis=0, out=scratch, mode="clip")
+        table.take(model.level_of_roll[c], axis=0, out=scratch, mode="clip")
         if choice is None:
             np.maximum(best, scratch, out=best)
         else:
-            better = scratch > best
-            np.copyto(best, scratch, where=better)
+            better = scratch > best + TIE
+            np.maximum(best, scratch, out=best)
             choice[better] = c
     if first:
         best.fill(-np.inf)
@@ -178,13 +250,43 @@ def leaf_values(model: ScoringModel, values: FloatArray, states: States,
                                 upper[rows, None, None], slots, specials.box_points[rows],
                                 specials.bonus_points[rows])
             vals = np.where(specials.allowed[rows], vals, -np.inf)
-            pick = np.argmax(vals, axis=2)
-            top = np.take_along_axis(vals, pick[:, :, None], axis=2)[:, :, 0]
+            pick = first_best(vals, axis=2)
+            top = vals.max(axis=2)
             rolls = specials.rolls[:, None]
             best[rolls, rows[None, :]] = top.T
             if choice is not None:
                 choice[rolls, rows[None, :]] = pick.T.astype(np.int8)
     return best, choice
+
+
+def scoring_choices(model: ScoringModel, values: FloatArray, states: States,
+                    rolls: IntArray) -> IntArray:
+    """Return the slot where each state scores its roll: the choice ``leaf_values`` makes.
+
+    ``states`` and ``rolls`` are parallel (one final roll per state).
+    """
+    flat = values.reshape(-1)
+    count = len(states)
+    rows = np.arange(count)
+    worth = np.full((count, model.n_slots), -np.inf)
+    for c in range(model.n_categories):
+        open_box = (states.mask >> c) & 1 == 0
+        if open_box.any():
+            table = _box_table(model, flat, states, c)
+            worth[:, c] = np.where(open_box, table[model.level_of_roll[c][rolls], rows], -np.inf)
+    special = model.special
+    if special is not None:
+        position = np.full(NUM_ROLLS, -1, dtype=np.int64)
+        position[special.rolls] = np.arange(len(special.rolls))
+        which = position[rolls]
+        hit = np.flatnonzero((which >= 0) & special.varies[states.flag, states.mask])
+        if len(hit):
+            f, m, s = states.flag[hit], states.mask[hit], which[hit]
+            vals = choice_value(model, values, f[:, None], m[:, None], states.upper[hit, None],
+                                np.arange(model.n_slots)[None, :], special.box_points[f, m, s],
+                                special.bonus_points[f, m, s])
+            worth[hit] = np.where(special.allowed[f, m, s], vals, -np.inf)
+    return first_best(worth, axis=1)
 
 
 @dataclass(frozen=True)
@@ -220,24 +322,58 @@ def single_turn_values(model: ScoringModel, values: FloatArray, flag: int, mask:
     gathered at once for the best keep.
     """
     slots, points, entry = model.leaf_plan
-    one_flag, one_mask, one_upper = np.array(flag), np.array(mask), np.array(upper)
-    worth = choice_value(model, values, one_flag, one_mask, one_upper, slots, points, 0)
-    worth = np.where((mask >> slots) & 1 == 1, -np.inf, worth)
-    table = worth[entry]
-    choice = np.argmax(table, axis=1)
-    leaf = np.take_along_axis(table, choice[:, None], axis=1)
+    flat = values.reshape(-1)
+    worth = _one_state_values(model, flat, flag, mask, upper, slots, points, 0)
+    worth[(mask >> slots) & 1 == 1] = -np.inf
+    table = worth.take(model.leaf_plan_by_box)
+    leaf = table.max(axis=0)
+    choice = first_best(table, axis=0)
     if specials is not None and bool(specials.varies[0]):
         slot_ids = np.arange(model.n_slots)[None, :]
-        special = choice_value(model, values, one_flag, one_mask, one_upper, slot_ids,
-                               specials.box_points[0], specials.bonus_points[0])
-        special = np.where(specials.allowed[0], special, -np.inf)
-        pick = np.argmax(special, axis=1)
-        leaf[specials.rolls, 0] = special[np.arange(len(pick)), pick]
-        choice[specials.rolls] = pick
-    keep1 = expected_over_keeps(leaf)
-    after_second = keep1[SUB_KEEPS + 0, 0].max(axis=1)[:, None]
-    keep2 = expected_over_keeps(after_second)
-    return TurnValues(leaf, keep1, keep2, choice.astype(np.int8)[:, None])
+        special = _one_state_values(model, flat, flag, mask, upper, slot_ids,
+                                    specials.box_points[0], specials.bonus_points[0])
+        special[~specials.allowed[0]] = -np.inf
+        leaf[specials.rolls] = special.max(axis=1)
+        choice[specials.rolls] = first_best(special, axis=1)
+    keep1 = np.concatenate((_KEEP_OF_ROLL @ leaf, leaf))
+    after_second = keep1.take(_SUB_KEEPS_T).max(axis=0)
+    keep2 = np.concatenate((_KEEP_OF_ROLL @ after_second, after_second))
+    return TurnValues(leaf[:, None], keep1[:, None], keep2[:, None],
+                      choice.astype(np.int8)[:, None])
+
+
+def _one_state_values(model: ScoringModel, flat: FloatArray, flag: int, mask: int, upper: int,
+                      slots: IntArray, box_points: npt.NDArray[np.integer[Any]] | int,
+                      bonus_points: npt.NDArray[np.integer[Any]] | int) -> FloatArray:
+    """Return ``choice_value`` of one state for arrays of choices, in fewer whole-array steps."""
+    n_cat = model.n_categories
+    box = np.asarray(box_points, dtype=np.int64)
+    new_mask = np.where(slots < n_cat, mask | (1 << np.minimum(slots, n_cat - 1)), mask)
+    reward = box + bonus_points
+    new_upper: IntArray | int = upper
+    if model.upper_threshold:
+        cap = model.upper_threshold
+        new_upper = np.minimum(cap, upper + box * model.upper_slots[slots])
+        if upper < cap:
+            reward = reward + (new_upper >= cap) * model.upper_bonus
+    new_flag: IntArray | int = flag
+    if model.flag_category is not None:
+        new_flag = np.where(slots == model.flag_category, box > 0, flag)
+        if model.bonus_levels > 1:
+            new_flag = new_flag + (np.asarray(bonus_points) > 0)
+    index = np.asarray((new_flag * model.n_masks + new_mask) * model.n_upper + new_upper,
+                       dtype=np.int64)
+    result: FloatArray = reward + flat.take(index)
+    return result
+
+
+def _keep_of_roll() -> FloatArray:
+    """Return the (210, 252) chances that each keep under five dice ends as each roll."""
+    chances: FloatArray = expected_over_keeps(np.eye(NUM_ROLLS))[:ROLL_START]
+    return np.ascontiguousarray(chances)
+
+
+_KEEP_OF_ROLL = _keep_of_roll()
 
 
 def start_values(model: ScoringModel, values: FloatArray, states: States,
@@ -333,13 +469,29 @@ def _keep_freed_memory() -> None:
     mallopt(trim_threshold, 256 * 1024 * 1024)
 
 
-def _solve_states(model: ScoringModel, values: FloatArray, states: States, batch: int) -> None:
-    """Solve ``states`` (all of one turn) in batches, writing their values into ``values``."""
-    flat = values.ravel()
-    for start in range(0, len(states), batch):
+def _solve_states(model: ScoringModel, values: FloatArray, states: States, batch: int,
+                  pool: ThreadPoolExecutor | None) -> None:
+    """Solve ``states`` (all of one turn) in batches, writing their values into ``values``.
+
+    With a ``pool`` the batches are shared among its threads: each reads only
+    later turns' values and writes its own states, and numpy's array work
+    runs without the interpreter lock.
+    """
+    flat = values.reshape(-1)
+
+    def solve_batch(start: int) -> None:
+        """Solve the batch of states starting at ``start``."""
         part = states.part(start, start + batch)
         index = state_index(model, part.flag, part.mask, part.upper)
         flat[index] = start_values(model, values, part, table_specials(model, part))
+
+    starts = range(0, len(states), batch)
+    if pool is None:
+        for start in starts:
+            solve_batch(start)
+    else:
+        for _ in pool.map(solve_batch, starts):
+            pass
 
 
 def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BATCH,
@@ -351,13 +503,19 @@ def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BA
     """
     _keep_freed_memory()
     values = np.zeros(model.shape, dtype=np.float64)
-    for turns in range(model.rounds - 1, -1, -1):
-        if before_turn is not None:
-            before_turn(turns)
-        _solve_states(model, values, level_states(model, turns), batch)
-        share_equal_totals(model, values, turns)
-        if progress is not None:
-            progress(model.rounds - turns, model.rounds)
+    threads = min(THREADS, os.cpu_count() or 1)
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    try:
+        for turns in range(model.rounds - 1, -1, -1):
+            if before_turn is not None:
+                before_turn(turns)
+            _solve_states(model, values, level_states(model, turns), batch, pool)
+            share_equal_totals(model, values, turns)
+            if progress is not None:
+                progress(model.rounds - turns, model.rounds)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return values
 
 

@@ -142,34 +142,38 @@ def roll_number(values: tuple[int, ...] | list[int]) -> int:
     return keep_number(values) - ROLL_START
 
 
-def _child_matrices() -> tuple[FloatArray, ...]:
-    """Return, per size n < 5, the (keeps of n, keeps of n + 1) matrix of one more die."""
-    mats = []
-    for n in range(NUM_DICE):
-        lo, hi = LEVEL_START[n], LEVEL_START[n + 1]
-        mat = np.zeros((hi - lo, LEVEL_START[n + 2] - hi))
-        for row, kids in enumerate(CHILDREN[lo:hi]):
-            for kid in kids:
-                mat[row, kid - hi] += 1.0 / FACES
-        mats.append(mat)
-    return tuple(mats)
-
-
-CHILD_MATRICES = _child_matrices()
-"""``CHILD_MATRICES[n]``: the mean over one more die, from keeps of n + 1 to keeps of n."""
+_LARGEST_LEVEL = max(LEVEL_START[n + 1] - LEVEL_START[n] for n in range(NUM_DICE))
+_SMALL_BATCH = 8
+"""Up to this many columns, ``expected_over_keeps`` gathers each level in one step."""
 
 
 def expected_over_keeps(leaf: FloatArray) -> FloatArray:
     """Return each keep's expected leaf value when the missing dice are thrown.
 
     ``leaf`` has one row per roll (252, ...); the result has one row per keep
-    (462, ...), the rolls' own rows being ``leaf`` itself.
+    (462, ...), the rolls' own rows being ``leaf`` itself.  A keep of n dice
+    is the mean of its six children (one more die of each face), level by
+    level from the rolls down to the empty keep.
     """
     out = np.empty((NUM_KEEPS,) + leaf.shape[1:], dtype=np.float64)
     out[ROLL_START:] = leaf
+    columns = int(np.prod(leaf.shape[1:], dtype=np.int64))
+    if columns <= _SMALL_BATCH:
+        for n in range(NUM_DICE - 1, -1, -1):
+            lo, hi = LEVEL_START[n], LEVEL_START[n + 1]
+            np.multiply(out[CHILDREN[lo:hi]].sum(axis=1), 1.0 / FACES, out=out[lo:hi])
+        return out
+    scratch = np.empty((_LARGEST_LEVEL,) + leaf.shape[1:], dtype=np.float64)
     for n in range(NUM_DICE - 1, -1, -1):
-        lo, hi, top = LEVEL_START[n], LEVEL_START[n + 1], LEVEL_START[n + 2]
-        np.matmul(CHILD_MATRICES[n], out[hi:top], out=out[lo:hi])
+        lo, hi = LEVEL_START[n], LEVEL_START[n + 1]
+        kids = CHILDREN[lo:hi]
+        acc = out[lo:hi]
+        buf = scratch[:hi - lo]
+        out.take(kids[:, 0], axis=0, out=acc, mode="clip")
+        for f in range(1, FACES):
+            out.take(kids[:, f], axis=0, out=buf, mode="clip")
+            np.add(acc, buf, out=acc)
+        np.multiply(acc, 1.0 / FACES, out=acc)
     return out
 
 
@@ -184,9 +188,9 @@ def best_sub_keep(values: FloatArray) -> FloatArray:
     for lo, hi, parents in PARENT_GROUPS:
         acc = out[lo:hi]
         buf = scratch[:hi - lo]
-        np.take(out, parents[:, 0], axis=0, out=buf, mode="clip")
+        out.take(parents[:, 0], axis=0, out=buf, mode="clip")
         np.maximum(values[lo:hi], buf, out=acc)
         for j in range(1, parents.shape[1]):
-            np.take(out, parents[:, j], axis=0, out=buf, mode="clip")
+            out.take(parents[:, j], axis=0, out=buf, mode="clip")
             np.maximum(acc, buf, out=acc)
     return out

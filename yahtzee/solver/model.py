@@ -141,6 +141,16 @@ class ScoringModel:
         return slots, points, entry
 
     @cached_property
+    def leaf_plan_by_box(self) -> IntArray:
+        """The third array of ``leaf_plan`` transposed: (boxes, 252), each box's row contiguous."""
+        return np.ascontiguousarray(self.leaf_plan[2].T)
+
+    @cached_property
+    def upper_slots(self) -> IntArray:
+        """Per slot (boxes, then the bonus slot), 1 if it counts toward the upper total."""
+        return np.array(self.upper + (False,), dtype=np.int64)
+
+    @cached_property
     def upper_bits(self) -> int:
         """The mask of the upper boxes."""
         return sum(1 << c for c in range(self.n_categories) if self.upper[c])

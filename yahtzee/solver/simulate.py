@@ -5,9 +5,13 @@ are worked out once per distinct state, and every game then rolls, keeps
 and scores by table look-ups.  The decisions are the strategies' own (the
 same tie-breaking as ``yahtzee.solver.strategy``); the dice come from one
 numpy generator seeded by the caller, so a seed always gives the same games.
+While one batch of games throws its dice, a helper thread works out the
+next batch's values (numpy's array work runs without the interpreter lock).
 """
 
 from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
@@ -15,7 +19,8 @@ import numpy.typing as npt
 from yahtzee.domain.rules import Rules
 from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
 from yahtzee.solver.cache import TableSource
-from yahtzee.solver.dynamic import States, step, table_specials, turn_values
+from yahtzee.solver.dynamic import (States, TurnValues, first_best, scoring_choices,
+                                    state_index, step, table_specials, turn_values)
 from yahtzee.solver.keeps import (COUNTS, FACES, KEEP_OF_CODE, MAX_SUB_KEEPS, NUM_DICE,
                                   ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray, IntArray,
                                   code_of)
@@ -25,43 +30,62 @@ GAMES_PER_BATCH = 4096
 """Games whose turn is played together (their distinct states are evaluated at once)."""
 
 
+_KEEP_CODE = code_of(COUNTS)
+"""The lookup code of each keep."""
+_FACE_CODE = code_of(np.eye(FACES, dtype=np.int64))
+"""What one more die of each face (0 to 5) adds to a lookup code."""
+_KEEP_SIZE = COUNTS.sum(axis=1)
+"""The dice of each keep."""
+_SUB_KEEPS_T = np.ascontiguousarray(SUB_KEEPS.T)
+"""``SUB_KEEPS`` with one row per position: (32, 252)."""
+_PADDING_T = np.arange(MAX_SUB_KEEPS)[:, None] >= SUB_KEEP_COUNT[None, :]
+"""Where ``_SUB_KEEPS_T`` only repeats the roll (past its distinct keeps)."""
+
+
 def _throw(rng: np.random.Generator, kept: IntArray) -> IntArray:
     """Return the rolls (numbers 0 to 251) after throwing the dice missing from each keep."""
     count = len(kept)
     faces = rng.integers(0, FACES, size=(count, NUM_DICE))
-    missing = NUM_DICE - COUNTS[kept].sum(axis=1)
+    missing = NUM_DICE - _KEEP_SIZE[kept]
     thrown = np.arange(NUM_DICE)[None, :] < missing[:, None]
-    counts = COUNTS[kept].copy()
-    for f in range(FACES):
-        counts[:, f] += ((faces == f) & thrown).sum(axis=1)
-    rolls: IntArray = KEEP_OF_CODE[code_of(counts)] - ROLL_START
+    code = _KEEP_CODE[kept] + (_FACE_CODE[faces] * thrown).sum(axis=1)
+    rolls: IntArray = KEEP_OF_CODE[code] - ROLL_START
     return rolls
 
 
+_Prepared = tuple[States, TurnValues, IntArray, int]
+
+
+def _prepare_turn(model: ScoringModel, values: FloatArray, states: States) -> _Prepared:
+    """Return (states, turn values of the distinct states, each game's one, their number)."""
+    index = state_index(model, states.flag, states.mask, states.upper)
+    unique, where = np.unique(index, return_inverse=True)
+    rest, upper = np.divmod(unique, model.n_upper)
+    flag, mask = np.divmod(rest, model.n_masks)
+    batch = States(flag, mask, upper)
+    return states, turn_values(model, values, batch, table_specials(model, batch)), \
+        where.ravel(), len(unique)
+
+
 def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
-               states: States) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+               prepared: _Prepared) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Play one turn of some games; return their next states and the points they scored."""
-    unique, where = np.unique(
-        np.stack([states.flag, states.mask, states.upper]), axis=1, return_inverse=True)
-    where = where.ravel()
-    batch = States(unique[0], unique[1], unique[2])
-    turn = turn_values(model, values, batch, table_specials(model, batch), want_choice=True)
-    assert turn.choice is not None
+    states, turn, where, width = prepared
     games = np.arange(len(where))
     rolls = _throw(rng, np.zeros(len(where), dtype=np.int64))
     done = np.zeros(len(where), dtype=np.bool_)
     for table in (turn.keep2, turn.keep1):
-        options = SUB_KEEPS[rolls]
-        worth = table[options, where[:, None]]
-        worth[:, 0] = turn.leaf[rolls, where]
-        worth[np.arange(MAX_SUB_KEEPS)[None, :] >= SUB_KEEP_COUNT[rolls][:, None]] = -np.inf
-        pick = np.argmax(worth, axis=1)
+        options = _SUB_KEEPS_T[:, rolls]
+        worth = table.reshape(-1).take(options * width + where)
+        worth[0] = turn.leaf.reshape(-1).take(rolls * width + where)
+        np.copyto(worth, -np.inf, where=_PADDING_T[:, rolls])
+        pick = first_best(worth, axis=0)
         stop = done | (pick == 0)
-        kept = options[games, pick]
+        kept = options[pick, games]
         thrown = _throw(rng, kept)
         rolls = np.where(stop, rolls, thrown)
         done = stop
-    slot = turn.choice[rolls, where].astype(np.int64)
+    slot = scoring_choices(model, values, states, rolls)
     n_cat = model.n_categories
     box = np.where(slot < n_cat, model.base[rolls, np.minimum(slot, n_cat - 1)], 0)
     bonus = np.zeros_like(box)
@@ -86,14 +110,24 @@ def play_games(model: ScoringModel, values: FloatArray, games: int,
     mask = np.zeros(games, dtype=np.int64)
     upper = np.zeros(games, dtype=np.int64)
     total = np.zeros(games, dtype=np.int64)
-    for _ in range(model.rounds):
-        order = np.lexsort((upper, mask, flag))
-        for lo in range(0, games, GAMES_PER_BATCH):
-            part = order[lo:lo + GAMES_PER_BATCH]
-            f2, m2, u2, reward = _play_turn(model, values, rng,
-                                            States(flag[part], mask[part], upper[part]))
-            flag[part], mask[part], upper[part] = f2, m2, u2
-            total[part] += reward
+    with ThreadPoolExecutor(1) as helper:
+        for _ in range(model.rounds):
+            order = np.lexsort((upper, mask, flag))
+            parts = [order[lo:lo + GAMES_PER_BATCH] for lo in range(0, games, GAMES_PER_BATCH)]
+
+            def prepare(part: IntArray) -> Future[_Prepared]:
+                """Start working out the turn's values of the games ``part`` in the helper."""
+                return helper.submit(_prepare_turn, model, values,
+                                     States(flag[part], mask[part], upper[part]))
+
+            coming = prepare(parts[0])
+            for i, part in enumerate(parts):
+                prepared = coming.result()
+                if i + 1 < len(parts):
+                    coming = prepare(parts[i + 1])
+                f2, m2, u2, reward = _play_turn(model, values, rng, prepared)
+                flag[part], mask[part], upper[part] = f2, m2, u2
+                total[part] += reward
     return total
 
 

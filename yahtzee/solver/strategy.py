@@ -4,7 +4,8 @@ Both answer the two questions of a turn: which dice to keep before a
 re-roll (or none: score now), and which box to score.  The optimal
 strategy reads the solved table of state values; the greedy one uses the
 same machinery with every future worth nothing, so it chases the best box
-of this turn alone.  Decisions are deterministic: ties go to scoring now,
+of this turn alone.  Decisions are deterministic: ties (values closer
+than ``TIE``, whatever the rounding of their last bits) go to scoring now,
 then to keeping more dice, then to the lower dice; for boxes, to the
 lower box number.
 """
@@ -23,16 +24,26 @@ from yahtzee.domain.dice import Dice
 from yahtzee.domain.rules import Rules
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.dynamic import (SpecialChoices, States, TurnValues, choice_value,
-                                    single_turn_values, state_index, table_specials)
-from yahtzee.solver.keeps import KEEPS, MAX_SUB_KEEPS, SUB_KEEPS, FloatArray, roll_number
+from yahtzee.solver.dynamic import (TIE, SpecialChoices, States, TurnValues,
+                                    single_turn_values, state_index, step_one, table_specials)
+from yahtzee.solver.keeps import (KEEPS, MAX_SUB_KEEPS, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray,
+                                  IntArray, roll_number)
 from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
 from yahtzee.domain.card import Card
 
 _TURNS_REMEMBERED = 64
+_CATEGORIES = tuple(CategoryValue)
 _T = TypeVar("_T")
 _CardT = TypeVar("_CardT")
 _BoxT = TypeVar("_BoxT")
+
+
+def _sub_keep_lists() -> tuple[IntArray, ...]:
+    """Return, per roll, its distinct keeps in tie-breaking order (the roll itself first)."""
+    return tuple(SUB_KEEPS[roll, :count] for roll, count in enumerate(SUB_KEEP_COUNT))
+
+
+_SUB_KEEP_LISTS = _sub_keep_lists()
 
 
 def _distinct_sub_keeps(roll: int) -> list[int]:
@@ -46,12 +57,9 @@ def _distinct_sub_keeps(roll: int) -> list[int]:
 
 
 def _first_best(items: list[tuple[_T, float]]) -> tuple[_T, float]:
-    """Return the first item with the highest value."""
-    best_item, best = items[0]
-    for item, value in items[1:]:
-        if value > best:
-            best_item, best = item, value
-    return best_item, best
+    """Return the first item whose value is within ``TIE`` of the highest."""
+    top = max(value for _, value in items)
+    return next((item, value) for item, value in items if value >= top - TIE)
 
 
 class TurnStrategy(Generic[_CardT, _BoxT]):
@@ -109,8 +117,15 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
     def keep(self, card: _CardT, dice: Sequence[int],
              rolls_left: int) -> tuple[int, ...] | None:
         """Return the best keep before the next roll, or None when scoring now is as good."""
-        best_keep, best = _first_best(self._keep_worth(card, dice, rolls_left))
-        return None if len(best_keep) == len(dice) else best_keep
+        if rolls_left not in (1, 2):
+            raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
+        turn = self.turn(card)
+        roll = roll_number(list(dice))
+        subs = _SUB_KEEP_LISTS[roll]
+        worth = (turn.keep1 if rolls_left == 1 else turn.keep2).take(subs)
+        worth[0] = turn.leaf[roll, 0]
+        best = int(np.argmax(worth >= worth.max() - TIE))
+        return None if best == 0 else KEEPS[subs[best]]
 
     def category_values(self, card: _CardT, dice: Sequence[int]) -> dict[_BoxT, float]:
         """Return the expected final score after each legal choice for these dice."""
@@ -134,6 +149,9 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         self.rules = rules
         self.model = model
         self.values = values
+        self._base: list[list[int]] = model.base.tolist()
+        self._special_rolls = frozenset(
+            () if model.special is None else model.special.rolls.tolist())
 
     def state_of(self, card: ScoreCard) -> tuple[int, int, int]:
         """Return the solver state (flag state, filled mask, capped upper total) of a card."""
@@ -168,14 +186,34 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
     def _category_worth(self, card: ScoreCard,
                         dice: Sequence[int]) -> list[tuple[CategoryValue, float]]:
         """Return each legal box with its points now plus the expected points to come."""
+        model = self.model
         flag, mask, upper = self.state_of(card)
+        flat = self.values.reshape(-1)
         result = []
-        for option in card.options(Dice.of(dice)):
-            slot = option_slot(option, self.model.n_categories)
-            value = choice_value(self.model, self.values, np.array(flag), np.array(mask),
-                                 np.array(upper), slot, option.box_points, option.bonus_points)
-            result.append((option.category, float(value)))
+        for category, slot, box, bonus in self.choices(card, dice, (flag, mask, upper)):
+            f2, m2, u2, reward = step_one(model, flag, mask, upper, slot, box, bonus)
+            result.append((category, reward + float(flat[(f2 * model.n_masks + m2)
+                                                         * model.n_upper + u2])))
         return result
+
+    def choices(self, card: ScoreCard, dice: Sequence[int], state: tuple[int, int, int]
+                ) -> list[tuple[CategoryValue, int, int, int]]:
+        """Return the legal choices for these dice as (box, slot, box points, bonus points).
+
+        They are those of ``card.options``, in menu order; where the model's
+        tables say the rules offer every open box at its own points (any roll
+        but a Yahtzee in a few situations), they are read from the model.
+        """
+        flag, mask, _ = state
+        model, special = self.model, self.model.special
+        roll = roll_number(list(dice))
+        if special is not None and not (roll in self._special_rolls
+                                        and special.varies[flag, mask]):
+            points = self._base[roll]
+            return [(_CATEGORIES[c], c, points[c], 0)
+                    for c in range(model.n_categories) if not mask >> c & 1]
+        return [(option.category, option_slot(option, model.n_categories), option.box_points,
+                 option.bonus_points) for option in card.options(Dice.of(dice))]
 
     def expected_final(self, card: ScoreCard) -> float:
         """Return the card's points plus the expected points still to come, at a turn's start."""
