@@ -1,0 +1,48 @@
+"""Chances to finish first from players' final-score distributions."""
+
+from __future__ import annotations
+
+from math import erf, sqrt
+
+import numpy as np
+import pytest
+
+from yahtzee.solver.winning import Outlook, win_chances
+
+
+def test_known_totals_decide_and_a_tie_is_shared() -> None:
+    assert win_chances([Outlook(120, 0), Outlook(90, 0)]) == [1.0, 0.0]
+    assert win_chances([Outlook(90, 0), Outlook(90, 0), Outlook(80, 0)]) == [0.5, 0.5, 0.0]
+    assert win_chances([Outlook(250, 900)]) == [1.0]
+
+
+def test_equal_outlooks_share_evenly() -> None:
+    chances = win_chances([Outlook(240.5, 3500.0)] * 3)
+    assert chances == pytest.approx([1 / 3] * 3, abs=1e-12)
+
+
+def test_a_spread_score_against_a_known_one_is_the_normal_tail() -> None:
+    """P(A > 200) + half of P(A = 200), A normal(210, 15^2) spread over whole points."""
+    chance = win_chances([Outlook(210, 225), Outlook(200, 0)])[0]
+    def cdf(x: float) -> float:
+        return 0.5 * (1 + erf((x - 210) / (15 * sqrt(2))))
+    inside = cdf(210 + 6 * 15 + 0.5) - cdf(210 - 6 * 15 - 0.5)
+    expected = (1 - cdf(200.5) - (1 - cdf(210 + 90.5)) + 0.5 * (cdf(200.5) - cdf(199.5))) / inside
+    assert chance == pytest.approx(expected, abs=1e-9)
+
+
+def test_chances_match_sampling_of_the_same_distributions() -> None:
+    """Three players' chances agree with a million sampled games of the same whole-point scores."""
+    outlooks = [Outlook(230, 50 ** 2), Outlook(250, 30 ** 2), Outlook(240, 0.25)]
+    rng = np.random.default_rng(5)
+    draws = []
+    for o in outlooks:
+        low, high = o.span()
+        pmf = o.pmf(low, high)
+        draws.append(rng.choice(np.arange(low, high + 1), size=1_000_000, p=pmf))
+    finals = np.stack(draws)
+    best = finals.max(axis=0)
+    leaders = finals == best
+    shares = (leaders / leaders.sum(axis=0)).mean(axis=1)
+    assert win_chances(outlooks) == pytest.approx(list(shares), abs=3e-3)
+    assert sum(win_chances(outlooks)) == pytest.approx(1.0, abs=1e-12)
