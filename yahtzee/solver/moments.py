@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from yahtzee.solver.dynamic import (BATCH, TIE, Progress, States, TurnValues,
                                     level_states, share_equal_totals, state_index, step,
@@ -88,7 +90,7 @@ def _at_chosen_keeps(means: FloatArray, numbers: FloatArray) -> FloatArray:
     return result
 
 
-def _leaf_points(model: ScoringModel, states: States, choice: IntArray
+def _leaf_points(model: ScoringModel, states: States, choice: npt.NDArray[np.integer[Any]]
                  ) -> tuple[IntArray, IntArray, IntArray]:
     """Return, per final roll and state, the chosen slot's box points and bonus points.
 
@@ -113,33 +115,53 @@ def _leaf_points(model: ScoringModel, states: States, choice: IntArray
     return slots, box.astype(np.int64), bonus.astype(np.int64)
 
 
+@dataclass(frozen=True)
+class TurnMoments:
+    """Inside a turn, for a batch of B states: the ``QUANTITIES`` at every position.
+
+    Each array has one row per roll or keep and the quantities as its second
+    axis; the second moment is that of the points still to come from the
+    turn's start (this turn's included).
+    """
+
+    leaf: FloatArray
+    """(252, 3, B): after the last roll (optimal play scores the best box)."""
+    one_left: FloatArray
+    """(462, 3, B): each keep with one roll left (a roll's own row: scoring it now)."""
+    two_left: FloatArray
+    """(462, 3, B): each keep with two rolls left."""
+    start: FloatArray
+    """(3, B): at the turn's start, before its first roll."""
+
+
 def turn_moments(model: ScoringModel, values: FloatArray, tables: Sequence[FloatArray],
-                 states: States, turn: TurnValues | None = None) -> list[FloatArray]:
-    """Return, per state of a batch at a turn's start, the three numbers of ``QUANTITIES``.
+                 states: States, turn: TurnValues | None = None) -> TurnMoments:
+    """Return the ``QUANTITIES`` inside a turn for a batch of states.
 
     ``tables`` hold the numbers of the states after this turn (already
-    worked out); ``turn`` may pass the batch's values inside the turn.
+    worked out); ``turn`` may pass the batch's values inside the turn, with
+    the boxes chosen.
     """
     if turn is None or turn.choice is None:
         turn = turn_values(model, values, states, table_specials(model, states),
                            want_choice=True)
     assert turn.choice is not None
     slots, box, bonus = _leaf_points(model, states, turn.choice)
-    flag, mask, upper, reward = step(model, states.flag[None, :], states.mask[None, :],
-                                     states.upper[None, :], slots, box, bonus)
+    flag, mask, upper = states.flag[None, :], states.mask[None, :], states.upper[None, :]
+    flag, mask, upper, reward = step(model, flag, mask, upper, slots, box, bonus)
     following = state_index(model, flag, mask, upper)
     after_value = values.ravel().take(following)
     second_after, bonus_after, yahtzee_after = (t.ravel().take(following) for t in tables)
-    leaves = [reward * reward + 2 * reward * after_value + second_after, bonus_after,
-              yahtzee_after]
     count = len(states)
-    stacked = np.concatenate(leaves, axis=1)
-    one_left = expected_over_keeps(stacked).reshape(-1, len(leaves), count)
+    leaf = np.stack([reward * reward + 2 * reward * after_value + second_after, bonus_after,
+                     yahtzee_after], axis=1)
+    one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1)).reshape(-1, len(QUANTITIES),
+                                                                         count)
     after_second = _at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
-    two_left = expected_over_keeps(after_second).reshape(-1, len(leaves), count)
+    two_left = expected_over_keeps(after_second).reshape(-1, len(QUANTITIES), count)
     after_first = _at_chosen_keeps(turn.keep2, two_left)
-    result = list(np.tensordot(ROLL_PROBABILITY, after_first, axes=(0, 0)))
-    return result
+    start = np.tensordot(ROLL_PROBABILITY, after_first, axes=(0, 0))
+    return TurnMoments(leaf, one_left, two_left, start)
 
 
 def solve_moments(model: ScoringModel, values: FloatArray, progress: Progress | None = None,
@@ -155,8 +177,9 @@ def solve_moments(model: ScoringModel, values: FloatArray, progress: Progress | 
         for start in range(0, len(states), batch):
             part = states.part(start, start + batch)
             index = state_index(model, part.flag, part.mask, part.upper)
-            for flat, numbers in zip(flats, turn_moments(model, values, tables, part)):
-                flat[index] = numbers
+            numbers = turn_moments(model, values, tables, part).start
+            for flat, row in zip(flats, numbers):
+                flat[index] = row
         for table in tables:
             share_equal_totals(model, table, turns)
         if progress is not None:

@@ -81,6 +81,18 @@ class PokerStrategy(TurnStrategy[PokerScoreCard, PokerCategory]):
                  + float(flat[(mask | 1 << box.get_value()) * self.model.n_upper]))
                 for box in PokerCategory if not mask >> box.get_value() & 1]
 
+    def state_key(self, card: PokerScoreCard) -> tuple[int, int, int]:
+        """Return the card's solver state as (flag state, mask, upper total): ``(0, mask, 0)``."""
+        return 0, self.mask_of(card), 0
+
+    def box_moves(self, card: PokerScoreCard,
+                  dice: Sequence[int]) -> list[tuple[PokerCategory, int, int, int]]:
+        """Return the open boxes with their points for these dice, as (box, slot, points, 0)."""
+        mask = self.mask_of(card)
+        roll = roll_number(list(dice))
+        return [(box, box.get_value(), int(self.model.base[roll, box.get_value()]), 0)
+                for box in PokerCategory if not mask >> box.get_value() & 1]
+
     def expected_final(self, card: PokerScoreCard) -> float:
         """Return the card's points plus the expected points still to come."""
         return float(card.score()) + float(self.values.ravel()[self.mask_of(card)])
