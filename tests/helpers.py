@@ -44,6 +44,8 @@ class Problems:
         """Start with nothing reported."""
         self.damaged: list[tuple[StoredFile, Path, Damage, Path | None]] = []
         self.unsaved: list[Exception] = []
+        self.bad_games: list[tuple[Path, int, str]] = []
+        self.twice: list[tuple[int, int | None]] = []
 
     def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
                      moved_to: Path | None) -> None:
@@ -53,6 +55,14 @@ class Problems:
     def cannot_save(self, error: Exception) -> None:
         """Record a failure to save."""
         self.unsaved.append(error)
+
+    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
+        """Record a game of the history that was left out."""
+        self.bad_games.append((path, game_id, reason))
+
+    def filed_twice(self, first_id: int, new_id: int | None) -> None:
+        """Record a game found already filed."""
+        self.twice.append((first_id, new_id))
 
 
 class PolicyPlayer(HumanPlayer):

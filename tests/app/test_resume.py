@@ -68,6 +68,9 @@ def test_resume_after_end_of_input_at_many_points(seed: int, rules: str, tmp_pat
         assert not first.game.engine.is_over()
         assert reference.out.startswith(first.out[:-1])
         save = store.latest()
+        if k == 0:
+            assert save is None and not store.directory.exists()
+            continue
         assert save is not None and save.save_id == 1
         assert len(save.snapshot.log) == k
 
@@ -165,7 +168,7 @@ def test_resume_after_ctrl_c(data: Path, monkeypatch: pytest.MonkeyPatch,
     assert main(["--seed", "7"]) == 130
     out = capsys.readouterr().out
     assert out.endswith(f"{DIE_PROMPT}\nGame saved. To continue it, run: "
-                        "python -m yahtzee --resume\n")
+                        "python -m yahtzee --resume 1\n")
     Die.r = random.Random()
     status, out, err = run_cli(["--resume", "1"], "".join(s + "\n" for s in script[33:]),
                                monkeypatch, capsys)
@@ -180,18 +183,18 @@ def test_end_of_input_prints_the_hint_and_a_new_game_keeps_the_old_save(
     Die.r = random.Random()
     status, fresh_out, err = run_cli(["--seed", "7"], "roll\n", monkeypatch, capsys)
     assert (status, err) == (0, "")
-    assert fresh_out == unsaved + "Game saved. To continue it, run: python -m yahtzee --resume\n"
+    assert fresh_out == unsaved + "Game saved. To continue it, run: python -m yahtzee --resume 1\n"
     first_save = (data / "saves" / "1.json").read_bytes()
 
     Die.r = random.Random()
     status, out, err = run_cli(["--seed", "7"], "roll\n", monkeypatch, capsys)
-    assert (status, err, out) == (0, "", fresh_out)
+    assert (status, err, out) == (0, "", fresh_out.replace("--resume 1\n", "--resume 2\n"))
     assert (data / "saves" / "1.json").read_bytes() == first_save
-    assert sorted(os.listdir(data / "saves")) == ["1.json", "2.json"]
+    assert sorted(os.listdir(data / "saves")) == ["1.json", "1.lock", "2.json", "2.lock"]
 
 
-def test_the_hint_names_the_game_when_another_was_saved_since(tmp_path: Path) -> None:
-    """While another game's save is newer, the hint gives this game's ID."""
+def test_the_hint_names_the_games_own_id_even_when_it_is_the_newest(tmp_path: Path) -> None:
+    """Plain --resume takes the newest save, maybe another window's: the hint names its own."""
     store = SaveStore(tmp_path / "saves", problems=Problems())
     first, second = Autosaver(store), Autosaver(store)
     play_through(7, variant_of("course"), ["roll"], observers=[first])
@@ -199,7 +202,7 @@ def test_the_hint_names_the_game_when_another_was_saved_since(tmp_path: Path) ->
     later = os.stat(store.path(2)).st_mtime_ns + 10**9
     os.utime(store.path(1), ns=(later, later))
     assert (resume_hint(first), resume_hint(second)) == (
-        "python -m yahtzee --resume", "python -m yahtzee --resume 2")
+        "python -m yahtzee --resume 1", "python -m yahtzee --resume 2")
 
 
 def test_saves_lists_unfinished_games_newest_first(
@@ -210,7 +213,7 @@ def test_saves_lists_unfinished_games_newest_first(
     script = script_for(7, "course")
     run_cli(["--seed", "7"], "".join(s + "\n" for s in script[:40]), monkeypatch, capsys)
     run_cli(["--seed", "3", "--rules", "official", "--players", "human", "--names", "Ann"],
-            "", monkeypatch, capsys)
+            "roll\n", monkeypatch, capsys)
     status, out, err = run_cli(["saves"], "", monkeypatch, capsys)
     lines = out.splitlines()
     assert (status, err, len(lines)) == (0, "", 3)
@@ -224,7 +227,8 @@ def test_saves_lists_unfinished_games_newest_first(
     assert [part.strip() for part in second[2:] if part] == [
         rounds, "yahtzee (course)", "Player 1 (human), Player 2 (human)"]
     status, out, err = run_cli(["--resume"], "", monkeypatch, capsys)
-    assert out.startswith("*** Ann: ***\nCurrent Scorecard:\n")
+    assert out.startswith("Resuming game 2: Yahtzee, official rules, round 1 of 13; Ann to play.\n"
+                          "*** Ann: ***\nCurrent Scorecard:\n")
 
 
 def test_resume_errors_exit_2_and_change_nothing(
@@ -233,7 +237,7 @@ def test_resume_errors_exit_2_and_change_nothing(
     assert run_cli(["--resume"], "", monkeypatch, capsys) == (
         2, "", "yahtzee: there is no unfinished game to resume\n")
     assert not data.exists()
-    run_cli(["--seed", "1"], "", monkeypatch, capsys)
+    run_cli(["--seed", "1"], "roll\n", monkeypatch, capsys)
     before = sorted(os.listdir(data / "saves"))
     for wanted in ("5", "x", "-1"):
         assert run_cli(["--resume", wanted], "", monkeypatch, capsys) == (
@@ -427,7 +431,7 @@ def test_a_write_that_fails_midway_leaves_the_previous_save(
         store.write(newer)
     assert store.path(1).read_bytes() == before
     assert store.load(1).snapshot == save.snapshot
-    assert os.listdir(store.directory) == ["1.json"]
+    assert sorted(os.listdir(store.directory)) == ["1.json", "1.lock"]
 
 
 @pytest.mark.parametrize("name", [".1.json.99999.tmp", ".1.json.k3j_9x2a.tmp"])
@@ -465,12 +469,15 @@ def test_two_writers_never_share_a_temp_file(
     store.write(first)
     assert len(seen) == 2 and len(seen[0]) == 1 and seen[1] == seen[0]
     assert store.load(1) == first
-    assert os.listdir(store.directory) == ["1.json"]
+    assert sorted(os.listdir(store.directory)) == ["1.json", "1.lock"]
 
 
 def test_two_new_saves_at_once_never_take_the_same_id(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A save created while another is half written gets the ID first free; both are whole."""
+    """A save created while another is half written gets the next ID; both are whole.
+
+    The first one's ID is reserved (locked) before its file is written.
+    """
     store, save, game = _saved_game(tmp_path, 10)
     game2 = play_through(7, variant_of("course"), script_for(7, "course")[:30]).game
     others: list[SaveFile] = []
@@ -481,10 +488,11 @@ def test_two_new_saves_at_once_never_take_the_same_id(
 
     monkeypatch.setattr(atomic, "os", _PausingOs(200, other_writer, once=True))
     mine = store.create(game.engine.record())
-    assert [other.save_id for other in others] == [2]
-    assert mine.save_id == 3
-    assert [store.load(n) for n in (1, 2, 3)] == [save, others[0], mine]
-    assert sorted(os.listdir(store.directory)) == ["1.json", "2.json", "3.json"]
+    assert [other.save_id for other in others] == [3]
+    assert mine.save_id == 2
+    assert [store.load(n) for n in (1, 2, 3)] == [save, mine, others[0]]
+    assert sorted(os.listdir(store.directory)) == ["1.json", "1.lock", "2.json", "2.lock",
+                                                   "3.json", "3.lock"]
 
 
 def test_saves_are_created_where_files_cannot_be_hard_linked(
@@ -502,7 +510,7 @@ def test_saves_are_created_where_files_cannot_be_hard_linked(
     assert store.load(1) == save
     again = store.create(game.engine.record())
     assert again.save_id == 2 and store.load(2) == again
-    assert sorted(os.listdir(store.directory)) == ["1.json", "2.json"]
+    assert sorted(os.listdir(store.directory)) == ["1.json", "1.lock", "2.json", "2.lock"]
 
 
 def test_a_full_disk_warns_once_and_the_game_plays_on(
@@ -574,7 +582,6 @@ def test_resume_after_sigkill(tmp_path: Path, seed: int, paced: int, racing: int
             env=env)
         assert process.stdin is not None
         try:
-            _wait_for(save_path, 0, process)
             for count, line in enumerate(script[:paced], start=1):
                 process.stdin.write(line.encode() + b"\n")
                 process.stdin.flush()

@@ -465,7 +465,9 @@ def test_card_restore_round_trips() -> None:
 
 
 @pytest.mark.parametrize("scores", [[None] * 8, [None] * 10, [None] * 8 + [-1],
-                                    [None] * 8 + [True], [None] * 8 + [1.5]])
+                                    [None] * 8 + [True], [None] * 8 + [1.5],
+                                    [None] * 8 + [10**30], [19] + [None] * 8,
+                                    [None] * 8 + [44]])
 def test_card_restore_rejects_bad_scores(scores: list[object]) -> None:
     with pytest.raises(ValueError):
         PokerScoreCard.restore(scores)  # type: ignore[arg-type]
@@ -478,7 +480,7 @@ def test_poker_dice_variant() -> None:
     assert POKER_DICE.face_labels == tuple(FACES)
     assert POKER_DICE.face(6) == 'A'
     assert isinstance(POKER_DICE.new_card(), PokerScoreCard)
-    card = POKER_DICE.restore_card([None] * 8 + [30], 0)
-    assert POKER_DICE.card_contents(card) == ((None,) * 8 + (30,), 0)
+    card = POKER_DICE.restore_card([None] * 8 + [45], 0)
+    assert POKER_DICE.card_contents(card) == ((None,) * 8 + (45,), 0)
     with pytest.raises(ValueError):
         POKER_DICE.restore_card([None] * 9, 1)

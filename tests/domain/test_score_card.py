@@ -155,3 +155,28 @@ def test_restore_rebuilds_a_card_and_refuses_impossible_ones() -> None:
         ScoreCard.restore(COURSE, [None] * 13, 4)
     with pytest.raises(ValueError):
         ScoreCard.restore(COURSE, [None] * 12, 0)
+
+
+@pytest.mark.parametrize(("box", "points"), [(CV.ONES, 63), (CV.ONES, 6), (CV.CHANCE, 10**30),
+                                             (CV.CHANCE, 4), (CV.FULL_HOUSE, 26),
+                                             (CV.YAHTZEE, 100), (CV.SIXES, -6)])
+def test_restore_refuses_points_no_roll_can_put_in_a_box(box: CV, points: int) -> None:
+    """A box holds only what some roll scores there under the rules, nothing else."""
+    for rules in (COURSE, OFFICIAL):
+        scores: list[int | None] = [None] * ScoreCard.NUM_CATS
+        scores[box.get_value()] = points
+        with pytest.raises(ValueError, match="cannot hold"):
+            ScoreCard.restore(rules, scores, 0)
+
+
+def test_restore_refuses_bonuses_no_game_can_have() -> None:
+    """Yahtzee bonuses need 50 in the Yahtzee box and a later turn each."""
+    with pytest.raises(ValueError, match="bonuses"):
+        ScoreCard.restore(OFFICIAL, [None] * 11 + [0, None], 1)
+    with pytest.raises(ValueError, match="bonuses"):
+        ScoreCard.restore(OFFICIAL, [None] * 11 + [50, None], 1)
+    with pytest.raises(ValueError, match="bonuses"):
+        ScoreCard.restore(COURSE, [0] * 11 + [50, 5], 1)
+    assert ScoreCard.restore(OFFICIAL, [5] + [None] * 10 + [50, None], 1).score() == 155
+    assert ScoreCard.restore(COURSE, [None] * 11 + [50, None], 3).score() == 350
+    assert ScoreCard.restore(OFFICIAL, [None] * 8 + [25, None, None, 50, None], 1).score() == 175

@@ -171,3 +171,13 @@ def test_poker_dice_recap_wraps_within_the_screen_width() -> None:
     out = console.text()
     assert "Since your last turn:" in out
     assert all(len(line) <= 79 for line in out.splitlines() if not line.startswith(DIE_PROMPT))
+
+
+def test_the_recap_stays_beside_the_dice_at_every_prompt_of_the_turn(course: Solution) -> None:
+    console, _ = play([COMPUTER, HUMAN], "1\n2\nroll\nx\nscore\n1\n",
+                      variant=yahtzee_variant(COURSE), seed=8)
+    prompts = [text for text in console.at_prompt if text.endswith(DIE_PROMPT)]
+    assert len(prompts) == 6  # five in the person's first turn, one opening the second
+    recaps = [screen(text)[screen(text).index("Since the game began:"):] for text in prompts[:5]]
+    assert all(recap[1].startswith("  Computer rolled ") for recap in recaps)
+    assert "Since your last turn:" in screen(prompts[5])

@@ -242,7 +242,7 @@ def test_end_of_input_mid_turn_exits_cleanly(tmp_path: Path) -> None:
     assert "Traceback" not in done.stdout + done.stderr
     assert done.stdout.startswith("*" * 31 + "\n       WELCOME TO YAHTZEE\n")
     assert done.stdout.splitlines()[-1] == ("Game saved. To continue it, run: "
-                                            "python -m yahtzee --resume")
+                                            "python -m yahtzee --resume 1")
 
 
 def test_end_of_input_in_the_menu_exits_cleanly(tmp_path: Path) -> None:
@@ -253,7 +253,8 @@ def test_end_of_input_in_the_menu_exits_cleanly(tmp_path: Path) -> None:
 def test_the_driver_and_the_module_play_the_same_seeded_game(tmp_path: Path) -> None:
     script = "score\n13\n" * 2
     driver = run_driver(script, "--seed", "9", tmp_path=tmp_path)
-    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(tmp_path))
+    module_data = tmp_path / "module"
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(module_data), YAHTZEE_CACHE_DIR=str(tmp_path))
     module = subprocess.run([sys.executable, "-m", "yahtzee", "play", "--seed", "9"],
                             input=script, text=True, capture_output=True, cwd=ROOT, env=env,
                             timeout=60)

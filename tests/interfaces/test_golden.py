@@ -20,7 +20,7 @@ Every step records, under ``tests/golden/<scenario>/``:
   SQLite history, ordered by primary key.
 
 Only what varies from run to run is replaced, by fixed placeholders: timing
-figures (``<SECONDS>``), the save files' ``created``/``updated`` times and the
+figures (``<SECONDS>``), the saves' ``created``/``updated``/``saved`` times and the
 history's ``finished_at``, also shown by ``analyze`` (``<TIME>``), the local time of the ``saves``
 listing (``YYYY-MM-DD HH:MM``), game uids (``<UID1>``, ``<UID2>``... in order of
 first appearance within a scenario, so that equal uids stay equal), and the
@@ -182,6 +182,18 @@ SCENARIOS = (
         Step("resume", (*DRIVER, "--resume"), RESUME_SCRIPT, dump_data=True),
         Step("saves-after", (*MODULE, "saves")),
     )),
+    Scenario("saves", (
+        Step("stopped-before-any-move", (*MODULE, "--seed", "7"), dump_data=True),
+        Step("cut-course", (*MODULE, "--seed", "7"), lines("1", "roll")),
+        Step("cut-poker-dice", (*DRIVER, "--game", "poker-dice", "--players", "human",
+                                "--names", "Ann", "--seed", "3"), lines("roll")),
+        Step("saves-json", (*MODULE, "saves", "--json")),
+        Step("delete-unknown", (*MODULE, "saves", "--delete", "1", "9")),
+        Step("delete-1", (*MODULE, "saves", "--delete", "1")),
+        Step("resume-poker-dice", (*DRIVER, "--resume"), dump_data=True),
+        Step("delete-all", (*MODULE, "saves", "--delete", "all"), dump_data=True),
+        Step("saves-none", (*MODULE, "saves")),
+    )),
     Scenario("solve-official", (Step("solve", (*MODULE, "solve", "--rules", "official")),)),
     Scenario("solve-course-json", (
         Step("solve", (*MODULE, "solve", "--rules", "course", "--json")),)),
@@ -220,7 +232,7 @@ _SECONDS_JSON = re.compile(r'("seconds"\s*:\s*)-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?
 _SECONDS_TEXT = re.compile(r"(?<=\bin )[0-9]+(?:\.[0-9]+)?(?= s\b)")
 _ISO_TIME = (r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?"
              r"(?:Z|[+-][0-9]{2}:[0-9]{2})?")
-_SAVE_TIME = re.compile(rf'("(?:created|updated)"\s*:\s*)"{_ISO_TIME}"')
+_SAVE_TIME = re.compile(rf'("(?:created|updated|saved)"\s*:\s*)"{_ISO_TIME}"')
 _FINISHED_TIME = re.compile(rf"(?<=\bfinished ){_ISO_TIME}")
 _UID = re.compile(r'("uid"\s*:\s*)"([0-9a-f]{32})"')
 _LOCAL_MINUTE = re.compile(r"\b[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}\b")

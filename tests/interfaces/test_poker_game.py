@@ -63,4 +63,8 @@ def test_two_computers_play_poker_dice_from_the_command_line(
     leaders = [name for name, total in totals.items() if total == best]
     expected = (f"{leaders[0]} wins with {best} points" if len(leaders) == 1
                 else f"Tie between Computer and Greedy with {best} points")
-    assert out.splitlines()[-1] == expected
+    lines = out.splitlines()
+    assert lines[-3] == expected
+    # Then each player's score split into expectation, luck and decisions' cost.
+    assert [line.split(" = ")[0] for line in lines[-2:]] == [
+        f"Computer: {totals['Computer']}", f"Greedy: {totals['Greedy']}"]

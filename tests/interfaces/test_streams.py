@@ -70,3 +70,8 @@ def test_names_with_control_characters_or_too_long_are_refused(
     assert done.returncode == 2
     assert done.stderr.decode().splitlines()[-1].endswith(f"argument --names: {problem}")
     assert done.stdout == b""
+
+
+def test_a_very_long_refused_line_is_shown_cut_short(tmp_path: Path) -> None:
+    done = run("$DRIVER --seed 3", tmp_path, b"x" * 5000 + b"\n")
+    assert f"{'x' * 40}... (5000 characters) is not a valid die value\n" in done.stdout.decode()

@@ -123,7 +123,8 @@ def _card(rules: Rules, open_boxes: set[CategoryValue], upper_points: dict[Categ
         elif cv is CategoryValue.YAHTZEE:
             scores.append(yahtzee)
         else:
-            scores.append(upper_points.get(cv, 0) if cv.is_upper else 20)
+            near_20 = min(rules.possible_points(cv), key=lambda points: abs(points - 20))
+            scores.append(upper_points.get(cv, 0) if cv.is_upper else near_20)
     return ScoreCard.restore(rules, scores, bonuses)
 
 

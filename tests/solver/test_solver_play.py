@@ -5,11 +5,14 @@ from __future__ import annotations
 import io
 import json
 import math
+import os
 import random
 import re
 import shutil
 import statistics
+import threading
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -453,34 +456,95 @@ def test_an_unwritable_cache_folder_still_works(
     cache.forget_loaded()
 
 
-def test_an_unreadable_table_is_rebuilt_and_a_failed_store_kept_in_memory(
-        official: Solution, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    folder = tmp_path / "cache"
+def _in_place_of_table(folder: Path, make: Callable[[Path], None], official: Solution,
+                       monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[SolverEvent]]:
+    """Put ``make``'s thing where the official table goes; load; return its path and events."""
     path = folder / table_name(OFFICIAL)
-    path.mkdir(parents=True)
-    with pytest.raises(OSError) as unreadable:
-        path.read_bytes()
-    other = tmp_path / "another-file"
-    other.write_bytes(b"")
-    with pytest.raises(OSError) as unreplaceable:
-        other.replace(path)
+    folder.mkdir(parents=True, exist_ok=True)
+    make(path)
     builds = _builds_instead(monkeypatch, official)
     report = Recorder()
-    solution = load_or_build(OFFICIAL, TableFiles(folder), report)
-    assert solution is official and builds == [OFFICIAL]
-    read_reason, store_reason = unreadable.value.strerror, unreplaceable.value.strerror
-    assert read_reason is not None and store_reason is not None
-    assert report.events == [TableUnusable(str(path), read_reason, unreadable=True),
-                             TableNotStored(str(path), store_reason)]
-    assert capsys.readouterr() == (
-        "", f"yahtzee: cannot read the solver table {path} ({read_reason}); rebuilding it\n"
-            f"yahtzee: cannot store the solver table in {folder} ({store_reason}); "
-            "keeping it in memory only\n")
-    assert path.is_dir() and sorted(p.name for p in folder.iterdir()) == [path.name]
     assert load_or_build(OFFICIAL, TableFiles(folder), report) is official
-    assert builds == [OFFICIAL] and len(report.events) == 2
+    assert builds == [OFFICIAL]
     cache.forget_loaded()
+    return path, report.events
+
+
+def _aside(path: Path) -> Path:
+    """Return the one thing moved aside from ``path``."""
+    aside = [p for p in path.parent.iterdir() if p.name.startswith(path.name + ".corrupt-")]
+    assert len(aside) == 1
+    return aside[0]
+
+
+def _folder_with_a_file(path: Path) -> None:
+    """Make a folder, holding a file, at ``path``."""
+    path.mkdir()
+    (path / "kept.txt").write_text("kept\n")
+
+
+@pytest.mark.parametrize("make", [_folder_with_a_file,
+                                  lambda path: path.symlink_to("/dev/null"),
+                                  lambda path: path.symlink_to("/dev/zero")],
+                         ids=["folder", "link to /dev/null", "link to /dev/zero"])
+def test_a_table_that_is_not_a_regular_file_is_set_aside_and_rebuilt(
+        make: Callable[[Path], None], official: Solution, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing but a regular file is read; what is in its place is moved aside, once."""
+    path, events = _in_place_of_table(tmp_path / "cache", make, official, monkeypatch)
+    aside = _aside(path)
+    assert events == [TableUnusable(str(path), f"not a regular file; moved aside to {aside.name}",
+                                    unreadable=True)]
+    assert capsys.readouterr().err == (
+        f"yahtzee: cannot read the solver table {path} (not a regular file; moved aside to "
+        f"{aside.name}); rebuilding it\n")
+    assert decode(OFFICIAL, path.read_bytes()).expected_score == official.expected_score
+    if aside.is_dir():
+        assert os.listdir(aside) == ["kept.txt"]
+
+
+def test_a_named_pipe_in_place_of_the_table_is_never_opened(
+        official: Solution, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pipe is set aside unread: a writer waiting on it still finds no reader afterwards."""
+    written: list[int] = []
+
+    def writer(path: Path) -> None:
+        """Open the pipe for writing (waits for a reader), then write a little and close."""
+        with open(path, "wb") as pipe:
+            written.append(pipe.write(b"not a table"))
+
+    def fifo(path: Path) -> None:
+        """Make a named pipe at ``path`` with a writer waiting on it (by another name)."""
+        os.mkfifo(path)
+        os.link(path, tmp_path / "same-pipe")
+        thread = threading.Thread(target=writer, args=(tmp_path / "same-pipe",), daemon=True)
+        thread.start()
+        threads.append(thread)
+
+    threads: list[threading.Thread] = []
+    path, events = _in_place_of_table(tmp_path / "cache", fifo, official, monkeypatch)
+    aside = _aside(path)
+    assert written == [] and isinstance(events[0], TableUnusable)
+    assert events[0].reason.startswith("not a regular file")
+    with open(os.open(aside, os.O_RDONLY | os.O_NONBLOCK), "rb"):
+        threads[0].join()
+
+
+def test_an_oversized_table_is_not_read(official: Solution, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A regular file larger than any table is set aside without being read."""
+    monkeypatch.setattr(cache, "MAX_TABLE_BYTES", 1000)
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail("read the whole file"))
+
+    def big(path: Path) -> None:
+        """Make a sparse file of 1001 bytes."""
+        with open(path, "wb") as stream:
+            stream.truncate(1001)
+
+    path, events = _in_place_of_table(tmp_path / "cache", big, official, monkeypatch)
+    assert isinstance(events[0], TableUnusable)
+    assert events[0].reason.startswith("1001 bytes, more than a table can have; moved aside")
+    assert _aside(path).stat().st_size == 1001
 
 
 class _Terminal(io.StringIO):

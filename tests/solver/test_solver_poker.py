@@ -9,7 +9,8 @@ from itertools import combinations, product
 import pytest
 
 from yahtzee.domain.dice import Dice
-from yahtzee.domain.poker_dice import FACES, PokerCategory, PokerScoreCard, calculate_score
+from yahtzee.domain.poker_dice import (FACES, PokerCategory, PokerScoreCard, calculate_score,
+                                       possible_points)
 from yahtzee.solver.keeps import ROLLS, roll_number
 from yahtzee.solver.poker import PokerStrategy, expected_poker_score, poker_model
 
@@ -65,7 +66,8 @@ def test_expected_score_is_pinned() -> None:
 
 
 def test_solver_equals_brute_force_with_two_open_boxes() -> None:
-    scores: list[int | None] = [20] * 9
+    scores: list[int | None] = [min(possible_points(c), key=lambda points: abs(points - 20))
+                                for c in PokerCategory]
     scores[PokerCategory.FULL_HOUSE.get_value()] = None
     scores[PokerCategory.SMALL_STRAIGHT.get_value()] = None
     card = PokerScoreCard.restore(scores)

@@ -13,6 +13,7 @@ import pytest
 from tests.helpers import Problems, humans, play_through, run_cli, script_for, variant_of
 from yahtzee.app.session import Autosaver, Setup
 from yahtzee.domain.card import Card, Variant
+from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.domain.poker_dice import PokerScoreCard
 from yahtzee.domain.rules import COURSE
@@ -96,8 +97,17 @@ def test_a_game_is_filed_once_even_if_reported_twice(tmp_path: Path) -> None:
 
 # -- statistics --------------------------------------------------------------------
 def _course_card(total: int) -> ScoreCard:
-    """Return a full course card whose total is ``total`` (all in Chance)."""
-    return ScoreCard.restore(COURSE, [0] * 12 + [total], 0)
+    """Return a full course card whose total is ``total``, each box holding points it can."""
+    scores: list[int | None] = [0] * ScoreCard.NUM_CATS
+    left = total
+    chance_first = sorted(CategoryValue, key=lambda c: (
+        c is not CategoryValue.CHANCE, -max(COURSE.possible_points(c))))
+    for cv in chance_first:
+        scores[cv.get_value()] = max(p for p in COURSE.possible_points(cv) if p <= left)
+        left -= scores[cv.get_value()] or 0
+    card = ScoreCard.restore(COURSE, scores, 0)
+    assert card.score() == total
+    return card
 
 
 def _over(variant: Variant, seats: Sequence[tuple[str, str, Card]]) -> GameRecord:
@@ -129,7 +139,8 @@ def _fill(history: History) -> None:
     ]
     for number, game in enumerate(games):
         history.record(game, uid=f"{number:032x}")
-    poker = _over(POKER_DICE, [("Alice", "human", PokerScoreCard.restore([10] * 9))])
+    poker_card = PokerScoreCard.restore([0, 40] + [0] * 6 + [50])
+    poker = _over(POKER_DICE, [("Alice", "human", poker_card)])
     history.record(poker, uid="f" * 32)
 
 

@@ -136,8 +136,11 @@ class Setup:
 class Autosaver:
     """An engine observer that saves the whole game after every change.
 
-    When the game ends it goes into the history and its save is removed.
-    If saving fails, the problem is reported once and the game plays on.
+    A new game is first saved at its first accepted command (so a game
+    stopped before any leaves no save); its ID stays locked by the store
+    until the store releases it.  When the game ends it goes into the
+    history and its save is removed.  If saving fails, the problem is
+    reported once and the game plays on.
     """
 
     def __init__(self, store: SaveStore, history: History | None = None, *,
@@ -152,6 +155,8 @@ class Autosaver:
         self.up_to_date = resumed is not None
         """Whether the save on disk holds the game as it stands now."""
         self.warned = False
+        self.filed = False
+        """Whether the finished game is in the history."""
 
     @property
     def save_id(self) -> int | None:
@@ -174,7 +179,9 @@ class Autosaver:
             self.store.problems.cannot_save(error)
 
     def changed(self, engine: Engine) -> None:
-        """Write the game as it now stands."""
+        """Write the game as it now stands (a new game only once it has an accepted command)."""
+        if self.save is None and not engine.log:
+            return
         try:
             record = engine.record()
             if self.save is None:
@@ -191,50 +198,77 @@ class Autosaver:
         """File the finished game in the history, then remove its save.
 
         If the history cannot be written, the save stays as it is (the game
-        over, not yet filed): ``--resume`` shows the end and files it then.
+        over, not yet filed; ``resume_id`` still names it): ``--resume``
+        shows the end and files it then.
         Without a history, the save is kept, marked finished.
         """
         uid = self.save.uid if self.save is not None else uuid.uuid4().hex
         try:
             if self.history is not None:
                 self.history.record(engine.record(), uid=uid)
+                self.filed = True
+                self.up_to_date = False
                 if self.save is not None:
                     self.store.remove(self.save.save_id)
             elif self.save is not None:
                 self.store.write(replace(self.save, updated=now(), finished=True,
                                          snapshot=engine.record()))
+                self.up_to_date = False
         except (OSError, StorageError, SnapshotError, sqlite3.Error) as error:
+            saved = self.up_to_date
             self._cannot_save(error)
-        self.up_to_date = False
+            self.up_to_date = saved
 
 
-def autosaver(problems: StorageProblems, resumed: SaveFile | None = None) -> Autosaver:
-    """Return an observer that saves a game in the data folder and files it when finished."""
-    return Autosaver(SaveStore(problems=problems), History(problems=problems), resumed=resumed)
+def autosaver(problems: StorageProblems, resumed: SaveFile | None = None, *,
+              store: SaveStore | None = None) -> Autosaver:
+    """Return an observer that saves a game in the data folder and files it when finished.
 
-
-def find_save(requested: str, problems: StorageProblems) -> SaveFile:
-    """Return the unfinished game to resume: ``LATEST`` or the one with that ID.
-
-    ``NoUnfinishedGameError`` or ``UnknownSaveError`` when there is none;
-    ``DamagedFileError`` (already reported to ``problems``) for a damaged save.
+    ``store`` is the data folder's saves, holding the lock of ``resumed``
+    (``find_save`` takes it); by default a new store.
     """
-    store = SaveStore(problems=problems)
-    if requested == LATEST:
-        save = store.latest()
-        if save is None:
-            raise NoUnfinishedGameError()
+    saves = store if store is not None else SaveStore(problems=problems)
+    return Autosaver(saves, History(problems=problems), resumed=resumed)
+
+
+def find_save(requested: str, store: SaveStore) -> SaveFile:
+    """Return the unfinished game to resume (``LATEST`` or that ID), locked in ``store``.
+
+    The save is locked before it is read.  ``NoUnfinishedGameError`` or
+    ``UnknownSaveError`` when there is none; ``SaveInUseError`` when it is
+    open in another process; ``DamagedFileError`` (already reported to the
+    store's problems) for a damaged save.  Nothing is left locked after an error.
+    """
+    while True:
+        if requested == LATEST:
+            newest = store.latest()
+            if newest is None:
+                raise NoUnfinishedGameError()
+            save_id = newest.save_id
+        else:
+            text = requested.strip()
+            if not text.isdigit() or not text.isascii() or len(text) > 9:
+                raise UnknownSaveError(requested)
+            save_id = int(text)
+            if not store.path(save_id).exists():
+                raise UnknownSaveError(requested)
+        store.lock(save_id)
+        try:
+            save = store.load(save_id)
+        except SaveNotFoundError:
+            store.release(save_id, remove=True)
+            if requested == LATEST:
+                continue  # deleted meanwhile: look for the newest again
+            raise UnknownSaveError(requested) from None
+        except BaseException:
+            store.release(save_id)
+            raise
+        if save.finished:
+            store.release(save_id)
+            if requested == LATEST:
+                continue  # finished meanwhile (by a process that could not file it)
+            raise UnknownSaveError(requested)
         return save
-    text = requested.strip()
-    if not text.isdigit() or not text.isascii() or len(text) > 9:
-        raise UnknownSaveError(requested)
-    try:
-        save = store.load(int(text))
-    except SaveNotFoundError:
-        raise UnknownSaveError(requested) from None
-    if save.finished:
-        raise UnknownSaveError(requested)
-    return save
 
 
 def new_engine(players: Sequence[Player], variant: Variant, *, seed: int | None = None,

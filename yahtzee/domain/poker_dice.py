@@ -31,9 +31,11 @@ reads its "at least" rules:
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import ClassVar, TypeGuard
 
 from yahtzee.domain.dice import Dice
@@ -209,6 +211,13 @@ def calculate_score(dice: Sequence[str] | None, score_type: int) -> int:
     return score
 
 
+@lru_cache(maxsize=None)
+def possible_points(category: PokerCategory) -> frozenset[int]:
+    """Return every number of points the box ``category`` can hold: what some roll scores there."""
+    return frozenset(calculate_score(list(roll), category.number)
+                     for roll in itertools.combinations_with_replacement(FACES, DEFAULT_NUM_DICE))
+
+
 def faces_of(d: Dice) -> list[str]:
     """Return the Poker Dice faces of ``d``: a die showing 1 to 6 is ``FACES[value - 1]``."""
     return [FACES[value - 1] for value in d.values()]
@@ -290,6 +299,9 @@ class PokerScoreCard:
             if points is not None:
                 if isinstance(points, bool) or not isinstance(points, int) or points < 0:
                     raise ValueError(f"a box holds whole points, not {points!r}")
+                if points not in possible_points(PokerCategory.from_number(index + 1)):
+                    raise ValueError(f"{PokerCategory.from_number(index + 1)} cannot hold "
+                                     f"{points} points")
                 card._scores[index] = points
         return card
 

@@ -8,14 +8,17 @@ and nowhere else.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar, NamedTuple
 
 from yahtzee.domain.card import JokerBar
 from yahtzee.domain.category import CATEGORY_CLASSES, Category, FullHouse, LgStraight, SmStraight
 from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.dice import Dice
+from yahtzee.domain.die import Die
 
 UPPER_BONUS = 35
 """Points added once the upper boxes total ``UPPER_BONUS_THRESHOLD`` or more."""
@@ -49,6 +52,14 @@ class Option(NamedTuple):
 def box_points(cv: CategoryValue, d: Dice) -> int:
     """Return what the box ``cv`` scores for ``d`` by its own rule (no joker, no bonus)."""
     return _BOXES[cv.get_value()].evaluate(d)
+
+
+@lru_cache(maxsize=None)
+def _rolled_points(cv: CategoryValue) -> frozenset[int]:
+    """Return every number of points the box ``cv`` scores by its own rule, over every roll."""
+    faces = range(1, Die.SIDES + 1)
+    return frozenset(box_points(cv, Dice.of(roll))
+                     for roll in itertools.combinations_with_replacement(faces, Dice.DEF_CAP))
 
 
 def is_yahtzee(d: Dice) -> bool:
@@ -125,6 +136,17 @@ class Rules:
         if cv.is_upper and any(not c.is_upper for c in open_boxes):
             return JokerBar(None)
         return None
+
+    def possible_points(self, cv: CategoryValue) -> frozenset[int]:
+        """Return every number of points the box ``cv`` can hold under these rules.
+
+        What some roll scores there by the box's own rule, and under a forced
+        joker also the joker's fixed points (25, 30, 40).
+        """
+        points = _rolled_points(cv)
+        if self.forced_joker and cv in _JOKER_POINTS:
+            points = points | {_JOKER_POINTS[cv]}
+        return points
 
     def rounds_used(self, filled: int, bonus_count: int) -> int:
         """Return how many turns a card has used: one per filled box, one per chosen bonus."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from yahtzee.domain.category import Category, make_category
+from yahtzee.domain.category import Category, FiveOfAKind, make_category
 from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.rules import (COURSE, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS,
@@ -147,11 +147,18 @@ class ScoreCard:
                 rules.bonus_cap is not None and bonus_count > rules.bonus_cap):
             raise ValueError(f"{bonus_count!r} Yahtzee bonuses are not possible")
         card = cls(rules)
-        for category, points in zip(card._scorecard, scores):
+        for cv, category, points in zip(CategoryValue, card._scorecard, scores):
             if points is not None:
                 if isinstance(points, bool) or not isinstance(points, int):
                     raise ValueError(f"a box holds whole points, not {points!r}")
+                if points not in rules.possible_points(cv):
+                    raise ValueError(f"{cv} cannot hold {points} points")
                 category.set_score(points)
+        filled = sum(points is not None for points in scores)
+        later_turns = rules.ROUNDS - filled if rules.bonus_by_choice else filled - 1
+        if bonus_count and (scores[CategoryValue.YAHTZEE.get_value()] != FiveOfAKind.POINTS
+                            or bonus_count > later_turns):
+            raise ValueError(f"{bonus_count} Yahtzee bonuses are not possible on this card")
         card._yahtzee_bonus = bonus_count
         return card
 

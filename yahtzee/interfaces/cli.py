@@ -150,10 +150,12 @@ def build_parser() -> argparse.ArgumentParser:
     others = [name for name in COMMANDS if name != "play"]
     parser = argparse.ArgumentParser(
         prog=prog,
+        usage=(f"{prog} [options]           (plays a game)\n"
+               f"       {prog} COMMAND [options]   (COMMAND: {', '.join(COMMANDS)})"),
         description="Yahtzee in the terminal, with an exact optimal computer opponent. "
                     "With no command, plays a game (the options below are play's).")
     _play_options(parser, defaults=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=prog)
     play = sub.add_parser(
         "play", help="play a game (the default command)",
         description="Play a game. With no options: the course's two-human Yahtzee game. "
@@ -185,9 +187,15 @@ def build_parser() -> argparse.ArgumentParser:
                           help="seed the dice: same seed, same result")
     simulate.add_argument("--json", action="store_true", help="print JSON")
 
-    sub.add_parser("saves", help="list the unfinished games, to resume with --resume ID",
-                   description="List the unfinished games with their save IDs; continue one "
-                               "with --resume ID.")
+    saves = sub.add_parser(
+        "saves", help="list the unfinished games (to resume or delete)",
+        description="List the unfinished games with their save IDs; continue one with "
+                    "--resume ID, or delete games you will not finish.")
+    saves_mode = saves.add_mutually_exclusive_group()
+    saves_mode.add_argument("--json", action="store_true", help="print the list as JSON")
+    saves_mode.add_argument("--delete", nargs="+", metavar="ID",
+                            help="delete these unfinished games, or 'all' of them, without "
+                                 "asking (a game open in another window is kept)")
     stats = sub.add_parser("stats", help="statistics of the finished games",
                            description="Games played, wins, best, mean and a histogram of the "
                                        "scores, per player name and per computer strength.")
@@ -207,18 +215,21 @@ def play_problem(args: argparse.Namespace) -> str | None:
     """Return what is wrong with a combination of options, or None.
 
     Each option alone is checked by argparse; these are the checks across
-    options: names for ``play`` (one per player, all different; a resumed
-    game keeps its own and ignores them), and ``--rules`` only for Yahtzee.
+    options: names for ``play`` (one per player, all different), and
+    ``--rules`` only for Yahtzee.  A resumed game keeps its own settings and
+    ignores these options (with a notice), so they are not checked with it.
     """
     command = args.command or "play"
     if command not in ("play", "solve", "simulate"):
+        return None
+    if command == "play" and args.resume is not None:
         return None
     if args.game != YAHTZEE and args.rules is not None:
         return "--rules chooses Yahtzee rules; Poker Dice has one rule set"
     if command != "play":
         return None
     players = args.players or [None, None]
-    if args.names and args.resume is None and len(args.names) != len(players):
+    if args.names and len(args.names) != len(players):
         noun = "name" if len(args.names) == 1 else "names"
         return f"{len(args.names)} {noun} given for {len(players)} players"
     if args.names and len(set(args.names)) != len(args.names):

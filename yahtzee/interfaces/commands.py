@@ -20,20 +20,22 @@ from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
                                  resume_engine)
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant
-from yahtzee.interfaces.console import (NUMPY_NEEDED, Console, analysis_json, game_words,
-                                        local_time)
+from yahtzee.interfaces.console import (NUMPY_NEEDED, PROGRAM_NAME, Console, analysis_json,
+                                        game_words, local_time, saves_json)
 from yahtzee.interfaces.console_game import Game
 from yahtzee.players.kinds import HUMAN
 from yahtzee.players.players import ComputerPlayer
-from yahtzee.storage.history import History
-from yahtzee.storage.problems import DamagedFileError, StorageError
+from yahtzee.storage.history import DamagedGameError, History
+from yahtzee.storage.problems import (DamagedFileError, SaveInUseError, SaveNotFoundError,
+                                      StorageError)
 from yahtzee.storage.saves import SaveFile, SaveStore
 from yahtzee.storage.stats import histogram, load_stats
 
 if TYPE_CHECKING:
     from yahtzee.solver.cache import TableSource
+    from yahtzee.solver.coach import Coach
 
-PROGRAM = "python -m yahtzee"
+PROGRAM = PROGRAM_NAME
 """How the resume hint names the program (it works however the game was started)."""
 DEFAULT_DELAY = 0.6
 """Seconds before each computer command on a terminal (0 when the output is not one)."""
@@ -48,38 +50,51 @@ DEFAULT_PLAYERS = [HUMAN, HUMAN]
 def resume_hint(saver: Autosaver) -> str | None:
     """Return the command that resumes the game ``saver`` saves (None if it is not saved).
 
-    The ID is left out while this game is the most recently saved one, which
-    plain ``--resume`` picks, so that a transcript reads the same on every run.
+    It always names the game's own ID: plain ``--resume`` takes the game
+    saved last, which may be another window's game saved a moment later.
     """
     save_id = saver.resume_id()
     if save_id is None:
         return None
-    if saver.is_newest():
-        return f"{PROGRAM} --resume"
     return f"{PROGRAM} --resume {save_id}"
 
 
-def _find_save(requested: str, console: Console) -> SaveFile | None:
-    """Return the save to resume, or None after saying (standard error) why there is none."""
+def _find_save(requested: str, console: Console, store: SaveStore) -> SaveFile | None:
+    """Return the save to resume, locked in ``store``, or None after saying why there is none."""
     try:
-        return find_save(requested, console)
+        return find_save(requested, store)
     except NoUnfinishedGameError:
         console.no_unfinished_game()
     except UnknownSaveError:
         console.unknown_save(requested)
+    except SaveInUseError as error:
+        console.save_in_use(error.save_id)
     except DamagedFileError:
         pass
     return None
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """Play a game as the options say (a new one, or ``--resume``); return the exit status."""
+    """Play a game as the options say (a new one, or ``--resume``); return the exit status.
+
+    The game's save stays locked until the game ends, so that no other
+    process resumes or deletes it meanwhile.
+    """
     delay = args.delay if args.delay is not None else (
         DEFAULT_DELAY if sys.stdout.isatty() else 0.0)
     console = Console(delay=delay)
+    store = SaveStore(problems=console)
+    try:
+        return _play(args, console, store)
+    finally:
+        store.release()
+
+
+def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
+    """Play the game of ``run_play``, saving it in ``store``; return the exit status."""
     resumed: SaveFile | None = None
     if args.resume is not None:
-        resumed = _find_save(args.resume, console)
+        resumed = _find_save(args.resume, console, store)
         if resumed is None:
             return 2
         ignored = [option for option, given in (
@@ -89,7 +104,7 @@ def run_play(args: argparse.Namespace) -> int:
         if ignored:
             console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
     setup = Setup(report=console.solver_event)
-    saver = autosaver(console, resumed)
+    saver = autosaver(console, resumed, store=store)
     try:
         if resumed is not None:
             engine, players = resume_engine(resumed, setup, observers=[saver])
@@ -111,18 +126,55 @@ def run_play(args: argparse.Namespace) -> int:
         console.say()
         console.stopped_before_start(resumed is not None)
         return 130
+    if resumed is not None:
+        console.resuming(resumed)
     try:
         game.play_game()
-        if coach is not None:
-            console.analysis(coach.analyze([p.name for p in game.players], game.log), variant)
     except EOFError:
-        console.interrupted(resume_hint(saver))
+        _stopped(console, saver, game)
         return 0
     except KeyboardInterrupt:
         console.say()
-        console.interrupted(resume_hint(saver))
+        _stopped(console, saver, game)
+        return 130
+    try:
+        _end_of_game(game, coach, setup, console)
+    except KeyboardInterrupt:
+        console.say()
+        console.stopped_after_end(saver.filed, resume_hint(saver))
         return 130
     return 0
+
+
+def _end_of_game(game: Game, coach: Coach | None, setup: Setup, console: Console) -> None:
+    """Print each player's score as expected score plus luck minus decisions' cost.
+
+    With ``--coach`` they head each player's part of the coach's analysis.
+    Without it they are printed only when a computer played, whose solver is
+    loaded anyway: a game of humans only ends as the specification's
+    transcript does and needs no numpy.  Without numpy nothing is added.
+    """
+    names = [p.name for p in game.players]
+    if coach is not None:
+        console.analysis(coach.analyze(names, game.log), game.variant)
+        return
+    if not any(isinstance(p, ComputerPlayer) for p in game.players):
+        return
+    try:
+        judge = setup.coach(game.variant)
+    except SolverUnavailableError:
+        return
+    console.luck_lines(judge.analyze(names, game.log))
+
+
+def _stopped(console: Console, saver: Autosaver, game: Game) -> None:
+    """Say that the game stopped: how to resume it, or why nothing was saved."""
+    if saver.save is None and not game.log:
+        console.stopped_before_any_move()
+    elif game.engine.is_over():
+        console.stopped_after_end(saver.filed, resume_hint(saver))
+    else:
+        console.interrupted(resume_hint(saver))
 
 
 def _solver_setup(args: argparse.Namespace) -> tuple[Variant, Console, TableSource]:
@@ -175,11 +227,65 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+DELETE_ALL = "all"
+"""What ``saves --delete`` takes for every unfinished game."""
+
+
 def run_saves(args: argparse.Namespace) -> int:
-    """List the unfinished games; return the exit status."""
+    """List the unfinished games (as JSON if asked), or delete some; return the exit status."""
     console = Console()
-    console.saves_listing(SaveStore(problems=console).unfinished())
+    store = SaveStore(problems=console)
+    if args.delete:
+        return _delete_saves(args.delete, console, store)
+    saves = store.unfinished()
+    if args.json:
+        opened = {save.save_id for save in saves if store.is_open_elsewhere(save.save_id)}
+        console.say(json.dumps(saves_json(saves, opened), indent=2))
+    else:
+        console.saves_listing(saves)
     return 0
+
+
+def _delete_saves(requested: list[str], console: Console, store: SaveStore) -> int:
+    """Delete the unfinished games ``requested`` (IDs, or ``all``); return the exit status.
+
+    Every ID is checked first: one that names no unfinished game deletes
+    nothing (status 2).  A game open in another process is kept (status 1).
+    """
+    words = [text.strip() for text in requested]
+    if DELETE_ALL in (word.lower() for word in words):
+        if len(words) > 1:
+            console.error(f"saves --delete takes save IDs or '{DELETE_ALL}', not both")
+            return 2
+        targets = [save.save_id for save in store.unfinished()]
+        if not targets:
+            console.saves_listing([])
+            return 0
+    else:
+        targets = []
+        for text, word in zip(requested, words):
+            save_id = int(word) if word.isascii() and word.isdigit() and len(word) < 10 else 0
+            try:
+                known = save_id > 0 and not store.load(save_id).finished
+            except StorageError:
+                known = False
+            if not known:
+                console.nothing_deleted(text)
+                return 2
+            if save_id not in targets:
+                targets.append(save_id)
+    status = 0
+    for save_id in targets:
+        try:
+            console.deleted(store.delete(save_id))
+        except SaveInUseError:
+            console.not_deleted_in_use(save_id)
+            status = 1
+        except SaveNotFoundError:
+            pass  # deleted or finished meanwhile, by another process
+        except DamagedFileError:
+            status = 1
+    return status
 
 
 def run_stats(args: argparse.Namespace) -> int:
@@ -220,6 +326,8 @@ def run_analyze(args: argparse.Namespace) -> int:
                           "(they count from 1 in the order the games ended)")
             return 2
         meta, log = history.load_game(number)
+    except DamagedGameError:
+        return 1
     except LookupError:
         known = history.game_ids()
         numbers = f"1 to {known[-1]}" if known else "none yet"

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
-from yahtzee.engine.records import TurnSummary
+from yahtzee.engine.records import GameRecord, TurnSummary
 from yahtzee.interfaces.streams import printable
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
                                    TableNotStored, TableUnusable)
@@ -36,10 +36,12 @@ OUT_OF_ROLLS = "Out of rolls, you must score"
 ALL_SAVED = "All five dice are saved: unsave one to roll it, or type score"
 BANNER_STARS = "*" * 31
 CARD_STARS = "*" * 30
+PROGRAM_NAME = "python -m yahtzee"
+"""How texts name the program: it works however the game was started."""
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
 """The banner's title of each game of the registry."""
 GAME_NAMES = {YAHTZEE: "Yahtzee", POKER_DICE_NAME: "Poker Dice"}
-"""How each game of the registry is named in sentences."""
+"""How each game of the registry is named in a sentence."""
 NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
                 "run  python -m pip install -e .  (or  python -m pip install numpy)")
 """What to say when numpy is missing."""
@@ -90,8 +92,8 @@ class Console:
         self.say(BANNER_STARS)
 
     def turn_header(self, name: str) -> None:
-        """Print the line that opens a player's turn."""
-        self.say(f"*** {name}: ***")
+        """Print the line that opens a player's turn (a stored name's control codes escaped)."""
+        self.say(f"*** {printable(name)}: ***")
 
     def card(self, card: Card) -> None:
         """Print the current score card block."""
@@ -115,8 +117,14 @@ class Console:
         self.echo(DIE_PROMPT, command)
 
     def invalid_die(self, text: str) -> None:
-        """Say that ``text`` is not a die prompt command (control codes shown escaped)."""
-        self.say(f"{printable(text)} is not a valid die value")
+        """Say that ``text`` is not a die prompt command (control codes shown escaped).
+
+        A line longer than ``ECHO_LIMIT`` characters is shown cut short, with its length.
+        """
+        shown = printable(text)
+        if len(shown) > ECHO_LIMIT:
+            shown = f"{shown[:ECHO_LIMIT]}... ({len(text)} characters)"
+        self.say(f"{shown} is not a valid die value")
 
     def all_saved(self) -> None:
         """Say that ``roll`` would roll nothing, and what to do instead."""
@@ -180,16 +188,17 @@ class Console:
         self.computer_line(f"{scored_text(name, item)} (total {total})")
 
     def recap(self, turns: Sequence[TurnSummary], names: Sequence[str],
-              variant: Variant) -> None:
+              variant: Variant, *, first_turn: bool = False) -> None:
         """Print what the other players did since this player's last turn (nothing if none).
 
         Each turn takes two or three lines of at most ``RECAP_WIDTH`` columns
         (a name of ordinary length), so that five other players' turns, the
-        dice and the prompt fit on an 80x24 screen together.
+        dice and the prompt fit on an 80x24 screen together.  Before this
+        player's first turn the title says the turns are the game's first.
         """
         if not turns:
             return
-        self.say(RECAP_TITLE)
+        self.say(RECAP_FIRST_TITLE if first_turn else RECAP_TITLE)
         for turn in turns:
             for line in recap_lines(turn, names[turn.seat], variant):
                 self.say(line)
@@ -205,6 +214,7 @@ class Console:
         self.say(BANNER_STARS)
         for a in analyses:
             turns = max(a.turns(), 1)
+            self.say(luck_line(a))
             self.say(f"{a.name}: {a.total_cost:.1f} expected points lost against optimal play, "
                      f"{a.total_cost / turns:.2f} a turn")
             worst = a.costliest()
@@ -215,6 +225,11 @@ class Console:
                 self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: "
                          f"played {move_text(d.choice, variant)}; "
                          f"best was {move_text(d.best, variant)} (cost {d.cost:.1f})")
+
+    def luck_lines(self, analyses: Sequence[PlayerAnalysis]) -> None:
+        """Print each player's final score as expected score plus luck minus decisions' cost."""
+        for a in analyses:
+            self.say(luck_line(a))
 
     def final(self, results: Sequence[tuple[str, Card, dict[str, str]]],
               leaders: Sequence[str]) -> None:
@@ -239,6 +254,35 @@ class Console:
             self.say("Stopped before play resumed; the saved game is unchanged.")
         else:
             self.say("Stopped before the game began; nothing was saved.")
+
+    def stopped_before_any_move(self) -> None:
+        """Say that a new game stopped before its first accepted command, so left no save."""
+        self.say("Game stopped before any move; nothing was saved.")
+
+    def resuming(self, save: SaveFile) -> None:
+        """Say which saved game goes on: its ID, game and rules, round, and whose turn it is."""
+        game = save.snapshot
+        rounds = record_variant(game).rounds
+        if game.round >= rounds:
+            where = f"{game_title(game)}, all {rounds} rounds played"
+        else:
+            where = f"{game_description(game)}; {printable(game.players[game.seat].name)} to play"
+        self.say(f"Resuming game {save.save_id}: {where}.")
+
+    def stopped_after_end(self, filed: bool, resume_hint: str | None) -> None:
+        """Say that the program stopped after the game's end (the final screen or the analysis).
+
+        ``filed``: the game is in the history.  Otherwise ``resume_hint``,
+        when given, resumes the saved finished game, which files it.
+        """
+        if filed:
+            self.say("Stopped. The game is over and in the history "
+                     f"({PROGRAM_NAME} analyze shows it).")
+        elif resume_hint:
+            self.say("Stopped. The game is over but could not be filed in the history; "
+                     f"it is saved, and {resume_hint} files it.")
+        else:
+            self.say("Stopped. The game is over; it could not be saved.")
 
     def interrupted(self, resume_hint: str | None) -> None:
         """Say that the game stopped, and how to resume it if it was saved."""
@@ -283,9 +327,27 @@ class Console:
     def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
                      moved_to: Path | None) -> None:
         """Say that a stored file is damaged and where it was put (one line, standard error)."""
-        kept = (f"it was moved aside to {moved_to.name}" if moved_to is not None
-                else "it could not be moved aside and is ignored")
+        if moved_to is not None:
+            kept = f"it was moved aside to {moved_to.name}"
+        elif damage is Damage.UNREADABLE:
+            kept = "it is left where it is"
+        else:
+            kept = "it could not be moved aside and is ignored"
         self.error(f"{STORED_FILES[what.value]} {path} {DAMAGES[damage.value]}; {kept}")
+
+    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
+        """Say (standard error) that one game of the history is impossible and is left out."""
+        self.error(f"game {game_id} in the game history {path} is damaged ({reason}); "
+                   "it is left out")
+
+    def filed_twice(self, first_id: int, new_id: int | None) -> None:
+        """Say (standard error) that this game had already been filed in the history."""
+        if new_id is None:
+            self.error(f"this game was already in the history as game {first_id}; "
+                       "it is not filed twice")
+        else:
+            self.error(f"another copy of this game, played differently, is game {first_id} "
+                       f"in the history; this one is filed as game {new_id}")
 
     def cannot_save(self, error: Exception) -> None:
         """Warn (standard error) that the game cannot be saved, and that play goes on."""
@@ -305,6 +367,23 @@ class Console:
         self.error(f"no unfinished game has the ID {requested!r}; "
                    "the command 'saves' lists them")
 
+    def save_in_use(self, save_id: int) -> None:
+        """Say that the game ``save_id`` is being played by another process."""
+        self.error(f"game {save_id} is open in another window; finish or stop it there first")
+
+    def deleted(self, save: SaveFile) -> None:
+        """Say that the unfinished game ``save`` was deleted."""
+        self.say(f"Deleted game {save.save_id} ({game_description(save.snapshot)}).")
+
+    def not_deleted_in_use(self, save_id: int) -> None:
+        """Say that the game ``save_id`` was kept: another process is playing it."""
+        self.error(f"game {save_id} is open in another window; it was not deleted")
+
+    def nothing_deleted(self, requested: str) -> None:
+        """Say that ``saves --delete`` was given an ID of no unfinished game: nothing is deleted."""
+        self.error(f"no unfinished game has the ID {requested!r}; nothing was deleted "
+                   "(the command 'saves' lists them)")
+
     def saves_listing(self, saves: Sequence[SaveFile]) -> None:
         """Print the unfinished games: ID, when last played, round, game and rules, players."""
         if not saves:
@@ -317,7 +396,7 @@ class Console:
             rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
             rows.append((str(save.save_id), local_time(save.updated),
                          f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
-                         ", ".join(f"{p.name} ({p.kind})" for p in game.players)))
+                         ", ".join(f"{printable(p.name)} ({p.kind})" for p in game.players)))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
         for row in rows:
             self.say(f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  "
@@ -349,7 +428,7 @@ class Console:
 
     def _figures(self, figures: Figures) -> None:
         """Print one group's figures and its histogram."""
-        self.say(f"  {figures.label} ({figures.game}): played {figures.played}, "
+        self.say(f"  {printable(figures.label)} ({figures.game}): played {figures.played}, "
                  f"wins {figures.wins}, ties {figures.ties}, best {figures.best}, "
                  f"mean {figures.mean:.1f}")
         most = max(bucket.count for bucket in figures.histogram)
@@ -371,7 +450,10 @@ HISTOGRAM_WIDTH = 40
 """The longest bar of a statistics histogram, in characters."""
 
 
+ECHO_LIMIT = 40
+"""The most characters of a refused line that the refusal repeats."""
 RECAP_TITLE = "Since your last turn:"
+RECAP_FIRST_TITLE = "Since the game began:"
 RECAP_WIDTH = 79
 """The widest line of a recap, in columns; the rolls wrap onto indented lines to stay within it."""
 
@@ -439,6 +521,35 @@ def local_time(moment: datetime | str) -> str:
     else:
         when = moment
     return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def saves_json(saves: Sequence[SaveFile], opened: set[int]) -> list[dict[str, Any]]:
+    """Return ``saves --json``: each unfinished game, ``opened`` marking those open elsewhere."""
+    games = []
+    for save in saves:
+        game = save.snapshot
+        rounds = record_variant(game).rounds
+        over = game.round >= rounds
+        games.append({
+            "id": save.save_id, "saved": save.updated.isoformat(timespec="seconds"),
+            "game": game.variant, "rules": game.rules,
+            "round": min(game.round + 1, rounds), "rounds": rounds,
+            "players": [{"name": p.name, "kind": p.kind} for p in game.players],
+            "to_play": None if over else game.players[game.seat].name,
+            "open": save.save_id in opened})
+    return games
+
+
+def game_title(game: GameRecord) -> str:
+    """Return the game's name and rules as players read them: ``Yahtzee, course rules``."""
+    name = GAME_NAMES.get(game.variant, game.variant)
+    return name if game.rules == game.variant else f"{name}, {game.rules} rules"
+
+
+def game_description(game: GameRecord) -> str:
+    """Return the game, its rules and its round: ``Yahtzee, course rules, round 5 of 13``."""
+    rounds = record_variant(game).rounds
+    return f"{game_title(game)}, round {min(game.round + 1, rounds)} of {rounds}"
 
 
 def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:
@@ -525,7 +636,33 @@ def assessment_json(a: Assessment, variant: Variant) -> dict[str, Any]:
 
 
 def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant) -> dict[str, Any]:
-    """Return the analysis as ``{"players": [{"name", "total_cost", "decisions"}]}``."""
-    return {"players": [{"name": a.name, "total_cost": round(a.total_cost, JSON_DIGITS),
+    """Return the analysis as ``{"players": [...]}``, in seating order.
+
+    Each player has ``name``, ``optimum``, ``luck``, ``total_cost``, ``final``
+    (``final == optimum + luck - total_cost``, to rounding) and ``decisions``.
+    """
+    return {"players": [{"name": a.name, "optimum": round(a.optimum, JSON_DIGITS),
+                         "luck": round(a.luck, JSON_DIGITS) + 0.0,
+                         "total_cost": round(a.total_cost, JSON_DIGITS), "final": a.final,
                          "decisions": [assessment_json(d, variant) for d in a.decisions]}
                         for a in analyses]}
+
+
+def luck_line(a: PlayerAnalysis) -> str:
+    """Return ``Ann: 231 = 254.6 expected + 12.3 luck - 35.9 decisions`` for one player.
+
+    The figures are shown to a tenth and add up exactly to the final score:
+    the luck shown is the final score minus the others as shown, within a
+    tenth of the luck computed.
+    """
+    optimum = round(a.optimum * 10)
+    cost = round(a.total_cost * 10)
+    luck = a.final * 10 - optimum + cost
+    sign = "-" if luck < 0 else "+"
+    return (f"{a.name}: {a.final} = {_tenths(optimum)} expected {sign} {_tenths(abs(luck))} luck "
+            f"- {_tenths(cost)} decisions")
+
+
+def _tenths(tenths: int) -> str:
+    """Return a count of tenths (not negative) as a decimal: 2546 is ``254.6``."""
+    return f"{tenths // 10}.{tenths % 10}"

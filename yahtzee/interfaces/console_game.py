@@ -97,15 +97,14 @@ class Game:
         if isinstance(player, ComputerPlayer):
             self._computer_turn(player, prompt)
             return
-        recap = self._recap(prompt.seat)
+        recap, first_turn = self._recap(prompt.seat)
         if resumed and prompt.phase is Phase.SCORING:
-            self.console.recap(recap, self._names(), self.variant)
+            self.console.recap(recap, self._names(), self.variant, first_turn=first_turn)
             self.console.dice(self.variant, prompt.view.dice)
         while prompt.phase is Phase.ROLLING:
             view = prompt.view
             self.console.card(player.card)
-            self.console.recap(recap, self._names(), self.variant)
-            recap = []
+            self.console.recap(recap, self._names(), self.variant, first_turn=first_turn)
             self.console.dice(self.variant, view.dice, view.saved)
             if self.advisor is not None:
                 advice = self.advisor.roll_advice(player.card, view.dice, view.saved,
@@ -120,17 +119,17 @@ class Game:
             prompt = self.engine.prompt()
         self._score(player, prompt)
 
-    def _recap(self, seat: int) -> list[TurnSummary]:
+    def _recap(self, seat: int) -> tuple[list[TurnSummary], bool]:
         """Return the other players' turns since ``seat``'s last one, in a game with a computer.
 
-        A game of people only shows none: it prints exactly the specification's
-        transcript.
+        Also returns whether ``seat`` has not played a turn yet.  A game of
+        people only shows none: it prints exactly the specification's texts.
         """
         if not any(isinstance(p, ComputerPlayer) for p in self.players):
-            return []
+            return [], False
         turns = turn_summaries(self.engine.log, self.variant, len(self.players))
         last = max((i for i, turn in enumerate(turns) if turn.seat == seat), default=-1)
-        return turns[last + 1:]
+        return turns[last + 1:], last < 0
 
     def _names(self) -> list[str]:
         """Return the players' names in seating order."""

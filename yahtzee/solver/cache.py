@@ -35,6 +35,9 @@ FORMAT_VERSION = 1
 """Bumped whenever the file layout or the meaning of its numbers changes."""
 MAGIC = b"YAHTZEE-SOLVER-TABLE\n"
 """The first line of every table file."""
+MAX_TABLE_BYTES = 128 * 1024 * 1024
+"""No table file is larger (the course table, the largest, is about 38 MB): a larger file is
+not read at all."""
 
 
 class DamagedTableError(ValueError):
@@ -192,7 +195,7 @@ def load_or_build(rules: Rules, store: TableStore | None = None,
     data: bytes | None = None
     if store is not None:
         try:
-            data = store.read(name)
+            data = store.read(name, MAX_TABLE_BYTES)
         except OSError as error:
             _tell(report, TableUnusable(store.where(name), error.strerror or str(error),
                                         unreadable=True))

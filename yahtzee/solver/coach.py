@@ -1,9 +1,13 @@
-"""The coach: advice before a human's decisions, and the cost of every decision of a game.
+"""The coach: advice before a human's decisions, and the cost and luck of a game.
 
 The optimal strategy knows the expected final score of every choice; a
 decision's cost is how much less the choice made leads to than the best one.
 Only rolls and scoring choices are decisions: toggling dice just prepares a
 roll, whose kept dice are the saved ones at the moment of ``roll``.
+A roll's luck is the expected final score of the position it gives minus
+that of the position before it (the keep rolled, or the turn's start).
+Both are in expected final points, so that for a finished game
+``final = optimum + luck - cost`` (up to rounding), whoever played.
 The coach returns moves and numbers; the interfaces put them into words.
 """
 
@@ -49,6 +53,10 @@ class ValueStrategy(Protocol):
 
     def category(self, card: Any, dice: Sequence[int]) -> Any:
         """Return the box optimal play scores."""
+        ...
+
+    def expected_final(self, card: Any) -> float:
+        """Return the card's points plus the expected points still to come, at a turn's start."""
         ...
 
 
@@ -126,10 +134,19 @@ class Assessment:
 
 @dataclass(frozen=True)
 class PlayerAnalysis:
-    """Every judged decision of one player."""
+    """Every judged decision of one player, and how the game went against expectation.
+
+    ``optimum`` is optimal play's expected final score from an empty card,
+    ``luck`` the sum of every roll's luck, ``final`` the score the player
+    ended with; ``final == optimum + luck - total_cost`` up to float error
+    once the game is over.
+    """
 
     name: str
     decisions: tuple[Assessment, ...]
+    optimum: float = 0.0
+    luck: float = 0.0
+    final: int = 0
 
     @property
     def total_cost(self) -> float:
@@ -197,17 +214,44 @@ class Coach:
 
     # -- analysis --------------------------------------------------------
     def analyze(self, names: Sequence[str], log: Sequence[Decision]) -> list[PlayerAnalysis]:
-        """Judge every roll and scoring decision of a game's log, player by player."""
+        """Judge every roll and scoring decision of a game's log, and each player's luck.
+
+        A turn's first decision shows the first roll's dice, the first one
+        after a ``roll`` the re-rolled dice: there the roll's luck is the
+        value of the position shown minus the value before the roll (the
+        card at the turn's start, or the keep rolled).
+        """
+        strategy = self.strategy
+        optimum = strategy.expected_final(self.variant.new_card())
         cards = [self.variant.new_card() for _ in names]
         judged: list[list[Assessment]] = [[] for _ in names]
+        luck = [0.0 for _ in names]
+        turn: tuple[int, int] | None = None
+        before_roll: float | None = None
         for d in log:
             card = cards[d.seat]
+            if (d.round, d.seat) != turn:
+                turn = (d.round, d.seat)
+                before_roll = strategy.expected_final(card)
+            if before_roll is not None:
+                luck[d.seat] += self._position_value(card, d) - before_roll
+                before_roll = None
             if d.label is not None:
                 judged[d.seat].append(self._judge_box(card, d))
                 card.choose_number(int(d.command), Dice.of(d.dice))
             elif d.command in ("roll", "score"):
-                judged[d.seat].append(self._judge_keep(card, d))
-        return [PlayerAnalysis(name, tuple(a)) for name, a in zip(names, judged)]
+                assessment = self._judge_keep(card, d)
+                judged[d.seat].append(assessment)
+                if d.command == "roll":
+                    before_roll = assessment.expected_choice
+        return [PlayerAnalysis(name, tuple(a), optimum, seat_luck, card.score())
+                for name, a, seat_luck, card in zip(names, judged, luck, cards)]
+
+    def _position_value(self, card: Card, d: Decision) -> float:
+        """Return the expected final score of the position ``d`` was taken in, with best play."""
+        if d.rolls_left > 0:
+            return max(self.strategy.keep_values(card, d.dice, d.rolls_left).values())
+        return max(self.strategy.category_values(card, d.dice).values())
 
     def _judge_keep(self, card: Card, d: Decision) -> Assessment:
         """Judge a ``roll`` (keeping the saved dice) or a ``score`` (keeping all)."""

@@ -16,8 +16,12 @@ from typing import Protocol
 class TableStore(Protocol):
     """Where table files are kept, by name (persistence's cache folder, in the program)."""
 
-    def read(self, name: str) -> bytes | None:
-        """Return the bytes stored as ``name``, None if none are; ``OSError`` if unreadable."""
+    def read(self, name: str, max_bytes: int | None = None) -> bytes | None:
+        """Return the bytes stored as ``name``, None if none are; ``OSError`` if unreadable.
+
+        Only a regular file of at most ``max_bytes`` is read; anything else is
+        an ``OSError``, and is moved out of the way.
+        """
         ...
 
     def write(self, name: str, data: bytes) -> None:

@@ -6,7 +6,7 @@ The modules:
 
 - ``paths``: where data and caches live; ``atomic``: all-or-nothing writes;
 - ``snapshot``: a ``GameRecord`` as checked JSON-able data and back;
-- ``saves``: the save files of unfinished games;
+- ``saves``: the save files of unfinished games; ``locks``: one process per save at a time;
 - ``history``: the SQLite database of finished games, with every decision;
 - ``stats``: figures per player name and per computer strength, and histograms;
 - ``tables``: the solver's table files in the cache folder;

@@ -5,19 +5,74 @@ so two processes never share one), are flushed and synced to disk, and only
 then take the final name: ``os.replace``, or ``os.link`` when the name must
 not exist yet (where the file system has no hard links, a check that the
 name is free and then ``os.replace``).  Temporary names start with ``.`` and
-end with ``.tmp``.
+end with ``.tmp``, and carry the writing process's ID:
+``.<name>.<pid>.<random>.tmp``.
+
+What a killed process left behind is removed the first time a process
+writes into a folder: a temporary file whose process is no longer running,
+and any temporary file more than ``STALE_AFTER`` seconds old (a name from
+an older version without a process ID, or a process ID since reused).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
+import time
 from pathlib import Path
+
+STALE_AFTER = 24 * 60 * 60
+"""Seconds after which any temporary file is taken for one a dead process left."""
+_WITH_PID = re.compile(r"\..+\.([0-9]+)\.[^.]+\.tmp")
+_cleaned: set[str] = set()
+"""The folders this process has already cleaned."""
 
 
 def is_temp_name(name: str) -> bool:
     """Return whether ``name`` is a temporary file of an unfinished write."""
     return name.startswith(".") and name.endswith(".tmp")
+
+
+def _process_gone(pid: int) -> bool:
+    """Return whether no process has the ID ``pid`` (False where that cannot be told)."""
+    if os.name != "posix" or pid == os.getpid() or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def remove_stale_temps(folder: Path) -> list[str]:
+    """Remove the temporary files that dead processes left in ``folder``; return their names.
+
+    A file is left if its process still runs and it is not older than
+    ``STALE_AFTER``; nothing but temporary names is ever touched.
+    """
+    removed: list[str] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    now = time.time()
+    for name in names:
+        if not is_temp_name(name):
+            continue
+        path = folder / name
+        match = _WITH_PID.fullmatch(name)
+        try:
+            stale = (match is not None and _process_gone(int(match.group(1)))
+                     or now - os.lstat(path).st_mtime > STALE_AFTER)
+            if stale:
+                os.unlink(path)
+                removed.append(name)
+        except OSError:
+            continue
+    return removed
 
 
 def _sync_folder(folder: Path) -> None:
@@ -44,7 +99,11 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
     same moment (where the file system has hard links).  Any ``OSError``
     leaves ``path`` as it was.
     """
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    if str(path.parent) not in _cleaned:
+        _cleaned.add(str(path.parent))
+        remove_stale_temps(path.parent)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
+                                suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)

@@ -15,27 +15,41 @@ Tables (schema version 1, kept in ``PRAGMA user_version``):
   and ``label``.
 
 ``load_history_game(game_id)`` returns a game's metadata and its decisions.
-A database that is damaged or from a newer version is reported and renamed
-aside, and a new one is started.
+
+The tables appear all at once: they are created, with the version, in one
+transaction, so another program never sees half of them; a file with none
+of them (or only some, all empty, as an older program killed while creating
+them left it) is one not created yet, and is completed.  A database that is
+damaged (a table or column missing, a foreign table) or from a newer version
+is reported and renamed aside, and a new one is started; one that cannot be
+read is reported and left where it is.  Every game is checked when it is
+read (types, the card against the rules, the totals, each decision), and a
+game whose rows are impossible is reported and left out, the rest kept.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
+import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from yahtzee.domain.card import Card
+from yahtzee.domain.games import UnknownGameError, get_variant
 from yahtzee.domain.score_card import ScoreCard
-from yahtzee.engine.records import Decision, GameRecord, leaders, scoring_dice
+from yahtzee.engine.engine import MAX_PLAYERS
+from yahtzee.engine.records import REROLLS, Decision, GameRecord, leaders, scoring_dice
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.problems import (Damage, DamagedFileError, StorageError, StorageProblems,
-                                      StoredFile, set_aside)
-from yahtzee.storage.snapshot import make_card, record_variant
+                                      StoredFile, left_in_place, set_aside)
+from yahtzee.storage.snapshot import (KIND_NAMES, SnapshotError, check_log, make_card,
+                                      record_variant)
 
 HISTORY_FILE = "history.sqlite3"
 SCHEMA_VERSION = 1
@@ -46,7 +60,7 @@ _DAMAGE_CODES = frozenset({11, 26})
 """SQLite's result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB."""
 
 _SCHEMA = """
-CREATE TABLE games (
+CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
     uid TEXT NOT NULL UNIQUE,
     finished_at TEXT NOT NULL,
@@ -54,7 +68,7 @@ CREATE TABLE games (
     rules TEXT NOT NULL,
     rounds INTEGER NOT NULL
 );
-CREATE TABLE players (
+CREATE TABLE IF NOT EXISTS players (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
@@ -65,7 +79,7 @@ CREATE TABLE players (
     winner INTEGER NOT NULL,
     PRIMARY KEY (game_id, seat)
 );
-CREATE TABLE card_rows (
+CREATE TABLE IF NOT EXISTS card_rows (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
     position INTEGER NOT NULL,
@@ -74,7 +88,7 @@ CREATE TABLE card_rows (
     dice TEXT,
     PRIMARY KEY (game_id, seat, position)
 );
-CREATE TABLE decisions (
+CREATE TABLE IF NOT EXISTS decisions (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq INTEGER NOT NULL,
     round INTEGER NOT NULL,
@@ -90,8 +104,18 @@ CREATE TABLE decisions (
 """
 
 
+COLUMNS = {table: frozenset(re.findall(r"^    (\w+) ", body, re.MULTILINE)) - {"PRIMARY"}
+           for table, body in re.findall(r"CREATE TABLE IF NOT EXISTS (\w+) \((.*?)\n\);",
+                                         _SCHEMA, re.DOTALL)}
+"""Each table's columns, as the schema above declares them."""
+
+
 class HistoryUnavailableError(StorageError):
     """The history database cannot be opened or written (not a damaged file)."""
+
+
+class DamagedGameError(StorageError, LookupError):
+    """A game of the history has impossible rows; it has been reported and is left out."""
 
 
 @dataclass(frozen=True)
@@ -180,6 +204,12 @@ class _SilentProblems:
     def cannot_save(self, error: Exception) -> None:
         """Ignore the report."""
 
+    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
+        """Ignore the report."""
+
+    def filed_twice(self, first_id: int, new_id: int | None) -> None:
+        """Ignore the report."""
+
 
 class History:
     """The history database of finished games."""
@@ -195,6 +225,7 @@ class History:
         """
         self.path = path if path is not None else history_path()
         self.problems: StorageProblems = problems if problems is not None else _SilentProblems()
+        self._reported: set[int] = set()
 
     # -- opening and checking ----------------------------------------------
     def _damage(self) -> Damage:
@@ -221,33 +252,42 @@ class History:
         return set_aside(StoredFile.HISTORY, self.path, damage, self.problems)
 
     def _check(self, connection: sqlite3.Connection) -> bool:
-        """Return whether the database is ours and sound (False: empty, needs the schema).
+        """Return whether the database is ours and complete (False: its tables are still to make).
 
         ``DamagedFileError`` (after moving the file aside) if it is damaged or newer.
         """
         try:
             version = connection.execute("PRAGMA user_version").fetchone()[0]
             check = connection.execute("PRAGMA quick_check").fetchone()[0]
-            tables = {row[0] for row in connection.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            tables = {str(row[0]): {str(column[1]) for column in connection.execute(
+                          f"PRAGMA table_info({row[0]})")}
+                      for row in connection.execute(
+                          "SELECT name FROM sqlite_master WHERE type = 'table' "
+                          "AND name NOT LIKE 'sqlite_%'")}
+            empty = all(connection.execute(f"SELECT 1 FROM {name} LIMIT 1").fetchone() is None
+                        for name in tables if name in COLUMNS)
         except sqlite3.Error as error:
             connection.close()
             if not is_damage(error):
                 raise HistoryUnavailableError(str(error)) from error
             raise self._set_aside(self._damage()) from None
+        ours = set(tables) <= set(COLUMNS) and all(
+            COLUMNS[name] <= columns for name, columns in tables.items())
         damage: Damage | None = None
         if check != "ok":
             damage = self._damage()
         elif version > SCHEMA_VERSION:
             damage = Damage.NEWER
-        elif version == 0 and not tables:
-            return False
-        elif version != SCHEMA_VERSION or not set(TABLES) <= tables:
+        elif not ours:
+            damage = Damage.CORRUPT
+        elif set(tables) == set(COLUMNS):
+            return True
+        elif not empty:
             damage = Damage.CORRUPT
         if damage is not None:
             connection.close()
             raise self._set_aside(damage)
-        return True
+        return False
 
     def _precheck(self) -> bool:
         """Return whether the file exists; a directory or unreadable file is moved aside."""
@@ -256,7 +296,7 @@ class History:
         if not self.path.is_file():
             raise self._set_aside(Damage.NOT_A_FILE)
         if not os.access(self.path, os.R_OK):
-            raise self._set_aside(Damage.UNREADABLE)
+            raise left_in_place(StoredFile.HISTORY, self.path, self.problems)
         return True
 
     def _connect(self, *, write: bool) -> sqlite3.Connection | None:
@@ -277,7 +317,8 @@ class History:
             try:
                 if write:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
-                connection = sqlite3.connect(self.path, timeout=self.timeout)
+                connection = sqlite3.connect(self.path, timeout=self.timeout,
+                                             isolation_level=None)
             except (OSError, sqlite3.Error) as error:
                 raise HistoryUnavailableError(str(error)) from error
             try:
@@ -290,7 +331,11 @@ class History:
                 if not write:
                     connection.close()
                     return None
-                self._create_schema(connection)
+                try:
+                    self._create_schema(connection)
+                except sqlite3.Error as error:
+                    connection.close()
+                    raise HistoryUnavailableError(str(error)) from error
             return connection
         raise HistoryUnavailableError(f"{self.path} could not be replaced")
 
@@ -312,8 +357,12 @@ class History:
 
     @staticmethod
     def _create_schema(connection: sqlite3.Connection) -> None:
-        """Create the tables of an empty database."""
-        with connection:
+        """Create the missing tables and set the version, in one transaction: all or nothing.
+
+        Another program creating them at the same moment waits for this one
+        (or this one for it); the second finds them made and adds nothing.
+        """
+        with _transaction(connection):
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     connection.execute(statement)
@@ -321,130 +370,281 @@ class History:
 
     # -- writing -------------------------------------------------------------
     def record(self, game: GameRecord, *, uid: str, finished_at: datetime | None = None) -> int:
-        """File the finished game ``game`` (once per ``uid``); return its ID in the history.
+        """File the finished game ``game`` under ``uid``; return its ID in the history.
 
+        A game already filed under ``uid`` (another program finished the same
+        save) is reported: the same game is not filed twice; one played
+        differently is filed too, under a new unique ID, so nothing is lost.
         ``HistoryUnavailableError`` or ``sqlite3.Error`` if it cannot be written;
-        ``SnapshotError`` if the record does not describe a game of the registry.
+        ``SnapshotError`` if the record does not describe a possible game.
         """
         moment = finished_at if finished_at is not None else datetime.now(timezone.utc)
         variant = record_variant(game)
+        check_log(variant, len(game.players), game.log)
         cards = [make_card(variant, player) for player in game.players]
         winners = set(leaders(cards))
+        players = [(seat, player.name, player.kind, card.score(),
+                    *((card.upper_bonus(), card.get_yahtzee_bonus())
+                      if isinstance(card, ScoreCard) else (None, None)),
+                    int(seat in winners))
+                   for seat, (player, card) in enumerate(zip(game.players, cards))]
+        decisions = [(seq, d.round, d.seat, _digits(d.dice), _digits(d.saved), d.rolls_left,
+                      d.command, d.points, d.label) for seq, d in enumerate(game.log)]
+        first: int | None = None
         with self._open(write=True) as connection:
             assert connection is not None
-            with connection:
+            with _transaction(connection):
                 row = connection.execute("SELECT id FROM games WHERE uid = ?", (uid,)).fetchone()
                 if row is not None:
-                    return int(row[0])
-                cursor = connection.execute(
-                    "INSERT INTO games (uid, finished_at, variant, rules, rounds) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (uid, moment.isoformat(timespec="seconds"), variant.name,
-                     variant.rules_name, variant.rounds))
-                game_id = cursor.lastrowid
-                assert game_id is not None
-                for seat, (player, card) in enumerate(zip(game.players, cards)):
-                    upper, bonuses = ((card.upper_bonus(), card.get_yahtzee_bonus())
-                                      if isinstance(card, ScoreCard) else (None, None))
-                    connection.execute(
-                        "INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (game_id, seat, player.name, player.kind, card.score(),
-                         upper, bonuses, int(seat in winners)))
-                    dice = scoring_dice(game.log, seat, variant)
-                    connection.executemany(
-                        "INSERT INTO card_rows VALUES (?, ?, ?, ?, ?, ?)",
-                        [(game_id, seat, position, label, value, dice.get(label))
-                         for position, (label, value) in enumerate(card.rows())])
-                connection.executemany(
-                    "INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(game_id, seq, d.round, d.seat, _digits(d.dice), _digits(d.saved),
-                      d.rolls_left, d.command, d.points, d.label)
-                     for seq, d in enumerate(game.log)])
-                return game_id
+                    first = int(row[0])
+                    uid = uuid.uuid4().hex
+                if first is not None and _game_rows(connection, first) == (
+                        players, [row[1:] for row in decisions]):
+                    game_id = first
+                else:
+                    game_id = self._insert(connection, game, uid, moment, cards, players,
+                                           decisions)
+        if first is not None:
+            self.problems.filed_twice(first, None if game_id == first else game_id)
+        return game_id
+
+    @staticmethod
+    def _insert(connection: sqlite3.Connection, game: GameRecord, uid: str, moment: datetime,
+                cards: Sequence[Card], players: Sequence[tuple[Any, ...]],
+                decisions: Sequence[tuple[Any, ...]]) -> int:
+        """Insert one game's rows (inside the caller's transaction) and return its ID."""
+        variant = record_variant(game)
+        cursor = connection.execute(
+            "INSERT INTO games (uid, finished_at, variant, rules, rounds) VALUES (?, ?, ?, ?, ?)",
+            (uid, moment.isoformat(timespec="seconds"), variant.name, variant.rules_name,
+             variant.rounds))
+        game_id = cursor.lastrowid
+        assert game_id is not None
+        connection.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               [(game_id, *row) for row in players])
+        for seat, card in enumerate(cards):
+            dice = scoring_dice(game.log, seat, variant)
+            connection.executemany(
+                "INSERT INTO card_rows VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, seat, position, label, value, dice.get(label))
+                 for position, (label, value) in enumerate(card.rows())])
+        connection.executemany("INSERT INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                               [(game_id, *row) for row in decisions])
+        return game_id
 
     # -- reading -------------------------------------------------------------
-    def _read(self, query: str, parameters: Sequence[object] = ()) -> list[tuple[Any, ...]]:
-        """Return the rows of a query (none when there is no sound database).
+    def _read(self, *queries: str) -> list[list[tuple[Any, ...]]]:
+        """Return the rows of each query, read together (none when there is no sound database).
 
         ``HistoryUnavailableError`` if the database cannot be read now (locked, say).
         """
         try:
             with self._open(write=False) as connection:
                 if connection is None:
-                    return []
-                return list(connection.execute(query, parameters))
+                    return [[] for _ in queries]
+                with _transaction(connection, "BEGIN DEFERRED"):
+                    return [list(connection.execute(query)) for query in queries]
         except sqlite3.Error as error:
             if not is_damage(error):
                 raise HistoryUnavailableError(str(error)) from error
             with contextlib.suppress(DamagedFileError):
                 raise self._set_aside(self._damage())
-            return []
+            return [[] for _ in queries]
+        except DamagedFileError:
+            return [[] for _ in queries]
+
+    def _left_out(self, game_id: int, reason: str) -> DamagedGameError:
+        """Report the game ``game_id`` as damaged (once per game) and return the error."""
+        if game_id not in self._reported:
+            self._reported.add(game_id)
+            self.problems.damaged_game(self.path, game_id, reason)
+        return DamagedGameError(f"game {game_id} of the history is damaged ({reason})")
 
     def game_ids(self) -> list[int]:
         """Return the IDs of the finished games, oldest first."""
-        return [int(row[0]) for row in self._read("SELECT id FROM games ORDER BY id")]
+        return [int(row[0]) for row in self._read("SELECT id FROM games ORDER BY id")[0]]
 
     def games(self) -> list[HistoryGame]:
-        """Return every finished game's metadata, oldest first."""
-        return [self.load_game(game_id)[0] for game_id in self.game_ids()]
+        """Return every sound finished game's metadata, oldest first (damaged ones reported)."""
+        rows, player_rows, card_rows = self._read(
+            "SELECT id, uid, finished_at, variant, rules, rounds FROM games ORDER BY id",
+            "SELECT game_id, seat, name, kind, total, upper_bonus, yahtzee_bonuses, winner "
+            "FROM players ORDER BY game_id, seat",
+            "SELECT game_id, seat, label, value, dice FROM card_rows "
+            "ORDER BY game_id, seat, position")
+        players: dict[Any, list[tuple[Any, ...]]] = {}
+        for row in player_rows:
+            players.setdefault(row[0], []).append(row[1:])
+        cards: dict[Any, list[tuple[Any, ...]]] = {}
+        for row in card_rows:
+            cards.setdefault(row[0], []).append(row[1:])
+        games = []
+        for row in rows:
+            try:
+                games.append(_checked_game(row, players.get(row[0], []), cards.get(row[0], [])))
+            except _BadRowError as error:
+                self._left_out(row[0], str(error))
+        return games
 
     def load_game(self, game_id: int) -> tuple[HistoryGame, list[Decision]]:
-        """Return a finished game's metadata and its decisions; ``LookupError`` if unknown."""
+        """Return a finished game's metadata and its decisions.
+
+        ``LookupError`` if unknown; ``DamagedGameError`` (a ``LookupError``,
+        already reported) if its rows are impossible.
+        """
         try:
             with self._open(write=False) as connection:
                 if connection is None:
                     raise LookupError(f"no finished game has the ID {game_id}")
-                return _load_game(connection, game_id)
+                return self._load_game(connection, game_id)
         except sqlite3.Error as error:
             if not is_damage(error):
                 raise HistoryUnavailableError(str(error)) from error
             with contextlib.suppress(DamagedFileError):
                 raise self._set_aside(self._damage())
             raise LookupError(f"no finished game has the ID {game_id}") from None
+        except DamagedFileError:
+            raise LookupError(f"no finished game has the ID {game_id}") from None
+
+    def _load_game(self, connection: sqlite3.Connection,
+                   game_id: int) -> tuple[HistoryGame, list[Decision]]:
+        """Read and check one game's metadata and decisions."""
+        game = connection.execute(
+            "SELECT id, uid, finished_at, variant, rules, rounds FROM games WHERE id = ?",
+            (game_id,)).fetchone()
+        if game is None:
+            raise LookupError(f"no finished game has the ID {game_id}")
+        players, rows = _game_rows(connection, game_id)
+        cards = list(connection.execute(
+            "SELECT seat, label, value, dice FROM card_rows WHERE game_id = ? "
+            "ORDER BY seat, position", (game_id,)))
+        try:
+            meta = _checked_game(game, players, cards)
+            decisions = [_decision(row) for row in rows]
+            check_log(get_variant(meta.variant, meta.rules), len(meta.players), decisions)
+        except (_BadRowError, SnapshotError) as error:
+            raise self._left_out(game_id, str(error)) from None
+        return meta, decisions
 
     def results(self) -> list[PlayerResult]:
-        """Return every player's result in every finished game."""
-        rows = self._read(
-            "SELECT p.game_id, g.variant, g.rules, p.name, p.kind, p.total, p.winner, "
-            "(SELECT COUNT(*) FROM players q WHERE q.game_id = p.game_id) - 1 "
-            "FROM players p JOIN games g ON g.id = p.game_id ORDER BY p.game_id, p.seat")
-        return [PlayerResult(int(game_id), game_label(str(variant), str(rules)), str(name),
-                             str(kind), int(total), bool(winner), int(opponents))
-                for game_id, variant, rules, name, kind, total, winner, opponents in rows]
+        """Return every player's result in every sound finished game."""
+        return [PlayerResult(game.game_id, game_label(game.variant, game.rules), player.name,
+                             player.kind, player.total, player.winner, len(game.players) - 1)
+                for game in self.games() for player in game.players]
 
 
-def _flags(text: str) -> tuple[bool, ...]:
-    """Return saved flags stored as space-separated 0s and 1s."""
-    return tuple(part == "1" for part in text.split())
+@contextlib.contextmanager
+def _transaction(connection: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> Iterator[None]:
+    """Run the block in one transaction: by default a write transaction, taken at once."""
+    connection.execute(begin)
+    try:
+        yield
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    connection.execute("COMMIT")
 
 
-def _load_game(connection: sqlite3.Connection,
-               game_id: int) -> tuple[HistoryGame, list[Decision]]:
-    """Read one game's metadata and decisions."""
-    game = connection.execute(
-        "SELECT uid, finished_at, variant, rules, rounds FROM games WHERE id = ?",
-        (game_id,)).fetchone()
-    if game is None:
-        raise LookupError(f"no finished game has the ID {game_id}")
-    rows: dict[int, list[CardRow]] = {}
-    for seat, label, value, dice in connection.execute(
-            "SELECT seat, label, value, dice FROM card_rows WHERE game_id = ? "
-            "ORDER BY seat, position", (game_id,)):
-        rows.setdefault(seat, []).append(CardRow(label, value, dice))
-    players = tuple(
-        HistoryPlayer(seat, name, kind, total, upper, bonuses, bool(winner),
-                      tuple(rows.get(seat, [])))
-        for seat, name, kind, total, upper, bonuses, winner in connection.execute(
-            "SELECT seat, name, kind, total, upper_bonus, yahtzee_bonuses, winner "
-            "FROM players WHERE game_id = ? ORDER BY seat", (game_id,)))
-    decisions = [
-        Decision(round_, seat, tuple(int(v) for v in dice.split()), _flags(saved), rolls_left,
-                 command, points, label)
-        for round_, seat, dice, saved, rolls_left, command, points, label in connection.execute(
-            "SELECT round, seat, dice, saved, rolls_left, command, points, label "
-            "FROM decisions WHERE game_id = ? ORDER BY seq", (game_id,))]
-    uid, finished_at, variant, rules, rounds = game
-    return HistoryGame(game_id, uid, finished_at, variant, rules, rounds, players), decisions
+def _game_rows(connection: sqlite3.Connection,
+               game_id: int) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """Return a filed game's rows of ``players`` and of ``decisions``, in order."""
+    players = connection.execute(
+        "SELECT seat, name, kind, total, upper_bonus, yahtzee_bonuses, winner FROM players "
+        "WHERE game_id = ? ORDER BY seat", (game_id,))
+    decisions = connection.execute(
+        "SELECT round, seat, dice, saved, rolls_left, command, points, label "
+        "FROM decisions WHERE game_id = ? ORDER BY seq", (game_id,))
+    return [tuple(row) for row in players], [tuple(row) for row in decisions]
+
+
+class _BadRowError(ValueError):
+    """A row of the history holds what no game can have."""
+
+
+def _whole(value: object, low: int, high: int, what: str) -> int:
+    """Return ``value`` if it is a whole number from ``low`` to ``high``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _BadRowError(f"{what} is {value!r}")
+    return value
+
+
+def _text(value: object, what: str) -> str:
+    """Return ``value`` if it is text."""
+    if not isinstance(value, str):
+        raise _BadRowError(f"{what} is {value!r}")
+    return value
+
+
+def _checked_game(game: Sequence[Any], players: Sequence[Sequence[Any]],
+                  rows: Sequence[Sequence[Any]]) -> HistoryGame:
+    """Return a game's metadata from its rows, checked against the rules; ``_BadRowError`` if bad.
+
+    Each card is rebuilt from its boxes and must print the rows stored, its
+    total and bonuses must be those stored, and the winners the leaders.
+    """
+    game_id, uid, finished_at, variant_name, rules, rounds = game
+    try:
+        variant = get_variant(_text(variant_name, "the game"), _text(rules, "the rules"))
+    except UnknownGameError as error:
+        raise _BadRowError(str(error)) from None
+    _text(uid, "the unique ID")
+    _text(finished_at, "the time")
+    if rounds != variant.rounds:
+        raise _BadRowError(f"the rounds are {rounds!r}")
+    box_count = len(variant.card_contents(variant.new_card())[0])
+    if not 1 <= len(players) <= MAX_PLAYERS or [p[0] for p in players] != list(
+            range(len(players))):
+        raise _BadRowError("the players' seats are not 0, 1, ...")
+    by_seat: dict[Any, list[CardRow]] = {}
+    for seat, label, value, dice in rows:
+        if dice is not None:
+            _text(dice, "a box's dice")
+        by_seat.setdefault(seat, []).append(
+            CardRow(_text(label, "a row's label"), _whole(value, 0, 10**6, "a row's value"), dice))
+    cards: list[Card] = []
+    result = []
+    for seat, name, kind, total, upper, bonuses, winner in players:
+        if not _text(name, "a name") or kind not in KIND_NAMES:
+            raise _BadRowError(f"player {name!r} of kind {kind!r}")
+        card_rows = tuple(by_seat.get(seat, ()))
+        # A box holding 0 is read as open: a course card may end with open boxes.
+        boxes = [row.value or None for row in card_rows[:box_count]]
+        count = 0 if bonuses is None else _whole(bonuses, 0, variant.rounds, "the bonuses")
+        try:
+            card = variant.restore_card(boxes, count)
+        except ValueError as error:
+            raise _BadRowError(str(error)) from None
+        if [(row.label, row.value) for row in card_rows] != card.rows():
+            raise _BadRowError(f"the card of {name!r} does not add up")
+        if _whole(total, 0, 10**6, "a total") != card.score() or (
+                isinstance(card, ScoreCard)
+                and (upper, bonuses) != (card.upper_bonus(), card.get_yahtzee_bonus())):
+            raise _BadRowError(f"the total of {name!r} is not its card's")
+        cards.append(card)
+        result.append(HistoryPlayer(seat, name, kind, total, upper, bonuses,
+                                    bool(_whole(winner, 0, 1, "a winner flag")), card_rows))
+    if [p.winner for p in result] != [seat in leaders(cards) for seat in range(len(cards))]:
+        raise _BadRowError("the winners are not the leaders")
+    return HistoryGame(int(game_id), uid, finished_at, variant.name, variant.rules_name,
+                       rounds, tuple(result))
+
+
+def _decision(row: Sequence[Any]) -> Decision:
+    """Return the decision a row of ``decisions`` holds; ``_BadRowError`` if it cannot be one."""
+    round_, seat, dice, saved, rolls_left, command, points, label = row
+    faces = _text(dice, "a decision's dice").split()
+    flags = _text(saved, "a decision's saved dice").split()
+    if not all(f.isascii() and f.isdigit() and len(f) == 1 for f in faces) or not all(
+            f in ("0", "1") for f in flags):
+        raise _BadRowError(f"a decision's dice are {dice!r} and {saved!r}")
+    if points is not None:
+        _whole(points, 0, 10**6, "a decision's points")
+    if label is not None:
+        _text(label, "a decision's box")
+    return Decision(_whole(round_, 1, 10**6, "a round"), _whole(seat, 0, MAX_PLAYERS, "a seat"),
+                    tuple(int(f) for f in faces), tuple(f == "1" for f in flags),
+                    _whole(rolls_left, 0, REROLLS, "the re-rolls left"),
+                    _text(command, "a command"), points, label)
 
 
 def load_history_game(game_id: int, *, path: Path | None = None

@@ -1,7 +1,8 @@
 """The kinds of damage a stored file can have, the errors raised for them, and moving files aside.
 
 A damaged file is never overwritten or deleted: it is renamed to
-``<name>.corrupt-<UTC time>`` beside the original, and reported through a
+``<name>.corrupt-<UTC time>`` beside the original (one that merely cannot
+be read, for its permissions, is left where it is), and reported through a
 ``StorageProblems`` object (the console, in the program), whose wording
 lives with every other player-facing text.
 """
@@ -45,6 +46,18 @@ class StorageProblems(Protocol):
         """Report that the game cannot be saved (the folder is full or read-only, say)."""
         ...
 
+    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
+        """Report that the history ``path`` holds an impossible game, which is left out."""
+        ...
+
+    def filed_twice(self, first_id: int, new_id: int | None) -> None:
+        """Report that a game was already in the history as ``first_id``.
+
+        ``new_id`` None: the same game, not filed again; otherwise the copy
+        differed and was filed as ``new_id``.
+        """
+        ...
+
 
 class StorageError(Exception):
     """A stored file could not be used."""
@@ -65,6 +78,15 @@ class DamagedFileError(StorageError):
 
 class SaveNotFoundError(StorageError, LookupError):
     """No unfinished game has the requested ID."""
+
+
+class SaveInUseError(StorageError):
+    """The save is open in another process (its lock is held there)."""
+
+    def __init__(self, save_id: int) -> None:
+        """Name the save ``save_id``, open elsewhere."""
+        super().__init__(f"save {save_id} is open in another process")
+        self.save_id = save_id
 
 
 def aside_name(path: Path, when: datetime | None = None) -> Path:
@@ -95,3 +117,12 @@ def set_aside(what: StoredFile, path: Path, damage: Damage,
     moved_to = move_aside(path)
     problems.damaged_file(what, path, damage, moved_to)
     return DamagedFileError(what, path, damage, moved_to)
+
+
+def left_in_place(what: StoredFile, path: Path, problems: StorageProblems) -> DamagedFileError:
+    """Report that ``path`` cannot be read, and return the error; the file stays where it is.
+
+    Permissions are not damage: only content proven bad is moved aside.
+    """
+    problems.damaged_file(what, path, Damage.UNREADABLE, None)
+    return DamagedFileError(what, path, Damage.UNREADABLE, None)

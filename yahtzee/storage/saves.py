@@ -6,16 +6,26 @@ Each game in progress is one JSON file, ``<data folder>/saves/<id>.json``::
      "created": "<UTC ISO time>", "updated": "<UTC ISO time>", "finished": false,
      "game": <record_to_dict(GameRecord)>}
 
-Files are written atomically.  A file that cannot be used is reported and
-renamed aside (``3.json.corrupt-<time>``); the other saves remain usable.
+Files are written atomically.  A file whose content cannot be used is
+reported and renamed aside (``3.json.corrupt-<time>``); one that cannot be
+read (permissions) is reported and left where it is; the other saves
+remain usable.
+
+A process playing a game holds the lock ``<id>.lock`` beside its save
+(``yahtzee.storage.locks``): a new game's ID is reserved by locking it before
+the save is first written, a resumed game's is locked before the save is
+read, so that no other process resumes or deletes it meanwhile.  A lock file
+is removed only with its save, by the process holding it.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,13 +34,16 @@ from typing import Any
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.atomic import write_atomic
-from yahtzee.storage.problems import (Damage, SaveNotFoundError, StorageError, StorageProblems,
-                                      StoredFile, set_aside)
+from yahtzee.storage.locks import FileLock, try_lock
+from yahtzee.storage.problems import (Damage, SaveInUseError, SaveNotFoundError, StorageError,
+                                      StorageProblems, StoredFile, left_in_place, set_aside)
 from yahtzee.storage.snapshot import SnapshotError, record_from_dict, record_to_dict
 
 SAVE_FORMAT = "yahtzee-save"
 SAVE_VERSION = 1
 """The version of the save format this program writes; a higher one is refused."""
+MAX_SAVE_ID = 999_999_999
+"""The highest save ID: IDs have at most nine digits, which ``saves`` and ``--resume`` read."""
 _SAVE_NAME = re.compile(r"([0-9]{1,9})\.json")
 _TAKEN_NAME = re.compile(r"([0-9]{1,9})\.json(\..*)?")
 
@@ -118,17 +131,83 @@ def _damage_of_json(text: str, error: json.JSONDecodeError) -> Damage:
     return Damage.CORRUPT
 
 
+def _free_ids(taken: set[int]) -> Iterator[int]:
+    """Yield the IDs a new save may take, best first.
+
+    First the IDs after the highest in use, then (past ``MAX_SAVE_ID``) the
+    lowest unused ones from 1: IDs are never longer than nine digits.
+    """
+    start = max(taken, default=0) + 1
+    for save_id in itertools.chain(range(start, MAX_SAVE_ID + 1), range(1, start)):
+        if save_id not in taken:
+            yield save_id
+
+
 class SaveStore:
-    """The save files in one folder."""
+    """The save files in one folder, and the locks this process holds on some of them."""
 
     def __init__(self, directory: Path | None = None, *, problems: StorageProblems) -> None:
         """Use the saves in ``directory`` (default: ``saves_dir()``), reporting to ``problems``."""
         self.directory = directory if directory is not None else saves_dir()
         self.problems = problems
+        self._locks: dict[int, FileLock | None] = {}
+        """The saves this store holds locked (None: locking failed here, so none is held)."""
 
     def path(self, save_id: int) -> Path:
         """Return the file of the save ``save_id``."""
         return self.directory / f"{save_id}.json"
+
+    def lock_path(self, save_id: int) -> Path:
+        """Return the lock file of the save ``save_id``."""
+        return self.directory / f"{save_id}.lock"
+
+    # -- locks -------------------------------------------------------------
+    def _try_lock(self, save_id: int) -> bool:
+        """Lock ``save_id`` for this store; False if another process (or store) holds it.
+
+        Where the lock file cannot be made (a read-only folder, a file system
+        without locks) the lock is granted without locking: saving reports
+        any real problem.
+        """
+        if save_id in self._locks:
+            return True
+        try:
+            lock = try_lock(self.lock_path(save_id))
+        except OSError:
+            self._locks[save_id] = None
+            return True
+        if lock is None:
+            return False
+        self._locks[save_id] = lock
+        return True
+
+    def lock(self, save_id: int) -> None:
+        """Hold the save ``save_id`` for this store; ``SaveInUseError`` if it is open elsewhere."""
+        if not self._try_lock(save_id):
+            raise SaveInUseError(save_id)
+
+    def is_open_elsewhere(self, save_id: int) -> bool:
+        """Return whether another process (or another store) holds the save ``save_id``."""
+        if save_id in self._locks:
+            return False
+        try:
+            lock = try_lock(self.lock_path(save_id))
+        except OSError:
+            return False
+        if lock is None:
+            return True
+        lock.release()
+        return False
+
+    def release(self, save_id: int | None = None, *, remove: bool = False) -> None:
+        """Let go of the lock on ``save_id`` (None: on every save this store holds).
+
+        With ``remove``, the lock file is deleted first, while still held.
+        """
+        for held in ([save_id] if save_id is not None else list(self._locks)):
+            lock = self._locks.pop(held, None)
+            if lock is not None:
+                lock.release(remove=remove)
 
     # -- writing -----------------------------------------------------------
     def _ensure_folder(self) -> None:
@@ -147,33 +226,74 @@ class SaveStore:
 
     def create(self, snapshot: GameRecord, *, uid: str | None = None,
                when: datetime | None = None) -> SaveFile:
-        """Write a new save of ``snapshot`` under a new ID, and return it.
+        """Write a new save of ``snapshot`` under a new ID, held locked by this store; return it.
 
-        The ID is one more than any in the folder; an existing file is never replaced.
+        The ID is the first after every one in the folder that no other
+        process has reserved (locked); past ``MAX_SAVE_ID`` it is the lowest
+        free one.  An existing file is never replaced.
         """
         self._ensure_folder()
         moment = when if when is not None else now()
-        save_id = max(self._taken_ids(), default=0) + 1
-        while True:
+        taken = set(self._taken_ids())
+        for save_id in _free_ids(taken):
+            if save_id in self._locks or not self._try_lock(save_id):
+                continue
             save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot)
             try:
                 write_atomic(self.path(save_id), save.to_bytes(), exclusive=True)
             except FileExistsError:
-                save_id += 1
+                self.release(save_id)
                 continue
+            except BaseException:
+                self.release(save_id, remove=True)
+                raise
             return save
+        raise StorageError(f"every save ID up to {MAX_SAVE_ID} is in use")
 
     def write(self, save: SaveFile) -> None:
-        """Replace the save file of ``save.save_id`` with ``save``, atomically."""
+        """Replace the save file of ``save.save_id`` with ``save``, atomically.
+
+        Only a save this store holds (created or locked by it) is written:
+        ``SaveInUseError`` otherwise, so that a process never overwrites a
+        game that another one has taken over or that has ended meanwhile.
+        """
+        if save.save_id not in self._locks:
+            raise SaveInUseError(save.save_id)
         self._ensure_folder()
         write_atomic(self.path(save.save_id), save.to_bytes())
 
     def remove(self, save_id: int) -> None:
-        """Delete the save ``save_id`` (a finished game's); no error if it is gone."""
+        """Delete the save ``save_id`` (a finished game's); no error if it is gone.
+
+        Its lock, if this store holds it, is let go and its lock file deleted.
+        """
         try:
             os.unlink(self.path(save_id))
         except FileNotFoundError:
             pass
+        self.release(save_id, remove=True)
+
+    def delete(self, save_id: int) -> SaveFile:
+        """Delete the unfinished game ``save_id`` and return what it held.
+
+        ``SaveInUseError`` if it is open in another process, ``SaveNotFoundError``
+        if there is no such unfinished game, ``DamagedFileError`` (reported
+        and moved aside, not deleted) if it cannot be read; each deletes nothing.
+        """
+        if not os.path.lexists(self.path(save_id)):
+            raise SaveNotFoundError(save_id)
+        held = save_id in self._locks
+        self.lock(save_id)
+        try:
+            save = self.load(save_id)
+            if save.finished:
+                raise SaveNotFoundError(save_id)
+        except StorageError:
+            if not held:
+                self.release(save_id)
+            raise
+        self.remove(save_id)
+        return save
 
     # -- reading -----------------------------------------------------------
     def load(self, save_id: int) -> SaveFile:
@@ -194,7 +314,7 @@ class SaveStore:
         except IsADirectoryError:
             raise set_aside(StoredFile.SAVE, path, Damage.NOT_A_FILE, self.problems) from None
         except OSError:
-            raise set_aside(StoredFile.SAVE, path, Damage.UNREADABLE, self.problems) from None
+            raise left_in_place(StoredFile.SAVE, path, self.problems) from None
         return self._parse(path, raw, save_id)
 
     def _parse(self, path: Path, raw: bytes, save_id: int) -> SaveFile:
@@ -230,7 +350,7 @@ class SaveStore:
         try:
             names = os.listdir(self.directory)
         except OSError:
-            set_aside(StoredFile.SAVES_FOLDER, self.directory, Damage.UNREADABLE, self.problems)
+            left_in_place(StoredFile.SAVES_FOLDER, self.directory, self.problems)
             return []
         return sorted(int(m.group(1)) for m in map(_SAVE_NAME.fullmatch, names) if m)
 

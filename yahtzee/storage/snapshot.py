@@ -11,10 +11,11 @@ refused rather than half used.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from yahtzee.domain.card import Card, Variant
-from yahtzee.domain.dice import DiceRoll
+from yahtzee.domain.dice import Dice, DiceRoll
 from yahtzee.domain.die import Die
 from yahtzee.domain.games import UnknownGameError, get_variant
 from yahtzee.engine.engine import MAX_PLAYERS
@@ -83,6 +84,7 @@ def record_from_dict(data: object) -> GameRecord:
         raise SnapshotError("a finished game has no turn in progress")
     log = tuple(decision_from_dict(raw, variant.rounds, len(players))
                 for raw in _list(fields, "log"))
+    check_log(variant, len(players), log)
     record = GameRecord(variant_name, rules_name, players, round_, seat, turn, log,
                         _rng(fields.get("rng")))
     for index, player in enumerate(players):
@@ -114,6 +116,53 @@ def decision_from_dict(data: object, rounds: int, players: int) -> Decision:
                     _dice(fields.get("dice")), _flags(fields.get("saved")),
                     _int(fields, "rolls_left", 0, REROLLS), _str(fields, "command"),
                     points, label)
+
+
+DIE_COMMANDS = frozenset({"roll", "score", *(str(n) for n in range(1, DiceRoll.NUM_DIE + 1))})
+"""The commands a log may hold while dice are rolled (a menu number is for scoring)."""
+
+
+def check_decision(decision: Decision, rounds: int, players: int) -> None:
+    """Check one logged decision on its own; ``SnapshotError`` if no game could have made it."""
+    if not 1 <= decision.round <= rounds or not 0 <= decision.seat < players:
+        raise SnapshotError("a decision's round or seat is out of range")
+    if (len(decision.dice) != DiceRoll.NUM_DIE or len(decision.saved) != DiceRoll.NUM_DIE
+            or not all(1 <= v <= Die.SIDES for v in decision.dice)):
+        raise SnapshotError("a decision's dice are not five faces")
+    if not 0 <= decision.rolls_left <= REROLLS:
+        raise SnapshotError("a decision's re-rolls left are out of range")
+    if (decision.points is None) != (decision.label is None):
+        raise SnapshotError("a scoring decision has both its points and its box")
+    if decision.label is None and (decision.command not in DIE_COMMANDS
+                                   or decision.rolls_left == 0):
+        raise SnapshotError(f"{decision.command!r} is not a command of the rolling")
+    if decision.label is not None and not (decision.command.isascii()
+                                           and decision.command.isdigit()
+                                           and len(decision.command) <= 3):
+        raise SnapshotError(f"{decision.command!r} is not a menu number")
+
+
+def check_log(variant: Variant, players: int, log: Sequence[Decision]) -> list[Card]:
+    """Replay the scoring choices of ``log`` on new cards and return the cards.
+
+    Every choice must be on the menu for its dice, with the points and box
+    logged; ``SnapshotError`` otherwise, so that nothing that replays a log
+    (the coach, the analysis) meets a choice it cannot follow.
+    """
+    cards = [variant.new_card() for _ in range(players)]
+    for decision in log:
+        check_decision(decision, variant.rounds, players)
+        if decision.label is None:
+            continue
+        card = cards[decision.seat]
+        dice = Dice.of(decision.dice)
+        offered = {item.number: item for item in card.menu(dice)}
+        item = offered.get(int(decision.command))
+        if item is None or (item.points, item.name) != (decision.points, decision.label):
+            raise SnapshotError(f"round {decision.round}: the choice {decision.command!r} "
+                                "was not on the menu as logged")
+        card.choose_number(item.number, dice)
+    return cards
 
 
 # -- checked reading of JSON-able data -----------------------------------------

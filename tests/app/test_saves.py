@@ -1,0 +1,229 @@
+"""Unfinished games: no save before the first move, ``saves --json`` and ``--delete``, the resume
+notice, and a save open in one process refused to another (even to ``saves --delete``).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import final_screen, play_through, run_cli, script_for, variant_of
+from yahtzee.domain.die import Die
+from yahtzee.interfaces.cli import main
+from yahtzee.interfaces.console import DIE_PROMPT
+from yahtzee.storage import locks
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTHING_SAVED = "Game stopped before any move; nothing was saved.\n"
+
+
+def typed(lines: list[str]) -> str:
+    """Return ``lines`` as typed input."""
+    return "".join(line + "\n" for line in lines)
+
+
+def two_games(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Leave two unfinished games: 1, a course game in round 4; 2, Ann's Poker Dice game."""
+    run_cli(["--seed", "7"], typed(script_for(7, "course")[:40]), monkeypatch, capsys)
+    run_cli(["--seed", "3", "--game", "poker-dice", "--players", "human", "--names", "Ann"],
+            "roll\n", monkeypatch, capsys)
+
+
+# -- no save before the first move ----------------------------------------------
+@pytest.mark.parametrize("text", ["", "hello\n0\n\n"], ids=["end of input", "refused lines"])
+def test_a_game_stopped_before_any_move_leaves_no_save(
+        text: str, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """End of input before any accepted command: no save, and the last line says so."""
+    status, out, err = run_cli(["--seed", "7"], text, monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert out.endswith(f"{DIE_PROMPT}\n{NOTHING_SAVED}")
+    assert not (data / "saves").exists()
+    assert run_cli(["saves"], "", monkeypatch, capsys) == (0, "No unfinished games.\n", "")
+
+
+def test_ctrl_c_at_the_first_prompt_leaves_no_save(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C at the first prompt: status 130, no save, and the line says nothing was saved."""
+    def interrupted(size: int = -1, /) -> str:
+        """Raise ``KeyboardInterrupt``, as Ctrl-C does."""
+        raise KeyboardInterrupt
+
+    stream = io.StringIO()
+    setattr(stream, "readline", interrupted)
+    monkeypatch.setattr(sys, "stdin", stream)
+    assert main(["--seed", "7"]) == 130
+    assert capsys.readouterr().out.endswith(f"{DIE_PROMPT}\n{NOTHING_SAVED}")
+    assert not (data / "saves").exists()
+
+
+def test_the_first_accepted_command_saves_the_game(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """One accepted command is enough to save; resuming then goes on from it exactly."""
+    script = script_for(7, "course")
+    reference = play_through(7, variant_of("course"), script)
+    Die.r = random.Random()
+    status, out, _ = run_cli(["--seed", "7"], typed(script[:1]), monkeypatch, capsys)
+    assert out.endswith("Game saved. To continue it, run: python -m yahtzee --resume 1\n")
+    Die.r = random.Random()
+    status, out, err = run_cli(["--resume"], typed(script[1:]), monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert final_screen(out) == final_screen(reference.out)
+
+
+# -- the resume notice -------------------------------------------------------------
+def test_resuming_says_which_game_and_whose_turn(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The first line of a resumed game names it, its rules, its round and who plays next."""
+    two_games(monkeypatch, capsys)
+    run_cli(["--seed", "2", "--rules", "official", "--players", "human,human,human"],
+            "1\n", monkeypatch, capsys)
+    expected = {"1": "Resuming game 1: Yahtzee, course rules, round 4 of 13; Player 2 to play.\n"
+                     "*** Player 2: ***\n",
+                "2": "Resuming game 2: Poker Dice, round 1 of 9; Ann to play.\n*** Ann: ***\n",
+                "3": "Resuming game 3: Yahtzee, official rules, round 1 of 13; "
+                     "Player 1 to play.\n*** Player 1: ***\n"}
+    for save_id, start in expected.items():
+        status, out, err = run_cli(["--resume", save_id], "", monkeypatch, capsys)
+        assert (status, err) == (0, "")
+        assert out.startswith(start)
+        assert out.count("Resuming") == 1
+
+
+# -- saves --json and --delete --------------------------------------------------------
+def test_saves_json_lists_the_unfinished_games(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``saves --json``: each game's ID, time with its zone, round, game, rules, players, turn."""
+    assert run_cli(["saves", "--json"], "", monkeypatch, capsys) == (0, "[]\n", "")
+    two_games(monkeypatch, capsys)
+    status, out, err = run_cli(["saves", "--json"], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    games = json.loads(out)
+    times = [datetime.fromisoformat(game.pop("saved")) for game in games]
+    assert all(moment.utcoffset() is not None for moment in times)
+    assert times[0] >= times[1]
+    assert games == [
+        {"id": 2, "game": "poker-dice", "rules": "poker-dice", "round": 1, "rounds": 9,
+         "players": [{"name": "Ann", "kind": "human"}], "to_play": "Ann", "open": False},
+        {"id": 1, "game": "yahtzee", "rules": "course", "round": 4, "rounds": 13,
+         "players": [{"name": "Player 1", "kind": "human"}, {"name": "Player 2", "kind": "human"}],
+         "to_play": "Player 2", "open": False}]
+
+
+def test_saves_delete_ids_and_all(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--delete`` removes the games named (one line each), ``all`` removes every one."""
+    two_games(monkeypatch, capsys)
+    run_cli(["--seed", "2"], "1\n", monkeypatch, capsys)
+    assert run_cli(["saves", "--delete", "1"], "", monkeypatch, capsys) == (
+        0, "Deleted game 1 (Yahtzee, course rules, round 4 of 13).\n", "")
+    assert sorted(os.listdir(data / "saves")) == ["2.json", "2.lock", "3.json", "3.lock"]
+    assert run_cli(["saves", "--delete", "all"], "", monkeypatch, capsys) == (
+        0, "Deleted game 3 (Yahtzee, course rules, round 1 of 13).\n"
+           "Deleted game 2 (Poker Dice, round 1 of 9).\n", "")
+    assert os.listdir(data / "saves") == []
+    assert run_cli(["saves", "--delete", "all"], "", monkeypatch, capsys) == (
+        0, "No unfinished games.\n", "")
+
+
+@pytest.mark.parametrize(("argv", "error"), [
+    (["2", "9"], "yahtzee: no unfinished game has the ID '9'; nothing was deleted "
+                 "(the command 'saves' lists them)\n"),
+    (["x"], "yahtzee: no unfinished game has the ID 'x'; nothing was deleted "
+            "(the command 'saves' lists them)\n"),
+    (["0"], "yahtzee: no unfinished game has the ID '0'; nothing was deleted "
+            "(the command 'saves' lists them)\n"),
+    (["all", "1"], "yahtzee: saves --delete takes save IDs or 'all', not both\n"),
+])
+def test_saves_delete_with_a_wrong_id_deletes_nothing(
+        argv: list[str], error: str, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An ID of no unfinished game: one line, status 2, and not one game deleted."""
+    two_games(monkeypatch, capsys)
+    before = {name: (data / "saves" / name).read_bytes() for name in os.listdir(data / "saves")}
+    assert run_cli(["saves", "--delete", *argv], "", monkeypatch, capsys) == (2, "", error)
+    after = {name: (data / "saves" / name).read_bytes() for name in os.listdir(data / "saves")}
+    assert after == before
+
+
+# -- a save open in another process --------------------------------------------------
+class GameProcess:
+    """``python -m yahtzee`` running in another process, fed one line at a time."""
+
+    def __init__(self, *args: str) -> None:
+        """Start the program with ``args`` and wait for its first prompt."""
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "yahtzee", *args], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.out = b""
+        self.wait_for_prompts(1)
+
+    def wait_for_prompts(self, count: int) -> None:
+        """Read the program's output until it has shown the die prompt ``count`` times."""
+        assert self.process.stdout is not None
+        prompt = DIE_PROMPT.encode()
+        while self.out.count(prompt) < count:
+            chunk = os.read(self.process.stdout.fileno(), 65536)
+            assert chunk, "the game ended early"
+            self.out += chunk
+
+    def type(self, line: str) -> None:
+        """Type ``line``."""
+        assert self.process.stdin is not None
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def kill(self) -> None:
+        """Kill the program with SIGKILL and wait for it."""
+        self.process.kill()
+        self.process.wait()
+
+
+@pytest.mark.skipif(not locks.LOCKING or not hasattr(signal, "SIGKILL"),
+                    reason="needs file locks and SIGKILL")
+def test_a_game_open_in_another_process_is_refused_until_that_one_is_killed(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--resume`` and ``saves --delete`` refuse a game being played; once killed, it resumes."""
+    script = script_for(7, "course")
+    assert script[0] in {"1", "2", "3", "4", "5"}
+    reference = play_through(7, variant_of("course"), script)
+    other = GameProcess("--seed", "7")
+    try:
+        other.type(script[0])
+        other.wait_for_prompts(2)  # the command was taken, so the game is saved
+        save = data / "saves" / "1.json"
+        before = save.read_bytes()
+        refused = "yahtzee: game 1 is open in another window; finish or stop it there first\n"
+        for argv in (["--resume"], ["--resume", "1"]):
+            assert run_cli(argv, "roll\n", monkeypatch, capsys) == (2, "", refused)
+        assert run_cli(["saves", "--delete", "all"], "", monkeypatch, capsys) == (
+            1, "", "yahtzee: game 1 is open in another window; it was not deleted\n")
+        assert json.loads(run_cli(["saves", "--json"], "", monkeypatch, capsys)[1])[0]["open"]
+        assert save.read_bytes() == before
+    finally:
+        other.kill()
+    assert other.process.returncode == -signal.SIGKILL
+    assert not json.loads(run_cli(["saves", "--json"], "", monkeypatch, capsys)[1])[0]["open"]
+    Die.r = random.Random()
+    status, out, err = run_cli(["--resume", "1"], typed(script[1:]), monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert final_screen(out) == final_screen(reference.out)
+    assert os.listdir(data / "saves") == []
+
+
+def test_a_game_played_in_this_process_frees_its_save_when_it_stops(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Once a game stops, its save is free: ``--resume`` and ``saves --delete`` work at once."""
+    run_cli(["--seed", "7"], "1\n", monkeypatch, capsys)
+    assert run_cli(["--resume"], "", monkeypatch, capsys)[0] == 0
+    assert run_cli(["saves", "--delete", "1"], "", monkeypatch, capsys)[0] == 0
