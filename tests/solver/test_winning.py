@@ -24,6 +24,7 @@ def test_equal_outlooks_share_evenly() -> None:
 def test_a_spread_score_against_a_known_one_is_the_normal_tail() -> None:
     """P(A > 200) + half of P(A = 200), A normal(210, 15^2) spread over whole points."""
     chance = win_chances([Outlook(210, 225), Outlook(200, 0)])[0]
+
     def cdf(x: float) -> float:
         return 0.5 * (1 + erf((x - 210) / (15 * sqrt(2))))
     inside = cdf(210 + 6 * 15 + 0.5) - cdf(210 - 6 * 15 - 0.5)
@@ -46,3 +47,23 @@ def test_chances_match_sampling_of_the_same_distributions() -> None:
     shares = (leaders / leaders.sum(axis=0)).mean(axis=1)
     assert win_chances(outlooks) == pytest.approx(list(shares), abs=3e-3)
     assert sum(win_chances(outlooks)) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_the_coach_gives_win_chances_from_every_card(official: object) -> None:
+    """A player 90 points ahead after two turns (of 13) is well ahead; chances sum to 1."""
+    from yahtzee.app.session import Setup
+    from yahtzee.domain.category_value import CategoryValue as CV
+    from yahtzee.domain.dice import Dice
+    from yahtzee.domain.games import yahtzee_variant
+    from yahtzee.domain.rules import OFFICIAL
+    from yahtzee.domain.score_card import ScoreCard
+    coach = Setup().coach(yahtzee_variant(OFFICIAL))
+    fresh = [ScoreCard(OFFICIAL), ScoreCard(OFFICIAL)]
+    even = coach.win_chances(fresh, 0)
+    assert even == pytest.approx([0.5, 0.5], abs=1e-12)
+    ahead, behind = ScoreCard(OFFICIAL), ScoreCard(OFFICIAL)
+    ahead.choose(CV.YAHTZEE, Dice.of([6, 6, 6, 6, 6]))
+    ahead.choose(CV.LG_STRAIGHT, Dice.of([1, 2, 3, 4, 5]))
+    chances = coach.win_chances([ahead, behind], 1)
+    assert chances is not None and 0.7 < chances[0] < 0.85 and sum(chances) == pytest.approx(1.0)
+    assert coach.win_chances([ahead], 0) is None

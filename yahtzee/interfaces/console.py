@@ -22,6 +22,7 @@ from yahtzee.engine.records import GameRecord, TurnSummary
 from yahtzee.interfaces.streams import printable
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
                                    TableNotStored, TableUnusable)
+from yahtzee.solver.profiles import Profile
 from yahtzee.solver.coach import (Assessment, BoxAdvice, Keep, KeepAdvice, Move,
                                   PlayerAnalysis)
 from yahtzee.storage.problems import Damage, StoredFile
@@ -207,6 +208,17 @@ class Console:
         """Print one line of coaching advice."""
         self.say(f"Coach: {text}")
 
+    def options(self, options: Sequence[tuple[str, Profile]]) -> None:
+        """Print the best options' outcome profiles, one indented line each, best first."""
+        for move, profile in options:
+            self.say(f"  {move}: {profile_text(profile)}")
+
+    def win_chances(self, names: Sequence[str], chances: Sequence[float]) -> None:
+        """Print every player's chance to finish first, in seating order."""
+        shown = ", ".join(f"{printable(name)} {percent(chance)}"
+                          for name, chance in zip(names, chances))
+        self.say(f"Win chances: {shown}")
+
     def analysis(self, analyses: Sequence[PlayerAnalysis], variant: Variant) -> None:
         """Print each player's cost against optimal play and their three costliest decisions."""
         self.say(BANNER_STARS)
@@ -310,7 +322,8 @@ class Console:
                 self.error(f"the solver table {event.where} is not usable ({event.reason}); "
                            "rebuilding it")
         elif isinstance(event, BuildStarted):
-            err.write(f"Building the optimal-play table for {event.rules} rules "
+            table = "spread-and-chances" if event.moments else "optimal-play"
+            err.write(f"Building the {table} table for {event.rules} rules "
                       "(done once, then cached)...\n")
         elif isinstance(event, BuildProgress):
             if live:
@@ -582,6 +595,23 @@ def joker_text(joker: JokerBar) -> str:
 def _join(names: Sequence[str]) -> str:
     """Return names joined as ``A, B and C``."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def percent(chance: float) -> str:
+    """Return a chance as a whole percentage; ``<1%`` and ``>99%`` short of certainty."""
+    if 0 < chance < 0.005:
+        return "<1%"
+    if 0.995 < chance < 1:
+        return ">99%"
+    return f"{round(chance * 100)}%"
+
+
+def profile_text(profile: Profile) -> str:
+    """Return a profile in words: ``253.0 ± 58.7, upper bonus 68%, Yahtzee 33%``."""
+    text = f"{profile.mean:.1f} ± {profile.sd:.1f}"
+    if profile.bonus is not None and profile.yahtzee is not None:
+        text += f", upper bonus {percent(profile.bonus)}, Yahtzee {percent(profile.yahtzee)}"
+    return text
 
 
 def keep_text(keep: Keep, variant: Variant) -> str:

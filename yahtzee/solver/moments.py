@@ -155,8 +155,8 @@ def turn_moments(model: ScoringModel, values: FloatArray, tables: Sequence[Float
     count = len(states)
     leaf = np.stack([reward * reward + 2 * reward * after_value + second_after, bonus_after,
                      yahtzee_after], axis=1)
-    one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1)).reshape(-1, len(QUANTITIES),
-                                                                         count)
+    one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1))
+    one_left = one_left.reshape(-1, len(QUANTITIES), count)
     after_second = _at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
     two_left = expected_over_keeps(after_second).reshape(-1, len(QUANTITIES), count)
     after_first = _at_chosen_keeps(turn.keep2, two_left)
@@ -185,5 +185,3 @@ def solve_moments(model: ScoringModel, values: FloatArray, progress: Progress | 
         if progress is not None:
             progress(model.rounds - turns, model.rounds)
     return Moments(*tables)
-
-

@@ -20,6 +20,7 @@ from yahtzee.domain.poker_dice import FACES, PokerCategory, PokerScoreCard, calc
 from yahtzee.solver.dynamic import TurnValues, single_turn_values, solve, start_state_value
 from yahtzee.solver.keeps import ROLLS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, base_table
+from yahtzee.solver.moments import Moments, solve_moments
 from yahtzee.solver.strategy import TurnStrategy
 
 
@@ -42,6 +43,13 @@ def poker_solution(optimal: bool = True) -> tuple[ScoringModel, FloatArray]:
     model = poker_model()
     values = solve(model) if optimal else np.zeros(model.shape)
     return model, values
+
+
+@lru_cache(maxsize=1)
+def poker_moments() -> Moments:
+    """Return the spreads and chances of optimal Poker Dice play (worked out in memory)."""
+    model, values = poker_solution()
+    return solve_moments(model, values)
 
 
 def expected_poker_score() -> float:

@@ -74,7 +74,7 @@ class Profiler:
     """Outcome profiles of a game's positions, from a strategy and its ``Moments``."""
 
     def __init__(self, strategy: BoxMover, moments: Moments, *, goals: bool = True) -> None:
-        """Profile positions of ``strategy``'s game; ``goals``: the game has the bonus and Yahtzee."""
+        """Profile ``strategy``'s game; ``goals``: the game has the upper bonus and Yahtzee box."""
         self.strategy = strategy
         self.model = strategy.model
         self.values = strategy.values.ravel()
@@ -143,5 +143,3 @@ class Profiler:
             after = step_one(self.model, flag, mask, upper, slot, points, bonus)
             result[box] = self._at_state(now + after[3], *after[:3])
         return result
-
-
