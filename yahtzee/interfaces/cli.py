@@ -151,7 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog,
         usage=(f"{prog} [options]           (plays a game)\n"
-               f"       {prog} COMMAND [options]   (COMMAND: {', '.join(COMMANDS)})"),
+               f"       {prog} COMMAND [options]   (the commands are listed below)"),
         description="Yahtzee in the terminal, with an exact optimal computer opponent. "
                     "With no command, plays a game (the options below are play's).")
     _play_options(parser, defaults=True)
@@ -208,6 +208,25 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("game_id", nargs="?", metavar="GAME_ID",
                          help="the finished game's number (default: the latest)")
     analyze.add_argument("--json", action="store_true", help="print JSON")
+
+    advise = sub.add_parser(
+        "advise", help="advice for a game played with real dice",
+        description="A companion for real dice: type the dice you roll and get the best "
+                    "move and the next two, with their expected final scores; your card is "
+                    "kept through the game. With --json, answer one roll given by --dice "
+                    "(and --roll, --card) and stop.")
+    advise.add_argument("--rules", choices=sorted(RULES), default=None, help=rules_help)
+    advise.add_argument("--game", choices=GAMES, default=YAHTZEE, help=game_help)
+    advise.add_argument("--card", metavar="BOXES",
+                        help='the card so far, such as "ones=3,fives=15,yahtzee=50,bonus=1" '
+                             "(box names or numbers; bonus: Yahtzee bonuses taken)")
+    advise.add_argument("--opponents", metavar="TOTALS",
+                        help="the other players' totals now, such as 120,95")
+    advise.add_argument("--json", action="store_true",
+                        help="answer the roll of --dice in JSON and stop")
+    advise.add_argument("--dice", metavar="DICE", help='with --json: the dice, such as "5 5 2 1 6"')
+    advise.add_argument("--roll", metavar="N",
+                        help="with --json: which roll the dice are, 1-3 (default: 1)")
     return parser
 
 
@@ -220,7 +239,7 @@ def play_problem(args: argparse.Namespace) -> str | None:
     ignores these options (with a notice), so they are not checked with it.
     """
     command = args.command or "play"
-    if command not in ("play", "solve", "simulate"):
+    if command not in ("play", "solve", "simulate", "advise"):
         return None
     if command == "play" and args.resume is not None:
         return None

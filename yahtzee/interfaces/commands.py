@@ -1,5 +1,7 @@
 """What each subcommand does: ``play``, ``solve``, ``simulate``, ``saves``, ``stats``, ``analyze``.
 
+``advise`` (advice for real dice) lives in ``yahtzee.interfaces.advise``.
+
 Each handler takes the options argparse has already checked and returns
 the exit status.  Results go to standard output (a readable text, or JSON);
 one-line errors to standard error.  numpy is imported only by the commands
@@ -20,6 +22,7 @@ from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
                                  resume_engine)
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant
+from yahtzee.interfaces.advise import run_advise
 from yahtzee.interfaces.console import (NUMPY_NEEDED, PROGRAM_NAME, Console, analysis_json,
                                         game_words, local_time, saves_json)
 from yahtzee.interfaces.console_game import Game
@@ -350,7 +353,7 @@ def run_analyze(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "saves": run_saves,
-            "stats": run_stats, "analyze": run_analyze}
+            "stats": run_stats, "analyze": run_analyze, "advise": run_advise}
 """Every subcommand's handler, by name (``play`` is the default)."""
 
 

@@ -1,0 +1,199 @@
+"""Advice for real dice: the ranked moves against the optimal strategy, and the card kept."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from tests.helpers import variant_of
+from yahtzee.app.advice import (MAX_MOVES, BoxRefusedError, GameOverError, Move, NoDiceError,
+                                NoRollLeftError, NothingToUndoError, Position, RealDiceGame,
+                                box_names, ranked_moves, win_chance)
+from yahtzee.app.session import Setup
+from yahtzee.domain.card import Card, JokerBar, Variant
+from yahtzee.domain.dice import Dice
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.coach import Coach
+
+GAMES = ["official", "course", "poker"]
+
+
+@pytest.fixture(scope="module")
+def coaches(official: Solution, course: Solution) -> dict[str, Coach]:
+    """A coach for each game of the tests (the tables built once per session)."""
+    return {name: Setup().coach(variant_of(name)) for name in GAMES}
+
+
+def random_card(variant: Variant, rng: random.Random, turns: int) -> Card:
+    """Return a card that has played ``turns`` turns, each a random roll in a random box."""
+    card = variant.new_card()
+    for _ in range(turns):
+        dice = Dice.of(rng.randint(1, 6) for _ in range(5))
+        card.choose_number(rng.choice(card.menu(dice)).number, dice)
+    return card
+
+
+def roll(rng: random.Random) -> list[int]:
+    """Return five random dice values."""
+    return [rng.randint(1, 6) for _ in range(5)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_moves_are_the_strategys_best_then_the_next_by_expected_score(
+        game: str, coaches: dict[str, Coach]) -> None:
+    variant = variant_of(game)
+    coach = coaches[game]
+    strategy = coach.strategy
+    rng = random.Random(game)
+    for position in range(30):
+        card = random_card(variant, rng, position % variant.rounds)
+        dice = roll(rng)
+        number = position % 3 + 1
+        moves = ranked_moves(coach, card, dice, number)
+        boxes = strategy.category_values(card, dice)
+        values = {("box", box.number): value for box, value in boxes.items()}
+        if number < 3:
+            keeps = strategy.keep_values(card, dice, 3 - number)
+            values.update({("keep", keep): value for keep, value in keeps.items()
+                           if len(keep) < 5})
+            keep = strategy.keep(card, dice, 3 - number)
+        else:
+            keep = None
+        best = (("box", strategy.category(card, dice).number) if keep is None
+                else ("keep", keep))
+
+        def key(move: Move) -> tuple[str, object]:
+            """Return the move as the key of ``values``."""
+            return ("box", move.box.number) if move.box is not None else ("keep", move.keep)
+
+        assert len(moves) == min(MAX_MOVES, len(values))
+        assert key(moves[0]) == best
+        assert [m.expected for m in moves] == [values[key(m)] for m in moves]
+        others = sorted((v for k, v in values.items() if k != best), reverse=True)
+        assert [m.expected for m in moves[1:]] == others[:MAX_MOVES - 1]
+        menu = {item.number: item for item in card.menu(Dice.of(dice))}
+        for move in moves:
+            assert (move.keep is None) != (move.box is None)
+            if move.box is not None:
+                assert move.box == menu[move.box.number]
+            if number == 3:
+                assert move.box is not None
+            assert move.win_chance is None
+
+
+def test_after_the_third_roll_a_forced_joker_leaves_one_move(coaches: dict[str, Coach]) -> None:
+    variant = variant_of("official")
+    card = variant.restore_card([None] * 11 + [50, None], 0)
+    [move] = ranked_moves(coaches["official"], card, [6, 6, 6, 6, 6], 3)
+    assert move.box is not None
+    assert (move.box.name, move.box.points, move.box.bonus) == ("Sixes", 130, 100)
+
+
+def test_opponents_give_each_move_a_win_chance_that_is_not_known_yet(
+        coaches: dict[str, Coach]) -> None:
+    coach = coaches["official"]
+    card = variant_of("official").new_card()
+    moves = ranked_moves(coach, card, [5, 5, 2, 1, 6], 1, opponents=(120, 95))
+    assert [m.win_chance for m in moves] == [None] * MAX_MOVES
+    assert [m.expected for m in moves] == [m.expected for m in
+                                           ranked_moves(coach, card, [5, 5, 2, 1, 6], 1)]
+    assert win_chance(coach, card, [5, 5, 2, 1, 6], 1, moves[0], (120,)) is None
+
+
+def test_box_names_follow_the_menu_numbers() -> None:
+    assert box_names(variant_of("course"))[:2] == ["Ones", "Twos"]
+    assert box_names(variant_of("course"))[12] == "Chance"
+    assert box_names(variant_of("poker")) == [
+        "One Pair", "Two Pair", "Three of a Kind", "Four of a Kind", "Five of a Kind",
+        "Full House", "Small Straight", "Large Straight", "Chance"]
+
+
+@pytest.fixture
+def make_game(coaches: dict[str, Coach]) -> Callable[..., RealDiceGame]:
+    """Return a function giving a game with real dice of the named game, from an optional card."""
+    def make(game: str = "official", card: Card | None = None) -> RealDiceGame:
+        """Return the game."""
+        return RealDiceGame(variant_of(game), coaches[game], card)
+    return make
+
+
+def test_a_turn_takes_three_rolls_at_most_and_a_refused_step_changes_nothing(
+        make_game: Callable[..., RealDiceGame]) -> None:
+    game = make_game()
+    with pytest.raises(NoDiceError):
+        game.score(13)
+    with pytest.raises(NoDiceError):
+        game.moves()
+    for dice in ([1, 2, 3, 4, 6], [1, 2, 3, 4, 1], [1, 2, 3, 4, 4]):
+        game.rolled(dice)
+    assert (game.round, game.roll, game.dice) == (1, 3, (1, 2, 3, 4, 4))
+    with pytest.raises(NoRollLeftError):
+        game.rolled([6, 6, 6, 6, 6])
+    assert game.position == Position((None,) * 13, 0, 3, (1, 2, 3, 4, 4))
+    item = game.score(10)
+    assert (item.name, item.points) == ("Small Straight", 30)
+    assert (game.round, game.roll, game.dice) == (2, 0, ())
+    game.rolled([2, 3, 4, 5, 6])
+    with pytest.raises(BoxRefusedError) as refused:
+        game.score(10)
+    assert (refused.value.number, refused.value.filled, refused.value.joker) == (10, True, None)
+    assert game.position == Position((None,) * 9 + (30,) + (None,) * 3, 0, 1, (2, 3, 4, 5, 6))
+
+
+def test_the_joker_refusal_names_where_the_yahtzee_must_go(
+        make_game: Callable[..., RealDiceGame]) -> None:
+    card = variant_of("official").restore_card([None] * 11 + [50, None], 0)
+    game = make_game("official", card)
+    game.rolled([4, 4, 4, 4, 4])
+    with pytest.raises(BoxRefusedError) as refused:
+        game.score(13)
+    assert (refused.value.filled, refused.value.joker) == (False, JokerBar("Fours"))
+    assert game.best_box().name == "Fours"
+    assert game.score(4).points == 120
+
+
+def test_undo_takes_back_the_last_scoring_and_back_one_step(
+        make_game: Callable[..., RealDiceGame]) -> None:
+    game = make_game()
+    with pytest.raises(NothingToUndoError):
+        game.undo()
+    game.rolled([5, 5, 2, 1, 6])
+    game.rolled([5, 5, 5, 3, 2])
+    before = game.position
+    assert game.score(5).points == 15
+    game.rolled([1, 1, 1, 2, 2])
+    undone = game.undo()
+    assert (undone.name, undone.points) == ("Fives", 15)
+    assert game.position == before
+    with pytest.raises(NothingToUndoError):
+        game.undo()
+    assert game.back() is None
+    assert (game.roll, game.dice) == (1, (5, 5, 2, 1, 6))
+    assert game.back() is None
+    assert game.position == Position((None,) * 13, 0)
+    with pytest.raises(NothingToUndoError):
+        game.back()
+
+
+def test_the_game_ends_after_its_rounds_and_a_course_bonus_takes_one(
+        make_game: Callable[..., RealDiceGame], coaches: dict[str, Coach]) -> None:
+    game = make_game("course")
+    assert game.start_expected() == coaches["course"].strategy.expected_final(
+        variant_of("course").new_card())
+    game.rolled([3, 3, 3, 3, 3])
+    game.score(12)
+    game.rolled([2, 2, 2, 2, 2])
+    bonus = game.score(12)
+    assert (bonus.points, game.round, game.position.bonus) == (100, 3, 1)
+    assert game.position.scores[11] == 50
+    for number in range(1, 12):
+        game.rolled([6, 6, 6, 5, 5])
+        game.score(number)
+    assert game.is_over()
+    assert game.card.score() == 10 + 18 + 28 + 25 + 50 + 100
+    with pytest.raises(GameOverError):
+        game.rolled([1, 2, 3, 4, 5])
+    game.undo()
+    assert not game.is_over() and game.roll == 1

@@ -1,0 +1,550 @@
+"""``advise``: a companion for people who play with real dice.
+
+Interactive, it keeps the person's card through the game: each turn they
+type the dice they rolled, read the best move and the next two with the
+expected final score of each, type the dice of the next roll or the box
+they chose, and can take steps back.  With ``--json`` it answers one
+position given on the command line and stops.  This module reads those
+lines and options and holds every text ``advise`` prints; the position
+and its moves come from ``yahtzee.app.advice``.
+
+The card option's syntax: ``--card "ones=3,twos=,fives=15,yahtzee=50,bonus=1"``
+lists boxes (by name, in any case, blanks or hyphens between words, or by
+menu number) with the points they hold; a box given no points (``twos=``)
+or not listed is open; ``bonus`` is the number of Yahtzee bonuses taken.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+from collections.abc import Sequence
+from typing import Any
+
+from yahtzee.app.advice import (ROLLS, AdviceError, BoxRefusedError, GameOverError, Move,
+                                NoDiceError, NoRollLeftError, NothingToUndoError,
+                                RealDiceGame, box_names, ranked_moves)
+from yahtzee.app.session import Setup
+from yahtzee.domain.card import Card, MenuItem, Variant
+from yahtzee.domain.games import YAHTZEE, get_variant
+from yahtzee.interfaces.console import (GAME_NAMES, JSON_DIGITS, PROGRAM_NAME, Console, faces,
+                                        joker_text, keep_text, scored_text)
+from yahtzee.interfaces.streams import printable
+from yahtzee.solver.coach import Keep
+
+DICE = 5
+"""Dice in a roll."""
+EXAMPLE_DICE = {YAHTZEE: "5 5 2 1 6"}
+"""An example roll for each game's texts (Poker Dice's is made from its faces)."""
+BONUS_KEY = "bonus"
+"""The ``--card`` key of the number of Yahtzee bonuses taken."""
+MAX_TOTAL = 9999
+"""The highest opponent's total accepted: no game's score comes near it."""
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+"""How rolls are numbered in the texts."""
+QUIT = ("quit", "exit", "q")
+"""The words that stop the interactive session."""
+
+
+class InputError(ValueError):
+    """A line or an option that cannot be used; the message is the one line to show."""
+
+
+# -- reading dice, boxes, cards and totals -------------------------------------
+
+
+def example_dice(variant: Variant) -> str:
+    """Return a roll as the person would type it in this game: ``5 5 2 1 6``."""
+    return EXAMPLE_DICE.get(variant.name) or faces([5, 5, 2, 1, 6], variant)
+
+
+def _face_list(variant: Variant) -> str:
+    """Return the faces a die may show, for messages: ``1 to 6`` or ``9 10 J Q K A``."""
+    if variant.face_labels == tuple(str(n) for n in range(1, 7)):
+        return "1 to 6"
+    return " ".join(variant.face_labels)
+
+
+def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
+    """Return the dice values (1 to 6) of a typed roll: five faces, blanks or commas between.
+
+    A Yahtzee roll may also be typed as five digits together (``55216``).
+    """
+    tokens = text.replace(",", " ").split()
+    if len(tokens) == 1 and len(tokens[0]) == DICE and variant.name == YAHTZEE:
+        tokens = list(tokens[0])
+    labels = [label.upper() for label in variant.face_labels]
+    values = []
+    for token in tokens:
+        if token.upper() not in labels:
+            raise InputError(f"'{printable(token)}' is not a die face "
+                             f"({_face_list(variant)}); type the five dice, "
+                             f"such as {example_dice(variant)}")
+        values.append(labels.index(token.upper()) + 1)
+    if len(values) != DICE:
+        raise InputError(f"that is {len(values)} {'die' if len(values) == 1 else 'dice'}; "
+                         f"type all five, such as {example_dice(variant)}")
+    return tuple(values)
+
+
+def _key(name: str) -> str:
+    """Return a box name as compared: lower case, without blanks, hyphens or underscores."""
+    return re.sub(r"[\s_-]+", "", name.lower())
+
+
+def box_slug(name: str) -> str:
+    """Return a box name as ``--card`` writes it: ``three-of-a-kind``."""
+    return "-".join(name.lower().split())
+
+
+def find_box(variant: Variant, text: str) -> int:
+    """Return the menu number of the box that ``text`` names (name, unique start, or number)."""
+    names = box_names(variant)
+    typed = text.strip()
+    if typed.isascii() and typed.isdigit():
+        if 1 <= int(typed) <= len(names) and typed == str(int(typed)):
+            return int(typed)
+        raise InputError(f"there is no box {typed}: the boxes are numbered 1 to {len(names)}")
+    key = _key(typed)
+    exact = [n for n, name in enumerate(names, 1) if _key(name) == key]
+    found = exact or [n for n, name in enumerate(names, 1) if key and _key(name).startswith(key)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        which = " or ".join(names[n - 1] for n in found)
+        raise InputError(f"'{printable(typed)}' could be {which}")
+    raise InputError(f"'{printable(typed)}' is not a box; the boxes are "
+                     + ", ".join(f"{n} {name}" for n, name in enumerate(names, 1)))
+
+
+def parse_card(variant: Variant, text: str) -> Card:
+    """Return the card ``--card`` describes (see the module's docstring for the syntax)."""
+    names = box_names(variant)
+    scores: list[int | None] = [None] * len(names)
+    bonus = 0
+    seen: set[str] = set()
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        key, equals, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not equals:
+            raise InputError(f"'{printable(item.strip())}' in --card needs '=' and the points "
+                             f"(such as fives=15; fives= for an open box)")
+        if value and not (value.isascii() and value.isdigit()):
+            raise InputError(f"'{printable(value)}' in --card is not a whole number of points")
+        if key.lower() == BONUS_KEY:
+            target = BONUS_KEY
+            bonus = int(value or 0)
+        else:
+            number = find_box(variant, key)
+            target = names[number - 1]
+            scores[number - 1] = int(value) if value else None
+        if target in seen:
+            raise InputError(f"--card gives {target} twice")
+        seen.add(target)
+    try:
+        return variant.restore_card(scores, bonus)
+    except ValueError as error:
+        raise InputError(f"impossible card: {error}") from None
+
+
+def card_option(variant: Variant, card: Card) -> str:
+    """Return the ``--card`` text of a card (its filled boxes, then its bonuses)."""
+    scores, bonus = variant.card_contents(card)
+    items = [f"{box_slug(name)}={points}"
+             for name, points in zip(box_names(variant), scores) if points is not None]
+    if bonus:
+        items.append(f"{BONUS_KEY}={bonus}")
+    return ",".join(items)
+
+
+def parse_opponents(text: str) -> tuple[int, ...]:
+    """Return the opponents' totals: whole numbers from 0 to ``MAX_TOTAL``, blanks or commas."""
+    totals = []
+    for token in text.replace(",", " ").split():
+        if not (token.isascii() and token.isdigit()) or int(token) > MAX_TOTAL:
+            raise InputError(f"'{printable(token)}' is not a total (a whole number from 0 to "
+                             f"{MAX_TOTAL}); type the opponents' totals, such as 120 95")
+        totals.append(int(token))
+    return tuple(totals)
+
+
+def parse_roll(text: str) -> int:
+    """Return the roll number of ``--roll``: 1, 2 or 3."""
+    typed = text.strip()
+    if typed not in ("1", "2", "3"):
+        raise InputError(f"--roll '{printable(text)}' is not a roll number: 1, 2 or 3")
+    return int(typed)
+
+
+def is_full(variant: Variant, card: Card) -> bool:
+    """Return whether the card has no turn left to play."""
+    return card.rounds_used() >= variant.rounds
+
+
+FULL_CARD = "the card is full: every turn has been played"
+
+
+# -- words -----------------------------------------------------------------------
+
+
+def move_words(move: Move, variant: Variant) -> str:
+    """Return a move in words: ``keep 5 5 and roll``, ``roll all`` or ``score Chance``."""
+    if move.box is not None:
+        return f"score {move.box.name}"
+    assert move.keep is not None
+    return keep_text(Keep(move.keep, DICE), variant)
+
+
+def _die_json(value: int, variant: Variant) -> int | str:
+    """Return a die for JSON: its number in Yahtzee, its face label in other games."""
+    return value if variant.name == YAHTZEE else variant.face(value)
+
+
+def advice_json(variant: Variant, roll: int, dice: Sequence[int], moves: Sequence[Move],
+                opponents: Sequence[int] = ()) -> dict[str, Any]:
+    """Return the one-shot answer: the game, the position and the ranked moves, best first.
+
+    With ``opponents`` the answer names them and each move has its
+    ``win_chance`` (null while it cannot be computed).
+    """
+    options = []
+    for move in moves:
+        option: dict[str, Any] = {
+            "move": move_words(move, variant),
+            "keep": None if move.keep is None else [_die_json(v, variant) for v in move.keep],
+            "box": None if move.box is None else {"number": move.box.number,
+                                                  "name": move.box.name,
+                                                  "points": move.box.points},
+            "expected_final": round(move.expected, JSON_DIGITS)}
+        if opponents:
+            option["win_chance"] = move.win_chance
+        options.append(option)
+    answer: dict[str, Any] = {"game": variant.name, "rules": variant.rules_name, "roll": roll,
+                              "dice": [_die_json(v, variant) for v in dice]}
+    if opponents:
+        answer["opponents"] = list(opponents)
+    answer.update(options=options, best=0)
+    return answer
+
+
+def move_lines(moves: Sequence[Move], variant: Variant) -> list[str]:
+    """Return the advice: one line per move, ranked, each with its expected final score."""
+    texts = []
+    for move in moves:
+        text = move_words(move, variant)
+        if move.box is not None:
+            text += f", {move.box.points} points"
+        texts.append(text)
+    width = max(len(text) for text in texts)
+    lines = []
+    for rank, (move, text) in enumerate(zip(moves, texts), 1):
+        line = f"  {rank}. {text:<{width}}  {move.expected:7.2f}"
+        if move.win_chance is not None:
+            line += f"  win {move.win_chance:.0%}"
+        lines.append(line)
+    return lines
+
+
+HELP = """\
+Type the five dice you rolled ({example}) for advice: the best move and the
+next two, each with the expected final score of optimal play after it.
+Then type the dice of your next roll, or the box you score: its name or
+number, "score" and either ("score 13", "full house"), or Enter for the
+advised box when the advice is to score.
+Commands:
+  card              show your card
+  undo              take back the last box you scored
+  back              take back the last step (the dice typed last, or a box)
+  opponents 120 95  note the other players' totals ("opponents none" forgets them)
+  help              show this text
+  quit              stop (the last line tells how to go on later)"""
+
+
+# -- the interactive session ------------------------------------------------------
+
+
+class AdviseSession:
+    """The interactive ``advise``: reads the person's lines, keeps the card, prints advice."""
+
+    def __init__(self, console: Console, game: RealDiceGame, args: argparse.Namespace) -> None:
+        """Talk through ``console`` about ``game``; ``args`` are the options it started with."""
+        self.console = console
+        self.game = game
+        self.variant = game.variant
+        self.args = args
+        self._moves: list[Move] = []
+        self._start = game.card
+
+    def run(self) -> int:
+        """Play the session to the end of the card or of the input; return the exit status."""
+        try:
+            self._intro()
+            while not self.game.is_over():
+                line = self.console.read(self._prompt())
+                self._handle(line)
+        except _Quit:
+            self._stopped()
+        except EOFError:
+            self._stopped()
+        except KeyboardInterrupt:
+            self.console.say()
+            self._stopped()
+            return 130
+        else:
+            self._final()
+        return 0
+
+    def _intro(self) -> None:
+        """Say what the session does and how to type a roll; show a card given at the start."""
+        say = self.console.say
+        game = self.game
+        say(f"Advice for real dice: {_game_name(self.variant)}.")
+        say(f"Optimal play expects {game.start_expected():.2f} points from "
+            f"{self._start_words()}.")
+        say(f"Type the five dice you roll (such as {example_dice(self.variant)}); "
+            "'help' lists the commands.")
+        if game.card.rounds_used():
+            self._compact_card()
+        if game.opponents:
+            self._opponents_line()
+        say()
+
+    def _start_words(self) -> str:
+        """Return what the game started from: an empty card or the card given."""
+        return "this card" if self._start.rounds_used() else "an empty card"
+
+    def _prompt(self) -> str:
+        """Return the prompt for the next line: the dice of a roll, or the box to score."""
+        game = self.game
+        where = f"Round {game.round} of {self.variant.rounds}"
+        if game.roll == 0:
+            return f"{where}, {ORDINALS[1]} roll - your dice: "
+        advised = self._moves[0].box if self._moves else None
+        default = f" (Enter: {advised.name})" if advised is not None else ""
+        if game.roll == ROLLS:
+            return f"{where} - the box you score{default}: "
+        return (f"{where}, {ORDINALS[game.roll + 1]} roll - your dice, "
+                f"or the box you score{default}: ")
+
+    def _handle(self, line: str) -> None:
+        """Act on one line typed; a line that cannot be used is answered and changes nothing."""
+        text = line.strip()
+        words = text.split()
+        command = words[0].lower() if words else ""
+        try:
+            if command in QUIT and len(words) == 1:
+                raise _Quit()
+            if command == "help" and len(words) == 1:
+                self.console.say(HELP.format(example=example_dice(self.variant)))
+            elif command == "card" and len(words) == 1:
+                self._full_card()
+            elif command == "undo" and len(words) == 1:
+                self._took_back(self.game.undo())
+            elif command == "back" and len(words) == 1:
+                self._took_back(self.game.back())
+            elif command in ("opponent", "opponents"):
+                self._opponents(words[1:])
+            elif command == "score":
+                self._score(" ".join(words[1:]))
+            elif not text:
+                self._enter()
+            elif self.game.roll == 0 or self._looks_like_dice(words):
+                self._rolled(parse_dice(self.variant, text))
+            else:
+                self._score(text)
+        except InputError as error:
+            self.console.say(str(error))
+        except AdviceError as error:
+            self.console.say(self._refusal(error))
+
+    def _looks_like_dice(self, words: Sequence[str]) -> bool:
+        """Return whether a line is meant as dice rather than a box: five words, or faces only."""
+        tokens = " ".join(words).replace(",", " ").split()
+        if len(tokens) == 1:
+            return self.variant.name == YAHTZEE and len(tokens[0]) == DICE and tokens[0].isdigit()
+        labels = {label.upper() for label in self.variant.face_labels}
+        return len(tokens) == DICE or all(token.upper() in labels for token in tokens)
+
+    def _enter(self) -> None:
+        """Take the advice to score on an empty line; otherwise say what to type."""
+        game = self.game
+        if game.roll and self._moves and self._moves[0].box is not None:
+            self._score_number(self._moves[0].box.number)
+        elif game.roll == 0:
+            self.console.say(f"Type the five dice you rolled, such as {example_dice(self.variant)} "
+                             "('help' lists the commands)")
+        else:
+            self.console.say(f"The advice is to roll again: type the dice of your "
+                             f"{ORDINALS[game.roll + 1]} roll, or the box you score")
+
+    def _rolled(self, dice: tuple[int, ...]) -> None:
+        """Take the dice typed as the turn's next roll and advise on them."""
+        self.game.rolled(dice)
+        self._advise()
+
+    def _advise(self) -> None:
+        """Print the ranked moves for the dice typed last (nothing before the turn's first roll)."""
+        game = self.game
+        if not game.roll:
+            self._moves = []
+            return
+        self._moves = game.moves()
+        last = " (the last)" if game.roll == ROLLS else ""
+        self.console.say(f"{ORDINALS[game.roll]} roll{last}: {faces(game.dice, self.variant)}"
+                         " - best moves, with the expected final score:")
+        for line in move_lines(self._moves, self.variant):
+            self.console.say(line)
+
+    def _score(self, text: str) -> None:
+        """Score the box ``text`` names (the advised box when ``text`` is empty)."""
+        if not self.game.roll:
+            raise NoDiceError()
+        number = find_box(self.variant, text) if text else self.game.best_box().number
+        self._score_number(number)
+
+    def _score_number(self, number: int) -> None:
+        """Score the box numbered ``number`` and show the card."""
+        item = self.game.score(number)
+        self._moves = []
+        self.console.say(f"{scored_text('You', item)}.")
+        self._compact_card()
+        if not self.game.is_over():
+            self.console.say()
+
+    def _took_back(self, item: MenuItem | None) -> None:
+        """Say what was taken back, then show the position it returned to."""
+        game = self.game
+        if item is not None:
+            self.console.say(f"Took back {item.points} points in {item.name}; "
+                             f"back to round {game.round}.")
+        elif game.roll:
+            self.console.say(f"Took back those dice; back to the {ORDINALS[game.roll]} roll.")
+        else:
+            self.console.say("Took back those dice; type the turn's first roll again.")
+        self._advise()
+
+    def _opponents(self, words: Sequence[str]) -> None:
+        """Note the opponents' totals (``none`` forgets them; none given shows them)."""
+        if [w.lower() for w in words] == ["none"]:
+            self.game.opponents = ()
+        elif words:
+            self.game.opponents = parse_opponents(" ".join(words))
+        self._opponents_line()
+        if words and self.game.roll:
+            self._advise()
+
+    def _opponents_line(self) -> None:
+        """Say which opponents' totals are noted."""
+        totals = self.game.opponents
+        if totals:
+            self.console.say(f"Opponents' totals: {', '.join(str(t) for t in totals)}.")
+        else:
+            self.console.say("No opponents' totals noted (type opponents 120 95 to note them).")
+
+    def _refusal(self, error: AdviceError) -> str:
+        """Return why a step was refused, in one line."""
+        if isinstance(error, NoDiceError):
+            return f"Type your dice first, such as {example_dice(self.variant)}"
+        if isinstance(error, NoRollLeftError):
+            return "That was the last roll: type the box you score"
+        if isinstance(error, NothingToUndoError):
+            return "There is nothing to take back"
+        if isinstance(error, GameOverError):
+            return "The game is over"
+        if isinstance(error, BoxRefusedError):
+            name = box_names(self.variant)[error.number - 1]
+            if error.joker is not None:
+                return joker_text(error.joker)
+            if error.filled:
+                return f"{name} is already scored; pick an open box"
+            return f"{name} may not be chosen for these dice"
+        return str(error)
+
+    def _compact_card(self) -> None:
+        """Print the filled boxes, one line each, and the total."""
+        scores, _ = self.variant.card_contents(self.game.card)
+        rows = self.game.card.rows()
+        for (label, value), points in zip(rows, scores):
+            if points is not None:
+                self.console.say(f"{label:>15}: {value}")
+        self.console.say(f"{'Total':>15}: {self.game.card.score()}")
+
+    def _full_card(self) -> None:
+        """Print every row of the card, an open box shown as ``-``."""
+        scores, _ = self.variant.card_contents(self.game.card)
+        rows = self.game.card.rows()
+        for index, (label, value) in enumerate(rows):
+            open_box = index < len(scores) and scores[index] is None
+            self.console.say(f"{label.rstrip(':'):>15}: {'-' if open_box else value}")
+
+    def _final(self) -> None:
+        """Say the final score beside optimal play's expectation."""
+        score = self.game.card.score()
+        expected = self.game.start_expected()
+        self.console.say(f"Game over: {score} points. Optimal play expects {expected:.2f} "
+                         f"from {self._start_words()} ({score - expected:+.2f}).")
+
+    def _stopped(self) -> None:
+        """Say that the session stopped, and how to go on with the card later."""
+        card = self.game.card
+        if not card.rounds_used():
+            self.console.say("Stopped.")
+            return
+        command = [*PROGRAM_NAME.split(), "advise", *_game_options(self.variant),
+                   "--card", card_option(self.variant, card)]
+        if self.game.opponents:
+            command += ["--opponents", ",".join(str(t) for t in self.game.opponents)]
+        self.console.say(f"Stopped. To go on with this card: {shlex.join(command)}")
+
+
+class _Quit(Exception):
+    """The person asked to stop."""
+
+
+def _game_name(variant: Variant) -> str:
+    """Return the game in words: ``Yahtzee, official rules`` or ``Poker Dice``."""
+    if variant.name == YAHTZEE:
+        return f"Yahtzee, {variant.rules_name} rules"
+    return GAME_NAMES[variant.name]
+
+
+def _game_options(variant: Variant) -> list[str]:
+    """Return the options that choose this game: ``--rules official`` or ``--game poker-dice``."""
+    if variant.name == YAHTZEE:
+        return ["--rules", variant.rules_name]
+    return ["--game", variant.name]
+
+
+# -- the subcommand -----------------------------------------------------------------
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    """Run ``advise``: the interactive companion, or with ``--json`` the one-shot answer."""
+    console = Console()
+    variant = get_variant(args.game, args.rules)
+    try:
+        if args.json:
+            if args.dice is None:
+                raise InputError("--json answers one roll: give it with --dice "
+                                 f"\"{example_dice(variant)}\"")
+            dice = parse_dice(variant, args.dice)
+            roll = parse_roll(args.roll if args.roll is not None else "1")
+        elif args.dice is not None or args.roll is not None:
+            raise InputError("--dice and --roll are for the one-shot answer: add --json")
+        card = parse_card(variant, args.card) if args.card is not None else variant.new_card()
+        opponents = parse_opponents(args.opponents) if args.opponents is not None else ()
+        if is_full(variant, card):
+            raise InputError(FULL_CARD)
+    except InputError as error:
+        console.error(str(error))
+        return 2
+    coach = Setup(report=console.solver_event).coach(variant)
+    if args.json:
+        moves = ranked_moves(coach, card, dice, roll, opponents)
+        console.say(json.dumps(advice_json(variant, roll, dice, moves, opponents), indent=2))
+        return 0
+    return AdviseSession(console, RealDiceGame(variant, coach, card, opponents), args).run()
