@@ -57,7 +57,7 @@ def test_the_coach_gives_win_chances_from_every_card(official: object) -> None:
     from yahtzee.domain.games import yahtzee_variant
     from yahtzee.domain.rules import OFFICIAL
     from yahtzee.domain.score_card import ScoreCard
-    coach = Setup().coach(yahtzee_variant(OFFICIAL))
+    coach = Setup().coach(yahtzee_variant(OFFICIAL), profiles=True)
     fresh = [ScoreCard(OFFICIAL), ScoreCard(OFFICIAL)]
     even = coach.win_chances(fresh, 0)
     assert even == pytest.approx([0.5, 0.5], abs=1e-12)
@@ -67,3 +67,29 @@ def test_the_coach_gives_win_chances_from_every_card(official: object) -> None:
     chances = coach.win_chances([ahead, behind], 1)
     assert chances is not None and 0.7 < chances[0] < 0.85 and sum(chances) == pytest.approx(1.0)
     assert coach.win_chances([ahead], 0) is None
+
+
+def test_calibration_groups_predictions_per_tenth() -> None:
+    from yahtzee.solver.calibration import calibration
+    pairs = [(0.05, 0.0), (0.05, 1.0), (0.31, 1.0), (0.39, 0.0), (0.39, 0.5), (1.0, 1.0)]
+    bins = calibration(pairs)
+    assert [(b.low, b.count) for b in bins] == [(0.0, 2), (0.3, 3), (0.9, 1)]
+    assert [b.predicted for b in bins] == pytest.approx([0.05, (0.31 + 0.78) / 3, 1.0])
+    assert [b.observed for b in bins] == pytest.approx([0.5, 0.5, 1.0])
+
+
+def test_win_chances_of_seeded_games_are_near_their_outcomes(official: object) -> None:
+    """Over 200 seeded games, predictions of about a half, and at the extremes, come true."""
+    from yahtzee.app.session import Setup
+    from yahtzee.domain.rules import OFFICIAL
+    from yahtzee.solver.calibration import calibration, predictions
+    from yahtzee.solver.profiles import Profiler
+    from yahtzee.solver.strategy import OptimalStrategy
+    setup = Setup()
+    strategy = OptimalStrategy(OFFICIAL, setup.tables()(OFFICIAL))
+    pairs = predictions(OFFICIAL, Profiler(strategy, setup.moments()(OFFICIAL)), strategy,
+                        200, seed=3)
+    assert len(pairs) == 200 * 2 * 13
+    bins = {round(b.low, 1): b for b in calibration(pairs)}
+    for low in (0.0, 0.5, 0.9):
+        assert abs(bins[low].predicted - bins[low].observed) < 0.08, bins[low]

@@ -119,8 +119,12 @@ class Setup:
                             variant)
                 for seat, kind in enumerate(kinds)]
 
-    def coach(self, variant: Variant) -> Coach:
-        """Return a coach for ``variant``, its table loaded now (before the game starts)."""
+    def coach(self, variant: Variant, *, profiles: bool = False) -> Coach:
+        """Return a coach for ``variant``, its table loaded now (before the game starts).
+
+        With ``profiles`` the coach also gives outcome profiles and win
+        chances, and their table is loaded (or built) now too.
+        """
         with _numpy_needed():
             from yahtzee.solver.coach import Coach, ValueStrategy
             from yahtzee.solver.factory import get_profiler, get_strategy
@@ -135,7 +139,7 @@ class Setup:
             """Return the outcome profiler of ``variant`` (its tables built the first time)."""
             return get_profiler(variant, self.tables(), self.moments())
 
-        coach = Coach(variant, load, profiler)
+        coach = Coach(variant, load, profiler if profiles else None)
         coach.strategy
         coach.profiler
         return coach

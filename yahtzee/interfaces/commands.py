@@ -116,7 +116,7 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
             variant = get_variant(args.game, args.rules)
             players = setup.players(args.players or DEFAULT_PLAYERS, args.names, variant)
             engine = None
-        coach = setup.coach(variant) if args.coach else None
+        coach = setup.coach(variant, profiles=True) if args.coach else None
         game = Game(players, variant=variant, console=console, seed=args.seed, advisor=coach,
                     observers=[saver], engine=engine)
         for player in game.players:
