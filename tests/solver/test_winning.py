@@ -93,3 +93,23 @@ def test_win_chances_of_seeded_games_are_near_their_outcomes(official: object) -
     bins = {round(b.low, 1): b for b in calibration(pairs)}
     for low in (0.0, 0.5, 0.9):
         assert abs(bins[low].predicted - bins[low].observed) < 0.08, bins[low]
+
+
+def test_analyze_charts_each_players_win_chance_round_by_round(
+        official: object, data: object, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Round 1 starts even; every round's chances sum to 1; the chart has a column per round."""
+    import json
+    from tests.helpers import run_cli
+    run_cli(["--players", "computer,greedy", "--seed", "3", "--rules", "official"], "",
+            monkeypatch, capsys)
+    status, out, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
+    players = json.loads(out)["players"]
+    rows = [p["win_chances"] for p in players]
+    assert status == 0 and [len(row) for row in rows] == [13, 13]
+    assert rows[0][0] == rows[1][0] == 0.5
+    assert all(abs(a + b - 1) < 1e-5 for a, b in zip(*rows))
+    text = run_cli(["analyze"], "", monkeypatch, capsys)[1].splitlines()
+    chart = text[text.index("Win chances (%) at the start of each round:") + 1:]
+    assert chart[0].split() == ["Round", *[str(n) for n in range(1, 14)]]
+    assert chart[1].split()[1:] == [str(round(c * 100)) for c in rows[0]]

@@ -340,7 +340,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         console.error(f"the history cannot be read: {error}")
         return 1
     variant = get_variant(meta.variant, meta.rules)
-    coach = Setup(report=console.solver_event).coach(variant)
+    coach = Setup(report=console.solver_event).coach(variant, profiles=True)
     analyses = coach.analyze([p.name for p in meta.players], log)
     if args.json:
         console.say(json.dumps({"game_id": meta.game_id, **analysis_json(analyses, variant)},

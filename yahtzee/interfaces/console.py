@@ -237,6 +237,22 @@ class Console:
                 self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: "
                          f"played {move_text(d.choice, variant)}; "
                          f"best was {move_text(d.best, variant)} (cost {d.cost:.1f})")
+        self.chances_chart(analyses)
+
+    def chances_chart(self, analyses: Sequence[PlayerAnalysis]) -> None:
+        """Print each player's win chance at each round's start, in percent (nothing without).
+
+        One row per player and one column per round: 13 rounds take 52 columns.
+        """
+        if not any(a.chances for a in analyses):
+            return
+        rounds = max(len(a.chances) for a in analyses)
+        width = max(len(printable(a.name)) for a in analyses)
+        self.say("Win chances (%) at the start of each round:")
+        self.say(f"{'Round':<{width}} " + "".join(f"{n:>4}" for n in range(1, rounds + 1)))
+        for a in analyses:
+            self.say(f"{printable(a.name):<{width}} "
+                     + "".join(f"{round(c * 100):>4}" for c in a.chances))
 
     def luck_lines(self, analyses: Sequence[PlayerAnalysis]) -> None:
         """Print each player's final score as expected score plus luck minus decisions' cost."""
@@ -669,11 +685,13 @@ def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant) -> dict[
     """Return the analysis as ``{"players": [...]}``, in seating order.
 
     Each player has ``name``, ``optimum``, ``luck``, ``total_cost``, ``final``
-    (``final == optimum + luck - total_cost``, to rounding) and ``decisions``.
+    (``final == optimum + luck - total_cost``, to rounding), ``win_chances``
+    (at each round's start; empty for one player) and ``decisions``.
     """
     return {"players": [{"name": a.name, "optimum": round(a.optimum, JSON_DIGITS),
                          "luck": round(a.luck, JSON_DIGITS) + 0.0,
                          "total_cost": round(a.total_cost, JSON_DIGITS), "final": a.final,
+                         "win_chances": [round(c, JSON_DIGITS) for c in a.chances],
                          "decisions": [assessment_json(d, variant) for d in a.decisions]}
                         for a in analyses]}
 

@@ -151,6 +151,8 @@ class PlayerAnalysis:
     optimum: float = 0.0
     luck: float = 0.0
     final: int = 0
+    chances: tuple[float, ...] = ()
+    """The player's win chance at the start of each round (empty without profiles)."""
 
     @property
     def total_cost(self) -> float:
@@ -283,9 +285,16 @@ class Coach:
         cards = [self.variant.new_card() for _ in names]
         judged: list[list[Assessment]] = [[] for _ in names]
         luck = [0.0 for _ in names]
+        chances: list[list[float]] = [[] for _ in names]
         turn: tuple[int, int] | None = None
         before_roll: float | None = None
+        rounds_seen = 0
         for d in log:
+            if d.round > rounds_seen:
+                rounds_seen = d.round
+                now = self.win_chances(cards, d.seat)
+                for seat, chance in enumerate(now or []):
+                    chances[seat].append(chance)
             card = cards[d.seat]
             if (d.round, d.seat) != turn:
                 turn = (d.round, d.seat)
@@ -301,8 +310,8 @@ class Coach:
                 judged[d.seat].append(assessment)
                 if d.command == "roll":
                     before_roll = assessment.expected_choice
-        return [PlayerAnalysis(name, tuple(a), optimum, seat_luck, card.score())
-                for name, a, seat_luck, card in zip(names, judged, luck, cards)]
+        return [PlayerAnalysis(name, tuple(a), optimum, seat_luck, card.score(), tuple(chance))
+                for name, a, seat_luck, card, chance in zip(names, judged, luck, cards, chances)]
 
     def _position_value(self, card: Card, d: Decision) -> float:
         """Return the expected final score of the position ``d`` was taken in, with best play."""
