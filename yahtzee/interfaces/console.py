@@ -655,13 +655,13 @@ def keep_advice_text(advice: KeepAdvice, variant: Variant) -> str:
         text = text.replace(" and roll", f" ({where}) and roll")
     elif advice.unsave_all:
         text = "unsave every die and roll"
-    return f"{text} (expected final score {advice.expected:.1f})"
+    return f"{text} (expected {advice.expected:.1f})"
 
 
 def box_advice_text(advice: BoxAdvice) -> str:
     """Return the coach's advice at the scoring menu."""
     return (f"score {advice.box.number} ({advice.box.name}) "
-            f"(expected final score {advice.expected:.1f})")
+            f"(expected {advice.expected:.1f})")
 
 
 JSON_DIGITS = 6
