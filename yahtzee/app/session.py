@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from yahtzee.solver.cache import Solution, TableSource
     from yahtzee.solver.events import Report
     from yahtzee.solver.coach import Coach
+    from yahtzee.solver.factory import MomentsSource
+    from yahtzee.solver.moments import Moments
 
 LATEST = "latest"
 """What ``--resume`` given without an ID stands for: the most recently played unfinished game."""
@@ -117,20 +119,44 @@ class Setup:
                             variant)
                 for seat, kind in enumerate(kinds)]
 
-    def coach(self, variant: Variant) -> Coach:
-        """Return a coach for ``variant``, its table loaded now (before the game starts)."""
+    def coach(self, variant: Variant, *, profiles: bool = False) -> Coach:
+        """Return a coach for ``variant``, its table loaded now (before the game starts).
+
+        With ``profiles`` the coach also gives outcome profiles and win
+        chances, and their table is loaded (or built) now too.
+        """
         with _numpy_needed():
             from yahtzee.solver.coach import Coach, ValueStrategy
-            from yahtzee.solver.factory import get_strategy
+            from yahtzee.solver.factory import get_profiler, get_strategy
+            from yahtzee.solver.profiles import Profiler
 
         def load() -> ValueStrategy:
             """Return the optimal strategy of ``variant``."""
             assert COMPUTER.strategy is not None
             return cast(ValueStrategy, get_strategy(COMPUTER.strategy, variant, self.tables()))
 
-        coach = Coach(variant, load)
+        def profiler() -> Profiler:
+            """Return the outcome profiler of ``variant`` (its tables built the first time)."""
+            return get_profiler(variant, self.tables(), self.moments())
+
+        coach = Coach(variant, load, profiler if profiles else None)
         coach.strategy
+        coach.profiler
         return coach
+
+    def moments(self) -> MomentsSource:
+        """Return the source of the spread-and-chances tables, kept in the cache folder."""
+        with _numpy_needed():
+            from yahtzee.solver.cache import load_or_build_moments
+        from yahtzee.storage.tables import TableFiles
+        tables = self.tables()
+
+        def moments(rules: Rules) -> Moments:
+            """Return the moments of ``rules`` from memory, the cache folder, or a new build."""
+            return load_or_build_moments(rules, tables(rules), TableFiles.in_cache_folder(),
+                                         self.report)
+
+        return moments
 
 
 class Autosaver:

@@ -116,7 +116,7 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
             variant = get_variant(args.game, args.rules)
             players = setup.players(args.players or DEFAULT_PLAYERS, args.names, variant)
             engine = None
-        coach = setup.coach(variant) if args.coach else None
+        coach = setup.coach(variant, profiles=True) if args.coach else None
         game = Game(players, variant=variant, console=console, seed=args.seed, advisor=coach,
                     observers=[saver], engine=engine)
         for player in game.players:
@@ -340,7 +340,7 @@ def run_analyze(args: argparse.Namespace) -> int:
         console.error(f"the history cannot be read: {error}")
         return 1
     variant = get_variant(meta.variant, meta.rules)
-    coach = Setup(report=console.solver_event).coach(variant)
+    coach = Setup(report=console.solver_event).coach(variant, profiles=True)
     analyses = coach.analyze([p.name for p in meta.players], log)
     if args.json:
         console.say(json.dumps({"game_id": meta.game_id, **analysis_json(analyses, variant)},

@@ -22,6 +22,7 @@ from yahtzee.engine.records import GameRecord, TurnSummary
 from yahtzee.interfaces.streams import printable
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
                                    TableNotStored, TableUnusable)
+from yahtzee.solver.profiles import Profile
 from yahtzee.solver.coach import (Assessment, BoxAdvice, Keep, KeepAdvice, Move,
                                   PlayerAnalysis)
 from yahtzee.storage.problems import Damage, StoredFile
@@ -207,6 +208,17 @@ class Console:
         """Print one line of coaching advice."""
         self.say(f"Coach: {text}")
 
+    def options(self, options: Sequence[tuple[str, Profile]]) -> None:
+        """Print the best options' outcome profiles, one indented line each, best first."""
+        for move, profile in options:
+            self.say(f"  {move}: {profile_text(profile)}")
+
+    def win_chances(self, names: Sequence[str], chances: Sequence[float]) -> None:
+        """Print every player's chance to finish first, in seating order."""
+        shown = ", ".join(f"{printable(name)} {percent(chance)}"
+                          for name, chance in zip(names, chances))
+        self.say(f"Win chances: {shown}")
+
     def analysis(self, analyses: Sequence[PlayerAnalysis], variant: Variant) -> None:
         """Print each player's cost against optimal play and their three costliest decisions."""
         self.say(BANNER_STARS)
@@ -225,6 +237,22 @@ class Console:
                 self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: "
                          f"played {move_text(d.choice, variant)}; "
                          f"best was {move_text(d.best, variant)} (cost {d.cost:.1f})")
+        self.chances_chart(analyses)
+
+    def chances_chart(self, analyses: Sequence[PlayerAnalysis]) -> None:
+        """Print each player's win chance at each round's start, in percent (nothing without).
+
+        One row per player and one column per round: 13 rounds take 52 columns.
+        """
+        if not any(a.chances for a in analyses):
+            return
+        rounds = max(len(a.chances) for a in analyses)
+        width = max(len(printable(a.name)) for a in analyses)
+        self.say("Win chances (%) at the start of each round:")
+        self.say(f"{'Round':<{width}} " + "".join(f"{n:>4}" for n in range(1, rounds + 1)))
+        for a in analyses:
+            self.say(f"{printable(a.name):<{width}} "
+                     + "".join(f"{round(c * 100):>4}" for c in a.chances))
 
     def luck_lines(self, analyses: Sequence[PlayerAnalysis]) -> None:
         """Print each player's final score as expected score plus luck minus decisions' cost."""
@@ -310,7 +338,8 @@ class Console:
                 self.error(f"the solver table {event.where} is not usable ({event.reason}); "
                            "rebuilding it")
         elif isinstance(event, BuildStarted):
-            err.write(f"Building the optimal-play table for {event.rules} rules "
+            table = "spread-and-chances" if event.moments else "optimal-play"
+            err.write(f"Building the {table} table for {event.rules} rules "
                       "(done once, then cached)...\n")
         elif isinstance(event, BuildProgress):
             if live:
@@ -584,6 +613,23 @@ def _join(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def percent(chance: float) -> str:
+    """Return a chance as a whole percentage; ``<1%`` and ``>99%`` short of certainty."""
+    if 0 < chance < 0.005:
+        return "<1%"
+    if 0.995 < chance < 1:
+        return ">99%"
+    return f"{round(chance * 100)}%"
+
+
+def profile_text(profile: Profile) -> str:
+    """Return a profile in words: ``253.0 ± 58.7, upper bonus 68%, Yahtzee 33%``."""
+    text = f"{profile.mean:.1f} ± {profile.sd:.1f}"
+    if profile.bonus is not None and profile.yahtzee is not None:
+        text += f", upper bonus {percent(profile.bonus)}, Yahtzee {percent(profile.yahtzee)}"
+    return text
+
+
 def keep_text(keep: Keep, variant: Variant) -> str:
     """Return a keep in words: ``keep 3 3 5 and roll``, ``roll all`` or ``score now``."""
     if keep.scores_now:
@@ -609,13 +655,13 @@ def keep_advice_text(advice: KeepAdvice, variant: Variant) -> str:
         text = text.replace(" and roll", f" ({where}) and roll")
     elif advice.unsave_all:
         text = "unsave every die and roll"
-    return f"{text} (expected final score {advice.expected:.1f})"
+    return f"{text} (expected {advice.expected:.1f})"
 
 
 def box_advice_text(advice: BoxAdvice) -> str:
     """Return the coach's advice at the scoring menu."""
     return (f"score {advice.box.number} ({advice.box.name}) "
-            f"(expected final score {advice.expected:.1f})")
+            f"(expected {advice.expected:.1f})")
 
 
 JSON_DIGITS = 6
@@ -639,11 +685,13 @@ def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant) -> dict[
     """Return the analysis as ``{"players": [...]}``, in seating order.
 
     Each player has ``name``, ``optimum``, ``luck``, ``total_cost``, ``final``
-    (``final == optimum + luck - total_cost``, to rounding) and ``decisions``.
+    (``final == optimum + luck - total_cost``, to rounding), ``win_chances``
+    (at each round's start; empty for one player) and ``decisions``.
     """
     return {"players": [{"name": a.name, "optimum": round(a.optimum, JSON_DIGITS),
                          "luck": round(a.luck, JSON_DIGITS) + 0.0,
                          "total_cost": round(a.total_cost, JSON_DIGITS), "final": a.final,
+                         "win_chances": [round(c, JSON_DIGITS) for c in a.chances],
                          "decisions": [assessment_json(d, variant) for d in a.decisions]}
                         for a in analyses]}
 

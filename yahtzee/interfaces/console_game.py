@@ -20,10 +20,12 @@ from yahtzee.domain.games import yahtzee_variant
 from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome, Phase, Prompt,
                                    Refusal, Rolled, Scored)
 from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
-from yahtzee.interfaces.console import Console, box_advice_text, keep_advice_text
+from yahtzee.interfaces.console import (Console, box_advice_text, keep_advice_text,
+                                        keep_text)
 from yahtzee.players.kinds import HUMAN, default_names
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
 from yahtzee.solver.coach import Coach
+from yahtzee.solver.profiles import Profile
 
 
 class Game:
@@ -110,6 +112,9 @@ class Game:
                 advice = self.advisor.roll_advice(player.card, view.dice, view.saved,
                                                   view.rolls_left)
                 self.console.advice(keep_advice_text(advice, self.variant))
+                keeps = self.advisor.keep_options(player.card, view.dice, view.rolls_left)
+                self._coach_options([(keep_text(k, self.variant), p) for k, p in keeps],
+                                    prompt.seat)
             command = player.command(view)
             if command is None:
                 command = self.console.ask_die_command()
@@ -162,6 +167,15 @@ class Game:
                                f"{command!r} ({outcome.refusal})")
         return outcome
 
+    def _coach_options(self, options: list[tuple[str, Profile]], seat: int) -> None:
+        """Print the best options' profiles and, with opponents, everyone's win chances."""
+        assert self.advisor is not None
+        self.console.options(options)
+        chances = self.advisor.win_chances([p.card for p in self.players], seat,
+                                           options[0][1] if options else None)
+        if chances is not None:
+            self.console.win_chances(self._names(), chances)
+
     def _show_die_outcome(self, outcome: Outcome) -> None:
         """Print what a die command did: refused, or the dice after the last re-roll."""
         if outcome.refusal is Refusal.ALL_SAVED:
@@ -180,6 +194,8 @@ class Game:
             if self.advisor is not None:
                 advice = self.advisor.category_advice(player.card, prompt.view.dice)
                 self.console.advice(box_advice_text(advice))
+                boxes = self.advisor.box_options(player.card, prompt.view.dice)
+                self._coach_options([(f"score {box.name}", p) for box, p in boxes], prompt.seat)
             choice = player.category(prompt.view)
             if choice is None:
                 choice = self.console.ask_category()

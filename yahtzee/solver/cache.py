@@ -28,6 +28,7 @@ from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, R
                                    SolverEvent, TableNotStored, TableStore, TableUnusable)
 from yahtzee.solver.dynamic import solve, start_state_value
 from yahtzee.solver.keeps import FloatArray
+from yahtzee.solver.moments import QUANTITIES, Moments, solve_moments
 from yahtzee.solver.model import (ScoringModel, SpecialRolls, yahtzee_model,
                                   yahtzee_model_in_step)
 
@@ -86,7 +87,11 @@ def _arrays(solution: Solution) -> dict[str, np.ndarray[Any, Any]]:
 
 def encode(rules: Rules, solution: Solution) -> bytes:
     """Return the bytes of a table file for ``solution``."""
-    arrays = _arrays(solution)
+    return encode_arrays(rules, _arrays(solution))
+
+
+def encode_arrays(rules: Rules, arrays: dict[str, np.ndarray[Any, Any]]) -> bytes:
+    """Return the bytes of a table file holding ``arrays`` for ``rules``, checksummed."""
     parts = [np.ascontiguousarray(a).reshape(-1).view(np.uint8).data for a in arrays.values()]
     digest = hashlib.sha256()
     for part in parts:
@@ -103,8 +108,8 @@ def encode(rules: Rules, solution: Solution) -> bytes:
     return b"".join([head, *parts])
 
 
-def decode(rules: Rules, data: bytes) -> Solution:
-    """Return the solution stored in ``data``; ``DamagedTableError`` if any check fails."""
+def decode_arrays(rules: Rules, data: bytes) -> dict[str, np.ndarray[Any, Any]]:
+    """Return the arrays of a table file for ``rules``; ``DamagedTableError`` if a check fails."""
     if not data.startswith(MAGIC):
         raise DamagedTableError("not a solver table")
     end = data.find(b"\n", len(MAGIC))
@@ -138,13 +143,24 @@ def decode(rules: Rules, data: bytes) -> Solution:
             arrays[spec["name"]] = np.frombuffer(payload, dtype=dtype, count=count,
                                                  offset=offset).reshape(shape).copy()
             offset += count * dtype.itemsize
+    except (KeyError, ValueError, TypeError) as error:
+        raise DamagedTableError(f"inconsistent arrays ({error})") from None
+    if offset != size:
+        raise DamagedTableError("array sizes do not add up to the data")
+    return arrays
+
+
+def decode(rules: Rules, data: bytes) -> Solution:
+    """Return the solution stored in ``data``; ``DamagedTableError`` if any check fails."""
+    arrays = decode_arrays(rules, data)
+    try:
         special = SpecialRolls(arrays["rolls"], arrays["allowed"], arrays["box_points"],
                                arrays["bonus_points"], arrays["varies"])
         model = yahtzee_model(rules, special=special)
         values = arrays["values"]
     except (KeyError, ValueError, TypeError) as error:
         raise DamagedTableError(f"inconsistent arrays ({error})") from None
-    if values.shape != model.shape or values.dtype != np.float64 or offset != size:
+    if values.shape != model.shape or values.dtype != np.float64:
         raise DamagedTableError("array shapes do not fit the rules")
     return Solution(model, values, 0.0)
 
@@ -215,6 +231,62 @@ def load_or_build(rules: Rules, store: TableStore | None = None,
     return solution
 
 
+def moments_name(rules: Rules) -> str:
+    """Return the name under which the moments of ``rules`` are stored."""
+    return f"solver-{rules.name}.moments"
+
+
+_MOMENTS: dict[tuple[str, TableStore | None], Moments] = {}
+
+
+def load_or_build_moments(rules: Rules, solution: Solution, store: TableStore | None = None,
+                          report: Report | None = None) -> Moments:
+    """Return the ``Moments`` of ``rules``: from memory, from ``store``, or worked out and stored.
+
+    Stored like the solution's table (checked; a damaged file is reported and
+    rebuilt), and built only when asked for: advice with outcome profiles and
+    win chances need it, play does not.
+    """
+    key = (json.dumps(rules_settings(rules), sort_keys=True), store)
+    if key in _MOMENTS:
+        return _MOMENTS[key]
+    name = moments_name(rules)
+    moments: Moments | None = None
+    data: bytes | None = None
+    if store is not None:
+        try:
+            data = store.read(name)
+        except OSError as error:
+            _tell(report, TableUnusable(store.where(name), error.strerror or str(error),
+                                        unreadable=True))
+    if data is not None and store is not None:
+        try:
+            arrays = decode_arrays(rules, data)
+            tables = [arrays[q] for q in QUANTITIES]
+            if any(t.shape != solution.model.shape or t.dtype != np.float64 for t in tables):
+                raise DamagedTableError("array shapes do not fit the rules")
+            moments = Moments(*tables)
+        except (DamagedTableError, KeyError) as error:
+            _tell(report, TableUnusable(store.where(name), str(error)))
+    if moments is None:
+        started = time.perf_counter()
+        _tell(report, BuildStarted(rules.name, moments=True))
+
+        def progress(done: int, total: int) -> None:
+            """Pass on how many turns are worked out."""
+            _tell(report, BuildProgress(done, total))
+
+        moments = solve_moments(solution.model, solution.values, progress)
+        _tell(report, BuildFinished(solution.model.rounds, time.perf_counter() - started))
+        if store is not None:
+            try:
+                store.write(name, encode_arrays(rules, dict(zip(QUANTITIES, moments.tables()))))
+            except OSError as error:
+                _tell(report, TableNotStored(store.where(name), error.strerror or str(error)))
+    _MOMENTS[key] = moments
+    return moments
+
+
 def _tell(report: Report | None, event: SolverEvent) -> None:
     """Pass ``event`` to ``report``, if there is one."""
     if report is not None:
@@ -224,3 +296,4 @@ def _tell(report: Report | None, event: SolverEvent) -> None:
 def forget_loaded() -> None:
     """Drop the tables held in memory (the next use reads or builds them again)."""
     _LOADED.clear()
+    _MOMENTS.clear()

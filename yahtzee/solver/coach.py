@@ -21,9 +21,13 @@ from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision
 from yahtzee.players.players import saved_flags
+from yahtzee.solver.profiles import Profile, Profiler
+from yahtzee.solver.winning import win_chances
 
 TOP_DECISIONS = 3
 """How many of a player's costliest decisions the analysis lists."""
+TOP_OPTIONS = 3
+"""How many of the best options the advice profiles."""
 
 
 class Box(Protocol):
@@ -147,6 +151,8 @@ class PlayerAnalysis:
     optimum: float = 0.0
     luck: float = 0.0
     final: int = 0
+    chances: tuple[float, ...] = ()
+    """The player's win chance at the start of each round (empty without profiles)."""
 
     @property
     def total_cost(self) -> float:
@@ -167,11 +173,64 @@ class PlayerAnalysis:
 class Coach:
     """Advises with, and judges against, the optimal strategy for one game."""
 
-    def __init__(self, variant: Variant, load_strategy: Callable[[], ValueStrategy]) -> None:
-        """Coach games of ``variant``; ``load_strategy()`` gives the optimal strategy, once."""
+    def __init__(self, variant: Variant, load_strategy: Callable[[], ValueStrategy],
+                 load_profiler: Callable[[], Profiler] | None = None) -> None:
+        """Coach games of ``variant``; ``load_strategy()`` gives the optimal strategy, once.
+
+        ``load_profiler()``, when given, gives the outcome profiler (its tables
+        are built the first time): the options' profiles and the win chances.
+        """
         self.variant = variant
         self._load_strategy = load_strategy
         self._strategy: ValueStrategy | None = None
+        self._load_profiler = load_profiler
+        self._profiler: Profiler | None = None
+
+    @property
+    def profiler(self) -> Profiler | None:
+        """The outcome profiler (None when this coach gives no profiles)."""
+        if self._profiler is None and self._load_profiler is not None:
+            self._profiler = self._load_profiler()
+        return self._profiler
+
+    def keep_options(self, card: Card, dice: Sequence[int], rolls_left: int,
+                     count: int = TOP_OPTIONS) -> list[tuple[Keep, Profile]]:
+        """Return the ``count`` best keeps (keeping all five: scoring now) with their profiles.
+
+        Best first, by expected final score (equal ones in the strategy's
+        tie-breaking order); empty when this coach gives no profiles.
+        """
+        profiler = self.profiler
+        if profiler is None:
+            return []
+        ranked = sorted(profiler.keeps(card, dice, rolls_left).items(),
+                        key=lambda item: -item[1].mean)
+        return [(Keep(keep, len(dice)), profile) for keep, profile in ranked[:count]]
+
+    def box_options(self, card: Card, dice: Sequence[int],
+                    count: int = TOP_OPTIONS) -> list[tuple[ScoreBox, Profile]]:
+        """Return the ``count`` best boxes for these dice with their profiles, best first."""
+        profiler = self.profiler
+        if profiler is None:
+            return []
+        ranked = sorted(profiler.boxes(card, dice).items(), key=lambda item: -item[1].mean)
+        return [(ScoreBox(box.number, str(box)), profile) for box, profile in ranked[:count]]
+
+    def win_chances(self, cards: Sequence[Card], seat: int,
+                    best: Profile | None = None) -> list[float] | None:
+        """Return each player's chance to finish first (ties shared), from every card.
+
+        The players wait between turns, except ``seat``, whose position is
+        ``best`` (the profile of its best option) when given.  None when this
+        coach gives no profiles or there is one player.
+        """
+        profiler = self.profiler
+        if profiler is None or len(cards) < 2:
+            return None
+        outlooks = [profiler.between_turns(card).outlook for card in cards]
+        if best is not None:
+            outlooks[seat] = best.outlook
+        return win_chances(outlooks)
 
     @property
     def strategy(self) -> ValueStrategy:
@@ -226,9 +285,16 @@ class Coach:
         cards = [self.variant.new_card() for _ in names]
         judged: list[list[Assessment]] = [[] for _ in names]
         luck = [0.0 for _ in names]
+        chances: list[list[float]] = [[] for _ in names]
         turn: tuple[int, int] | None = None
         before_roll: float | None = None
+        rounds_seen = 0
         for d in log:
+            if d.round > rounds_seen:
+                rounds_seen = d.round
+                now = self.win_chances(cards, d.seat)
+                for seat, chance in enumerate(now or []):
+                    chances[seat].append(chance)
             card = cards[d.seat]
             if (d.round, d.seat) != turn:
                 turn = (d.round, d.seat)
@@ -244,8 +310,8 @@ class Coach:
                 judged[d.seat].append(assessment)
                 if d.command == "roll":
                     before_roll = assessment.expected_choice
-        return [PlayerAnalysis(name, tuple(a), optimum, seat_luck, card.score())
-                for name, a, seat_luck, card in zip(names, judged, luck, cards)]
+        return [PlayerAnalysis(name, tuple(a), optimum, seat_luck, card.score(), tuple(chance))
+                for name, a, seat_luck, card, chance in zip(names, judged, luck, cards, chances)]
 
     def _position_value(self, card: Card, d: Decision) -> float:
         """Return the expected final score of the position ``d`` was taken in, with best play."""

@@ -48,9 +48,14 @@ class TableUnusable:
 
 @dataclass(frozen=True)
 class BuildStarted:
-    """A table is being built for the rule set ``rules`` (done once, then cached)."""
+    """A table is being built for the rule set ``rules`` (done once, then cached).
+
+    ``moments``: the table of spreads and chances (``yahtzee.solver.moments``),
+    not the optimal-play table itself.
+    """
 
     rules: str
+    moments: bool = False
 
 
 @dataclass(frozen=True)

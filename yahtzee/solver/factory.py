@@ -8,6 +8,7 @@ score, and to many simulated games.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 import numpy as np
@@ -15,10 +16,14 @@ import numpy.typing as npt
 
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import rules_of
+from yahtzee.domain.rules import Rules
 from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
 from yahtzee.players.players import Strategy
 from yahtzee.solver.cache import TableSource
-from yahtzee.solver.poker import PokerStrategy, expected_poker_score, poker_solution
+from yahtzee.solver.moments import Moments
+from yahtzee.solver.poker import (PokerStrategy, expected_poker_score, poker_moments,
+                                  poker_solution)
+from yahtzee.solver.profiles import Profiler
 from yahtzee.solver.simulate import play_games, simulate
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy
 
@@ -38,6 +43,22 @@ def get_strategy(kind: str, variant: Variant, tables: TableSource) -> Strategy:
     if optimal:
         return cast(Strategy, OptimalStrategy(rules, tables(rules)))
     return cast(Strategy, GreedyStrategy(rules))
+
+
+MomentsSource = Callable[[Rules], Moments]
+"""Gives the spreads and chances of a rule set's optimal play (``load_or_build_moments``)."""
+
+
+def get_profiler(variant: Variant, tables: TableSource, moments: MomentsSource) -> Profiler:
+    """Return the outcome profiler of optimal play in ``variant``.
+
+    Yahtzee asks ``tables`` and ``moments`` for its rule set's tables;
+    Poker Dice works out its own (it has no bonus or Yahtzee box).
+    """
+    rules = rules_of(variant)
+    if rules is None:
+        return Profiler(PokerStrategy(optimal=True), poker_moments(), goals=False)
+    return Profiler(OptimalStrategy(rules, tables(rules)), moments(rules))
 
 
 def expected_score(variant: Variant, tables: TableSource) -> float:

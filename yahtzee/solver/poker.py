@@ -20,6 +20,7 @@ from yahtzee.domain.poker_dice import FACES, PokerCategory, PokerScoreCard, calc
 from yahtzee.solver.dynamic import TurnValues, single_turn_values, solve, start_state_value
 from yahtzee.solver.keeps import ROLLS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, base_table
+from yahtzee.solver.moments import Moments, solve_moments
 from yahtzee.solver.strategy import TurnStrategy
 
 
@@ -42,6 +43,13 @@ def poker_solution(optimal: bool = True) -> tuple[ScoringModel, FloatArray]:
     model = poker_model()
     values = solve(model) if optimal else np.zeros(model.shape)
     return model, values
+
+
+@lru_cache(maxsize=1)
+def poker_moments() -> Moments:
+    """Return the spreads and chances of optimal Poker Dice play (worked out in memory)."""
+    model, values = poker_solution()
+    return solve_moments(model, values)
 
 
 def expected_poker_score() -> float:
@@ -79,6 +87,18 @@ class PokerStrategy(TurnStrategy[PokerScoreCard, PokerCategory]):
         flat = self.values.ravel()
         return [(box, float(self.model.base[roll, box.get_value()])
                  + float(flat[(mask | 1 << box.get_value()) * self.model.n_upper]))
+                for box in PokerCategory if not mask >> box.get_value() & 1]
+
+    def state_key(self, card: PokerScoreCard) -> tuple[int, int, int]:
+        """Return the card's solver state as (flag state, mask, upper total): ``(0, mask, 0)``."""
+        return 0, self.mask_of(card), 0
+
+    def box_moves(self, card: PokerScoreCard,
+                  dice: Sequence[int]) -> list[tuple[PokerCategory, int, int, int]]:
+        """Return the open boxes with their points for these dice, as (box, slot, points, 0)."""
+        mask = self.mask_of(card)
+        roll = roll_number(list(dice))
+        return [(box, box.get_value(), int(self.model.base[roll, box.get_value()]), 0)
                 for box in PokerCategory if not mask >> box.get_value() & 1]
 
     def expected_final(self, card: PokerScoreCard) -> float:

@@ -46,7 +46,7 @@ def _sub_keep_lists() -> tuple[IntArray, ...]:
 _SUB_KEEP_LISTS = _sub_keep_lists()
 
 
-def _distinct_sub_keeps(roll: int) -> list[int]:
+def distinct_sub_keeps(roll: int) -> list[int]:
     """Return the keeps of a roll without the padding, the roll itself first."""
     row = SUB_KEEPS[roll]
     seen: list[int] = []
@@ -100,7 +100,7 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
         turn = self.turn(card)
         roll = roll_number(list(dice))
         table = turn.keep1 if rolls_left == 1 else turn.keep2
-        subs = _distinct_sub_keeps(roll)
+        subs = distinct_sub_keeps(roll)
         return [(KEEPS[subs[0]], float(turn.leaf[roll, 0]))] + [
             (KEEPS[k], float(table[k, 0])) for k in subs[1:]]
 
@@ -214,6 +214,15 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
                     for c in range(model.n_categories) if not mask >> c & 1]
         return [(option.category, option_slot(option, model.n_categories), option.box_points,
                  option.bonus_points) for option in card.options(Dice.of(dice))]
+
+    def state_key(self, card: ScoreCard) -> tuple[int, int, int]:
+        """Return the card's solver state (flag state, filled mask, capped upper total)."""
+        return self.state_of(card)
+
+    def box_moves(self, card: ScoreCard,
+                  dice: Sequence[int]) -> list[tuple[CategoryValue, int, int, int]]:
+        """Return the legal boxes for these dice as (box, slot, box points, bonus points)."""
+        return self.choices(card, dice, self.state_of(card))
 
     def expected_final(self, card: ScoreCard) -> float:
         """Return the card's points plus the expected points still to come, at a turn's start."""

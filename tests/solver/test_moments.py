@@ -1,0 +1,142 @@
+"""Moments of optimal play and outcome profiles, checked against a brute-force last turn.
+
+For a card with one box left, the last turn's points are enumerated exactly:
+every roll with its chance, the strategy's own keep at each roll, and the box
+scored at the end.  The tables' mean, second moment and goal chances must be
+those numbers; profiles must agree with the strategy's expected scores.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from itertools import combinations_with_replacement
+from math import factorial
+
+import pytest
+
+from yahtzee.domain.category_value import CategoryValue as CV
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.games import POKER_DICE
+from yahtzee.domain.rules import OFFICIAL
+from yahtzee.domain.score_card import ScoreCard
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.moments import Moments, solve_moments
+from yahtzee.solver.poker import PokerStrategy, poker_moments
+from yahtzee.solver.profiles import Profiler
+from yahtzee.solver.strategy import OptimalStrategy
+
+
+@pytest.fixture(scope="module")
+def official_moments(official: Solution) -> Moments:
+    """The moments of the official rules (worked out once for this module)."""
+    return solve_moments(official.model, official.values)
+
+
+def outcomes(count: int) -> Iterator[tuple[tuple[int, ...], float]]:
+    """Yield each multiset of ``count`` thrown dice with its chance."""
+    for faces in combinations_with_replacement(range(1, 7), count):
+        ways = factorial(count)
+        for face in set(faces):
+            ways //= factorial(faces.count(face))
+        yield faces, ways / 6 ** count
+
+
+def last_turn(strategy: OptimalStrategy, card: ScoreCard) -> dict[tuple[int, bool, bool], float]:
+    """Return the exact distribution of (points added, upper bonus at end, Yahtzee 50 at end)."""
+    memo: dict[tuple[tuple[int, ...], int], dict[tuple[int, bool, bool], float]] = {}
+
+    def scored(dice: tuple[int, ...]) -> tuple[int, bool, bool]:
+        """Return what scoring the dice as the strategy does leaves on a copy of the card."""
+        copy = ScoreCard.restore(OFFICIAL, card.scores(), card.get_yahtzee_bonus())
+        box = strategy.category(copy, dice)
+        copy.choose(box, Dice.of(dice))
+        return (copy.score() - card.score(), copy.score_top() > copy.upper_subtotal(),
+                copy.get_category_score(CV.YAHTZEE) == 50)
+
+    def position(dice: tuple[int, ...], rolls_left: int) -> dict[tuple[int, bool, bool], float]:
+        """Return the distribution from these dice with ``rolls_left`` re-rolls."""
+        key = (tuple(sorted(dice)), rolls_left)
+        if key in memo:
+            return memo[key]
+        keep = strategy.keep(card, dice, rolls_left) if rolls_left else None
+        result: dict[tuple[int, bool, bool], float] = {}
+        if keep is None:
+            result[scored(dice)] = 1.0
+        else:
+            for thrown, chance in outcomes(5 - len(keep)):
+                for outcome, p in position(tuple(keep) + thrown, rolls_left - 1).items():
+                    result[outcome] = result.get(outcome, 0.0) + chance * p
+        memo[key] = result
+        return result
+
+    total: dict[tuple[int, bool, bool], float] = {}
+    for dice, chance in outcomes(5):
+        for outcome, p in position(dice, 2).items():
+            total[outcome] = total.get(outcome, 0.0) + chance * p
+    return total
+
+
+@pytest.mark.parametrize("open_box, scores", [
+    (CV.CHANCE, {}),
+    (CV.SIXES, {CV.ONES: 3, CV.TWOS: 6, CV.THREES: 9, CV.FOURS: 12, CV.FIVES: 15}),
+    (CV.YAHTZEE, {}),
+], ids=["chance", "sixes-for-the-bonus", "yahtzee"])
+def test_a_last_turn_matches_its_exact_enumeration(
+        official: Solution, official_moments: Moments, open_box: CV,
+        scores: dict[CV, int]) -> None:
+    card_scores: list[int | None] = [0] * 13
+    card_scores[CV.CHANCE.get_value()] = 5
+    for cv, points in scores.items():
+        card_scores[cv.get_value()] = points
+    card_scores[open_box.get_value()] = None
+    card = ScoreCard.restore(OFFICIAL, card_scores, 0)
+    strategy = OptimalStrategy(OFFICIAL, official)
+    exact = last_turn(strategy, card)
+    mean = sum(points * p for (points, _, _), p in exact.items())
+    second = sum(points * points * p for (points, _, _), p in exact.items())
+    bonus = sum(p for (_, b, _), p in exact.items() if b)
+    yahtzee = sum(p for (_, _, y), p in exact.items() if y)
+    profile = Profiler(strategy, official_moments).between_turns(card)
+    assert profile.mean - card.score() == pytest.approx(mean, abs=1e-9)
+    assert profile.sd == pytest.approx(math.sqrt(second - mean * mean), abs=1e-9)
+    assert profile.bonus == pytest.approx(bonus, abs=1e-12)
+    assert profile.yahtzee == pytest.approx(yahtzee, abs=1e-12)
+    assert 0 < profile.sd
+
+
+def test_optimal_play_from_an_empty_card(official: Solution, official_moments: Moments) -> None:
+    """The known figures of optimal solitaire play: mean 254.59, deviation about 59.6."""
+    profile = Profiler(OptimalStrategy(OFFICIAL, official), official_moments).between_turns(
+        ScoreCard(OFFICIAL))
+    assert round(profile.mean, 4) == 254.5877
+    assert round(profile.sd, 1) == 59.6
+    assert profile.bonus is not None and 0.6 < profile.bonus < 0.75
+    assert profile.yahtzee is not None and 0.3 < profile.yahtzee < 0.4
+
+
+def test_profiles_agree_with_the_strategys_values(official: Solution,
+                                                  official_moments: Moments) -> None:
+    strategy = OptimalStrategy(OFFICIAL, official)
+    profiler = Profiler(strategy, official_moments)
+    card = ScoreCard(OFFICIAL)
+    card.choose(CV.FIVES, Dice.of([5, 5, 5, 2, 1]))
+    for dice in ([5, 5, 2, 1, 6], [3, 3, 3, 3, 3], [1, 2, 3, 4, 6]):
+        for rolls_left in (1, 2):
+            keeps = profiler.keeps(card, dice, rolls_left)
+            assert {k: p.mean for k, p in keeps.items()} == pytest.approx(
+                strategy.keep_values(card, dice, rolls_left), abs=1e-9)
+        boxes = profiler.boxes(card, dice)
+        assert {b: p.mean for b, p in boxes.items()} == pytest.approx(
+            strategy.category_values(card, dice), abs=1e-9)
+        best = max(boxes.values(), key=lambda p: p.mean)
+        now = keeps[tuple(sorted(dice))]
+        assert (now.mean, now.sd, now.bonus, now.yahtzee) == pytest.approx(
+            (best.mean, best.sd, best.bonus, best.yahtzee), abs=1e-9)
+
+
+def test_poker_dice_profiles_have_no_goals() -> None:
+    profiler = Profiler(PokerStrategy(optimal=True), poker_moments(), goals=False)
+    profile = profiler.between_turns(POKER_DICE.new_card())
+    assert round(profile.mean, 4) == 463.7403
+    assert profile.bonus is None and profile.yahtzee is None and profile.sd > 0

@@ -1,0 +1,76 @@
+"""Are the win chances honest?  Seeded games of optimal players, predictions against outcomes.
+
+Each game seats optimal players; at the start of every turn the chance of
+the player about to roll is predicted from all cards (``Profiler`` and
+``win_chances``), and when the game ends each prediction meets its outcome:
+1 for a win, the share of a tie, 0 for a loss.  Grouped per tenth of the
+predicted chance, an honest prediction's mean matches the outcomes' mean.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.rules import Rules
+from yahtzee.domain.score_card import ScoreCard
+from yahtzee.solver.profiles import Profiler
+from yahtzee.solver.strategy import OptimalStrategy
+from yahtzee.solver.winning import win_chances
+
+BINS = 10
+"""Predictions are grouped per tenth."""
+
+
+@dataclass(frozen=True)
+class Bin:
+    """The predictions that fell in one tenth: their mean, the outcomes' mean, how many."""
+
+    low: float
+    predicted: float
+    observed: float
+    count: int
+
+
+def play_turn(strategy: OptimalStrategy, card: ScoreCard, rng: random.Random) -> None:
+    """Play one turn of optimal play on ``card`` with dice from ``rng``."""
+    dice = [rng.randint(1, 6) for _ in range(5)]
+    for rolls_left in (2, 1):
+        keep = strategy.keep(card, dice, rolls_left)
+        if keep is None:
+            break
+        dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
+    card.choose(strategy.category(card, dice), Dice.of(dice))
+
+
+def predictions(rules: Rules, profiler: Profiler, strategy: OptimalStrategy, games: int,
+                seed: int, players: int = 2) -> list[tuple[float, float]]:
+    """Return (predicted chance, outcome) at every turn's start of ``games`` seeded games."""
+    rng = random.Random(seed)
+    pairs: list[tuple[float, float]] = []
+    for _ in range(games):
+        cards = [ScoreCard(rules) for _ in range(players)]
+        made: list[tuple[int, float]] = []
+        for _round in range(rules.ROUNDS):
+            for seat, card in enumerate(cards):
+                outlooks = [profiler.between_turns(c).outlook for c in cards]
+                made.append((seat, win_chances(outlooks)[seat]))
+                play_turn(strategy, card, rng)
+        finals = [card.score() for card in cards]
+        best = max(finals)
+        leaders = finals.count(best)
+        outcomes = [1.0 / leaders if total == best else 0.0 for total in finals]
+        pairs.extend((chance, outcomes[seat]) for seat, chance in made)
+    return pairs
+
+
+def calibration(pairs: Sequence[tuple[float, float]], bins: int = BINS) -> list[Bin]:
+    """Return the predictions grouped per ``1 / bins`` of chance (empty groups left out)."""
+    groups: list[list[tuple[float, float]]] = [[] for _ in range(bins)]
+    for chance, outcome in pairs:
+        groups[min(int(chance * bins), bins - 1)].append((chance, outcome))
+    return [Bin(i / bins, sum(c for c, _ in group) / len(group),
+                sum(o for _, o in group) / len(group), len(group))
+            for i, group in enumerate(groups) if group]

@@ -1,0 +1,187 @@
+"""More than the mean: the spread of the score still to come, and the chances of two goals.
+
+Optimal play fixes every choice by the expected final score (``dynamic``).
+Following those same choices, this module works out, for every state
+between turns, three more numbers about the points still to come ``R``:
+
+- ``second``: the mean of ``R`` squared, so that the variance is
+  ``second - value**2``;
+- ``bonus``: the chance that the card ends with the upper-section bonus;
+- ``yahtzee``: the chance that the card ends with 50 in the Yahtzee box.
+
+Each is exact, worked back from the last turn like the values: at a final
+roll the chosen box gives its points ``r`` and the next state ``s'``, so
+``E[(r + R')**2] = r**2 + 2 r V(s') + second(s')``; a keep's number is the
+mean over the missing dice, and a roll's is that of the keep optimal play
+takes.  The two chances are means of what the card holds at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.solver.dynamic import (BATCH, TIE, Progress, States, TurnValues,
+                                    level_states, share_equal_totals, state_index, step,
+                                    table_specials, turn_values)
+from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_KEEPS,
+                                  FloatArray, IntArray, best_sub_keep, expected_over_keeps)
+from yahtzee.solver.model import ScoringModel
+
+QUANTITIES = ("second", "bonus", "yahtzee")
+"""The tables of ``Moments``, in the order they are stored."""
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Per state between turns (shape ``model.shape``): the second moment and two chances."""
+
+    second: FloatArray
+    """The mean of the squared points still to come."""
+    bonus: FloatArray
+    """The chance that the card ends with the upper-section bonus."""
+    yahtzee: FloatArray
+    """The chance that the card ends with 50 in the Yahtzee box."""
+
+    def tables(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Return the three tables in ``QUANTITIES`` order."""
+        return self.second, self.bonus, self.yahtzee
+
+
+def final_tables(model: ScoringModel) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Return the three tables as they stand when no turn is left.
+
+    Nothing is still to come (second moment 0); the bonus is earned when the
+    upper total reached the threshold, the Yahtzee box holds 50 when the
+    flag state says so.
+    """
+    second = np.zeros(model.shape)
+    bonus = np.zeros(model.shape)
+    if model.upper_threshold:
+        bonus[:, :, model.upper_threshold] = 1.0
+    yahtzee = np.zeros(model.shape)
+    if model.flag_category is not None:
+        yahtzee[1:] = 1.0
+    return second, bonus, yahtzee
+
+
+def _at_chosen_keeps(means: FloatArray, numbers: FloatArray) -> FloatArray:
+    """Return, per roll, ``numbers`` at the keep optimal play takes from that roll.
+
+    ``means`` (462, B) are the keeps' expected scores, ``numbers`` (462, Q, B)
+    what is carried along; the keep taken is the first of the roll's keeps
+    (``SUB_KEEPS`` order) within ``TIE`` of the best, as the strategies decide.
+    """
+    best = best_sub_keep(means)[ROLL_START:] - TIE
+    count = means.shape[1]
+    chosen = np.empty((NUM_ROLLS, count), dtype=np.int64)
+    for j in range(SUB_KEEPS.shape[1] - 1, -1, -1):
+        rows = SUB_KEEPS[:, j]
+        np.copyto(chosen, rows[:, None], where=means.take(rows, axis=0) >= best)
+    flat = numbers.reshape(len(numbers), -1)
+    quantities = numbers.shape[1]
+    index = (chosen[:, None, :] * (quantities * count)
+             + np.arange(quantities)[None, :, None] * count + np.arange(count)[None, None, :])
+    result: FloatArray = flat.ravel().take(index)
+    return result
+
+
+def _leaf_points(model: ScoringModel, states: States, choice: npt.NDArray[np.integer[Any]]
+                 ) -> tuple[IntArray, IntArray, IntArray]:
+    """Return, per final roll and state, the chosen slot's box points and bonus points.
+
+    Also returns the slots themselves as an int64 array.
+    """
+    slots = choice.astype(np.int64)
+    n_cat = model.n_categories
+    rolls = np.arange(NUM_ROLLS)[:, None]
+    box = np.where(slots < n_cat, model.base[rolls, np.minimum(slots, n_cat - 1)], 0)
+    bonus = np.zeros_like(box)
+    specials = table_specials(model, states)
+    if specials is not None:
+        rows = np.flatnonzero(specials.varies)
+        if len(rows):
+            special_slots = slots[specials.rolls[:, None], rows[None, :]]
+            picked_box = np.take_along_axis(specials.box_points[rows], special_slots.T[:, :, None],
+                                            axis=2)[:, :, 0]
+            picked_bonus = np.take_along_axis(specials.bonus_points[rows],
+                                              special_slots.T[:, :, None], axis=2)[:, :, 0]
+            box[specials.rolls[:, None], rows[None, :]] = picked_box.T
+            bonus[specials.rolls[:, None], rows[None, :]] = picked_bonus.T
+    return slots, box.astype(np.int64), bonus.astype(np.int64)
+
+
+@dataclass(frozen=True)
+class TurnMoments:
+    """Inside a turn, for a batch of B states: the ``QUANTITIES`` at every position.
+
+    Each array has one row per roll or keep and the quantities as its second
+    axis; the second moment is that of the points still to come from the
+    turn's start (this turn's included).
+    """
+
+    leaf: FloatArray
+    """(252, 3, B): after the last roll (optimal play scores the best box)."""
+    one_left: FloatArray
+    """(462, 3, B): each keep with one roll left (a roll's own row: scoring it now)."""
+    two_left: FloatArray
+    """(462, 3, B): each keep with two rolls left."""
+    start: FloatArray
+    """(3, B): at the turn's start, before its first roll."""
+
+
+def turn_moments(model: ScoringModel, values: FloatArray, tables: Sequence[FloatArray],
+                 states: States, turn: TurnValues | None = None) -> TurnMoments:
+    """Return the ``QUANTITIES`` inside a turn for a batch of states.
+
+    ``tables`` hold the numbers of the states after this turn (already
+    worked out); ``turn`` may pass the batch's values inside the turn, with
+    the boxes chosen.
+    """
+    if turn is None or turn.choice is None:
+        turn = turn_values(model, values, states, table_specials(model, states),
+                           want_choice=True)
+    assert turn.choice is not None
+    slots, box, bonus = _leaf_points(model, states, turn.choice)
+    flag, mask, upper = states.flag[None, :], states.mask[None, :], states.upper[None, :]
+    flag, mask, upper, reward = step(model, flag, mask, upper, slots, box, bonus)
+    following = state_index(model, flag, mask, upper)
+    after_value = values.ravel().take(following)
+    second_after, bonus_after, yahtzee_after = (t.ravel().take(following) for t in tables)
+    count = len(states)
+    leaf = np.stack([reward * reward + 2 * reward * after_value + second_after, bonus_after,
+                     yahtzee_after], axis=1)
+    one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1))
+    one_left = one_left.reshape(-1, len(QUANTITIES), count)
+    after_second = _at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
+    two_left = expected_over_keeps(after_second).reshape(-1, len(QUANTITIES), count)
+    after_first = _at_chosen_keeps(turn.keep2, two_left)
+    start = np.tensordot(ROLL_PROBABILITY, after_first, axes=(0, 0))
+    return TurnMoments(leaf, one_left, two_left, start)
+
+
+def solve_moments(model: ScoringModel, values: FloatArray, progress: Progress | None = None,
+                  batch: int = BATCH,
+                  before_turn: Callable[[int], None] | None = None) -> Moments:
+    """Return the ``Moments`` of every state, from the solved ``values``, last turn first."""
+    tables = final_tables(model)
+    flats = [t.ravel() for t in tables]
+    for turns in range(model.rounds - 1, -1, -1):
+        if before_turn is not None:
+            before_turn(turns)
+        states = level_states(model, turns)
+        for start in range(0, len(states), batch):
+            part = states.part(start, start + batch)
+            index = state_index(model, part.flag, part.mask, part.upper)
+            numbers = turn_moments(model, values, tables, part).start
+            for flat, row in zip(flats, numbers):
+                flat[index] = row
+        for table in tables:
+            share_equal_totals(model, table, turns)
+        if progress is not None:
+            progress(model.rounds - turns, model.rounds)
+    return Moments(*tables)

@@ -1,0 +1,145 @@
+"""Outcome profiles: for a position and each option, what optimal play from there leads to.
+
+A profile is the expected final score, its standard deviation, and the
+chances that the card ends with the upper-section bonus and with 50 in the
+Yahtzee box (Yahtzee only).  The numbers come from the state values and the
+``Moments`` tables, and from a turn's inside worked out for the card's state
+(``turn_moments``); they are exact, not sampled.  A player's outlook between
+turns (mean and variance of the final score) feeds the win chances.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import sqrt
+from typing import Any, Protocol
+
+import numpy as np
+
+from yahtzee.solver.dynamic import States, TurnValues, state_index, step_one
+from yahtzee.solver.keeps import KEEPS, FloatArray, roll_number
+from yahtzee.solver.model import ScoringModel
+from yahtzee.solver.moments import Moments, TurnMoments, turn_moments
+from yahtzee.solver.strategy import distinct_sub_keeps
+from yahtzee.solver.winning import Outlook
+
+_REMEMBERED = 64
+"""Turns' insides kept for reuse (a turn asks for the same state several times)."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Where an option leads under optimal play from then on.
+
+    ``bonus`` and ``yahtzee`` are None in a game without that goal (Poker Dice).
+    """
+
+    mean: float
+    """The expected final score."""
+    sd: float
+    """The standard deviation of the final score."""
+    bonus: float | None
+    """The chance that the card ends with the upper-section bonus."""
+    yahtzee: float | None
+    """The chance that the card ends with 50 in the Yahtzee box."""
+
+    @property
+    def outlook(self) -> Outlook:
+        """The final score's mean and variance, for win chances."""
+        return Outlook(self.mean, self.sd * self.sd)
+
+
+class BoxMover(Protocol):
+    """What a profile needs of a strategy: its tables, states and the legal boxes."""
+
+    model: ScoringModel
+    values: FloatArray
+
+    def state_key(self, card: Any) -> tuple[int, int, int]:
+        """Return the card's solver state (flag state, filled mask, capped upper total)."""
+        ...
+
+    def turn(self, card: Any) -> TurnValues:
+        """Return the values inside a turn for the card's state, the boxes chosen."""
+        ...
+
+    def box_moves(self, card: Any, dice: Sequence[int]) -> list[tuple[Any, int, int, int]]:
+        """Return the legal boxes as (box, slot, box points, bonus points)."""
+        ...
+
+
+class Profiler:
+    """Outcome profiles of a game's positions, from a strategy and its ``Moments``."""
+
+    def __init__(self, strategy: BoxMover, moments: Moments, *, goals: bool = True) -> None:
+        """Profile ``strategy``'s game; ``goals``: the game has the upper bonus and Yahtzee box."""
+        self.strategy = strategy
+        self.model = strategy.model
+        self.values = strategy.values.ravel()
+        self.moments = moments
+        self.flats = [table.ravel() for table in moments.tables()]
+        self.goals = goals
+        self._inside: OrderedDict[tuple[int, int, int], TurnMoments] = OrderedDict()
+
+    def _profile(self, now: float, mean: float, second: float, bonus: float,
+                 yahtzee: float) -> Profile:
+        """Return a profile from the points scored ``now`` and the moments of what is to come."""
+        variance = max(second - mean * mean, 0.0)
+        return Profile(now + mean, sqrt(variance), bonus if self.goals else None,
+                       yahtzee if self.goals else None)
+
+    def _at_state(self, now: float, flag: int, mask: int, upper: int) -> Profile:
+        """Return the profile of a card between turns in the given state."""
+        index = int(state_index(self.model, np.array(flag), np.array(mask), np.array(upper)))
+        second, bonus, yahtzee = (float(flat[index]) for flat in self.flats)
+        return self._profile(now, float(self.values[index]), second, bonus, yahtzee)
+
+    def between_turns(self, card: Any) -> Profile:
+        """Return the profile of a card at the start of its next turn (or its end)."""
+        return self._at_state(float(card.score()), *self.strategy.state_key(card))
+
+    def _turn_inside(self, card: Any) -> tuple[TurnValues, TurnMoments]:
+        """Return the values and the moments inside a turn from the card's state."""
+        key = self.strategy.state_key(card)
+        turn = self.strategy.turn(card)
+        inside = self._inside.get(key)
+        if inside is None:
+            flag, mask, upper = key
+            states = States(np.array([flag]), np.array([mask]), np.array([upper]))
+            inside = turn_moments(self.model, self.values.reshape(self.model.shape),
+                                  self.moments.tables(), states, turn)
+            self._inside[key] = inside
+            if len(self._inside) > _REMEMBERED:
+                self._inside.popitem(last=False)
+        return turn, inside
+
+    def keeps(self, card: Any, dice: Sequence[int], rolls_left: int
+              ) -> dict[tuple[int, ...], Profile]:
+        """Return the profile of each keep of these dice; keeping all five is scoring now."""
+        if rolls_left not in (1, 2):
+            raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
+        turn, inside = self._turn_inside(card)
+        now = float(card.score())
+        roll = roll_number(list(dice))
+        means = turn.keep1 if rolls_left == 1 else turn.keep2
+        numbers = inside.one_left if rolls_left == 1 else inside.two_left
+        result = {}
+        for position, keep in enumerate(distinct_sub_keeps(roll)):
+            if position == 0:
+                mean, row = float(turn.leaf[roll, 0]), inside.leaf[roll, :, 0]
+            else:
+                mean, row = float(means[keep, 0]), numbers[keep, :, 0]
+            result[KEEPS[keep]] = self._profile(now, mean, *(float(x) for x in row))
+        return result
+
+    def boxes(self, card: Any, dice: Sequence[int]) -> dict[Any, Profile]:
+        """Return the profile of each box these dice may be scored in."""
+        flag, mask, upper = self.strategy.state_key(card)
+        now = float(card.score())
+        result = {}
+        for box, slot, points, bonus in self.strategy.box_moves(card, dice):
+            after = step_one(self.model, flag, mask, upper, slot, points, bonus)
+            result[box] = self._at_state(now + after[3], *after[:3])
+        return result
