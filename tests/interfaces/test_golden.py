@@ -379,9 +379,18 @@ def write_scenario(folder: Path, recorded: dict[str, str]) -> None:
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
 def test_golden(scenario: Scenario, official: object, course: object,
-                solver_cache: Path) -> None:
-    """Replay ``scenario`` and compare every recorded file byte for byte."""
-    recorded = run_scenario(scenario, solver_cache)
+                solver_cache: Path, tmp_path: Path) -> None:
+    """Replay ``scenario`` and compare every recorded file byte for byte.
+
+    The scenario's cache folder holds the session's optimal-play tables and
+    nothing else, so that what other tests left there (the spread-and-chances
+    tables) never changes what a transcript shows.
+    """
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for table in solver_cache.glob("solver-*.table"):
+        os.link(table, cache / table.name)
+    recorded = run_scenario(scenario, cache)
     folder = GOLDEN / scenario.name
     if recording():
         write_scenario(folder, recorded)

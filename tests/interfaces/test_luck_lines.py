@@ -52,7 +52,8 @@ def test_the_analysis_shows_the_luck_line_first_and_exports_the_figures() -> Non
     assert lines[3] == "Ann: 180 = 254.6 expected - 12.4 luck - 62.2 decisions"
     assert lines[4].startswith("Ann: 62.2 expected points lost")
     [player] = json.loads(json.dumps(analysis_json(analyses, variant)))["players"]
-    assert list(player) == ["name", "optimum", "luck", "total_cost", "final", "decisions"]
+    assert list(player) == ["name", "optimum", "luck", "total_cost", "final", "win_chances",
+                            "decisions"]
     assert (player["optimum"], player["luck"], player["total_cost"], player["final"]) == (
         254.5877, -12.34, 62.2477, 180)
 

@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
@@ -22,13 +22,15 @@ from yahtzee.engine.records import GameRecord, TurnSummary
 from yahtzee.interfaces.streams import printable
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
                                    TableNotStored, TableUnusable)
-from yahtzee.solver.profiles import Profile
 from yahtzee.solver.coach import (Assessment, BoxAdvice, Keep, KeepAdvice, Move,
                                   PlayerAnalysis)
 from yahtzee.storage.problems import Damage, StoredFile
 from yahtzee.storage.saves import SaveFile
 from yahtzee.storage.snapshot import record_variant
 from yahtzee.storage.stats import Bucket, Figures, Stats
+
+if TYPE_CHECKING:
+    from yahtzee.solver.profiles import Profile
 
 DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll" or "score": '
 MENU_TITLE = "Select a category that you have not scored in yet:"

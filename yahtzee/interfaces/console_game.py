@@ -14,6 +14,7 @@ dice, so that it stays on an 80x24 screen with the prompt.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
@@ -25,7 +26,9 @@ from yahtzee.interfaces.console import (Console, box_advice_text, keep_advice_te
 from yahtzee.players.kinds import HUMAN, default_names
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
 from yahtzee.solver.coach import Coach
-from yahtzee.solver.profiles import Profile
+
+if TYPE_CHECKING:
+    from yahtzee.solver.profiles import Profile
 
 
 class Game:

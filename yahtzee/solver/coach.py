@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision
 from yahtzee.players.players import saved_flags
-from yahtzee.solver.profiles import Profile, Profiler
-from yahtzee.solver.winning import win_chances
+
+if TYPE_CHECKING:
+    from yahtzee.solver.profiles import Profile, Profiler
 
 TOP_DECISIONS = 3
 """How many of a player's costliest decisions the analysis lists."""
@@ -227,6 +228,7 @@ class Coach:
         profiler = self.profiler
         if profiler is None or len(cards) < 2:
             return None
+        from yahtzee.solver.winning import win_chances
         outlooks = [profiler.between_turns(card).outlook for card in cards]
         if best is not None:
             outlooks[seat] = best.outlook
