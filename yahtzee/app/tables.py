@@ -217,12 +217,20 @@ class GameTable:
     generator: random.Random
     pending: _Pending
     coach: Coach | None = None
-    version: int = 0
     happened: list[Happened] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
     """When the table was last asked for anything (``time.monotonic``)."""
     _view: TableView | None = None
+
+    @property
+    def version(self) -> int:
+        """How far the game has gone: it grows with every roll and accepted command.
+
+        It follows from the saved game alone (twice the accepted commands, one
+        more while a turn is under way), so it survives a restart of the server.
+        """
+        return 2 * len(self.engine.log) + (1 if self.engine.turn_started() else 0)
 
     @property
     def game_id(self) -> str:
@@ -306,7 +314,6 @@ class GameTable:
             prompt = self.engine.prompt()
         if not started and prompt.phase is not Phase.OVER:
             self.happened.append(Happened(prompt.seat, prompt.view.dice))
-            self._changed()
         self._save()
         return prompt
 
@@ -324,14 +331,8 @@ class GameTable:
                     self.happened.append(Happened(event.seat, prompt.view.dice,
                                                   item=event.item, total=total))
             del self.happened[:-RECENT]
-            self._changed()
         self._save()
         return outcome
-
-    def _changed(self) -> None:
-        """Count a change: the view is drawn again, and pages waiting for one are answered."""
-        self.version += 1
-        self._view = None
 
     def _save(self) -> None:
         """Write what the engine noted: the save, then (at the end) the history."""
@@ -362,7 +363,7 @@ class GameTable:
     def _view_now(self) -> TableView:
         """Return the view of the current state (the lock held); a new turn's first roll first."""
         prompt = self._prompt()
-        if self._view is not None:
+        if self._view is not None and self._view.version == self.version:
             return self._view
         variant = self.engine.variant
         view = prompt.view
