@@ -379,6 +379,7 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
                  "Ctrl-C stops the server, and games go on after a restart)\n")
     stream.flush()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            limit_concurrency=1000, timeout_keep_alive=30)
+                            limit_concurrency=1000, timeout_keep_alive=30,
+                            timeout_graceful_shutdown=2)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

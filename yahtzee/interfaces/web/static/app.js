@@ -178,8 +178,12 @@ function draw() {
   const rolling = myTurn() && state.phase === "rolling";
   $("roll").disabled = !rolling;
   $("score").disabled = !rolling;
-  $("coach-panel").hidden = !state.coach;
-  $("advice").textContent = state.advice || (state.phase === "over" ? "" : "Advice is shown on a person's turn.");
+  const over = state.phase === "over";
+  $("coach-panel").hidden = !state.coach || over;
+  $("controls").hidden = over;
+  $("dice").hidden = over;
+  $("card-hint").hidden = over;
+  $("advice").textContent = state.advice || "Advice is shown on a person's turn.";
   drawCards();
   $("moves").replaceChildren(...state.moves.map((line) => el("li", {text: line})));
   $("moves").scrollTop = $("moves").scrollHeight;
