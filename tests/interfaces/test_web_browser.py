@@ -40,13 +40,11 @@ if not CHROMIUM.exists() or not os.access(CHROMIUM, os.X_OK):
     if os.environ.get("YAHTZEE_REQUIRE_BROWSER"):
         raise RuntimeError(f"the browser tests need Chromium at {CHROMIUM}")
     pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
-if os.environ.get("YAHTZEE_REQUIRE_BROWSER"):
-    import playwright.sync_api  # noqa: F401  (fails loudly where CI requires the browser)
-sync_api = pytest.importorskip("playwright.sync_api")
-pytest.importorskip("starlette")
+if not os.environ.get("YAHTZEE_REQUIRE_BROWSER"):
+    pytest.importorskip("playwright.sync_api")
+    pytest.importorskip("starlette")
 
-Browser = sync_api.Browser
-Page = sync_api.Page
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 
 @dataclass
@@ -83,7 +81,7 @@ def start_server(data: Path, cache: Path, port: int = 0) -> Server:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     """Debian's Chromium, headless, driven by Playwright."""
-    with sync_api.sync_playwright() as driver:
+    with sync_playwright() as driver:
         launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
         yield launched
         launched.close()
