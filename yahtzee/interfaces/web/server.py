@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any, TextIO
 
+import anyio.to_thread
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -57,6 +58,9 @@ LONG_POLL = 25.0
 """How long, in seconds, a request for the state waits for the game to change."""
 DEFAULT_DELAY = 0.5
 """Seconds between a computer's commands (each toggle, roll and box), so people can follow."""
+WORKER_THREADS = 128
+"""Threads that carry out moves: each waits for its save to reach the disk, and saves of
+different games reach it side by side (a few threads per core would queue them)."""
 SECRET_HEADER = "x-seat-secret"
 STATIC = resources.files("yahtzee.interfaces.web") / "static"
 
@@ -221,7 +225,9 @@ class WebTable:
 
     async def table(self, game_id: str) -> GameTable:
         """Return the live game ``game_id`` (from its save if need be), its computers moving."""
-        table = await run_in_threadpool(self.tables.get, game_id)
+        table = self.tables.live.get(game_id)
+        if table is None:
+            table = await run_in_threadpool(self.tables.get, game_id)
         self.drive(table)
         return table
 
@@ -326,7 +332,8 @@ class WebTable:
 
         @contextlib.asynccontextmanager
         async def lifespan(app: Starlette) -> AsyncIterator[None]:
-            """Let go of every game's save when the server stops."""
+            """Allow enough worker threads for saves; let go of every game's save at the end."""
+            anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
             yield
             self.tables.close()
 
