@@ -35,17 +35,18 @@ class Load:
     """The IDs of the games played to their end."""
 
 
-def start_server(data: Path, *, capacity: int, delay: float,
-                 cache: Path | None = None) -> tuple[subprocess.Popen[str], str]:
-    """Start the server on a free port with the data folder ``data``; return it and its address.
+def start_server(data: Path, *, capacity: int = 200, delay: float = 0.0,
+                 cache: Path | None = None, port: int = 0) -> tuple[subprocess.Popen[str], str]:
+    """Start the server with the data folder ``data``; return it and its address.
 
-    ``cache`` is the solver tables' folder (default: the usual one).
+    ``cache`` is the solver tables' folder (default: the usual one); ``port``
+    0 takes a free one.
     """
     env = dict(os.environ, YAHTZEE_DATA_DIR=str(data), PYTHONPATH=str(ROOT))
     if cache is not None:
         env["YAHTZEE_CACHE_DIR"] = str(cache)
     process = subprocess.Popen(
-        [sys.executable, "-m", "yahtzee", "serve", "--port", "0", "--delay", str(delay),
+        [sys.executable, "-m", "yahtzee", "serve", "--port", str(port), "--delay", str(delay),
          "--max-games", str(capacity)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert process.stdout is not None

@@ -13,11 +13,8 @@ are skipped, unless ``YAHTZEE_REQUIRE_BROWSER`` is set (as CI sets it).
 from __future__ import annotations
 
 import os
-import re
-import select
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tests import web_load
 from tests.web_helpers import console_totals
 from yahtzee.solver.cache import Solution
 
@@ -62,20 +60,9 @@ class Server:
 
 
 def start_server(data: Path, cache: Path, port: int = 0) -> Server:
-    """Start ``python -m yahtzee serve`` and return it once it has printed its address."""
-    env = dict(os.environ, YAHTZEE_DATA_DIR=str(data), YAHTZEE_CACHE_DIR=str(cache),
-               PYTHONPATH=str(ROOT))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "yahtzee", "serve", "--port", str(port), "--delay", "0.02"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert process.stdout is not None
-    ready, _, _ = select.select([process.stdout], [], [], 60)
-    line = process.stdout.readline() if ready else ""
-    found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-    if found is None:
-        process.kill()
-        raise AssertionError(f"the server printed no address: {line!r}")
-    return Server(process, found.group(0), int(found.group(1)))
+    """Start ``python -m yahtzee serve`` (computers 0.02 s apart); return it once it is up."""
+    process, url = web_load.start_server(data, delay=0.02, cache=cache, port=port)
+    return Server(process, url + "/", int(url.rsplit(":", 1)[1]))
 
 
 @pytest.fixture(scope="module")
