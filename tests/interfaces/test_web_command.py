@@ -28,6 +28,8 @@ def test_serve_refuses_bad_options(option: list[str], monkeypatch: pytest.Monkey
 
 def test_serve_without_the_web_extra_says_how_to_install_it(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in [m for m in sys.modules if m.split(".")[0] in ("starlette", "uvicorn")]:
+        monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "starlette", None)
     monkeypatch.delitem(sys.modules, "yahtzee.interfaces.web.server", raising=False)
     status, out, err = run_cli(["serve", "--port", "0"], "", monkeypatch, capsys)
