@@ -44,9 +44,10 @@ def run(games: int, think: float, delay: float) -> dict[str, Any]:
         data = Path(folder) / "data"
         process, url = start_server(data, capacity=max(games, 1) * 2, delay=delay)
         try:
-            started = time.perf_counter()
+            started, client_started = time.perf_counter(), time.process_time()
             load = asyncio.run(play_games(url, games, think=think))
             seconds = time.perf_counter() - started
+            client = time.process_time() - client_started
             cpu = server_cpu(process.pid)
         finally:
             process.terminate()
@@ -60,6 +61,7 @@ def run(games: int, think: float, delay: float) -> dict[str, Any]:
             "median_ms": round(statistics.median(times) * 1000, 2),
             "p90_ms": round(quantile[89] * 1000, 2), "p99_ms": round(quantile[98] * 1000, 2),
             "max_ms": round(times[-1] * 1000, 2), "server_cpu_seconds": round(cpu, 1),
+            "client_cpu_seconds": round(client, 1),
             "load_average": round(os.getloadavg()[0], 2), "lost": problems}
 
 
@@ -85,7 +87,8 @@ def main() -> int:
               f"{figures['seconds']} s ({figures['moves_per_second']} moves/s)")
         print(f"answer time per move: median {figures['median_ms']} ms, p90 "
               f"{figures['p90_ms']} ms, p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms")
-        print(f"server processor time {figures['server_cpu_seconds']} s; load average "
+        print(f"processor time: server {figures['server_cpu_seconds']} s, clients "
+              f"{figures['client_cpu_seconds']} s; load average "
               f"{figures['load_average']}")
         print("nothing lost" if not figures["lost"] else "LOST: " + "; ".join(figures["lost"]))
     return 1 if figures["lost"] else 0
