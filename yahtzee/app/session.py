@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, cast
 
 from yahtzee.domain.card import Card, Variant
 from yahtzee.engine.engine import Engine, EngineObserver
+from yahtzee.engine.records import GameRecord
 from yahtzee.players.kinds import COMPUTER, PlayerKind, default_names, find_kind
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
 from yahtzee.storage.history import History
@@ -170,11 +171,13 @@ class Autosaver:
     """
 
     def __init__(self, store: SaveStore, history: History | None = None, *,
-                 resumed: SaveFile | None = None) -> None:
+                 resumed: SaveFile | None = None, uid: str | None = None) -> None:
         """Save into ``store`` and file finished games in ``history``.
 
         ``resumed`` is the save a resumed game came from; its ID is kept.
+        ``uid`` is a new game's unique ID (by default, a random one at its first save).
         """
+        self.uid = resumed.uid if resumed is not None else uid
         self.store = store
         self.history = history
         self.save = resumed
@@ -208,10 +211,13 @@ class Autosaver:
         """Write the game as it now stands (a new game only once it has an accepted command)."""
         if self.save is None and not engine.log:
             return
+        self.keep(engine.record())
+
+    def keep(self, record: GameRecord) -> None:
+        """Write ``record``, the game as it now stands (``changed`` without the engine)."""
         try:
-            record = engine.record()
             if self.save is None:
-                self.save = self.store.create(record)
+                self.save = self.store.create(record, uid=self.uid)
             else:
                 save = replace(self.save, updated=now(), snapshot=record)
                 self.store.write(save)
@@ -228,17 +234,21 @@ class Autosaver:
         shows the end and files it then.
         Without a history, the save is kept, marked finished.
         """
-        uid = self.save.uid if self.save is not None else uuid.uuid4().hex
+        self.file(engine.record())
+
+    def file(self, record: GameRecord) -> None:
+        """File ``record``, the finished game (``finished`` without the engine)."""
+        uid = self.save.uid if self.save is not None else (self.uid or uuid.uuid4().hex)
         try:
             if self.history is not None:
-                self.history.record(engine.record(), uid=uid)
+                self.history.record(record, uid=uid)
                 self.filed = True
                 self.up_to_date = False
                 if self.save is not None:
                     self.store.remove(self.save.save_id)
             elif self.save is not None:
                 self.store.write(replace(self.save, updated=now(), finished=True,
-                                         snapshot=engine.record()))
+                                         snapshot=record))
                 self.up_to_date = False
         except (OSError, StorageError, SnapshotError, sqlite3.Error) as error:
             saved = self.up_to_date

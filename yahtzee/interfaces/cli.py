@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from yahtzee.app.session import LATEST
 from yahtzee.domain.games import GAMES, YAHTZEE
@@ -227,7 +227,36 @@ def build_parser() -> argparse.ArgumentParser:
     advise.add_argument("--dice", metavar="DICE", help='with --json: the dice, such as "5 5 2 1 6"')
     advise.add_argument("--roll", metavar="N",
                         help="with --json: which roll the dice are, 1-3 (default: 1)")
+    _serve_options(sub)
     return parser
+
+
+def _bounded(low: int, high: int) -> Callable[[str], int]:
+    """Return a parser of a whole number from ``low`` to ``high``."""
+    def parse(text: str) -> int:
+        """Parse a whole number from ``low`` to ``high``."""
+        value = int(text) if text.strip().isascii() and text.strip().isdigit() else -1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low} to {high}")
+        return value
+    return parse
+
+
+def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``serve``, the browser table, to the subcommands."""
+    serve = sub.add_parser(
+        "serve", help="serve the browser table (needs the web extra)",
+        description="Serve Yahtzee in the browser: open the address it prints. Games are "
+                    "saved like console games and go on after a restart of the server.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default: 127.0.0.1, this computer only; "
+                            "0.0.0.0 lets the network in)")
+    serve.add_argument("--port", type=_bounded(0, 65535), default=8000,
+                       help="the port (default: 8000; 0 takes any free one)")
+    serve.add_argument("--delay", type=_seconds, default=0.5, metavar="SECONDS",
+                       help="pause between a computer's moves, 0 to 5 (default: 0.5)")
+    serve.add_argument("--max-games", type=_bounded(1, 10_000), default=200, metavar="N",
+                       help="the most games kept live at once (default: 200)")
 
 
 def play_problem(args: argparse.Namespace) -> str | None:

@@ -23,8 +23,8 @@ from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant
 from yahtzee.interfaces.advise import run_advise
-from yahtzee.interfaces.console import (NUMPY_NEEDED, PROGRAM_NAME, Console, analysis_json,
-                                        game_words, local_time, saves_json)
+from yahtzee.interfaces.console import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED, Console,
+                                        analysis_json, game_words, local_time, saves_json)
 from yahtzee.interfaces.console_game import Game
 from yahtzee.players.kinds import HUMAN
 from yahtzee.players.players import ComputerPlayer
@@ -352,8 +352,25 @@ def run_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+WEB_PACKAGES = ("starlette", "uvicorn", "anyio", "h11")
+"""The packages of the web extra: ``serve`` names the extra when one is missing."""
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve the browser table on ``--host`` and ``--port`` until stopped."""
+    try:
+        from yahtzee.interfaces.web.server import serve
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] not in WEB_PACKAGES:
+            raise
+        Console().error(WEB_NEEDED)
+        return 1
+    return serve(args.host, args.port, delay=args.delay, capacity=args.max_games)
+
+
 COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "saves": run_saves,
-            "stats": run_stats, "analyze": run_analyze, "advise": run_advise}
+            "stats": run_stats, "analyze": run_analyze, "advise": run_advise,
+            "serve": run_serve}
 """Every subcommand's handler, by name (``play`` is the default)."""
 
 

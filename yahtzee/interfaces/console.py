@@ -48,6 +48,9 @@ GAME_NAMES = {YAHTZEE: "Yahtzee", POKER_DICE_NAME: "Poker Dice"}
 NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
                 "run  python -m pip install -e .  (or  python -m pip install numpy)")
 """What to say when numpy is missing."""
+WEB_NEEDED = ("the browser table needs the web extra: "
+              "run  python -m pip install -e '.[web]'  (Starlette and uvicorn)")
+"""What ``serve`` says when the web packages are missing."""
 
 
 class Console:
@@ -472,7 +475,7 @@ class Console:
 
 
 STORED_FILES = {"save": "the save", "history": "the game history",
-                "saves folder": "the saves folder"}
+                "saves folder": "the saves folder", "web game": "the browser game's file"}
 DAMAGES = {"truncated": "is cut short", "corrupt": "is corrupt",
            "newer": "was written by a newer version of yahtzee",
            "unreadable": "cannot be read", "not a file": "is not a file"}

@@ -32,6 +32,8 @@ class StoredFile(enum.Enum):
     SAVE = "save"
     HISTORY = "history"
     SAVES_FOLDER = "saves folder"
+    WEB_GAME = "web game"
+    """A browser game's file of settings and seat secrets."""
 
 
 class StorageProblems(Protocol):

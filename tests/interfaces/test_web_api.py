@@ -1,0 +1,221 @@
+"""The browser table's HTTP interface, through Starlette's test client: games, seats, refusals.
+
+A whole seeded game against the computer is played through the API and
+ends with the totals of the same game at the console; a refused request
+(wrong seat, out of turn, malformed, oversized, unknown game) gets its 4xx
+answer and changes nothing; a game comes back after the server restarts.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # the test client's notice about httpx's successor
+    from starlette.testclient import TestClient  # noqa: E402
+
+from tests.web_helpers import best_box, console_totals  # noqa: E402
+from yahtzee.interfaces.web.server import MAX_BODY, make_app  # noqa: E402
+from yahtzee.solver.cache import Solution  # noqa: E402
+from yahtzee.storage.history import History  # noqa: E402
+from yahtzee.storage.saves import SaveStore  # noqa: E402
+from tests.helpers import Problems, humans  # noqa: E402
+from yahtzee.domain.games import yahtzee_variant  # noqa: E402
+from yahtzee.engine.engine import Engine  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
+
+
+@pytest.fixture
+def client(data: Path) -> Iterator[TestClient]:
+    """A test client of a fresh server (computers move at once) on a fresh data folder."""
+    with TestClient(make_app(delay=0)) as test_client:
+        yield test_client
+
+
+def new_game(client: TestClient, **form: Any) -> tuple[str, list[str]]:
+    """Start a game; return its ID and its secrets in seat order."""
+    answer = client.post("/api/games", json=form)
+    assert answer.status_code == 201, answer.text
+    made = answer.json()
+    return made["game"], [link["secret"] for link in made["links"]]
+
+
+def wait_turn(client: TestClient, game: str, secret: str) -> dict[str, Any]:
+    """Return the state once it is a seat of ``secret`` to play, or the game is over."""
+    state: dict[str, Any] = client.get(f"/api/games/{game}",
+                                       headers={"X-Seat-Secret": secret}).json()
+    while state["turn"] is not None and state["turn"] not in state["you"]:
+        state = client.get(f"/api/games/{game}?after={state['version']}",
+                           headers={"X-Seat-Secret": secret}).json()
+    return state
+
+
+def move(client: TestClient, game: str, secret: str, **body: Any) -> Any:
+    """Send a move; return the answer."""
+    return client.post(f"/api/games/{game}/moves", json=body, headers={"X-Seat-Secret": secret})
+
+
+def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console(
+        client: TestClient, course: Solution) -> None:
+    game, (secret,) = new_game(client, seed=8)
+    lines: list[str] = []
+    state = wait_turn(client, game, secret)
+    while state["turn"] is not None:
+        answer = move(client, game, secret, action="score", version=state["version"])
+        assert answer.status_code == 200, answer.text
+        box = best_box(answer.json())
+        answer = move(client, game, secret, action="box", box=box)
+        assert answer.status_code == 200, answer.text
+        lines += ["score", str(box)]
+        state = wait_turn(client, game, secret)
+    totals = [player["total"] for player in state["players"]]
+    assert totals == console_totals(["human", "computer"], 8, lines)
+    best = max(totals)
+    winner = "Player 1" if totals[0] > totals[1] else "Computer"
+    assert state["winner"] == f"{winner} wins with {best} points"
+    assert state["moves"][-1].startswith(("Computer scored", "Player 1 scored"))
+    games = History(problems=Problems()).games()
+    assert [g.uid for g in games] == [game]
+    assert SaveStore(problems=Problems()).unfinished() == []
+
+
+def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
+        client: TestClient) -> None:
+    game, (first, second) = new_game(client, players=[{"kind": "human", "name": "Ann"},
+                                                      {"kind": "human", "name": "Bob"}],
+                                     seed=3, coach=False)
+    before = client.get(f"/api/games/{game}").json()
+    first_roll = Engine(yahtzee_variant(), humans(yahtzee_variant()), seed=3).prompt().view.dice
+    assert before["turn"] == 1 and before["dice"] == [str(v) for v in first_roll]
+    refusals = [
+        (move(client, game, second, action="roll"), 409, "It is not your turn."),
+        (move(client, game, "not-a-secret", action="roll"), 403,
+         "This link does not play a seat of this game."),
+        (move(client, game, first, action="box", box=3), 409,
+         "That move does not fit now: choose a box, or roll first."),
+        (move(client, game, first, action="toggle", die=6), 400,
+         "'die' must be a number from 1 to 5."),
+        (move(client, game, first, action="jump"), 400,
+         "A move is toggle (with a die), roll, score or box (with a box)."),
+        (move(client, game, first, action="roll", version=before["version"] - 1), 409,
+         "The game has moved on; the page now shows where it stands."),
+        (client.post(f"/api/games/{game}/moves", content=b"{roll", headers={
+            "X-Seat-Secret": first}), 400, "The request is not JSON."),
+        (client.post(f"/api/games/{game}/moves", content=b" " * (MAX_BODY + 1), headers={
+            "X-Seat-Secret": first}), 413, f"A request may hold at most {MAX_BODY} bytes."),
+        (move(client, "0" * 32, first, action="roll"), 404,
+         "No game has this address (it may have ended and been filed)."),
+        (move(client, "../../etc/passwd", first, action="roll"), 404, None),
+    ]
+    for answer, status, message in refusals:
+        assert answer.status_code == status, answer.text
+        if message is not None:
+            assert answer.json() == {"error": message}
+    assert client.get(f"/api/games/{game}").json() == before
+    assert SaveStore(problems=Problems()).unfinished() == []  # no accepted command yet
+
+    assert move(client, game, first, action="score").status_code == 200
+    assert move(client, game, first, action="box", box=5).json()["turn"] == 2
+    answer = move(client, game, first, action="roll")
+    assert (answer.status_code, answer.json()) == (409, {"error": "It is not your turn."})
+    assert move(client, game, second, action="toggle", die=2).json()["saved"][1] is True
+    assert move(client, game, second, action="score").status_code == 200
+    assert move(client, game, second, action="box", box=5).json()["turn"] == 1
+    state = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": second}).json()
+    assert state["you"] == [2]
+    saves = SaveStore(problems=Problems()).unfinished()
+    assert [s.uid for s in saves] == [game]
+    assert [p.name for p in saves[0].snapshot.players] == ["Ann", "Bob"]
+
+
+def test_a_box_already_scored_is_refused_by_the_engine(client: TestClient) -> None:
+    game, (first, second) = new_game(client, players=[{"kind": "human"}, {"kind": "human"}],
+                                     seed=3, coach=False)
+    for secret in (first, second):
+        move(client, game, secret, action="score")
+        assert move(client, game, secret, action="box", box=1).status_code == 200
+    move(client, game, first, action="score")
+    before = client.get(f"/api/games/{game}").json()
+    answer = move(client, game, first, action="box", box=1)
+    assert (answer.status_code, answer.json()) == (
+        422, {"error": "Please choose a box you have not scored yet."})
+    assert client.get(f"/api/games/{game}").json() == before
+
+
+@pytest.mark.parametrize("form, message", [
+    ({"players": []}, "A game has 1 to 6 players."),
+    ({"players": [{"kind": "wizard"}]}, "Each player is one of: human, computer, greedy."),
+    ({"players": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "A"}]},
+     "Player names must differ."),
+    ({"players": [{"kind": "human", "name": "x" * 25}]},
+     "Names are plain text of at most 24 characters."),
+    ({"players": [{"kind": "human", "name": "a\nb"}]},
+     "Names are plain text of at most 24 characters."),
+    ({"rules": "house"}, "The rules are one of: course, official."),
+    ({"game": "chess"}, "The game is one of: yahtzee, poker-dice."),
+    ({"seed": -1}, "A seed is a whole number from 0 to 2^63-1."),
+    ({"seed": "abc"}, "A seed is a whole number from 0 to 2^63-1."),
+    ({"coach": "yes"}, "'coach' must be true or false."),
+    ([1, 2], "A new game is described by a JSON object."),
+])
+def test_a_bad_new_game_form_is_refused_with_what_is_wrong(
+        client: TestClient, data: Path, form: Any, message: str) -> None:
+    answer = client.post("/api/games", content=json.dumps(form).encode())
+    assert (answer.status_code, answer.json()) == (400, {"error": message})
+    assert not (data / "web").exists()
+
+
+def test_hot_seat_gives_one_secret_for_every_person(client: TestClient) -> None:
+    game, secrets = new_game(client, players=[{"kind": "human"}, {"kind": "human"}],
+                             hot_seat=True, coach=False, seed=1)
+    assert len(secrets) == 1
+    move(client, game, secrets[0], action="score")
+    assert move(client, game, secrets[0], action="box", box=13).json()["turn"] == 2
+    assert move(client, game, secrets[0], action="score").status_code == 200
+
+
+def test_a_game_goes_on_where_it_was_after_the_server_restarts(data: Path) -> None:
+    with TestClient(make_app(delay=0)) as client:
+        game, (first, second) = new_game(client, players=[{"kind": "human"},
+                                                          {"kind": "human"}],
+                                         seed=5, coach=False)
+        move(client, game, first, action="toggle", die=1)
+        move(client, game, first, action="roll")
+        before = client.get(f"/api/games/{game}").json()
+    with TestClient(make_app(delay=0)) as client:
+        after = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": first}).json()
+        for key in ("version", "dice", "saved", "rolls_left", "players", "turn"):
+            assert after[key] == before[key]
+        assert after["you"] == [1]
+        assert move(client, game, first, action="roll").status_code == 200
+        assert move(client, game, second, action="roll").status_code == 409
+
+
+def test_the_page_and_its_files_are_served_with_the_test_hooks(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert 'data-testid="new-game"' in page.text and 'data-testid="roll"' in page.text
+    assert client.get("/game/" + "a" * 32).text == page.text
+    assert "die-${index + 1}" in client.get("/static/app.js").text
+    assert client.get("/static/../server.py").status_code == 404
+    assert page.headers["x-frame-options"] == "DENY"
+
+
+def test_the_server_caps_its_live_games(data: Path) -> None:
+    with TestClient(make_app(delay=0, capacity=2)) as client:
+        games = [new_game(client, players=[{"kind": "human"}], coach=False) for _ in range(2)]
+        move(client, games[0][0], games[0][1][0], action="score")  # the first is used last
+        third, _ = new_game(client, players=[{"kind": "human"}], coach=False)
+        assert client.get(f"/api/games/{third}").status_code == 200
+        # the second game was let go, and comes back from its file on request
+        assert client.get(f"/api/games/{games[1][0]}").status_code == 200

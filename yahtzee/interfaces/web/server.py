@@ -1,0 +1,392 @@
+"""The browser table's server: a Starlette application, run by uvicorn on a socket it binds itself.
+
+Routes (JSON in and out under ``/api``; errors are ``{"error": message}``
+with a 4xx status, and change nothing):
+
+- ``GET /`` and ``GET /game/<id>``: the page (``static/index.html``);
+  ``/static/...``: its script and style sheet;
+- ``GET /api/options``: the game kinds, rule sets and player kinds the form offers;
+- ``POST /api/games``: a new game; the answer holds each seat's secret, once;
+- ``GET /api/games/<id>?after=N``: the game's state, as soon as its version
+  passes ``N`` (a long poll: how moves reach every browser at once);
+- ``POST /api/games/<id>/moves``: a move for the seat whose secret the
+  ``X-Seat-Secret`` header holds.
+
+Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
+browsers never send to a server, and in a header, never in a URL.  Computer
+seats are played by the server, one command at a time, ``delay`` seconds
+apart, so that people can follow them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+from typing import Any, TextIO
+
+import anyio.to_thread
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from yahtzee.app.session import Setup, SolverUnavailableError
+from yahtzee.app.tables import (DEFAULT_CAPACITY, MAX_SEED, GameTable, Move, MoveKind,
+                                Settings, TableError, Tables)
+from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
+from yahtzee.domain.rules import COURSE, RULES
+from yahtzee.engine.engine import MAX_PLAYERS
+from yahtzee.interfaces.console import GAME_NAMES, NUMPY_NEEDED, Console
+from yahtzee.interfaces.web.views import refusal, state_json
+from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
+
+MAX_BODY = 4096
+"""The largest request body taken, in bytes (a new game's form is a few hundred)."""
+MAX_NAME = 24
+"""The longest player name, in characters (as ``--names`` takes them)."""
+LONG_POLL = 25.0
+"""How long, in seconds, a request for the state waits for the game to change."""
+DEFAULT_DELAY = 0.5
+"""Seconds between a computer's commands (each toggle, roll and box), so people can follow."""
+WORKER_THREADS = 128
+"""Threads that carry out moves: each waits for its save to reach the disk, and saves of
+different games reach it side by side (a few threads per core would queue them)."""
+SECRET_HEADER = "x-seat-secret"
+STATIC = resources.files("yahtzee.interfaces.web") / "static"
+
+
+class BadRequest(Exception):
+    """A request the server cannot take: its status and the message said to the browser."""
+
+    def __init__(self, status: int, message: str) -> None:
+        """Refuse with ``status`` and ``message``."""
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    """Return an error answer: ``{"error": message}`` with ``status``."""
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
+    """Return the request's JSON body; ``BadRequest`` (413, 400) if too large or not JSON."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise BadRequest(413, f"A request may hold at most {limit} bytes.")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise BadRequest(413, f"A request may hold at most {limit} bytes.")
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        raise BadRequest(400, "The request is not JSON.") from None
+
+
+def _flag(data: dict[str, Any], key: str, default: bool) -> bool:
+    """Return the true-or-false field ``key``; ``BadRequest`` if it is something else."""
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise BadRequest(400, f"'{key}' must be true or false.")
+    return value
+
+
+def parse_settings(data: Any) -> Settings:
+    """Return the new game a form asks for; ``BadRequest`` (400) saying what is wrong."""
+    if not isinstance(data, dict):
+        raise BadRequest(400, "A new game is described by a JSON object.")
+    seats = data.get("players", [{"kind": HUMAN.name}, {"kind": COMPUTER.name}])
+    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_PLAYERS:
+        raise BadRequest(400, f"A game has 1 to {MAX_PLAYERS} players.")
+    kinds: list[PlayerKind] = []
+    given: list[str] = []
+    for seat in seats:
+        if not isinstance(seat, dict):
+            raise BadRequest(400, "Each player is an object with a kind and a name.")
+        named = seat.get("kind")
+        kind = find_kind(named) if isinstance(named, str) else None
+        if kind is None:
+            raise BadRequest(400, "Each player is one of: "
+                                  f"{', '.join(k.name for k in KINDS)}.")
+        name = seat.get("name") or ""
+        if not isinstance(name, str):
+            raise BadRequest(400, "A player's name is text.")
+        name = name.strip()
+        if not name.isprintable() or len(name) > MAX_NAME:
+            raise BadRequest(400, f"Names are plain text of at most {MAX_NAME} characters.")
+        kinds.append(kind)
+        given.append(name)
+    defaults = default_names(kinds)
+    names = tuple(name or default for name, default in zip(given, defaults))
+    if len(set(names)) != len(names):
+        raise BadRequest(400, "Player names must differ.")
+    game = data.get("game", YAHTZEE)
+    rules = data.get("rules")
+    if game not in GAMES:
+        raise BadRequest(400, f"The game is one of: {', '.join(GAMES)}.")
+    if game != YAHTZEE or rules in ("", None):
+        rules = None
+    try:
+        variant = get_variant(game, rules)
+    except UnknownGameError:
+        raise BadRequest(400, f"The rules are one of: {', '.join(sorted(RULES))}.") from None
+    seed = data.get("seed")
+    if isinstance(seed, str):
+        seed = int(seed) if seed.strip().isascii() and seed.strip().isdigit() else (
+            None if not seed.strip() else -1)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                             or not 0 <= seed <= MAX_SEED):
+        raise BadRequest(400, "A seed is a whole number from 0 to 2^63-1.")
+    return Settings(variant, tuple(kinds), names, seed, _flag(data, "coach", True),
+                    _flag(data, "hot_seat", False))
+
+
+def parse_move(data: Any) -> tuple[Move, int | None]:
+    """Return the move a request asks for and the version it was drawn at (None if not given)."""
+    if not isinstance(data, dict):
+        raise BadRequest(400, "A move is a JSON object.")
+    action = data.get("action")
+    kinds = {kind.value: kind for kind in MoveKind}
+    if not isinstance(action, str) or action not in kinds:
+        raise BadRequest(400, "A move is toggle (with a die), roll, score or box (with a box).")
+    kind = kinds[action]
+    number = 0
+    if kind in (MoveKind.TOGGLE, MoveKind.BOX):
+        field = "die" if kind is MoveKind.TOGGLE else "box"
+        given = data.get(field)
+        top = 5 if kind is MoveKind.TOGGLE else 13
+        if isinstance(given, bool) or not isinstance(given, int) or not 1 <= given <= top:
+            raise BadRequest(400, f"'{field}' must be a number from 1 to {top}.")
+        number = given
+    version = data.get("version")
+    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+        raise BadRequest(400, "'version' must be a whole number.")
+    return Move(kind, number), version
+
+
+class SecurityHeaders:
+    """ASGI middleware: every answer forbids framing, sniffing, referrers and foreign scripts."""
+
+    HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+               (b"x-frame-options", b"DENY"),
+               (b"content-security-policy",
+                b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'")]
+
+    def __init__(self, app: ASGIApp) -> None:
+        """Wrap ``app``."""
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Add the headers to every HTTP answer of the wrapped application."""
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def sending(message: Message) -> None:
+            """Add the headers to the start of the answer."""
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + self.HEADERS
+            await send(message)
+
+        await self.app(scope, receive, sending)
+
+
+class WebTable:
+    """The server's state: the live games, who waits for their changes, the computers' pace."""
+
+    def __init__(self, tables: Tables, *, delay: float = DEFAULT_DELAY) -> None:
+        """Serve ``tables``; computers wait ``delay`` seconds before each command."""
+        self.tables = tables
+        self.delay = delay
+        self.changes: dict[str, asyncio.Event] = {}
+        self.driving: set[str] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    # -- helpers -----------------------------------------------------------
+    def notify(self, game_id: str) -> None:
+        """Answer every request waiting for a change of ``game_id``."""
+        event = self.changes.pop(game_id, None)
+        if event is not None:
+            event.set()
+
+    async def table(self, game_id: str) -> GameTable:
+        """Return the live game ``game_id`` (from its save if need be), its computers moving."""
+        table = self.tables.live.get(game_id)
+        if table is None:
+            table = await run_in_threadpool(self.tables.get, game_id)
+        self.drive(table)
+        return table
+
+    def drive(self, table: GameTable) -> None:
+        """Start playing the computers' turns of ``table`` if one is to play and none is playing."""
+        if table.game_id in self.driving or not table.computer_to_play():
+            return
+        self.driving.add(table.game_id)
+        task = asyncio.get_running_loop().create_task(self._drive(table))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _drive(self, table: GameTable) -> None:
+        """Play computer commands, ``delay`` apart, until a person is to play or the game ends."""
+        try:
+            while table.computer_to_play():
+                await asyncio.sleep(self.delay)
+                if not await run_in_threadpool(table.computer_step):
+                    break
+                self.notify(table.game_id)
+        finally:
+            self.driving.discard(table.game_id)
+
+    # -- routes ------------------------------------------------------------
+    async def page(self, request: Request) -> Response:
+        """Answer with the page (the same for the form and for a game)."""
+        return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
+
+    async def options(self, request: Request) -> Response:
+        """Answer with what the new-game form offers, and its defaults."""
+        return JSONResponse({
+            "games": [{"name": g, "label": GAME_NAMES[g]} for g in GAMES],
+            "rules": sorted(RULES), "default_rules": COURSE.name,
+            "kinds": [{"name": k.name, "label": k.label, "computer": k.is_computer}
+                      for k in KINDS],
+            "max_players": MAX_PLAYERS, "max_name": MAX_NAME,
+            "default_players": [HUMAN.name, COMPUTER.name]})
+
+    async def create(self, request: Request) -> Response:
+        """Start a new game; answer with its ID and each seat's secret (given only here)."""
+        settings = parse_settings(await read_json(request))
+        try:
+            made = await run_in_threadpool(self.tables.create, settings)
+        except SolverUnavailableError:
+            return _error(503, NUMPY_NEEDED)
+        table = made.table
+        self.drive(table)
+        return JSONResponse({
+            "game": table.game_id, "url": f"/game/{table.game_id}",
+            "links": [{"seats": [s + 1 for s in seats], "secret": secret}
+                      for secret, seats in made.secrets]}, status_code=201)
+
+    async def state(self, request: Request) -> Response:
+        """Answer with the game's state once its version passes ``after`` (or after a while)."""
+        table = await self.table(request.path_params["game_id"])
+        after = request.query_params.get("after", "")
+        if after.isascii() and after.isdigit() and len(after) < 12:
+            waited = int(after)
+            if table.version <= waited:
+                event = self.changes.setdefault(table.game_id, asyncio.Event())
+                try:
+                    await asyncio.wait_for(event.wait(), LONG_POLL)
+                except asyncio.TimeoutError:
+                    pass
+        seats = table.seats_of(request.headers.get(SECRET_HEADER))
+        view = await run_in_threadpool(table.view)
+        return JSONResponse(state_json(view, seats))
+
+    async def move(self, request: Request) -> Response:
+        """Carry out a move for the seat whose secret the request holds; answer with the state."""
+        table = await self.table(request.path_params["game_id"])
+        move, version = parse_move(await read_json(request))
+        secret = request.headers.get(SECRET_HEADER)
+        view = await run_in_threadpool(table.act, secret, move, version)
+        self.notify(table.game_id)
+        self.drive(table)
+        return JSONResponse(state_json(view, table.seats_of(secret)))
+
+    def app(self) -> Starlette:
+        """Return the ASGI application serving the page and the API."""
+        def guarded(handler: Callable[[Request], Awaitable[Response]]
+                    ) -> Callable[[Request], Awaitable[Response]]:
+            """Turn refusals into their 4xx answers."""
+            async def answer(request: Request) -> Response:
+                """Run ``handler``; a refusal is answered with its status and message."""
+                try:
+                    return await handler(request)
+                except BadRequest as error:
+                    return _error(error.status, error.message)
+                except TableError as error:
+                    return _error(*refusal(error))
+            return answer
+
+        routes = [
+            Route("/", self.page), Route("/game/{game_id}", self.page),
+            Route("/api/options", guarded(self.options)),
+            Route("/api/games", guarded(self.create), methods=["POST"]),
+            Route("/api/games/{game_id}", guarded(self.state)),
+            Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
+            Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        ]
+
+        @contextlib.asynccontextmanager
+        async def lifespan(app: Starlette) -> AsyncIterator[None]:
+            """Allow enough worker threads for saves; let go of every game's save at the end."""
+            anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
+            yield
+            self.tables.close()
+
+        return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)],
+                         lifespan=lifespan)
+
+
+def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
+             console: Console | None = None) -> Starlette:
+    """Return the browser table's application, its games saved in the data folder."""
+    report = console if console is not None else Console()
+    tables = Tables(Setup(report=report.solver_event), report, capacity=capacity)
+    return WebTable(tables, delay=delay).app()
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """Return a listening socket on ``host`` and ``port`` (0: any free port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def address(sock: socket.socket) -> str:
+    """Return the page's address for a bound socket: ``http://127.0.0.1:8000/``."""
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
+def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
+          capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None) -> int:
+    """Serve the browser table on ``host``:``port`` until stopped; return the exit status."""
+    console = Console()
+    stream = out if out is not None else sys.stdout
+    try:
+        sock = bind(host, port)
+    except OSError as error:
+        console.error(f"cannot listen on {host}:{port}: {error.strerror or error}")
+        return 1
+    app = make_app(delay=delay, capacity=capacity, console=console)
+    stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
+                 "Ctrl-C stops the server, and games go on after a restart)\n")
+    stream.flush()
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
+                            limit_concurrency=1000, timeout_keep_alive=30,
+                            timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

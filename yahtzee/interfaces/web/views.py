@@ -1,0 +1,113 @@
+"""What the browser is sent: a table's view as JSON, with every text a player reads.
+
+The page draws what it gets and words nothing itself (beyond its buttons'
+labels): the moves, the coach's advice, the winner line and the refusals
+come from here, in the words the console uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yahtzee.app.tables import Denial, Happened, TableError, TableView
+from yahtzee.engine.engine import Refusal
+from yahtzee.interfaces.console import (GAME_NAMES, box_advice_text, faces, joker_text,
+                                        keep_advice_text, reroll_text, scored_text,
+                                        winner_line)
+from yahtzee.solver.coach import BoxAdvice
+
+DENIALS = {
+    Denial.UNKNOWN_GAME: (404, "No game has this address (it may have ended and been filed)."),
+    Denial.NOT_YOUR_SEAT: (403, "This link does not play a seat of this game."),
+    Denial.NOT_YOUR_TURN: (409, "It is not your turn."),
+    Denial.COMPUTER_TURN: (409, "The computer is playing; wait for your turn."),
+    Denial.WRONG_PHASE: (409, "That move does not fit now: choose a box, or roll first."),
+    Denial.STALE: (409, "The game has moved on; the page now shows where it stands."),
+    Denial.GAME_OVER: (409, "The game is over."),
+    Denial.FULL: (503, "The server has as many games as it takes; try again later."),
+}
+"""The HTTP status and the message of each refusal that the engine did not make."""
+REFUSALS = {
+    Refusal.NOT_A_DIE_COMMAND: "That is not a die, roll or score.",
+    Refusal.ALL_SAVED: "All five dice are saved: unsave one to roll it, or score.",
+    Refusal.NOT_ON_MENU: "Please choose a box you have not scored yet.",
+    Refusal.GAME_OVER: "The game is over.",
+}
+"""The message of each refusal of the engine (a joker's names the box)."""
+REFUSED_STATUS = 422
+
+
+def refusal(error: TableError) -> tuple[int, str]:
+    """Return the HTTP status and the message of a refused request."""
+    if error.denial is Denial.REFUSED and error.outcome is not None:
+        outcome = error.outcome
+        if outcome.joker is not None:
+            return REFUSED_STATUS, joker_text(outcome.joker) + "."
+        assert outcome.refusal is not None
+        return REFUSED_STATUS, REFUSALS[outcome.refusal]
+    return DENIALS.get(error.denial, (409, error.denial.value))
+
+
+def happened_text(event: Happened, view: TableView) -> str:
+    """Return one line of what happened: ``Computer kept 5 5 and rolled: 1 5 5 3 5``."""
+    name = view.seats[event.seat].name
+    if event.item is not None:
+        return f"{scored_text(name, event.item)} (total {event.total})"
+    if event.kept is None:
+        return f"{name} rolled {faces(event.dice, view.variant)}"
+    return f"{name} {reroll_text(event.kept, event.dice, view.variant)}"
+
+
+def title(view: TableView) -> str:
+    """Return the game and its rules in words: ``Yahtzee, course rules``."""
+    name = GAME_NAMES.get(view.variant.name, view.variant.name)
+    if view.variant.rules_name == view.variant.name:
+        return name
+    return f"{name}, {view.variant.rules_name} rules"
+
+
+def state_json(view: TableView, you: frozenset[int]) -> dict[str, Any]:
+    """Return the table as the page draws it; ``you`` are the seats (from 0) the viewer plays.
+
+    Seats are numbered from 1 here, as the page's test hooks number them.
+    """
+    over = not view.seats or view.phase.value == "over"
+    offers = {item.number: item.points for item in view.offers}
+    players = []
+    for number, seat in enumerate(view.seats):
+        boxes = [{"number": n, "name": name, "score": score,
+                  "now": offers.get(n) if number == view.seat and not over and score is None
+                  else None}
+                 for n, name, score in seat.boxes]
+        if view.variant.name == "yahtzee" and number == view.seat and not over:
+            # a course-rules Yahtzee bonus is offered in the filled Yahtzee box
+            for box in boxes:
+                if box["score"] is not None and box["number"] in offers:
+                    box["now"] = offers[box["number"]]
+        players.append({"seat": number + 1, "name": seat.name, "kind": seat.kind,
+                        "computer": seat.computer, "boxes": boxes,
+                        "rows": [[label, value] for label, value in seat.rows],
+                        "total": seat.total})
+    advice = None
+    if view.advice is not None:
+        advice = ("Coach: " + (box_advice_text(view.advice) if isinstance(view.advice, BoxAdvice)
+                               else keep_advice_text(view.advice, view.variant)))
+    winner = None
+    if over and view.winners:
+        names = [view.seats[s].name for s in view.winners]
+        winner = winner_line(names, view.seats[view.winners[0]].total, solo=len(view.seats) == 1)
+    to_play = None if over else view.seats[view.seat]
+    return {
+        "game": view.game_id, "version": view.version, "title": title(view),
+        "phase": view.phase.value, "round": view.round, "rounds": view.variant.rounds,
+        "turn": None if over else view.seat + 1,
+        "turn_name": None if to_play is None else to_play.name,
+        "computer_turn": to_play is not None and to_play.computer,
+        "you": sorted(seat + 1 for seat in you),
+        "dice": [view.variant.face(v) for v in view.dice], "saved": list(view.saved),
+        "rolls_left": view.rolls_left, "players": players,
+        "coach": view.coach, "advice": advice,
+        "win_chances": None, "luck": None,
+        "moves": [happened_text(event, view) for event in view.happened],
+        "winner": winner, "hot_seat": view.hot_seat,
+    }
