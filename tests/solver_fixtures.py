@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from yahtzee.domain.rules import COURSE, OFFICIAL
-from yahtzee.solver.cache import Solution, forget_loaded, load_or_build
+from yahtzee.solver.cache import Solution, forget_loaded, load_or_build, load_or_build_moments
+from yahtzee.solver.moments import Moments
 from yahtzee.storage.tables import TableFiles
 
 
@@ -33,3 +34,9 @@ def official(solver_cache: Path) -> Solution:
 def course(solver_cache: Path) -> Solution:
     """The solved table of the course rules (built once per session)."""
     return load_or_build(COURSE, TableFiles(solver_cache))
+
+
+@pytest.fixture(scope="session")
+def course_moments(solver_cache: Path, course: Solution) -> Moments:
+    """The spreads and chances of the course rules, stored beside their table (built once)."""
+    return load_or_build_moments(COURSE, course, TableFiles(solver_cache))

@@ -71,6 +71,9 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     lines: list[str] = []
     state = wait_turn(client, game, secret)
     while state["turn"] is not None:
+        chances = state["win_chances"]
+        assert [c["seat"] for c in chances] == [1, 2]
+        assert abs(sum(c["chance"] for c in chances) - 1) < 1e-3
         answer = move(client, game, secret, action="score", version=state["version"])
         assert answer.status_code == 200, answer.text
         box = best_box(answer.json())
@@ -80,6 +83,10 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
         state = wait_turn(client, game, secret)
     totals = [player["total"] for player in state["players"]]
     assert totals == console_totals(["human", "computer"], 8, lines)
+    assert state["win_chances"] is None
+    assert [line.split(" = ")[0] for line in state["luck"]] == [
+        f"Player 1: {totals[0]}", f"Computer: {totals[1]}"]
+    assert state["luck"][1].endswith(" - 0.0 decisions")
     best = max(totals)
     winner = "Player 1" if totals[0] > totals[1] else "Computer"
     assert state["winner"] == f"{winner} wins with {best} points"

@@ -25,6 +25,7 @@ import pytest
 from tests import web_load
 from tests.web_helpers import console_totals
 from yahtzee.solver.cache import Solution
+from yahtzee.solver.moments import Moments
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,8 +86,9 @@ def screens(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def server(data: Path, solver_cache: Path, course: Solution) -> Iterator[Server]:
-    """A live server on a fresh data folder, with the course rules' table ready."""
+def server(data: Path, solver_cache: Path, course: Solution,
+           course_moments: Moments) -> Iterator[Server]:
+    """A live server on a fresh data folder, with the course rules' tables ready."""
     running = start_server(data, solver_cache)
     yield running
     if running.process.poll() is None:
@@ -137,6 +139,9 @@ def test_a_seeded_game_against_the_computer_played_by_clicks_ends_as_at_the_cons
     page.wait_for_selector('[data-testid="die-1"][aria-pressed="true"]')
     page.keyboard.press("2")
     page.wait_for_selector('[data-testid="die-2"][aria-pressed="true"]')
+    chances = [hook(page, f"win-chance-{seat}").inner_text() for seat in (1, 2)]
+    assert chances[0].startswith("Player 1 ") and chances[1].startswith("Computer ")
+    assert sum(int(text.rstrip("%, ").split()[-1]) for text in chances) in (99, 100, 101)
     page.screenshot(path=str(screens / "2-dice-saved-with-coach.png"), full_page=True)
     page.keyboard.press("r")
     page.wait_for_function("() => document.querySelector('#status').textContent"
@@ -164,6 +169,9 @@ def test_a_seeded_game_against_the_computer_played_by_clicks_ends_as_at_the_cons
     assert totals == console_totals(["human", "computer"], 8, lines)
     winner = "Player 1" if totals[0] > totals[1] else "Computer"
     assert hook(page, "winner").inner_text() == f"{winner} wins with {max(totals)} points"
+    luck = page.locator("#luck li").all_inner_texts()
+    assert [line.split(" = ")[0] for line in luck] == [f"Player 1: {totals[0]}",
+                                                       f"Computer: {totals[1]}"]
     page.screenshot(path=str(screens / "4-game-over.png"), full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=str(screens / "5-game-over-phone.png"), full_page=True)

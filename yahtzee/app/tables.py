@@ -44,7 +44,7 @@ from yahtzee.storage.snapshot import SnapshotError
 from yahtzee.storage.web_games import GAME_ID, WebGame, WebGameStore
 
 if TYPE_CHECKING:
-    from yahtzee.solver.coach import BoxAdvice, Coach, KeepAdvice
+    from yahtzee.solver.coach import BoxAdvice, Coach, KeepAdvice, PlayerAnalysis
 
 MAX_SEED = 2 ** 63 - 1
 """The largest seed a game takes (as on the command line)."""
@@ -176,6 +176,10 @@ class TableView:
     offers: tuple[MenuItem, ...]
     """What each box on the menu would give the seat to play now (its dice as they stand)."""
     advice: KeepAdvice | BoxAdvice | None
+    chances: tuple[float, ...] | None
+    """Each seat's chance to finish first (with the coach and two or more players)."""
+    analyses: tuple[PlayerAnalysis, ...]
+    """At the end, with the coach: each player's expected score, luck and decisions' cost."""
     winners: tuple[int, ...]
     happened: tuple[Happened, ...]
     hot_seat: bool
@@ -378,22 +382,43 @@ class GameTable:
         offers: tuple[MenuItem, ...] = ()
         advice: KeepAdvice | BoxAdvice | None = None
         over = prompt.phase is Phase.OVER
+        chances: tuple[float, ...] | None = None
+        analyses: tuple[PlayerAnalysis, ...] = ()
         if not over:
             offers = tuple(view.card.menu(Dice.of(view.dice)))
-            if self.coach is not None and not self.computer_to_play():
+            if self.coach is not None:
                 with _ENGINE_LOCK:
-                    if prompt.phase is Phase.ROLLING:
-                        advice = self.coach.roll_advice(view.card, view.dice, view.saved,
-                                                        view.rolls_left)
-                    else:
-                        advice = self.coach.category_advice(view.card, view.dice)
+                    if not self.computer_to_play():
+                        if prompt.phase is Phase.ROLLING:
+                            advice = self.coach.roll_advice(view.card, view.dice, view.saved,
+                                                            view.rolls_left)
+                        else:
+                            advice = self.coach.category_advice(view.card, view.dice)
+                    chances = self._chances(prompt)
+        elif self.coach is not None:
+            with _ENGINE_LOCK:
+                analyses = tuple(self.coach.analyze([p.name for p in self.players],
+                                                    self.engine.log))
         self._view = TableView(
             self.game_id, self.version, variant, prompt.phase, view.round, view.seat,
             () if over else view.dice, () if over else view.saved, view.rolls_left,
-            tuple(seats), offers, advice,
+            tuple(seats), offers, advice, chances, analyses,
             tuple(self.engine.winners()) if over else (), tuple(self.happened),
             self.web.hot_seat, self.coach is not None)
         return self._view
+
+    def _chances(self, prompt: Prompt) -> tuple[float, ...] | None:
+        """Return each seat's win chance now, the seat to play at its best option's profile."""
+        assert self.coach is not None
+        view = prompt.view
+        if prompt.phase is Phase.ROLLING:
+            best = [p for _, p in self.coach.keep_options(view.card, view.dice,
+                                                          view.rolls_left, 1)]
+        else:
+            best = [p for _, p in self.coach.box_options(view.card, view.dice, 1)]
+        chances = self.coach.win_chances([player.card for player in self.players], view.seat,
+                                         best[0] if best else None)
+        return None if chances is None else tuple(chances)
 
     def release(self) -> None:
         """Let go of the game's save (its lock), so that another process may take it up."""
@@ -528,7 +553,7 @@ class Tables:
                     if isinstance(player, ComputerPlayer):
                         player.prepare()
                 if web.coach:
-                    coach = self.setup.coach(variant)
+                    coach = self.setup.coach(variant, profiles=True)
         except BaseException:
             store.release()
             raise

@@ -12,8 +12,8 @@ from typing import Any
 from yahtzee.app.tables import Denial, Happened, TableError, TableView
 from yahtzee.engine.engine import Refusal
 from yahtzee.interfaces.console import (GAME_NAMES, box_advice_text, faces, joker_text,
-                                        keep_advice_text, reroll_text, scored_text,
-                                        winner_line)
+                                        keep_advice_text, luck_line, percent, reroll_text,
+                                        scored_text, winner_line)
 from yahtzee.solver.coach import BoxAdvice
 
 DENIALS = {
@@ -107,7 +107,11 @@ def state_json(view: TableView, you: frozenset[int]) -> dict[str, Any]:
         "dice": [view.variant.face(v) for v in view.dice], "saved": list(view.saved),
         "rolls_left": view.rolls_left, "players": players,
         "coach": view.coach, "advice": advice,
-        "win_chances": None, "luck": None,
+        "win_chances": None if view.chances is None else [
+            {"seat": number + 1, "name": seat.name, "chance": round(chance, 4),
+             "shown": percent(chance)}
+            for number, (seat, chance) in enumerate(zip(view.seats, view.chances))],
+        "luck": [luck_line(a) for a in view.analyses] or None,
         "moves": [happened_text(event, view) for event in view.happened],
         "winner": winner, "hot_seat": view.hot_seat,
     }

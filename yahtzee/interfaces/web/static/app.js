@@ -179,7 +179,13 @@ function draw() {
   $("roll").disabled = !rolling;
   $("score").disabled = !rolling;
   const over = state.phase === "over";
-  $("coach-panel").hidden = !state.coach || over;
+  $("coach-panel").hidden = !state.coach || (over && !state.luck);
+  $("advice").hidden = over;
+  const chances = state.win_chances || [];
+  $("win-chances").replaceChildren(...(chances.length ? [el("span", {text: "Win chances: "})] : []),
+    ...chances.map((c, i) => el("span", {text: `${c.name} ${c.shown}${i + 1 < chances.length ? ", " : ""}`,
+                                         "data-testid": `win-chance-${c.seat}`})));
+  $("luck").replaceChildren(...(state.luck || []).map((line) => el("li", {text: line})));
   $("controls").hidden = over;
   $("dice").hidden = over;
   $("card-hint").hidden = over;
