@@ -44,7 +44,8 @@ from yahtzee.storage.snapshot import SnapshotError
 from yahtzee.storage.web_games import GAME_ID, WebGame, WebGameStore
 
 if TYPE_CHECKING:
-    from yahtzee.solver.coach import BoxAdvice, Coach, KeepAdvice, PlayerAnalysis
+    from yahtzee.solver.coach import BoxAdvice, Coach, Keep, KeepAdvice, PlayerAnalysis, ScoreBox
+    from yahtzee.solver.profiles import Profile
 
 MAX_SEED = 2 ** 63 - 1
 """The largest seed a game takes (as on the command line)."""
@@ -176,6 +177,8 @@ class TableView:
     offers: tuple[MenuItem, ...]
     """What each box on the menu would give the seat to play now (its dice as they stand)."""
     advice: KeepAdvice | BoxAdvice | None
+    options: tuple[tuple[Keep | ScoreBox, Profile], ...]
+    """With the coach, on a person's turn: the best options with their outcome profiles."""
     chances: tuple[float, ...] | None
     """Each seat's chance to finish first (with the coach and two or more players)."""
     analyses: tuple[PlayerAnalysis, ...]
@@ -384,17 +387,21 @@ class GameTable:
         over = prompt.phase is Phase.OVER
         chances: tuple[float, ...] | None = None
         analyses: tuple[PlayerAnalysis, ...] = ()
+        options: tuple[tuple[Keep | ScoreBox, Profile], ...] = ()
         if not over:
             offers = tuple(view.card.menu(Dice.of(view.dice)))
             if self.coach is not None:
                 with _ENGINE_LOCK:
+                    options = self._options(prompt)
                     if not self.computer_to_play():
                         if prompt.phase is Phase.ROLLING:
                             advice = self.coach.roll_advice(view.card, view.dice, view.saved,
                                                             view.rolls_left)
                         else:
                             advice = self.coach.category_advice(view.card, view.dice)
-                    chances = self._chances(prompt)
+                    chances = self._chances(prompt, options[0][1] if options else None)
+                    if self.computer_to_play():
+                        options = ()
         elif self.coach is not None:
             with _ENGINE_LOCK:
                 analyses = tuple(self.coach.analyze([p.name for p in self.players],
@@ -402,22 +409,24 @@ class GameTable:
         self._view = TableView(
             self.game_id, self.version, variant, prompt.phase, view.round, view.seat,
             () if over else view.dice, () if over else view.saved, view.rolls_left,
-            tuple(seats), offers, advice, chances, analyses,
+            tuple(seats), offers, advice, options, chances, analyses,
             tuple(self.engine.winners()) if over else (), tuple(self.happened),
             self.web.hot_seat, self.coach is not None)
         return self._view
 
-    def _chances(self, prompt: Prompt) -> tuple[float, ...] | None:
-        """Return each seat's win chance now, the seat to play at its best option's profile."""
+    def _options(self, prompt: Prompt) -> tuple[tuple[Keep | ScoreBox, Profile], ...]:
+        """Return the best options of the seat to play with their outcome profiles."""
         assert self.coach is not None
         view = prompt.view
         if prompt.phase is Phase.ROLLING:
-            best = [p for _, p in self.coach.keep_options(view.card, view.dice,
-                                                          view.rolls_left, 1)]
-        else:
-            best = [p for _, p in self.coach.box_options(view.card, view.dice, 1)]
-        chances = self.coach.win_chances([player.card for player in self.players], view.seat,
-                                         best[0] if best else None)
+            return tuple(self.coach.keep_options(view.card, view.dice, view.rolls_left))
+        return tuple(self.coach.box_options(view.card, view.dice))
+
+    def _chances(self, prompt: Prompt, best: Profile | None) -> tuple[float, ...] | None:
+        """Return each seat's win chance now, the seat to play at its best option's profile."""
+        assert self.coach is not None
+        chances = self.coach.win_chances([player.card for player in self.players],
+                                         prompt.view.seat, best)
         return None if chances is None else tuple(chances)
 
     def release(self) -> None:

@@ -12,8 +12,8 @@ from typing import Any
 from yahtzee.app.tables import Denial, Happened, TableError, TableView
 from yahtzee.engine.engine import Refusal
 from yahtzee.interfaces.console import (GAME_NAMES, box_advice_text, faces, joker_text,
-                                        keep_advice_text, luck_line, percent, reroll_text,
-                                        scored_text, winner_line)
+                                        keep_advice_text, luck_line, move_text, percent,
+                                        profile_text, reroll_text, scored_text, winner_line)
 from yahtzee.solver.coach import BoxAdvice
 
 DENIALS = {
@@ -107,6 +107,8 @@ def state_json(view: TableView, you: frozenset[int]) -> dict[str, Any]:
         "dice": [view.variant.face(v) for v in view.dice], "saved": list(view.saved),
         "rolls_left": view.rolls_left, "players": players,
         "coach": view.coach, "advice": advice,
+        "options": [f"{move_text(move, view.variant)}: {profile_text(profile)}"
+                    for move, profile in view.options],
         "win_chances": None if view.chances is None else [
             {"seat": number + 1, "name": seat.name, "chance": round(chance, 4),
              "shown": percent(chance)}

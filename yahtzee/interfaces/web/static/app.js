@@ -185,6 +185,7 @@ function draw() {
   $("win-chances").replaceChildren(...(chances.length ? [el("span", {text: "Win chances: "})] : []),
     ...chances.map((c, i) => el("span", {text: `${c.name} ${c.shown}${i + 1 < chances.length ? ", " : ""}`,
                                          "data-testid": `win-chance-${c.seat}`})));
+  $("options").replaceChildren(...(state.options || []).map((line) => el("li", {text: line})));
   $("luck").replaceChildren(...(state.luck || []).map((line) => el("li", {text: line})));
   $("controls").hidden = over;
   $("dice").hidden = over;
