@@ -169,6 +169,7 @@ def test_a_seeded_game_against_the_computer_played_by_clicks_ends_as_at_the_cons
     assert totals == console_totals(["human", "computer"], 8, lines)
     winner = "Player 1" if totals[0] > totals[1] else "Computer"
     assert hook(page, "winner").inner_text() == f"{winner} wins with {max(totals)} points"
+    assert not hook(page, "roll").is_visible() and not hook(page, "die-1").is_visible()
     luck = page.locator("#luck li").all_inner_texts()
     assert [line.split(" = ")[0] for line in luck] == [f"Player 1: {totals[0]}",
                                                        f"Computer: {totals[1]}"]
