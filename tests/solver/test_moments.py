@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from itertools import combinations_with_replacement
+from pathlib import Path
 from math import factorial
 
 import pytest
@@ -140,3 +141,16 @@ def test_poker_dice_profiles_have_no_goals() -> None:
     profile = profiler.between_turns(POKER_DICE.new_card())
     assert round(profile.mean, 4) == 463.7403
     assert profile.bonus is None and profile.yahtzee is None and profile.sd > 0
+
+
+def test_stored_moments_read_back_and_damaged_ones_are_refused(
+        course: Solution, course_moments: Moments, solver_cache: Path) -> None:
+    from yahtzee.domain.rules import COURSE
+    from yahtzee.solver.cache import DamagedTableError, decode_moments, moments_name
+    data = (solver_cache / moments_name(COURSE)).read_bytes()
+    again = decode_moments(COURSE, course.model, data)
+    assert all((a == b).all() for a, b in zip(again.tables(), course_moments.tables()))
+    with pytest.raises(DamagedTableError):
+        decode_moments(COURSE, course.model, data[:-8])
+    with pytest.raises(DamagedTableError):
+        decode_moments(OFFICIAL, course.model, data)

@@ -38,8 +38,6 @@ if TYPE_CHECKING:
     from yahtzee.solver.cache import TableSource
     from yahtzee.solver.coach import Coach
 
-PROGRAM = PROGRAM_NAME
-"""How the resume hint names the program (it works however the game was started)."""
 DEFAULT_DELAY = 0.6
 """Seconds before each computer command on a terminal (0 when the output is not one)."""
 SIMULATE_BAR = 50
@@ -59,7 +57,7 @@ def resume_hint(saver: Autosaver) -> str | None:
     save_id = saver.resume_id()
     if save_id is None:
         return None
-    return f"{PROGRAM} --resume {save_id}"
+    return f"{PROGRAM_NAME} --resume {save_id}"
 
 
 def _find_save(requested: str, console: Console, store: SaveStore) -> SaveFile | None:

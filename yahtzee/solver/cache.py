@@ -19,7 +19,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -192,6 +192,8 @@ def build(rules: Rules, report: Report | None = None) -> Solution:
 
 
 _LOADED: dict[tuple[str, TableStore | None], Solution] = {}
+_MOMENTS: dict[tuple[str, TableStore | None], Moments] = {}
+_Table = TypeVar("_Table")
 
 
 def load_or_build(rules: Rules, store: TableStore | None = None,
@@ -203,11 +205,69 @@ def load_or_build(rules: Rules, store: TableStore | None = None,
     this stops the table from being available.  Loaded tables stay in memory,
     once per rule set and store, until ``forget_loaded()``.
     """
+    return _load_or_make(_LOADED, rules, table_name(rules), store, report,
+                         lambda data: decode(rules, data), lambda: build(rules, report),
+                         lambda solution: encode(rules, solution))
+
+
+def moments_name(rules: Rules) -> str:
+    """Return the name under which the moments of ``rules`` are stored."""
+    return f"solver-{rules.name}.moments"
+
+
+def load_or_build_moments(rules: Rules, solution: Solution, store: TableStore | None = None,
+                          report: Report | None = None) -> Moments:
+    """Return the ``Moments`` of ``rules``: from memory, from ``store``, or worked out and stored.
+
+    Stored, checked and kept in memory like the solution's table (see
+    ``load_or_build``), and built only when asked for: advice with outcome
+    profiles and win chances need it, play does not.
+    """
+    return _load_or_make(
+        _MOMENTS, rules, moments_name(rules), store, report,
+        lambda data: decode_moments(rules, solution.model, data),
+        lambda: build_moments(rules, solution, report),
+        lambda moments: encode_arrays(rules, dict(zip(QUANTITIES, moments.tables()))))
+
+
+def decode_moments(rules: Rules, model: ScoringModel, data: bytes) -> Moments:
+    """Return the moments stored in ``data``; ``DamagedTableError`` if any check fails."""
+    arrays = decode_arrays(rules, data)
+    if any(q not in arrays for q in QUANTITIES):
+        raise DamagedTableError("not a table of moments")
+    tables = [arrays[q] for q in QUANTITIES]
+    if any(t.shape != model.shape or t.dtype != np.float64 for t in tables):
+        raise DamagedTableError("array shapes do not fit the rules")
+    return Moments(*tables)
+
+
+def build_moments(rules: Rules, solution: Solution, report: Report | None = None) -> Moments:
+    """Work out the moments of ``rules`` from its solution, telling ``report`` how far it is."""
+    started = time.perf_counter()
+    _tell(report, BuildStarted(rules.name, moments=True))
+
+    def progress(done: int, total: int) -> None:
+        """Pass on how many turns are worked out."""
+        _tell(report, BuildProgress(done, total))
+
+    moments = solve_moments(solution.model, solution.values, progress)
+    _tell(report, BuildFinished(solution.model.rounds, time.perf_counter() - started))
+    return moments
+
+
+def _load_or_make(memo: dict[tuple[str, TableStore | None], _Table], rules: Rules, name: str,
+                  store: TableStore | None, report: Report | None,
+                  read: Callable[[bytes], _Table], make: Callable[[], _Table],
+                  write: Callable[[_Table], bytes]) -> _Table:
+    """Return a table of ``rules``: from ``memo``, read from ``store`` as ``name``, or made.
+
+    What cannot be read or used is reported and made again; a made table is
+    written to ``store`` (a failure there is reported, the table still used).
+    """
     key = (json.dumps(rules_settings(rules), sort_keys=True), store)
-    if key in _LOADED:
-        return _LOADED[key]
-    name = table_name(rules)
-    solution: Solution | None = None
+    if key in memo:
+        return memo[key]
+    table: _Table | None = None
     data: bytes | None = None
     if store is not None:
         try:
@@ -217,74 +277,18 @@ def load_or_build(rules: Rules, store: TableStore | None = None,
                                         unreadable=True))
     if data is not None and store is not None:
         try:
-            solution = decode(rules, data)
+            table = read(data)
         except DamagedTableError as error:
             _tell(report, TableUnusable(store.where(name), str(error)))
-    if solution is None:
-        solution = build(rules, report)
+    if table is None:
+        table = make()
         if store is not None:
             try:
-                store.write(name, encode(rules, solution))
+                store.write(name, write(table))
             except OSError as error:
                 _tell(report, TableNotStored(store.where(name), error.strerror or str(error)))
-    _LOADED[key] = solution
-    return solution
-
-
-def moments_name(rules: Rules) -> str:
-    """Return the name under which the moments of ``rules`` are stored."""
-    return f"solver-{rules.name}.moments"
-
-
-_MOMENTS: dict[tuple[str, TableStore | None], Moments] = {}
-
-
-def load_or_build_moments(rules: Rules, solution: Solution, store: TableStore | None = None,
-                          report: Report | None = None) -> Moments:
-    """Return the ``Moments`` of ``rules``: from memory, from ``store``, or worked out and stored.
-
-    Stored like the solution's table (checked; a damaged file is reported and
-    rebuilt), and built only when asked for: advice with outcome profiles and
-    win chances need it, play does not.
-    """
-    key = (json.dumps(rules_settings(rules), sort_keys=True), store)
-    if key in _MOMENTS:
-        return _MOMENTS[key]
-    name = moments_name(rules)
-    moments: Moments | None = None
-    data: bytes | None = None
-    if store is not None:
-        try:
-            data = store.read(name)
-        except OSError as error:
-            _tell(report, TableUnusable(store.where(name), error.strerror or str(error),
-                                        unreadable=True))
-    if data is not None and store is not None:
-        try:
-            arrays = decode_arrays(rules, data)
-            tables = [arrays[q] for q in QUANTITIES]
-            if any(t.shape != solution.model.shape or t.dtype != np.float64 for t in tables):
-                raise DamagedTableError("array shapes do not fit the rules")
-            moments = Moments(*tables)
-        except (DamagedTableError, KeyError) as error:
-            _tell(report, TableUnusable(store.where(name), str(error)))
-    if moments is None:
-        started = time.perf_counter()
-        _tell(report, BuildStarted(rules.name, moments=True))
-
-        def progress(done: int, total: int) -> None:
-            """Pass on how many turns are worked out."""
-            _tell(report, BuildProgress(done, total))
-
-        moments = solve_moments(solution.model, solution.values, progress)
-        _tell(report, BuildFinished(solution.model.rounds, time.perf_counter() - started))
-        if store is not None:
-            try:
-                store.write(name, encode_arrays(rules, dict(zip(QUANTITIES, moments.tables()))))
-            except OSError as error:
-                _tell(report, TableNotStored(store.where(name), error.strerror or str(error)))
-    _MOMENTS[key] = moments
-    return moments
+    memo[key] = table
+    return table
 
 
 def _tell(report: Report | None, event: SolverEvent) -> None:
