@@ -20,6 +20,7 @@ import os
 import re
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 STALE_AFTER = 24 * 60 * 60
@@ -91,13 +92,10 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
-    """Write ``data`` as the file ``path``, all or nothing.
+def _write_temp(path: Path, data: bytes) -> str:
+    """Write ``data`` to a new temporary file beside ``path``, synced to disk; return its name.
 
-    With ``exclusive``, ``FileExistsError`` is raised (and nothing changed)
-    if ``path`` already exists, even when another process creates it at the
-    same moment (where the file system has hard links).  Any ``OSError``
-    leaves ``path`` as it was.
+    The first write into a folder removes what dead processes left there.
     """
     if str(path.parent) not in _cleaned:
         _cleaned.add(str(path.parent))
@@ -109,16 +107,74 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
+    except BaseException:
+        _unlink_quietly(temp)
+        raise
+    return temp
+
+
+def _unlink_quietly(name: str) -> None:
+    """Delete the file ``name`` if it is there."""
+    try:
+        os.unlink(name)
+    except OSError:
+        pass
+
+
+def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """Write ``data`` as the file ``path``, all or nothing.
+
+    With ``exclusive``, ``FileExistsError`` is raised (and nothing changed)
+    if ``path`` already exists, even when another process creates it at the
+    same moment (where the file system has hard links).  Any ``OSError``
+    leaves ``path`` as it was.
+    """
+    temp = _write_temp(path, data)
+    try:
         if exclusive:
             _link(temp, path)
         else:
             os.replace(temp, path)
         _sync_folder(path.parent)
     finally:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+        _unlink_quietly(temp)
+
+
+def write_atomic_many(files: Sequence[tuple[Path, bytes]]) -> list[OSError | None]:
+    """Write each ``(path, data)`` as ``write_atomic`` does; return each one's error (None if none).
+
+    Every file's data are synced, then each file takes its name, then each
+    folder is synced once for all its files: what several ``write_atomic``
+    calls promise, with one folder sync instead of one per file.  A file
+    that fails is left as it was and does not stop the others.
+    """
+    errors: list[OSError | None] = [None] * len(files)
+    temps: list[str | None] = [None] * len(files)
+    folders: dict[Path, None] = {}
+    try:
+        for n, (path, data) in enumerate(files):
+            try:
+                temps[n] = _write_temp(path, data)
+            except OSError as error:
+                errors[n] = error
+        for n, (path, _) in enumerate(files):
+            temp = temps[n]
+            if temp is None:
+                continue
+            try:
+                os.replace(temp, path)
+            except OSError as error:
+                errors[n] = error
+                continue
+            temps[n] = None
+            folders[path.parent] = None
+        for folder in folders:
+            _sync_folder(folder)
+    finally:
+        for temp in temps:
+            if temp is not None:
+                _unlink_quietly(temp)
+    return errors
 
 
 def _link(temp: str, path: Path) -> None:
