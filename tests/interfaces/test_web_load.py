@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from tests.web_load import lost, play_games, start_server  # noqa: E402
+from benchmarks.web_load import lost, play_games, start_server  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 
 GAMES = 12

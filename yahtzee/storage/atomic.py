@@ -16,11 +16,13 @@ an older version without a process ID, or a process ID since reused).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from pathlib import Path
 
 STALE_AFTER = 24 * 60 * 60
@@ -92,16 +94,21 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _write_temp(path: Path, data: bytes) -> str:
-    """Write ``data`` to a new temporary file beside ``path``, synced to disk; return its name.
+def _new_temp(path: Path) -> tuple[int, str]:
+    """Create a new temporary file beside ``path``; return its descriptor and name.
 
-    The first write into a folder removes what dead processes left there.
+    The first file made in a folder removes what dead processes left there.
     """
     if str(path.parent) not in _cleaned:
         _cleaned.add(str(path.parent))
         remove_stale_temps(path.parent)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
-                                suffix=".tmp")
+    return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
+                            suffix=".tmp")
+
+
+def _write_temp(path: Path, data: bytes) -> str:
+    """Write ``data`` to a new temporary file beside ``path``, synced to disk; return its name."""
+    fd, temp = _new_temp(path)
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
@@ -140,26 +147,65 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
         _unlink_quietly(temp)
 
 
-def write_atomic_many(files: Sequence[tuple[Path, bytes]]) -> list[OSError | None]:
+def _write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to the file ``fd``."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _each(pool: Executor | None, calls: Sequence[Callable[[], None]]) -> list[OSError | None]:
+    """Make every call (side by side on ``pool`` if given); return each one's ``OSError``."""
+    errors: list[OSError | None] = [None] * len(calls)
+    if pool is None or len(calls) < 2:
+        for n, call in enumerate(calls):
+            try:
+                call()
+            except OSError as error:
+                errors[n] = error
+        return errors
+    running = [pool.submit(call) for call in calls]
+    for n, future in enumerate(running):
+        failure = future.exception()
+        if isinstance(failure, OSError):
+            errors[n] = failure
+        elif failure is not None:
+            raise failure
+    return errors
+
+
+def write_atomic_many(files: Sequence[tuple[Path, bytes]], *,
+                      pool: Executor | None = None) -> list[OSError | None]:
     """Write each ``(path, data)`` as ``write_atomic`` does; return each one's error (None if none).
 
-    Every file's data are synced, then each file takes its name, then each
-    folder is synced once for all its files: what several ``write_atomic``
-    calls promise, with one folder sync instead of one per file.  A file
-    that fails is left as it was and does not stop the others.
+    Every file's data are written, then synced (side by side on ``pool``,
+    so that the system can flush them together), then each file takes its
+    name, then each folder is synced once for all its files: what several
+    ``write_atomic`` calls promise, with one folder sync instead of one per
+    file.  A file that fails is left as it was and does not stop the others.
     """
     errors: list[OSError | None] = [None] * len(files)
     temps: list[str | None] = [None] * len(files)
-    folders: dict[Path, None] = {}
+    opened: dict[int, int] = {}
+    """The open temporary files: file number -> descriptor."""
     try:
         for n, (path, data) in enumerate(files):
             try:
-                temps[n] = _write_temp(path, data)
+                fd, temps[n] = _new_temp(path)
+                opened[n] = fd
+                _write_all(fd, data)
             except OSError as error:
                 errors[n] = error
+        written = [n for n in opened if errors[n] is None]
+        synced = _each(pool, [functools.partial(os.fsync, opened[n]) for n in written])
+        for n, failure in zip(written, synced):
+            errors[n] = failure
+        while opened:
+            os.close(opened.popitem()[1])
+        folders: dict[Path, None] = {}
         for n, (path, _) in enumerate(files):
             temp = temps[n]
-            if temp is None:
+            if temp is None or errors[n] is not None:
                 continue
             try:
                 os.replace(temp, path)
@@ -168,9 +214,10 @@ def write_atomic_many(files: Sequence[tuple[Path, bytes]]) -> list[OSError | Non
                 continue
             temps[n] = None
             folders[path.parent] = None
-        for folder in folders:
-            _sync_folder(folder)
+        _each(pool, [functools.partial(_sync_folder, folder) for folder in folders])
     finally:
+        for fd in opened.values():
+            os.close(fd)
         for temp in temps:
             if temp is not None:
                 _unlink_quietly(temp)

@@ -5,7 +5,8 @@ move's thread wait for its own syncs, one file and one folder sync per save,
 every game queuing for the same disk.  A ``GroupCommitter`` takes writes
 (and other disk jobs) from any thread and carries them out in order on a
 thread of its own: the writes queued while it was busy go to disk together
-(``write_atomic_many``: every file's data synced, then each file renamed,
+(``write_atomic_many``: every file's data synced, side by side on a few
+threads so that the system flushes them together, then each file renamed,
 then each folder synced once), and a file queued twice in one group is
 written once, with its latest contents.
 
@@ -21,11 +22,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from yahtzee.storage.atomic import write_atomic_many
+
+SYNC_THREADS = 8
+"""Threads that sync a group's files side by side (the disk flushes them together)."""
 
 
 def done_future() -> Future[None]:
@@ -91,6 +95,7 @@ class GroupCommitter:
         self._ready = threading.Condition()
         self._thread: threading.Thread | None = None
         self._closed = False
+        self._syncs = ThreadPoolExecutor(SYNC_THREADS, thread_name_prefix=f"{name}-sync")
 
     def write(self, path: Path, data: bytes) -> Future[None]:
         """Queue ``data`` to become the file ``path``; return a future done once it is on disk."""
@@ -122,6 +127,7 @@ class GroupCommitter:
             thread = self._thread
         if thread is not None and thread is not threading.current_thread():
             thread.join()
+            self._syncs.shutdown()
 
     def _work(self) -> None:
         """Take everything queued, carry it out, and again, until closed and empty."""
@@ -165,7 +171,8 @@ class GroupCommitter:
         self.counts.writes += sum(len(futures) for futures in waiting.values())
         errors: list[BaseException | None]
         try:
-            errors = list(write_atomic_many([(path, group[path].data) for path in paths]))
+            errors = list(write_atomic_many([(path, group[path].data) for path in paths],
+                                            pool=self._syncs))
         except Exception as failure:
             errors = [failure] * len(paths)
         self.counts.syncs += len(paths) + len({path.parent for path in paths})
