@@ -41,6 +41,10 @@ class Load:
     failures: list[str] = field(default_factory=list)
     finished: list[str] = field(default_factory=list)
     """The IDs of the games played to their end."""
+    secrets: dict[str, str] = field(default_factory=dict)
+    """Each game's seat secret, by game ID."""
+    seen: dict[str, int] = field(default_factory=dict)
+    """The latest version of each game that the server showed (in an answer or a poll)."""
 
 
 class HttpError(Exception):
@@ -52,6 +56,21 @@ def best_box(state: dict[str, Any]) -> int:
     boxes = state["players"][state["turn"] - 1]["boxes"]
     offered = [(box["now"], -box["number"]) for box in boxes if box["now"] is not None]
     return int(-max(offered)[1])
+
+
+def next_move(state: dict[str, Any]) -> dict[str, Any]:
+    """Return the scripted person's next move: save die 1, roll, score, take the best box.
+
+    The move follows from the state alone, so that a game taken up again in
+    the middle of a turn goes on the same way.
+    """
+    if state["phase"] == "scoring":
+        return {"action": "box", "box": best_box(state)}
+    if state["rolls_left"] == 2 and not state["saved"][0]:
+        return {"action": "toggle", "die": 1}
+    if state["rolls_left"] == 2:
+        return {"action": "roll"}
+    return {"action": "score"}
 
 
 class Connection:
@@ -168,30 +187,40 @@ def server_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play_one(url: str, load: Load, seed: int, think: float, coach: bool) -> None:
+async def play_one(url: str, load: Load, seed: int, think: float, coach: bool,
+                   game: str | None = None) -> None:
     """Play one game as its person, through the API, timing every move.
 
-    The client waits ``think`` seconds before each move, as a (very fast) person would.
+    The client waits ``think`` seconds before each move, as a (very fast)
+    person would.  With ``game`` (an ID in ``load.secrets``) it goes on
+    with that game instead of starting one with ``seed`` and ``coach``.
     """
     connection = Connection(url)
     try:
-        await _play(connection, load, seed, think, coach)
+        if game is None:
+            status, made = await connection.request("POST", "/api/games",
+                                                    {"seed": seed, "coach": coach})
+            if status != 201:
+                load.failures.append(f"new game: {status} {made}")
+                return
+            game = str(made["game"])
+            load.secrets[game] = made["links"][0]["secret"]
+        await _play(connection, load, game, think)
     except (HttpError, OSError) as error:
-        load.failures.append(f"seed {seed}: {type(error).__name__}: {error}")
+        load.failures.append(f"{game or seed}: {type(error).__name__}: {error}")
     finally:
         await connection.close()
 
 
-async def _play(connection: Connection, load: Load, seed: int, think: float,
-                coach: bool) -> None:
-    """Play the game of ``play_one`` on ``connection``."""
-    status, made = await connection.request("POST", "/api/games",
-                                            {"seed": seed, "coach": coach})
-    if status != 201:
-        load.failures.append(f"new game: {status} {made}")
-        return
-    game, secret = made["game"], made["links"][0]["secret"]
-    headers = {SEAT_HEADER: secret}
+def _note(load: Load, game: str, state: dict[str, Any]) -> dict[str, Any]:
+    """Note the version of ``state`` as seen; return it."""
+    load.seen[game] = max(load.seen.get(game, 0), int(state["version"]))
+    return state
+
+
+async def _play(connection: Connection, load: Load, game: str, think: float) -> None:
+    """Play ``game`` to its end on ``connection``, as ``play_one`` says."""
+    headers = {SEAT_HEADER: load.secrets[game]}
 
     async def send(**body: Any) -> dict[str, Any] | None:
         """Send one move and time it; None (failure noted) if it is not accepted."""
@@ -203,24 +232,24 @@ async def _play(connection: Connection, load: Load, seed: int, think: float,
         if status != 200:
             load.failures.append(f"{game} {body}: {status} {answer}")
             return None
-        state: dict[str, Any] = answer
-        return state
+        return _note(load, game, answer)
 
-    _, state = await connection.request("GET", f"/api/games/{game}", headers=headers)
+    async def poll(after: int | None = None) -> dict[str, Any]:
+        """Return the game's state (once its version passes ``after``)."""
+        query = "" if after is None else f"?after={after}"
+        status, answer = await connection.request("GET", f"/api/games/{game}{query}",
+                                                  headers=headers)
+        if status != 200:
+            raise HttpError(f"state: {status} {answer}")
+        return _note(load, game, answer)
+
+    state = await poll()
     while True:
         while state["turn"] is not None and state["turn"] not in state["you"]:
-            _, state = await connection.request(
-                "GET", f"/api/games/{game}?after={state['version']}", headers=headers)
+            state = await poll(state["version"])
         if state["turn"] is None:
             break
-        for body in ({"action": "toggle", "die": 1}, {"action": "roll"}, {"action": "score"}):
-            got = await send(**body)
-            if got is None:
-                return
-            state = got
-            if state["phase"] == "scoring":
-                break
-        got = await send(action="box", box=best_box(state))
+        got = await send(**next_move(state))
         if got is None:
             return
         state = got
@@ -228,8 +257,16 @@ async def _play(connection: Connection, load: Load, seed: int, think: float,
 
 
 async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = True,
-                     first_seed: int = 1) -> Load:
-    """Play ``games`` games at once against the server at ``url``; return what was seen."""
+                     first_seed: int = 1, load: Load | None = None) -> Load:
+    """Play ``games`` games at once against the server at ``url``; return what was seen.
+
+    With ``load``, the games of ``load.secrets`` not yet finished are played
+    on to their end instead (``games`` and the rest unused), noted in ``load``.
+    """
+    if load is not None:
+        going = [game for game in load.secrets if game not in load.finished]
+        await asyncio.gather(*(play_one(url, load, 0, think, coach, game) for game in going))
+        return load
     load = Load()
     await asyncio.gather(*(play_one(url, load, first_seed + n, think, coach)
                            for n in range(games)))

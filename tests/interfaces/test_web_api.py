@@ -104,6 +104,18 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     assert SaveStore(problems=Problems()).unfinished() == []
 
 
+def test_a_toggle_leaves_the_options_and_the_chances_as_they_were(
+        client: TestClient, course: Solution) -> None:
+    game, (secret,) = new_game(client, seed=8)
+    state = wait_turn(client, game, secret)
+    toggled = move(client, game, secret, action="toggle", die=1).json()
+    assert toggled["saved"][0] and not state["saved"][0]
+    assert (toggled["options"], toggled["win_chances"]) == (state["options"],
+                                                            state["win_chances"])
+    rolled = move(client, game, secret, action="roll").json()
+    assert rolled["options"] != state["options"]
+
+
 def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
         client: TestClient) -> None:
     game, (first, second) = new_game(client, players=[{"kind": "human", "name": "Ann"},

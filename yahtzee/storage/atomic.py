@@ -25,6 +25,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from pathlib import Path
 
+SIDE_BY_SIDE = 3
+"""The fewest syncs worth handing to other threads (fewer are made one after the other)."""
 STALE_AFTER = 24 * 60 * 60
 """Seconds after which any temporary file is taken for one a dead process left."""
 _WITH_PID = re.compile(r"\..+\.([0-9]+)\.[^.]+\.tmp")
@@ -157,7 +159,7 @@ def _write_all(fd: int, data: bytes) -> None:
 def _each(pool: Executor | None, calls: Sequence[Callable[[], None]]) -> list[OSError | None]:
     """Make every call (side by side on ``pool`` if given); return each one's ``OSError``."""
     errors: list[OSError | None] = [None] * len(calls)
-    if pool is None or len(calls) < 2:
+    if pool is None or len(calls) < SIDE_BY_SIDE:
         for n, call in enumerate(calls):
             try:
                 call()
