@@ -13,7 +13,6 @@ import contextlib
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, cast
 
@@ -22,7 +21,6 @@ from yahtzee.engine.engine import Engine, EngineObserver
 from yahtzee.engine.records import GameRecord
 from yahtzee.players.kinds import COMPUTER, PlayerKind, default_names, find_kind
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
-from yahtzee.storage.commits import done_future
 from yahtzee.storage.history import History
 from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
 from yahtzee.storage.saves import SaveFile, SaveStore, now
@@ -188,8 +186,6 @@ class Autosaver:
         self.warned = False
         self.filed = False
         """Whether the finished game is in the history."""
-        self.written: Future[None] = done_future()
-        """Done once the save last kept is on disk (at once, unless the store has a committer)."""
 
     @property
     def save_id(self) -> int | None:
@@ -222,21 +218,12 @@ class Autosaver:
         try:
             if self.save is None:
                 self.save = self.store.create(record, uid=self.uid)
-                written = done_future()
             else:
                 save = replace(self.save, updated=now(), snapshot=record)
-                written = self.store.write(save)
+                self.store.write(save)
                 self.save = save
             self.up_to_date = True
-            self.written = written
-            written.add_done_callback(self._check_written)
         except (OSError, StorageError, SnapshotError) as error:
-            self._cannot_save(error)
-
-    def _check_written(self, written: Future[None]) -> None:
-        """Report a save that its committer could not write."""
-        error = None if written.cancelled() else written.exception()
-        if isinstance(error, Exception):
             self._cannot_save(error)
 
     def finished(self, engine: Engine) -> None:

@@ -8,19 +8,15 @@ live.  Every move goes through the engine, checked exactly as at the console.
 
 Games run side by side in threads: each game's dice come from its own
 generator, put in ``Die.r`` (the dice's one shared generator) only while
-that game's engine works, under one lock.  The slow part of a move, writing
-its save, is left to the tables' ``GroupCommitter``, which writes the saves
-of every game in groups on its own thread: each change returns, with the
-view, a future that is done once the state the view shows is on disk, for
-the server to wait for before it shows that state to anyone.  Nothing here
-prints: refusals are ``TableError`` with a ``Denial``, and views are plain data.
+that game's engine works, under one lock; the slow part of a move, writing
+its save, happens outside that lock.  Nothing here prints: refusals are
+``TableError`` with a ``Denial``, and views are plain data.
 """
 
 from __future__ import annotations
 
 import contextlib
 import enum
-import functools
 import hashlib
 import hmac
 import random
@@ -29,8 +25,6 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
-from concurrent import futures
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -43,7 +37,6 @@ from yahtzee.engine.records import GameRecord
 from yahtzee.players.kinds import PlayerKind, find_kind
 from yahtzee.players.players import ComputerPlayer, Player
 from yahtzee.app.session import Autosaver, Setup, find_save, resume_engine
-from yahtzee.storage.commits import GroupCommitter, done_future
 from yahtzee.storage.history import History
 from yahtzee.storage.problems import StorageError, StorageProblems
 from yahtzee.storage.saves import SaveStore
@@ -196,16 +189,6 @@ class TableView:
     coach: bool
 
 
-@dataclass(frozen=True)
-class Shown:
-    """A table's view and the future that is done once the state it shows is on disk."""
-
-    view: TableView
-    written: Future[None]
-    """Done once every save and file of the game up to this view is written (or failed,
-    which the tables' storage problems were told)."""
-
-
 def hash_secret(secret: str) -> str:
     """Return the SHA-256 (hex) of a seat secret, as the game's file keeps it."""
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
@@ -241,10 +224,6 @@ class GameTable:
     generator: random.Random
     pending: _Pending
     coach: Coach | None = None
-    committer: GroupCommitter | None = None
-    """Who writes the game's files (None: each is written before the move returns)."""
-    written: Future[None] = field(default_factory=done_future)
-    """Done once everything queued for the game's files so far is on disk."""
     happened: list[Happened] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
@@ -290,7 +269,7 @@ class GameTable:
                 and isinstance(self.players[self.engine.current_seat()], ComputerPlayer))
 
     # -- moves -------------------------------------------------------------
-    def act(self, secret: str | None, move: Move, version: int | None = None) -> Shown:
+    def act(self, secret: str | None, move: Move, version: int | None = None) -> TableView:
         """Carry out ``move`` for the seat to play, if ``secret`` acts for it; return the view.
 
         ``TableError`` (nothing changed) for a wrong seat, out of turn, a move
@@ -317,16 +296,16 @@ class GameTable:
             outcome = self._submit(prompt, move.command())
             if not outcome.accepted:
                 raise TableError(Denial.REFUSED, outcome)
-            return Shown(self._view_now(), self.written)
+            return self._view_now()
 
-    def computer_step(self) -> Future[None] | None:
+    def computer_step(self) -> bool:
         """Make one command of the computer to play (a toggle, a roll or its box).
 
-        Return the future that is done once it is saved; None when no computer is to play.
+        Return False when no computer is to play.
         """
         with self.lock:
             if not self.computer_to_play():
-                return None
+                return False
             player = self.players[self.engine.current_seat()]
             assert isinstance(player, ComputerPlayer)
             prompt = self._prompt()
@@ -337,7 +316,7 @@ class GameTable:
             if not outcome.accepted:
                 raise RuntimeError(f"{player.name}'s strategy sent a refused command "
                                    f"{command!r} ({outcome.refusal})")
-            return self.written
+            return True
 
     def _prompt(self) -> Prompt:
         """Return the engine's prompt (a new turn's first roll is made, and noted, here)."""
@@ -367,50 +346,30 @@ class GameTable:
         return outcome
 
     def _save(self) -> None:
-        """Write what the engine noted: the save, then (at the end) the history.
-
-        With a committer, this only queues the writes, in order; ``written``
-        is then the future of the last.
-        """
+        """Write what the engine noted: the save, then (at the end) the history."""
         keep, final = self.pending.keep, self.pending.file
         self.pending.keep = self.pending.file = None
         if keep is not None:
             self.saver.keep(keep)
-            self.written = self.saver.written
             self.pending.saved_once = self.saver.save is not None
             save_id = self.saver.save_id
             if save_id is not None and self.web.save_id != save_id:
                 self.web = self.web.with_save(save_id)
                 try:
-                    self.written = self.games.write(self.web)
+                    self.games.write(self.web)
                 except OSError as error:
                     self.saver.store.problems.cannot_save(error)
-                else:
-                    self.written.add_done_callback(self._check_written)
         if final is not None:
-            if self.committer is None:
-                self._file(final)
-            else:
-                self.written = self.committer.run(functools.partial(self._file, final))
-
-    def _check_written(self, written: Future[None]) -> None:
-        """Report a browser game's file that could not be written."""
-        error = None if written.cancelled() else written.exception()
-        if isinstance(error, Exception):
-            self.saver.store.problems.cannot_save(error)
-
-    def _file(self, final: GameRecord) -> None:
-        """File the finished game in the history; once it is filed, remove its browser file."""
-        self.saver.file(final)
-        if self.saver.filed:
-            self.games.remove(self.game_id)
+            self.saver.file(final)
+            if self.saver.filed:
+                self.games.remove(self.game_id)
 
     # -- views -------------------------------------------------------------
-    def view(self) -> Shown:
+    def view(self) -> TableView:
         """Return the table as it stands (drawn once per change)."""
         with self.lock:
             self.touched = time.monotonic()
-            return Shown(self._view_now(), self.written)
+            return self._view_now()
 
     def _view_now(self) -> TableView:
         """Return the view of the current state (the lock held); a new turn's first roll first."""
@@ -490,11 +449,7 @@ class GameTable:
         return None if chances is None else tuple(chances)
 
     def release(self) -> None:
-        """Let go of the game's save (its lock), so that another process may take it up.
-
-        What was queued for the game's files is written first.
-        """
-        futures.wait([self.written])
+        """Let go of the game's save (its lock), so that another process may take it up."""
         self.saver.store.release()
 
 
@@ -505,8 +460,6 @@ class NewTable:
     table: GameTable
     secrets: tuple[tuple[str, tuple[int, ...]], ...]
     """Each secret with the seats (from 0) it acts for."""
-    written: Future[None]
-    """Done once the game's browser file is on disk (or holds the ``OSError``)."""
 
 
 class Tables:
@@ -524,10 +477,7 @@ class Tables:
         self.setup = setup
         self.problems = problems
         self.capacity = capacity
-        self.committer = GroupCommitter(name="yahtzee-saves")
-        """Writes every game's saves and files, in groups, on its own thread."""
-        self.games = games if games is not None else WebGameStore(problems=problems,
-                                                                  committer=self.committer)
+        self.games = games if games is not None else WebGameStore(problems=problems)
         self.known = self.games.load_all()
         """Browser games of earlier runs not yet taken up, by ID."""
         self.live: dict[str, GameTable] = {}
@@ -555,9 +505,9 @@ class Tables:
         with self.lock:
             self._make_room()
             table = self._seat(web)
-            written = self.games.write(web)
+            self.games.write(web)
             self.live[web.game_id] = table
-        return NewTable(table, tuple(given), written)
+        return NewTable(table, tuple(given))
 
     def get(self, game_id: str) -> GameTable:
         """Return the live game ``game_id``, taking a saved one up again if need be.
@@ -602,7 +552,7 @@ class Tables:
     def _seat(self, web: WebGame) -> GameTable:
         """Return the table of ``web``: from its save if it has one, else set up anew."""
         variant = get_variant(web.game, web.rules)
-        store = SaveStore(problems=self.problems, committer=self.committer)
+        store = SaveStore(problems=self.problems)
         generator = random.Random()
         pending = _Pending()
         coach = None
@@ -635,12 +585,10 @@ class Tables:
         except BaseException:
             store.release()
             raise
-        return GameTable(web, engine, players, saver, self.games, generator, pending, coach,
-                         self.committer)
+        return GameTable(web, engine, players, saver, self.games, generator, pending, coach)
 
     def close(self) -> None:
-        """Write everything queued, then let go of every live game's save."""
-        self.committer.close()
+        """Let go of every live game's save."""
         with self.lock:
             for table in self.live.values():
                 table.release()

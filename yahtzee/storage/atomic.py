@@ -16,17 +16,12 @@ an older version without a process ID, or a process ID since reused).
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 import tempfile
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from pathlib import Path
 
-SIDE_BY_SIDE = 3
-"""The fewest syncs worth handing to other threads (fewer are made one after the other)."""
 STALE_AFTER = 24 * 60 * 60
 """Seconds after which any temporary file is taken for one a dead process left."""
 _WITH_PID = re.compile(r"\..+\.([0-9]+)\.[^.]+\.tmp")
@@ -96,40 +91,6 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _new_temp(path: Path) -> tuple[int, str]:
-    """Create a new temporary file beside ``path``; return its descriptor and name.
-
-    The first file made in a folder removes what dead processes left there.
-    """
-    if str(path.parent) not in _cleaned:
-        _cleaned.add(str(path.parent))
-        remove_stale_temps(path.parent)
-    return tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
-                            suffix=".tmp")
-
-
-def _write_temp(path: Path, data: bytes) -> str:
-    """Write ``data`` to a new temporary file beside ``path``, synced to disk; return its name."""
-    fd, temp = _new_temp(path)
-    try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-    except BaseException:
-        _unlink_quietly(temp)
-        raise
-    return temp
-
-
-def _unlink_quietly(name: str) -> None:
-    """Delete the file ``name`` if it is there."""
-    try:
-        os.unlink(name)
-    except OSError:
-        pass
-
-
 def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
     """Write ``data`` as the file ``path``, all or nothing.
 
@@ -138,92 +99,26 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
     same moment (where the file system has hard links).  Any ``OSError``
     leaves ``path`` as it was.
     """
-    temp = _write_temp(path, data)
+    if str(path.parent) not in _cleaned:
+        _cleaned.add(str(path.parent))
+        remove_stale_temps(path.parent)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
+                                suffix=".tmp")
     try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
         if exclusive:
             _link(temp, path)
         else:
             os.replace(temp, path)
         _sync_folder(path.parent)
     finally:
-        _unlink_quietly(temp)
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    """Write all of ``data`` to the file ``fd``."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _each(pool: Executor | None, calls: Sequence[Callable[[], None]]) -> list[OSError | None]:
-    """Make every call (side by side on ``pool`` if given); return each one's ``OSError``."""
-    errors: list[OSError | None] = [None] * len(calls)
-    if pool is None or len(calls) < SIDE_BY_SIDE:
-        for n, call in enumerate(calls):
-            try:
-                call()
-            except OSError as error:
-                errors[n] = error
-        return errors
-    running = [pool.submit(call) for call in calls]
-    for n, future in enumerate(running):
-        failure = future.exception()
-        if isinstance(failure, OSError):
-            errors[n] = failure
-        elif failure is not None:
-            raise failure
-    return errors
-
-
-def write_atomic_many(files: Sequence[tuple[Path, bytes]], *,
-                      pool: Executor | None = None) -> list[OSError | None]:
-    """Write each ``(path, data)`` as ``write_atomic`` does; return each one's error (None if none).
-
-    Every file's data are written, then synced (side by side on ``pool``,
-    so that the system can flush them together), then each file takes its
-    name, then each folder is synced once for all its files: what several
-    ``write_atomic`` calls promise, with one folder sync instead of one per
-    file.  A file that fails is left as it was and does not stop the others.
-    """
-    errors: list[OSError | None] = [None] * len(files)
-    temps: list[str | None] = [None] * len(files)
-    opened: dict[int, int] = {}
-    """The open temporary files: file number -> descriptor."""
-    try:
-        for n, (path, data) in enumerate(files):
-            try:
-                fd, temps[n] = _new_temp(path)
-                opened[n] = fd
-                _write_all(fd, data)
-            except OSError as error:
-                errors[n] = error
-        written = [n for n in opened if errors[n] is None]
-        synced = _each(pool, [functools.partial(os.fsync, opened[n]) for n in written])
-        for n, failure in zip(written, synced):
-            errors[n] = failure
-        while opened:
-            os.close(opened.popitem()[1])
-        folders: dict[Path, None] = {}
-        for n, (path, _) in enumerate(files):
-            temp = temps[n]
-            if temp is None or errors[n] is not None:
-                continue
-            try:
-                os.replace(temp, path)
-            except OSError as error:
-                errors[n] = error
-                continue
-            temps[n] = None
-            folders[path.parent] = None
-        _each(pool, [functools.partial(_sync_folder, folder) for folder in folders])
-    finally:
-        for fd in opened.values():
-            os.close(fd)
-        for temp in temps:
-            if temp is not None:
-                _unlink_quietly(temp)
-    return errors
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
 
 
 def _link(temp: str, path: Path) -> None:

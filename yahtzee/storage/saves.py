@@ -26,7 +26,6 @@ import os
 import re
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,7 +34,6 @@ from typing import Any
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.atomic import write_atomic
-from yahtzee.storage.commits import GroupCommitter, done_future
 from yahtzee.storage.locks import FileLock, try_lock
 from yahtzee.storage.problems import (Damage, SaveInUseError, SaveNotFoundError, StorageError,
                                       StorageProblems, StoredFile, left_in_place, set_aside)
@@ -148,16 +146,10 @@ def _free_ids(taken: set[int]) -> Iterator[int]:
 class SaveStore:
     """The save files in one folder, and the locks this process holds on some of them."""
 
-    def __init__(self, directory: Path | None = None, *, problems: StorageProblems,
-                 committer: GroupCommitter | None = None) -> None:
-        """Use the saves in ``directory`` (default: ``saves_dir()``), reporting to ``problems``.
-
-        With a ``committer``, ``write`` hands the file to it instead of
-        writing it before returning (a server's many games, saved in groups).
-        """
+    def __init__(self, directory: Path | None = None, *, problems: StorageProblems) -> None:
+        """Use the saves in ``directory`` (default: ``saves_dir()``), reporting to ``problems``."""
         self.directory = directory if directory is not None else saves_dir()
         self.problems = problems
-        self.committer = committer
         self._locks: dict[int, FileLock | None] = {}
         """The saves this store holds locked (None: locking failed here, so none is held)."""
 
@@ -220,8 +212,6 @@ class SaveStore:
     # -- writing -----------------------------------------------------------
     def _ensure_folder(self) -> None:
         """Create the saves folder; a file in its way is moved aside first."""
-        if self.directory.is_dir():
-            return
         if os.path.lexists(self.directory) and not self.directory.is_dir():
             set_aside(StoredFile.SAVES_FOLDER, self.directory, Damage.NOT_A_FILE, self.problems)
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -260,24 +250,17 @@ class SaveStore:
             return save
         raise StorageError(f"every save ID up to {MAX_SAVE_ID} is in use")
 
-    def write(self, save: SaveFile) -> Future[None]:
+    def write(self, save: SaveFile) -> None:
         """Replace the save file of ``save.save_id`` with ``save``, atomically.
 
         Only a save this store holds (created or locked by it) is written:
         ``SaveInUseError`` otherwise, so that a process never overwrites a
         game that another one has taken over or that has ended meanwhile.
-        Without a committer the file is on disk when this returns (an
-        ``OSError`` is raised here) and the future is already done; with
-        one, the future is done once the file is on disk, or holds the
-        ``OSError``.
         """
         if save.save_id not in self._locks:
             raise SaveInUseError(save.save_id)
         self._ensure_folder()
-        if self.committer is not None:
-            return self.committer.write(self.path(save.save_id), save.to_bytes())
         write_atomic(self.path(save.save_id), save.to_bytes())
-        return done_future()
 
     def remove(self, save_id: int) -> None:
         """Delete the save ``save_id`` (a finished game's); no error if it is gone.

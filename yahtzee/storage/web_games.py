@@ -18,13 +18,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from yahtzee.storage.atomic import write_atomic
-from yahtzee.storage.commits import GroupCommitter, done_future
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.problems import Damage, StorageProblems, StoredFile, set_aside
 
@@ -116,16 +114,10 @@ class WebGame:
 class WebGameStore:
     """The browser games' files in one folder."""
 
-    def __init__(self, directory: Path | None = None, *, problems: StorageProblems,
-                 committer: GroupCommitter | None = None) -> None:
-        """Use the files in ``directory`` (default: ``web_dir()``), reporting to ``problems``.
-
-        With a ``committer``, files are written and removed by it, in order
-        with the saves it writes.
-        """
+    def __init__(self, directory: Path | None = None, *, problems: StorageProblems) -> None:
+        """Use the files in ``directory`` (default: ``web_dir()``), reporting to ``problems``."""
         self.directory = directory if directory is not None else web_dir()
         self.problems = problems
-        self.committer = committer
 
     def _path(self, game_id: str) -> Path:
         """Return the file of ``game_id`` (an ID checked against ``GAME_ID``)."""
@@ -133,19 +125,10 @@ class WebGameStore:
             raise ValueError(f"not a game ID: {game_id!r}")
         return self.directory / f"{game_id}.json"
 
-    def write(self, game: WebGame) -> Future[None]:
-        """Write (or replace) the file of ``game``, atomically.
-
-        Without a committer, the file is on disk when this returns (or an
-        ``OSError`` is raised) and the future is already done; with one, the
-        future is done once it is on disk, or holds the ``OSError``.
-        """
-        if not self.directory.is_dir():
-            self.directory.mkdir(parents=True, exist_ok=True)
-        if self.committer is not None:
-            return self.committer.write(self._path(game.game_id), game.to_bytes())
+    def write(self, game: WebGame) -> None:
+        """Write (or replace) the file of ``game``, atomically."""
+        self.directory.mkdir(parents=True, exist_ok=True)
         write_atomic(self._path(game.game_id), game.to_bytes())
-        return done_future()
 
     def remove(self, game_id: str) -> None:
         """Delete the file of ``game_id``; no error if it is gone."""

@@ -16,13 +16,6 @@ Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
 browsers never send to a server, and in a header, never in a URL.  Computer
 seats are played by the server, one command at a time, ``delay`` seconds
 apart, so that people can follow them.
-
-Nothing is shown before it is on disk: a move is answered, and the pages
-waiting for the game are told of it, only once its save is written and
-synced (the saves of all games are written in groups by the tables'
-committer thread, while the event loop and the worker threads go on with
-other games).  So an answered move survives any crash of the server,
-``kill -9`` included, and so does every state a page was shown.
 """
 
 from __future__ import annotations
@@ -33,7 +26,6 @@ import json
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import Future
 from importlib import resources
 from typing import Any, TextIO
 
@@ -66,8 +58,9 @@ LONG_POLL = 25.0
 """How long, in seconds, a request for the state waits for the game to change."""
 DEFAULT_DELAY = 0.5
 """Seconds between a computer's commands (each toggle, roll and box), so people can follow."""
-WORKER_THREADS = 16
-"""Threads that carry out moves (game logic and the coach; the saves are the committer's)."""
+WORKER_THREADS = 128
+"""Threads that carry out moves: each waits for its save to reach the disk, and saves of
+different games reach it side by side (a few threads per core would queue them)."""
 SECRET_HEADER = "x-seat-secret"
 STATIC = resources.files("yahtzee.interfaces.web") / "static"
 
@@ -80,13 +73,6 @@ class BadRequest(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
-
-
-async def on_disk(written: Future[None]) -> None:
-    """Wait until ``written`` is done; a failed save was reported where it failed."""
-    if not written.done():
-        with contextlib.suppress(Exception):
-            await asyncio.shield(asyncio.wrap_future(written))
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -259,10 +245,8 @@ class WebTable:
         try:
             while table.computer_to_play():
                 await asyncio.sleep(self.delay)
-                written = await run_in_threadpool(table.computer_step)
-                if written is None:
+                if not await run_in_threadpool(table.computer_step):
                     break
-                await on_disk(written)
                 self.notify(table.game_id)
         finally:
             self.driving.discard(table.game_id)
@@ -290,7 +274,6 @@ class WebTable:
         except SolverUnavailableError:
             return _error(503, NUMPY_NEEDED)
         table = made.table
-        await asyncio.shield(asyncio.wrap_future(made.written))
         self.drive(table)
         return JSONResponse({
             "game": table.game_id, "url": f"/game/{table.game_id}",
@@ -310,20 +293,18 @@ class WebTable:
                 except asyncio.TimeoutError:
                     pass
         seats = table.seats_of(request.headers.get(SECRET_HEADER))
-        shown = await run_in_threadpool(table.view)
-        await on_disk(shown.written)
-        return JSONResponse(state_json(shown.view, seats))
+        view = await run_in_threadpool(table.view)
+        return JSONResponse(state_json(view, seats))
 
     async def move(self, request: Request) -> Response:
         """Carry out a move for the seat whose secret the request holds; answer with the state."""
         table = await self.table(request.path_params["game_id"])
         move, version = parse_move(await read_json(request))
         secret = request.headers.get(SECRET_HEADER)
-        shown = await run_in_threadpool(table.act, secret, move, version)
-        await on_disk(shown.written)
+        view = await run_in_threadpool(table.act, secret, move, version)
         self.notify(table.game_id)
         self.drive(table)
-        return JSONResponse(state_json(shown.view, table.seats_of(secret)))
+        return JSONResponse(state_json(view, table.seats_of(secret)))
 
     def app(self) -> Starlette:
         """Return the ASGI application serving the page and the API."""
@@ -351,7 +332,7 @@ class WebTable:
 
         @contextlib.asynccontextmanager
         async def lifespan(app: Starlette) -> AsyncIterator[None]:
-            """Set the worker threads; at the end, write what is queued and let go of the saves."""
+            """Allow enough worker threads for saves; let go of every game's save at the end."""
             anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
             yield
             self.tables.close()
@@ -369,7 +350,13 @@ def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """Return a listening socket on ``host`` and ``port`` (0: any free port)."""
+    """Return a listening socket on ``host`` and ``port`` (0: any free port).
+
+    The socket names TCP as its protocol: asyncio turns Nagle's algorithm off
+    only on connections of such sockets, and with it on, the body of an
+    answer (written after its head) waited for the browser's delayed
+    acknowledgement, 40 ms, on every request but the first of a connection.
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
