@@ -378,18 +378,20 @@ def write_scenario(folder: Path, recorded: dict[str, str]) -> None:
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
-def test_golden(scenario: Scenario, official: object, course: object,
+def test_golden(scenario: Scenario, official_moments: object, course_moments: object,
                 solver_cache: Path, tmp_path: Path) -> None:
     """Replay ``scenario`` and compare every recorded file byte for byte.
 
-    The scenario's cache folder holds the session's optimal-play tables and
-    nothing else, so that what other tests left there (the spread-and-chances
-    tables) never changes what a transcript shows.
+    The scenario's cache folder holds the session's tables of both rule sets
+    (optimal play, and the spreads and chances that playing to win and the
+    coach read) and nothing else, so that what other tests left there never
+    changes what a transcript shows.
     """
     cache = tmp_path / "cache"
     cache.mkdir()
-    for table in solver_cache.glob("solver-*.table"):
-        os.link(table, cache / table.name)
+    for pattern in ("solver-*.table", "solver-*.moments"):
+        for table in solver_cache.glob(pattern):
+            os.link(table, cache / table.name)
     recorded = run_scenario(scenario, cache)
     folder = GOLDEN / scenario.name
     if recording():

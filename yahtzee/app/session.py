@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 from yahtzee.domain.card import Card, Variant
 from yahtzee.engine.engine import Engine, EngineObserver
 from yahtzee.engine.records import GameRecord
-from yahtzee.players.kinds import COMPUTER, PlayerKind, default_names, find_kind
+from yahtzee.players.kinds import EXPECTED, PlayerKind, default_names, find_kind
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
 from yahtzee.storage.history import History
 from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
@@ -78,15 +78,15 @@ def _numpy_needed() -> Iterator[None]:
         raise SolverUnavailableError(str(error)) from None
 
 
-def strategy_loader(kind: PlayerKind, variant: Variant,
-                    tables: Callable[[], TableSource]) -> Callable[[], Strategy]:
+def strategy_loader(kind: PlayerKind, variant: Variant, tables: Callable[[], TableSource],
+                    moments: Callable[[], MomentsSource]) -> Callable[[], Strategy]:
     """Return a function giving the strategy that plays ``kind`` in ``variant``, loaded on call."""
     def load() -> Strategy:
-        """Import the solver and return the strategy (its table built the first time)."""
+        """Import the solver and return the strategy (its tables built the first time)."""
         assert kind.strategy is not None
         with _numpy_needed():
             from yahtzee.solver.factory import get_strategy
-            return get_strategy(kind.strategy, variant, tables())
+            return get_strategy(kind.strategy, variant, tables(), moments())
     return load
 
 
@@ -109,7 +109,8 @@ class Setup:
         seat_card = variant.new_card() if card is None else card
         if not kind.is_computer:
             return HumanPlayer(name, seat_card)
-        return ComputerPlayer(name, seat_card, strategy_loader(kind, variant, self.tables), kind)
+        return ComputerPlayer(name, seat_card,
+                              strategy_loader(kind, variant, self.tables, self.moments), kind)
 
     def players(self, kinds: Sequence[PlayerKind], names: Sequence[str] | None,
                 variant: Variant) -> list[Player]:
@@ -133,8 +134,8 @@ class Setup:
 
         def load() -> ValueStrategy:
             """Return the optimal strategy of ``variant``."""
-            assert COMPUTER.strategy is not None
-            return cast(ValueStrategy, get_strategy(COMPUTER.strategy, variant, self.tables()))
+            assert EXPECTED.strategy is not None
+            return cast(ValueStrategy, get_strategy(EXPECTED.strategy, variant, self.tables()))
 
         def profiler() -> Profiler:
             """Return the outcome profiler of ``variant`` (its tables built the first time)."""

@@ -1,0 +1,319 @@
+"""Playing for the win: the values inside a turn when what counts is finishing first.
+
+Optimal solitaire play scores each final roll by its points plus the
+expected points to come.  Against opponents, the player who wants to win
+scores it instead by the chance to finish first after that choice:
+
+- its own final score is the points banked, the choice's points, and the
+  points still to come from the next state, taken as a normal distribution
+  with that state's exact mean and variance under optimal play (the tables
+  of ``dynamic`` and ``moments``); after the last turn it is known exactly;
+- each opponent's final score likewise, from the opponent's card now;
+- players are independent, and a tie counts as a share of the win.
+
+Inside the turn everything else is exact: a keep is worth the mean of its
+rolls' worth and a roll the best of its keeps, as in ``dynamic``, so the
+whole turn is planned for the win, the last turn exactly against the
+opponents' outlooks.  A tiny weight (``POINT_WEIGHT`` per expected point)
+breaks ties between choices whose chances are equal, for instance when the
+game is already won, in favour of more points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from math import pi, sqrt
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.solver.dynamic import (TIE, States, TurnValues, first_best, state_index, step,
+                                    table_specials)
+from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
+                                  best_sub_keep, expected_over_keeps, roll_number)
+from yahtzee.solver.model import ScoringModel
+from yahtzee.solver.strategy import best_keep
+
+POINT_WEIGHT = 1e-7
+"""What one expected point adds to a chance of winning: only enough to break ties."""
+
+_NODES, _WEIGHTS = np.polynomial.hermite.hermgauss(24)
+_Z_NODES = _NODES * sqrt(2.0)
+"""Standard normal quadrature points (Gauss-Hermite, 24 of them) for three players or more."""
+_Z_WEIGHTS = _WEIGHTS / sqrt(pi)
+
+_ERFC = (-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807,
+         -1.13520398, 1.48851587, -0.82215223, 0.17087277)
+"""Chebyshev coefficients of the complementary error function (relative error below 1.2e-7)."""
+
+
+def normal_cdf(z: FloatArray) -> FloatArray:
+    """Return the standard normal distribution function at ``z`` (element-wise).
+
+    Accurate to a relative 1.2e-7, in the tails too, which is what comparing
+    small chances needs; ``±inf`` give 1 and 0.
+    """
+    x = np.abs(z) / sqrt(2.0)
+    t = 1.0 / (1.0 + 0.5 * x)
+    poly = np.full_like(t, _ERFC[-1])
+    for c in _ERFC[-2::-1]:
+        poly = poly * t + c
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+        tail = 0.5 * t * np.exp(poly - x * x)
+    result: FloatArray = np.where(z >= 0, 1.0 - tail, tail)
+    return result
+
+
+def _below(mine: FloatArray, mean: FloatArray, spread: FloatArray) -> FloatArray:
+    """Return the chance that a normal(``mean``, ``spread``²) score ends below ``mine``.
+
+    A spread of 0 is a known score: below counts 1, equal a half.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(spread > 0, (mine - mean) / np.where(spread > 0, spread, 1.0),
+                     np.sign(mine - mean) * np.inf)
+    return np.where(np.isnan(z), 0.5, normal_cdf(np.nan_to_num(z, nan=0.0)))
+
+
+@dataclass(frozen=True)
+class Field:
+    """The opponents of B players (one per game): each opponent's final mean and variance.
+
+    ``means`` and ``variances`` have shape (R, B), one row per opponent.
+    """
+
+    means: FloatArray
+    variances: FloatArray
+
+    def __len__(self) -> int:
+        """Return the number of opponents."""
+        return len(self.means)
+
+    def part(self, rows: IntArray) -> Field:
+        """Return the field of the players ``rows``."""
+        return Field(self.means[:, rows], self.variances[:, rows])
+
+
+def chance_to_win(mean: FloatArray, variance: FloatArray, field: Field) -> FloatArray:
+    """Return the chance that a final score of this mean and variance beats ``field``.
+
+    ``mean`` and ``variance`` broadcast against (B,): one player per column.
+    With one opponent the difference of two normals gives it in closed form;
+    with more, the player's own score is integrated by quadrature.
+    """
+    if len(field) == 1:
+        spread = np.sqrt(np.maximum(variance + field.variances[0], 0.0))
+        return _below(mean, field.means[0], spread)
+    own = np.sqrt(np.maximum(variance, 0.0))
+    spreads = np.sqrt(np.maximum(field.variances, 0.0))
+    total = np.zeros(np.broadcast_shapes(np.shape(mean), np.shape(variance),
+                                         field.means.shape[1:]))
+    for z, weight in zip(_Z_NODES, _Z_WEIGHTS):
+        score = mean + own * z
+        product = np.ones_like(total)
+        for r in range(len(field)):
+            product *= _below(score, field.means[r], spreads[r])
+        total += weight * product
+    return total
+
+
+@dataclass(frozen=True)
+class Outlooks:
+    """Per state between turns, the mean and the variance of the points still to come."""
+
+    mean: FloatArray
+    """Flat, indexed like the value table."""
+    variance: FloatArray
+    """Flat, indexed like the value table."""
+
+    @classmethod
+    def of(cls, values: FloatArray, second: FloatArray) -> Outlooks:
+        """Return the outlooks from the value table and the second-moment table."""
+        mean = values.ravel()
+        return cls(mean, np.maximum(second.ravel() - mean * mean, 0.0))
+
+
+LeafWorth = Callable[[FloatArray, IntArray, IntArray], FloatArray]
+"""Gives what a choice is worth from (reward, next state's index, column of its player)."""
+
+
+def win_worth(outlooks: Outlooks, banked: FloatArray, field: Field) -> LeafWorth:
+    """Return the worth of choices for players who play to win against ``field``.
+
+    ``banked`` holds each player's points so far (B,).
+    """
+    def worth(reward: FloatArray, index: IntArray, column: IntArray) -> FloatArray:
+        """Return the chance to win after the choice, plus a tie-breaking trace of points."""
+        final = banked[column] + reward + outlooks.mean.take(index)
+        return (chance_to_win(final, outlooks.variance.take(index), field.part(column))
+                + POINT_WEIGHT * final)
+    return worth
+
+
+def mean_worth(outlooks: Outlooks) -> LeafWorth:
+    """Return the worth of choices for optimal solitaire play: points plus points to come."""
+    def worth(reward: FloatArray, index: IntArray, column: IntArray) -> FloatArray:
+        """Return the choice's points plus the expected points still to come."""
+        result: FloatArray = reward + outlooks.mean.take(index)
+        return result
+    return worth
+
+
+def leaf_worth(model: ScoringModel, states: States, worth: LeafWorth
+               ) -> tuple[FloatArray, npt.NDArray[np.int8]]:
+    """Return the worth of scoring each final roll (252, B) and the slot chosen.
+
+    Each box's distinct points are valued once per state and spread over
+    the rolls that give them; the special rolls (a Yahtzee under the joker
+    or bonus rules) are valued from the model's own table of choices.  Ties
+    go to the lowest slot.
+    """
+    count = len(states)
+    columns = np.arange(count)
+    best = np.full((NUM_ROLLS, count), -np.inf)
+    choice = np.zeros((NUM_ROLLS, count), dtype=np.int8)
+    for c in range(model.n_categories):
+        open_box = (states.mask >> c) & 1 == 0
+        if not open_box.any():
+            continue
+        levels = model.point_levels[c].astype(np.int64)[:, None]
+        flag, mask, upper, reward = step(model, states.flag[None], states.mask[None],
+                                         states.upper[None], c, levels, 0)
+        table = worth(reward.astype(np.float64), state_index(model, flag, mask, upper),
+                      np.broadcast_to(columns, reward.shape))
+        table = np.where(open_box[None], table, -np.inf)
+        spread = table.take(model.level_of_roll[c], axis=0)
+        better = spread > best + TIE
+        best = np.maximum(best, spread)
+        choice[better] = c
+    specials = table_specials(model, states)
+    if specials is not None:
+        rows = np.flatnonzero(specials.varies)
+        if len(rows):
+            slots = np.arange(model.n_slots)[None, None, :]
+            f, m, u = (a[rows, None, None] for a in (states.flag, states.mask, states.upper))
+            flag, mask, upper, reward = step(model, f, m, u, slots, specials.box_points[rows],
+                                             specials.bonus_points[rows])
+            vals = worth(reward.astype(np.float64), state_index(model, flag, mask, upper),
+                         np.broadcast_to(rows[:, None, None], reward.shape))
+            vals = np.where(specials.allowed[rows], vals, -np.inf)
+            rolls = specials.rolls[:, None]
+            best[rolls, rows[None, :]] = vals.max(axis=2).T
+            choice[rolls, rows[None, :]] = first_best(vals, axis=2).T.astype(np.int8)
+    return best, choice
+
+
+def turn_worth(model: ScoringModel, states: States, worth: LeafWorth) -> TurnValues:
+    """Return the worth of every position inside a turn for a batch of states.
+
+    The same layers as ``dynamic.turn_values``, with ``worth`` at the leaves.
+    """
+    leaf, choice = leaf_worth(model, states, worth)
+    keep1 = expected_over_keeps(leaf)
+    keep2 = expected_over_keeps(best_sub_keep(keep1)[ROLL_START:])
+    return TurnValues(leaf, keep1, keep2, choice)
+
+
+class BoxMover(Protocol):
+    """A table strategy as playing to win builds on it (``OptimalStrategy``, ``PokerStrategy``)."""
+
+    model: ScoringModel
+    values: FloatArray
+
+    def state_key(self, card: Any) -> tuple[int, int, int]:
+        """Return the card's solver state (flag state, filled mask, capped upper total)."""
+        ...
+
+    def box_moves(self, card: Any, dice: Sequence[int]) -> list[tuple[Any, int, int, int]]:
+        """Return the legal boxes for these dice as (box, slot, box points, bonus points)."""
+        ...
+
+    def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
+        """Return the keep of optimal solitaire play, or None to score now."""
+        ...
+
+    def category(self, card: Any, dice: Sequence[int]) -> Any:
+        """Return the box of optimal solitaire play."""
+        ...
+
+
+_TURNS_REMEMBERED = 64
+
+
+class PlayToWinStrategy:
+    """The computer that plays to finish first: each turn planned for the chance to win.
+
+    Alone it plays exactly as optimal solitaire play (``base``), the highest
+    expected score; against opponents, ``facing`` gives the decisions that
+    maximize its chance to finish first against their cards as they stand.
+    """
+
+    def __init__(self, base: BoxMover, second: FloatArray) -> None:
+        """Play on ``base``'s tables, with ``second`` the second moments of its points to come."""
+        self.base = base
+        self.model = base.model
+        self.outlooks = Outlooks.of(base.values, second)
+        self._turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._solve_turn)
+
+    def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
+        """Return the keep of optimal solitaire play (no one to beat), or None to score now."""
+        return self.base.keep(card, dice, rolls_left)
+
+    def category(self, card: Any, dice: Sequence[int]) -> Any:
+        """Return the box of optimal solitaire play (no one to beat)."""
+        return self.base.category(card, dice)
+
+    def facing(self, others: Sequence[Any]) -> Facing | BoxMover:
+        """Return the decisions against the opponents' cards ``others`` (solitaire if none)."""
+        return Facing(self, others) if others else self.base
+
+    def outlook(self, card: Any) -> tuple[float, float]:
+        """Return the mean and variance of a card's final score under optimal play from now."""
+        flag, mask, upper = self.base.state_key(card)
+        index = int(state_index(self.model, np.array(flag), np.array(mask), np.array(upper)))
+        done = card.rounds_used() >= self.model.rounds
+        if done:
+            return float(card.score()), 0.0
+        return (float(card.score()) + float(self.outlooks.mean[index]),
+                float(self.outlooks.variance[index]))
+
+    def turn_against(self, card: Any, others: Sequence[Any]) -> TurnValues:
+        """Return the turn's tables of chances to win for ``card`` against ``others``."""
+        field = tuple(self.outlook(other) for other in others)
+        return self._turns(self.base.state_key(card), float(card.score()), field)
+
+    def _solve_turn(self, state: tuple[int, int, int], banked: float,
+                    field: tuple[tuple[float, float], ...]) -> TurnValues:
+        """Return the turn's tables from ``state`` with ``banked`` points against ``field``."""
+        flag, mask, upper = state
+        rivals = Field(np.array([[mean] for mean, _ in field]),
+                       np.array([[variance] for _, variance in field]))
+        states = States(np.array([flag]), np.array([mask]), np.array([upper]))
+        return turn_worth(self.model, states, win_worth(self.outlooks, np.array([banked]), rivals))
+
+
+class Facing:
+    """Decisions of a ``PlayToWinStrategy`` against given opponents' cards."""
+
+    def __init__(self, strategy: PlayToWinStrategy, others: Sequence[Any]) -> None:
+        """Decide for ``strategy`` against the cards ``others`` (read as they are at each call)."""
+        self.strategy = strategy
+        self.others = tuple(others)
+
+    def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
+        """Return the keep with the best chance to win, or None when scoring now is as good."""
+        if rolls_left not in (1, 2):
+            raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
+        return best_keep(self.strategy.turn_against(card, self.others), dice, rolls_left)
+
+    def category(self, card: Any, dice: Sequence[int]) -> Any:
+        """Return the box with the best chance to win (lowest slot on ties)."""
+        turn = self.strategy.turn_against(card, self.others)
+        assert turn.choice is not None
+        slot = int(turn.choice[roll_number(list(dice)), 0])
+        chosen = [box for box, move_slot, _, _ in self.strategy.base.box_moves(card, dice)
+                  if move_slot == slot]
+        return chosen[0] if chosen else self.strategy.base.category(card, dice)
