@@ -75,16 +75,15 @@ def _chances_of_actors(outlooks: Outlooks, total: FloatArray, index: IntArray,
                        actor: IntArray) -> FloatArray:
     """Return, per game, the chance to win of the player about to roll (``actor``)."""
     players, games = total.shape
-    means = total + outlooks.mean.take(index)
-    variances = outlooks.variance.take(index)
     chances = np.empty(games)
     for i in range(players):
         cols = np.flatnonzero(actor == i)
         if len(cols) == 0:
             continue
         others = [j for j in range(players) if j != i]
-        rivals = Field(means[others][:, cols], variances[others][:, cols])
-        chances[cols] = chance_to_win(means[i, cols], variances[i, cols], rivals)
+        rivals = Field.of(outlooks, total[others][:, cols], index[others][:, cols])
+        chances[cols] = chance_to_win(total[i, cols], index[i, cols], np.arange(len(cols)),
+                                      rivals, outlooks)
     return chances
 
 
@@ -127,9 +126,7 @@ def _play_batch(contenders: Sequence[Contender], outlooks: Outlooks, rng: np.ran
                 states = States(flag[i, cols], mask[i, cols], upper[i, cols])
                 if contender.to_win:
                     others = [j for j in range(players) if j != i]
-                    where = index[others][:, cols]
-                    rivals = Field(total[others][:, cols] + outlooks.mean.take(where),
-                                   outlooks.variance.take(where))
+                    rivals = Field.of(outlooks, total[others][:, cols], index[others][:, cols])
                     played = _play_to_win(contender, outlooks, rng, states, total[i, cols],
                                           rivals)
                 else:

@@ -35,6 +35,7 @@ from yahtzee.solver.dynamic import (TIE, States, TurnValues, first_best, state_i
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
                                   best_sub_keep, expected_over_keeps, roll_number)
 from yahtzee.solver.model import ScoringModel
+from yahtzee.solver.moments import LAST_TURN_POINTS, LastTurn
 from yahtzee.solver.strategy import best_keep
 
 POINT_WEIGHT = 1e-7
@@ -72,68 +73,150 @@ def _below(mine: FloatArray, mean: FloatArray, spread: FloatArray) -> FloatArray
 
     A spread of 0 is a known score: below counts 1, equal a half.
     """
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(spread > 0, (mine - mean) / np.where(spread > 0, spread, 1.0),
-                     np.sign(mine - mean) * np.inf)
-    return np.where(np.isnan(z), 0.5, normal_cdf(np.nan_to_num(z, nan=0.0)))
-
-
-@dataclass(frozen=True)
-class Field:
-    """The opponents of B players (one per game): each opponent's final mean and variance.
-
-    ``means`` and ``variances`` have shape (R, B), one row per opponent.
-    """
-
-    means: FloatArray
-    variances: FloatArray
-
-    def __len__(self) -> int:
-        """Return the number of opponents."""
-        return len(self.means)
-
-    def part(self, rows: IntArray) -> Field:
-        """Return the field of the players ``rows``."""
-        return Field(self.means[:, rows], self.variances[:, rows])
-
-
-def chance_to_win(mean: FloatArray, variance: FloatArray, field: Field) -> FloatArray:
-    """Return the chance that a final score of this mean and variance beats ``field``.
-
-    ``mean`` and ``variance`` broadcast against (B,): one player per column.
-    With one opponent the difference of two normals gives it in closed form;
-    with more, the player's own score is integrated by quadrature.
-    """
-    if len(field) == 1:
-        spread = np.sqrt(np.maximum(variance + field.variances[0], 0.0))
-        return _below(mean, field.means[0], spread)
-    own = np.sqrt(np.maximum(variance, 0.0))
-    spreads = np.sqrt(np.maximum(field.variances, 0.0))
-    total = np.zeros(np.broadcast_shapes(np.shape(mean), np.shape(variance),
-                                         field.means.shape[1:]))
-    for z, weight in zip(_Z_NODES, _Z_WEIGHTS):
-        score = mean + own * z
-        product = np.ones_like(total)
-        for r in range(len(field)):
-            product *= _below(score, field.means[r], spreads[r])
-        total += weight * product
-    return total
+    safe = np.where(spread > 0, spread, 1.0)
+    step_z = np.where(mine > mean, np.inf, np.where(mine < mean, -np.inf, 0.0))
+    z = np.where(spread > 0, (mine - mean) / safe, step_z)
+    return np.where(z == 0, 0.5, normal_cdf(z))
 
 
 @dataclass(frozen=True)
 class Outlooks:
-    """Per state between turns, the mean and the variance of the points still to come."""
+    """Per state between turns, what is known of the points still to come.
+
+    The mean and the variance under optimal play for every state, and for a
+    state with one turn left (``last``, when given) the exact distribution.
+    """
 
     mean: FloatArray
     """Flat, indexed like the value table."""
     variance: FloatArray
     """Flat, indexed like the value table."""
+    last: LastTurn | None = None
 
     @classmethod
-    def of(cls, values: FloatArray, second: FloatArray) -> Outlooks:
-        """Return the outlooks from the value table and the second-moment table."""
+    def of(cls, values: FloatArray, second: FloatArray,
+           last: LastTurn | None = None) -> Outlooks:
+        """Return the outlooks from the value table, the second-moment table and ``last``."""
         mean = values.ravel()
-        return cls(mean, np.maximum(second.ravel() - mean * mean, 0.0))
+        return cls(mean, np.maximum(second.ravel() - mean * mean, 0.0), last)
+
+    def rows(self, index: IntArray) -> IntArray:
+        """Return the last-turn rows of the states ``index`` (-1: use the mean and variance)."""
+        if self.last is None:
+            return np.full(np.shape(index), -1, dtype=np.int64)
+        return self.last.rows(np.asarray(index, dtype=np.int64))
+
+
+@dataclass(frozen=True)
+class Field:
+    """The opponents of B players (one per game), each opponent's final score as known now.
+
+    Every array has shape (R, B), one row per opponent: the mean and the
+    variance of its final score, and, where its last turn is still to play
+    (``rows`` >= 0), its points so far and the row of its exact distribution.
+    """
+
+    means: FloatArray
+    variances: FloatArray
+    banked: FloatArray
+    rows: IntArray
+
+    @classmethod
+    def of(cls, outlooks: Outlooks, banked: FloatArray, index: IntArray) -> Field:
+        """Return the field of opponents with ``banked`` points in the states ``index`` (R, B)."""
+        return cls(banked + outlooks.mean.take(index), outlooks.variance.take(index), banked,
+                   outlooks.rows(index))
+
+    def __len__(self) -> int:
+        """Return the number of opponents."""
+        return len(self.means)
+
+    def part(self, columns: IntArray) -> Field:
+        """Return the field of the players ``columns``."""
+        return Field(self.means[:, columns], self.variances[:, columns],
+                     self.banked[:, columns], self.rows[:, columns])
+
+
+def _share_below(x: FloatArray, field: Field, r: int, columns: IntArray,
+                 last: LastTurn | None) -> FloatArray:
+    """Return, for scores ``x`` (N, K), opponent ``r``'s chance to end below, a tie halved.
+
+    ``columns`` (N,) says whose opponent: each score's column of ``field``.
+    """
+    rows = field.rows[r, columns]
+    exact = rows >= 0
+    share = np.empty(x.shape)
+    if not exact.all():
+        c = columns[~exact]
+        share[~exact] = _below(x[~exact], field.means[r, c][:, None],
+                               np.sqrt(np.maximum(field.variances[r, c], 0.0))[:, None])
+    if exact.any():
+        assert last is not None
+        need = x[exact] - field.banked[r, columns[exact]][:, None]
+        whole = np.floor(need)
+        at = np.clip(whole, 0, LAST_TURN_POINTS - 1).astype(np.int64)
+        row = rows[exact][:, None]
+        at_most = np.where(whole >= 0, last.cdf[row, at], 0.0)
+        exactly = np.where((whole >= 0) & (whole < LAST_TURN_POINTS) & (need == whole),
+                           last.pmf[row, at], 0.0)
+        share[exact] = at_most - 0.5 * exactly
+    return share
+
+
+def _expected_share(x: FloatArray, weights: FloatArray, field: Field, columns: IntArray,
+                    last: LastTurn | None) -> FloatArray:
+    """Return the chance to win of players whose final score is ``x`` (N, K) with ``weights``."""
+    product = np.broadcast_to(weights, x.shape).copy()
+    for r in range(len(field)):
+        product *= _share_below(x, field, r, columns, last)
+    result: FloatArray = product.sum(axis=1)
+    return result
+
+
+def chance_to_win(banked: FloatArray, index: IntArray, columns: IntArray, field: Field,
+                  outlooks: Outlooks) -> FloatArray:
+    """Return the chance to finish first of players with ``banked`` points in states ``index``.
+
+    All three arrays have one entry per player, ``columns`` naming its
+    column of ``field``.  A player's final score is known after its last
+    turn, exact (``outlooks.last``) when one turn is left, and otherwise
+    normal with its mean and variance; against one normal opponent the
+    difference of two normals gives the chance in closed form, else each
+    possible score of the player is weighed (by quadrature when normal).
+    """
+    shape = np.shape(banked)
+    now = np.ravel(banked).astype(np.float64)
+    where = np.ravel(index).astype(np.int64)
+    cols = np.ravel(columns).astype(np.int64)
+    mean: FloatArray = now + outlooks.mean.take(where)
+    variance = outlooks.variance.take(where)
+    rows = outlooks.rows(where)
+    last = outlooks.last
+    result = np.empty(len(now))
+    exact = rows >= 0
+    if exact.any():
+        assert last is not None
+        width = int(last.width[rows[exact]].max())
+        points: FloatArray = now[exact, None] + np.arange(width)[None, :]
+        result[exact] = _expected_share(points, last.pmf[rows[exact], :width], field,
+                                        cols[exact], last)
+    known = ~exact & (variance < 1e-9)
+    if known.any():
+        result[known] = _expected_share(mean[known, None], np.ones((1, 1)), field, cols[known],
+                                        last)
+    normal = ~exact & ~known
+    if len(field) == 1:
+        plain = normal & (field.rows[0, cols] < 0)
+        if plain.any():
+            c = cols[plain]
+            both = np.sqrt(variance[plain] + field.variances[0, c])
+            result[plain] = _below(mean[plain], field.means[0, c], both)
+            normal &= ~plain
+    if normal.any():
+        spread: FloatArray = np.sqrt(variance[normal])[:, None]
+        result[normal] = _expected_share(mean[normal, None] + spread * _Z_NODES[None, :],
+                                         _Z_WEIGHTS[None, :], field, cols[normal], last)
+    return result.reshape(shape)
 
 
 LeafWorth = Callable[[FloatArray, IntArray, IntArray], FloatArray]
@@ -147,9 +230,10 @@ def win_worth(outlooks: Outlooks, banked: FloatArray, field: Field) -> LeafWorth
     """
     def worth(reward: FloatArray, index: IntArray, column: IntArray) -> FloatArray:
         """Return the chance to win after the choice, plus a tie-breaking trace of points."""
-        final = banked[column] + reward + outlooks.mean.take(index)
-        return (chance_to_win(final, outlooks.variance.take(index), field.part(column))
-                + POINT_WEIGHT * final)
+        now = banked[column] + reward
+        chance = chance_to_win(now, index, column, field, outlooks)
+        result: FloatArray = chance + POINT_WEIGHT * (now + outlooks.mean.take(index))
+        return result
     return worth
 
 
@@ -255,7 +339,7 @@ class PlayToWinStrategy:
         """Play on ``base``'s tables, with ``second`` the second moments of its points to come."""
         self.base = base
         self.model = base.model
-        self.outlooks = Outlooks.of(base.values, second)
+        self.outlooks = Outlooks.of(base.values, second, LastTurn(base.model, base.values))
         self._turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._solve_turn)
 
     def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
@@ -270,29 +354,41 @@ class PlayToWinStrategy:
         """Return the decisions against the opponents' cards ``others`` (solitaire if none)."""
         return Facing(self, others) if others else self.base
 
-    def outlook(self, card: Any) -> tuple[float, float]:
-        """Return the mean and variance of a card's final score under optimal play from now."""
+    def index_of(self, card: Any) -> int:
+        """Return the flat table index of the card's state."""
         flag, mask, upper = self.base.state_key(card)
-        index = int(state_index(self.model, np.array(flag), np.array(mask), np.array(upper)))
-        done = card.rounds_used() >= self.model.rounds
-        if done:
-            return float(card.score()), 0.0
-        return (float(card.score()) + float(self.outlooks.mean[index]),
-                float(self.outlooks.variance[index]))
+        return int(state_index(self.model, np.array(flag), np.array(mask), np.array(upper)))
+
+    def field(self, others: Sequence[Any]) -> Field:
+        """Return the opponents' cards as a field of one player."""
+        banked = np.array([[float(card.score())] for card in others])
+        index = np.array([[self.index_of(card)] for card in others], dtype=np.int64)
+        return Field.of(self.outlooks, banked, index)
+
+    def chance(self, card: Any, others: Sequence[Any]) -> float:
+        """Return the chance that ``card`` finishes ahead of ``others``, between turns."""
+        if not others:
+            return 1.0
+        return float(chance_to_win(np.array([float(card.score())]),
+                                   np.array([self.index_of(card)]), np.zeros(1, dtype=np.int64),
+                                   self.field(others), self.outlooks)[0])
 
     def turn_against(self, card: Any, others: Sequence[Any]) -> TurnValues:
         """Return the turn's tables of chances to win for ``card`` against ``others``."""
-        field = tuple(self.outlook(other) for other in others)
-        return self._turns(self.base.state_key(card), float(card.score()), field)
+        key = tuple((float(o.score()), self.index_of(o)) for o in others)
+        return self._turns(self.base.state_key(card), float(card.score()), key)
 
     def _solve_turn(self, state: tuple[int, int, int], banked: float,
-                    field: tuple[tuple[float, float], ...]) -> TurnValues:
-        """Return the turn's tables from ``state`` with ``banked`` points against ``field``."""
+                    others: tuple[tuple[float, int], ...]) -> TurnValues:
+        """Return the turn's tables from ``state`` with ``banked`` points against ``others``.
+
+        ``others`` gives each opponent's points and flat state index.
+        """
         flag, mask, upper = state
-        rivals = Field(np.array([[mean] for mean, _ in field]),
-                       np.array([[variance] for _, variance in field]))
+        field = Field.of(self.outlooks, np.array([[points] for points, _ in others]),
+                         np.array([[index] for _, index in others], dtype=np.int64))
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
-        return turn_worth(self.model, states, win_worth(self.outlooks, np.array([banked]), rivals))
+        return turn_worth(self.model, states, win_worth(self.outlooks, np.array([banked]), field))
 
 
 class Facing:
