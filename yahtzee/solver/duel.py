@@ -18,6 +18,7 @@ summed per tenth of chance: the calibration.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -70,6 +71,14 @@ class Tally:
         return [Bin(i / BINS, float(self.predicted[i] / n), float(self.observed[i] / n), int(n))
                 for i, n in enumerate(self.counts) if n]
 
+    def add(self, other: Tally) -> None:
+        """Add the games counted by ``other``."""
+        self.games += other.games
+        for mine, theirs in ((self.wins, other.wins), (self.points, other.points),
+                             (self.counts, other.counts), (self.predicted, other.predicted),
+                             (self.observed, other.observed)):
+            mine += theirs
+
 
 def _chances_of_actors(outlooks: Outlooks, total: FloatArray, index: IntArray,
                        actor: IntArray) -> FloatArray:
@@ -106,8 +115,8 @@ def _play_to_win(contender: Contender, outlooks: Outlooks, rng: np.random.Genera
 
 
 def _play_batch(contenders: Sequence[Contender], outlooks: Outlooks, rng: np.random.Generator,
-                first: int, games: int, tally: Tally) -> None:
-    """Play games ``first`` to ``first + games - 1`` and add them to ``tally``."""
+                first: int, games: int) -> Tally:
+    """Return the tally of games ``first`` to ``first + games - 1``."""
     model = contenders[0].model
     players = len(contenders)
     flag, mask, upper = (np.zeros((players, games), dtype=np.int64) for _ in range(3))
@@ -137,32 +146,64 @@ def _play_batch(contenders: Sequence[Contender], outlooks: Outlooks, rng: np.ran
     best = total.max(axis=0)
     leaders = (total == best).sum(axis=0)
     outcome = np.where(total == best, 1.0 / leaders, 0.0)
-    tally.games += games
-    tally.wins += outcome.sum(axis=1)
-    tally.points += total.sum(axis=1)
+    tally = Tally(games, outcome.sum(axis=1), total.sum(axis=1))
     columns = np.arange(games)
     for actor, chances in predictions:
         tenth = np.minimum((chances * BINS).astype(np.int64), BINS - 1)
         tally.counts += np.bincount(tenth, minlength=BINS)
         tally.predicted += np.bincount(tenth, weights=chances, minlength=BINS)
         tally.observed += np.bincount(tenth, weights=outcome[actor, columns], minlength=BINS)
+    return tally
+
+
+_SHARED: dict[str, tuple[Sequence[Contender], Outlooks]] = {}
+"""What the worker processes play with (inherited when they start, not sent to them)."""
+
+
+def _play_numbered(job: tuple[int, int, np.random.SeedSequence]) -> Tally:
+    """Play batch ``job`` = (first game, games, seed) with the shared contenders."""
+    first, games, seeds = job
+    contenders, outlooks = _SHARED["duel"]
+    return _play_batch(contenders, outlooks, np.random.default_rng(seeds), first, games)
 
 
 def duel(contenders: Sequence[Contender], outlooks: Outlooks, games: int, seed: int | None,
-         progress: Callable[[int, int], None] | None = None, batch: int = DUEL_BATCH) -> Tally:
+         progress: Callable[[int, int], None] | None = None, batch: int = DUEL_BATCH,
+         workers: int = 1) -> Tally:
     """Return the tally of ``games`` games between ``contenders`` (two or more).
 
     ``outlooks`` are the means and variances of optimal play that win chances
-    read; ``seed`` seeds the dice, so a seed always gives the same games.
-    ``progress`` is told (games played, games in all) after each batch.
+    read.  Each batch of ``batch`` games has its own dice, drawn from
+    ``seed`` and the batch's number, so a seed always gives the same games,
+    however many ``workers`` (processes, where the system can fork them)
+    share the batches.  ``progress`` is told (games played, games in all)
+    after each batch.
     """
     if len(contenders) < 2:
         raise ValueError("a duel needs two contenders or more")
-    rng = np.random.default_rng(seed)
     players = len(contenders)
+    starts = list(range(0, games, batch))
+    seeds = np.random.SeedSequence(seed).spawn(len(starts))
+    jobs = [(first, min(batch, games - first), s) for first, s in zip(starts, seeds)]
     tally = Tally(0, np.zeros(players), np.zeros(players))
-    for first in range(0, games, batch):
-        _play_batch(contenders, outlooks, rng, first, min(batch, games - first), tally)
-        if progress is not None:
-            progress(tally.games, games)
+    _SHARED["duel"] = (contenders, outlooks)
+    try:
+        if workers > 1 and len(jobs) > 1 and "fork" in multiprocessing.get_all_start_methods():
+            context = multiprocessing.get_context("fork")
+            with context.Pool(min(workers, len(jobs))) as pool:
+                for part in pool.imap(_play_numbered, jobs):
+                    _count(tally, part, games, progress)
+        else:
+            for job in jobs:
+                _count(tally, _play_numbered(job), games, progress)
+    finally:
+        _SHARED.clear()
     return tally
+
+
+def _count(tally: Tally, part: Tally, games: int,
+           progress: Callable[[int, int], None] | None) -> None:
+    """Add a batch's ``part`` to ``tally`` and report the progress."""
+    tally.add(part)
+    if progress is not None:
+        progress(tally.games, games)

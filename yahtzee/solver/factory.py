@@ -8,7 +8,8 @@ score, and to many simulated games.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import numpy as np
@@ -17,11 +18,12 @@ import numpy.typing as npt
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import rules_of
 from yahtzee.domain.rules import Rules
-from yahtzee.players.kinds import COMPUTER, EXPECTED, SOLO_STRATEGIES, STRATEGIES
+from yahtzee.players.kinds import COMPUTER, EXPECTED, GREEDY, SOLO_STRATEGIES, STRATEGIES
 from yahtzee.players.players import Strategy
 from yahtzee.solver.cache import TableSource
-from yahtzee.solver.moments import Moments
-from yahtzee.solver.play_to_win import BoxMover, PlayToWinStrategy
+from yahtzee.solver.duel import Contender, Tally, duel
+from yahtzee.solver.moments import LastTurn, Moments
+from yahtzee.solver.play_to_win import BoxMover, Outlooks, PlayToWinStrategy
 from yahtzee.solver.poker import (PokerStrategy, expected_poker_score, poker_moments,
                                   poker_solution)
 from yahtzee.solver.profiles import Profiler
@@ -96,3 +98,27 @@ def simulate_games(variant: Variant, strategy: str, games: int, seed: int | None
                          f"choose one of: {', '.join(SOLO_STRATEGIES)}")
     model, values = poker_solution(strategy == EXPECTED.strategy)
     return play_games(model, values, games, seed)
+
+
+def duel_games(strategies: Sequence[str], variant: Variant, games: int, seed: int | None,
+               tables: TableSource, moments: MomentsSource,
+               progress: Callable[[int, int], None] | None = None) -> Tally:
+    """Return the tally of ``games`` computer-only games of Yahtzee between ``strategies``.
+
+    Each is a name of ``STRATEGIES``, one per contender; the win chances
+    predicted along the way read optimal play's tables and their moments.
+    ``ValueError`` for Poker Dice or an unknown strategy.
+    """
+    rules = rules_of(variant)
+    if rules is None:
+        raise ValueError("duels are played under Yahtzee rules")
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown:
+        raise ValueError(f"unknown strategy {unknown[0]!r}; choose one of: {', '.join(STRATEGIES)}")
+    solution = tables(rules)
+    model, values = solution.model, solution.values
+    outlooks = Outlooks.of(values, moments(rules).second, LastTurn(model, values))
+    greedy = np.zeros(model.shape)
+    contenders = [Contender(model, greedy if s == GREEDY.strategy else values,
+                            s == COMPUTER.strategy) for s in strategies]
+    return duel(contenders, outlooks, games, seed, progress, workers=os.cpu_count() or 1)
