@@ -9,6 +9,7 @@ last turn take the keep whose exact chance (enumerated here) is best.
 
 from __future__ import annotations
 
+import json
 import random
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
@@ -32,6 +33,7 @@ from yahtzee.solver.moments import LastTurn, Moments
 from yahtzee.solver.play_to_win import (POINT_WEIGHT, Field, Outlooks, PlayToWinStrategy,
                                         chance_to_win, mean_worth, normal_cdf, turn_worth)
 from yahtzee.solver.strategy import OptimalStrategy
+from tests.helpers import run_cli
 
 RULE_SETS = [OFFICIAL, COURSE]
 
@@ -322,3 +324,26 @@ def test_seats_rotate_so_equal_players_share_the_wins(official: Solution,
     bins = tally.calibration()
     assert sum(b.count for b in bins) == 400 * 26
     assert all(0 <= b.predicted <= 1 and 0 <= b.observed <= 1 for b in bins)
+
+
+def test_the_duel_command_answers_in_json_and_refuses_people(
+        official: Solution, official_moments: Moments, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["duel", "--players", "computer,greedy", "--games", "30", "--seed", "4",
+            "--rules", "official", "--json"]
+    status, out, _ = run_cli(argv, "", monkeypatch, capsys)
+    assert status == 0
+    report = json.loads(out)
+    assert report["rules"] == "official" and report["players"] == ["computer", "greedy"]
+    assert report["games"] == 30 and sum(report["wins"]) == pytest.approx(30)
+    assert report["win_rate"][0] == pytest.approx(report["wins"][0] / 30, abs=1e-6)
+    assert report["wins"][0] > report["wins"][1]
+    assert sum(b["count"] for b in report["calibration"]) == 30 * 26
+    again = json.loads(run_cli(argv, "", monkeypatch, capsys)[1])
+    assert {k: v for k, v in again.items() if k != "seconds"} == {
+        k: v for k, v in report.items() if k != "seconds"}
+    for players, message in (("human,computer", "a duel is played by computers only"),
+                             ("computer", "a duel needs 2 to 6 players")):
+        with pytest.raises(SystemExit) as stopped:
+            run_cli(["duel", "--players", players], "", monkeypatch, capsys)
+        assert stopped.value.code == 2 and message in capsys.readouterr().err
