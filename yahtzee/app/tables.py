@@ -542,7 +542,8 @@ class Tables:
                 save = find_save(str(web.save_id), store)
                 if save.uid != web.game_id:
                     raise LookupError(web.game_id)
-                saver = Autosaver(store, History(problems=self.problems), resumed=save)
+                saver = Autosaver(store, History(problems=self.problems), resumed=save,
+                                  setup=self.setup, coached=web.coach)
                 pending.saved_once = True
                 with _dice_from(generator):
                     engine, players = resume_engine(save, self.setup, observers=[pending])
@@ -554,7 +555,8 @@ class Tables:
                         raise ValueError(f"unknown player kind {name!r}")
                     kinds.append(kind)
                 players = self.setup.players(kinds, list(web.names), variant)
-                saver = Autosaver(store, History(problems=self.problems), uid=web.game_id)
+                saver = Autosaver(store, History(problems=self.problems), uid=web.game_id,
+                                  setup=self.setup, coached=web.coach)
                 with _dice_from(generator):
                     engine = Engine(variant, players, seed=web.seed, observers=[pending])
             with _LOAD_LOCK:

@@ -29,10 +29,11 @@ from yahtzee.app.advice import (ROLLS, AdviceError, BoxRefusedError, GameOverErr
 from yahtzee.app.session import Setup
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.games import YAHTZEE, get_variant
-from yahtzee.interfaces.console import (GAME_NAMES, JSON_DIGITS, PROGRAM_NAME, Console, faces,
+from yahtzee.interfaces.console import (GAME_NAMES, PROGRAM_NAME, Console, faces,
                                         joker_text, keep_text, scored_text)
 from yahtzee.interfaces.streams import printable
 from yahtzee.solver.coach import Keep
+from yahtzee.storage.stats import JSON_DIGITS
 
 DICE = 5
 """Dice in a roll."""
