@@ -28,12 +28,6 @@ from yahtzee.solver.profiles import Profiler
 from yahtzee.solver.strategy import OptimalStrategy
 
 
-@pytest.fixture(scope="module")
-def official_moments(official: Solution) -> Moments:
-    """The moments of the official rules (worked out once for this module)."""
-    return solve_moments(official.model, official.values)
-
-
 def outcomes(count: int) -> Iterator[tuple[tuple[int, ...], float]]:
     """Yield each multiset of ``count`` thrown dice with its chance."""
     for faces in combinations_with_replacement(range(1, 7), count):
