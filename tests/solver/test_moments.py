@@ -22,7 +22,7 @@ from yahtzee.domain.games import POKER_DICE
 from yahtzee.domain.rules import OFFICIAL
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.moments import Moments, solve_moments
+from yahtzee.solver.moments import Moments
 from yahtzee.solver.poker import PokerStrategy, poker_moments
 from yahtzee.solver.profiles import Profiler
 from yahtzee.solver.strategy import OptimalStrategy
