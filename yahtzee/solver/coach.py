@@ -234,6 +234,17 @@ class Coach:
             outlooks[seat] = best.outlook
         return win_chances(outlooks)
 
+    @staticmethod
+    def chance_to_beat(profile: Profile, totals: Sequence[int]) -> float:
+        """Return the chance that a final score with ``profile`` is the highest among ``totals``.
+
+        ``totals`` are other players' final scores, known; a tie counts as a
+        shared win (half, against one other player).
+        """
+        from yahtzee.solver.winning import Outlook, win_chances
+        known = [Outlook(float(total), 0.0) for total in totals]
+        return win_chances([profile.outlook, *known])[0]
+
     @property
     def strategy(self) -> ValueStrategy:
         """The optimal strategy (its table is built or loaded the first time)."""
