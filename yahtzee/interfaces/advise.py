@@ -2,8 +2,9 @@
 
 Interactive, it keeps the person's card through the game: each turn they
 type the dice they rolled, read the best move and the next two with the
-expected final score of each, type the dice of the next roll or the box
-they chose, and can take steps back.  With ``--json`` it answers one
+outcome profile of each (and, given the opponents' totals, the chance to
+win), type the dice of the next roll or the box they chose, and can take
+steps back.  With ``--json`` it answers one
 position given on the command line and stops.  This module reads those
 lines and options and holds every text ``advise`` prints; the position
 and its moves come from ``yahtzee.app.advice``.
