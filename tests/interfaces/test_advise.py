@@ -7,9 +7,9 @@ import json
 import random
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -134,15 +134,23 @@ def test_opponents_totals_are_whole_numbers() -> None:
 # -- the one-shot answer ------------------------------------------------------------
 
 
+T = TypeVar("T")
+
+
+def in_words(boxes: Mapping[Any, T], keeps: Mapping[tuple[int, ...], T],
+             variant: Variant) -> dict[str, T]:
+    """Return each box and each keep of fewer than five dice in words, with its figure."""
+    named = {f"score {box}": figure for box, figure in boxes.items()}
+    named.update({keep_text(Keep(keep, 5), variant): figure for keep, figure in keeps.items()
+                  if len(keep) < 5})
+    return named
+
+
 def values_of(strategy: ValueStrategy, card: Card, dice: Sequence[int], roll: int,
               variant: Variant) -> dict[str, float]:
     """Return every move of the position in words, with the strategy's expected final score."""
-    values = {f"score {box}": value for box, value in strategy.category_values(card, dice).items()}
-    if roll < 3:
-        values.update({keep_text(Keep(keep, 5), variant): value
-                       for keep, value in strategy.keep_values(card, dice, 3 - roll).items()
-                       if len(keep) < 5})
-    return values
+    keeps = strategy.keep_values(card, dice, 3 - roll) if roll < 3 else {}
+    return in_words(strategy.category_values(card, dice), keeps, variant)
 
 
 def profiles_of(coach: Coach, card: Card, dice: Sequence[int], roll: int,
@@ -150,12 +158,8 @@ def profiles_of(coach: Coach, card: Card, dice: Sequence[int], roll: int,
     """Return every move of the position in words, with its outcome profile."""
     profiler = coach.profiler
     assert profiler is not None
-    profiles = {f"score {box}": profile for box, profile in profiler.boxes(card, dice).items()}
-    if roll < 3:
-        profiles.update({keep_text(Keep(keep, 5), variant): profile
-                         for keep, profile in profiler.keeps(card, dice, 3 - roll).items()
-                         if len(keep) < 5})
-    return profiles
+    keeps = profiler.keeps(card, dice, 3 - roll) if roll < 3 else {}
+    return in_words(profiler.boxes(card, dice), keeps, variant)
 
 
 def best_move(strategy: ValueStrategy, card: Card, dice: Sequence[int], roll: int,
