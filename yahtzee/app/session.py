@@ -247,12 +247,17 @@ class Autosaver:
         """
         self.file(engine.record())
 
-    def file(self, record: GameRecord) -> None:
-        """File ``record``, the finished game (``finished`` without the engine)."""
+    def file(self, record: GameRecord, chances: Sequence[TurnChances] | None = None) -> None:
+        """File ``record``, the finished game (``finished`` without the engine).
+
+        ``chances`` are the win chances to file with it (by default
+        ``chances(record)``, worked out now).
+        """
         uid = self.save.uid if self.save is not None else (self.uid or uuid.uuid4().hex)
         try:
             if self.history is not None:
-                self.history.record(record, uid=uid, chances=self.chances(record))
+                turns = self.chances(record) if chances is None else chances
+                self.history.record(record, uid=uid, chances=turns)
                 self.filed = True
                 self.up_to_date = False
                 if self.save is not None:

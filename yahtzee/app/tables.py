@@ -57,7 +57,11 @@ DEFAULT_CAPACITY = 200
 _ENGINE_LOCK = threading.RLock()
 """Held while any game's engine or the solver works: ``Die.r`` is one generator for all."""
 _LOAD_LOCK = threading.Lock()
-"""Held while the solver's tables load, so that no table is built twice at once."""
+"""Held while the solver's tables load, so that no table is built twice at once.
+
+Also held while a finished game's win chances are worked out for the
+history, which may load the spread-and-chances table.
+"""
 
 
 @contextlib.contextmanager
@@ -356,7 +360,9 @@ class GameTable:
                 except OSError as error:
                     self.saver.store.problems.cannot_save(error)
         if final is not None:
-            self.saver.file(final)
+            with _LOAD_LOCK:
+                chances = self.saver.chances(final)
+            self.saver.file(final, chances)
             if self.saver.filed:
                 self.games.remove(self.game_id)
 
