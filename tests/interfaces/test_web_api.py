@@ -99,6 +99,8 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     assert state["moves"][-1].startswith(("Computer scored", "Player 1 scored"))
     games = History(problems=Problems()).games()
     assert [g.uid for g in games] == [game]
+    assert [(t.round, t.seat) for t in games[0].chances] == [
+        (number, seat) for number in range(1, 14) for seat in (0, 1)]
     assert SaveStore(problems=Problems()).unfinished() == []
 
 

@@ -106,7 +106,7 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
         if ignored:
             console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
     setup = Setup(report=console.solver_event)
-    saver = autosaver(console, resumed, store=store)
+    saver = autosaver(console, resumed, store=store, setup=setup, coached=args.coach)
     try:
         if resumed is not None:
             engine, players = resume_engine(resumed, setup, observers=[saver])
@@ -359,6 +359,9 @@ def run_stats(args: argparse.Namespace) -> int:
 def run_analyze(args: argparse.Namespace) -> int:
     """Analyze a finished game of the history (the latest when no number is given).
 
+    The win chances are those filed with the game; a game filed without
+    them has them worked out from its decisions (the same numbers).
+
     Exit status 2 for a number that names no finished game, 1 when there is
     nothing to analyze or the history cannot be read.
     """
@@ -390,11 +393,15 @@ def run_analyze(args: argparse.Namespace) -> int:
         console.error(f"the history cannot be read: {error}")
         return 1
     variant = get_variant(meta.variant, meta.rules)
-    coach = Setup(report=console.solver_event).coach(variant, profiles=True)
-    analyses = coach.analyze([p.name for p in meta.players], log)
+    names = [p.name for p in meta.players]
+    recorded = bool(meta.chances)
+    coach = Setup(report=console.solver_event).coach(
+        variant, profiles=not recorded and len(names) > 1)
+    chances = meta.chances if recorded else coach.turn_chances(len(names), log)
+    analyses = coach.analyze(names, log, chances)
     if args.json:
-        console.say(json.dumps({"game_id": meta.game_id, **analysis_json(analyses, variant)},
-                               indent=2))
+        console.say(json.dumps({"game_id": meta.game_id, "chances_recorded": recorded,
+                                **analysis_json(analyses, variant, chances)}, indent=2))
     else:
         console.say(f"Game {meta.game_id}, finished {local_time(meta.finished_at)}, "
                     f"{meta.rules} rules")
