@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import pytest
 
 from tests.helpers import run_cli, variant_of
+from yahtzee.app.advice import ranked_moves
 from yahtzee.app.session import Setup
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
@@ -243,11 +244,10 @@ def test_the_json_answer_names_the_opponents_and_each_moves_chance_to_beat_them(
     answer = json.loads(out)
     assert answer["opponents"] == [290, 250]
     variant = variant_of("official")
-    profiles = profiles_of(coaches["official"], parse_card(variant, card), [6, 6, 5, 2, 1], 2,
-                           variant)
+    moves = ranked_moves(coaches["official"], parse_card(variant, card), [6, 6, 5, 2, 1], 2,
+                         opponents=(290, 250))
     chances = [o["win_chance"] for o in answer["options"]]
-    assert chances == [round(coaches["official"].chance_to_beat(profiles[o["move"]], (290, 250)),
-                             6) for o in answer["options"]]
+    assert chances == [round(m.win_chance or 0.0, 6) for m in moves]
     assert all(0.05 < chance < 0.95 for chance in chances)
 
 

@@ -83,16 +83,22 @@ class Move:
     profile: Profile | None = None
 
 
-def win_chance(coach: Coach, move: Move, opponents: Sequence[int]) -> float | None:
-    """Return the chance that ``move`` ends in a win over ``opponents``, a tie counting half.
+def win_chances(coach: Coach, card: Card, dice: Sequence[int], roll: int,
+                moves: Sequence[Move], opponents: Sequence[int]) -> list[float | None]:
+    """Return each move's chance to win against ``opponents``' totals, taken as final.
 
-    The opponents' totals are taken as their final scores (right once they
-    have played their last turn; while they still have turns to play, the
-    chance is higher than the truth).  None without a profile.
+    A box's chance is exact once the card has one turn left or none, and
+    otherwise takes the rest of the game as normal with optimal play's mean
+    and variance; a keep's assumes the rest of the turn is played for the
+    win.  Ties are shared.  The totals are right once the opponents have
+    played their last turn; while they still have turns to play, the chance
+    is higher than the truth.  None for every move without profiles.
     """
-    if move.profile is None:
-        return None
-    return coach.chance_to_beat(move.profile, opponents)
+    chances = coach.move_chances(card, dice, ROLLS - roll, opponents)
+    if chances is None:
+        return [None] * len(moves)
+    keeps, boxes = chances
+    return [boxes[m.box.number] if m.box is not None else keeps[m.keep or ()] for m in moves]
 
 
 def ranked_moves(coach: Coach, card: Card, dice: Sequence[int], roll: int,
@@ -134,8 +140,10 @@ def ranked_moves(coach: Coach, card: Card, dice: Sequence[int], roll: int,
     keeps = profiler.keeps(card, dice, ROLLS - roll) if roll < ROLLS else {}
     profiled = [replace(m, profile=boxes[m.box.number] if m.box is not None
                         else keeps[m.keep or ()]) for m in ranked]
-    return [replace(m, win_chance=win_chance(coach, m, opponents)) if opponents else m
-            for m in profiled]
+    if not opponents:
+        return profiled
+    chances = win_chances(coach, card, dice, roll, profiled, opponents)
+    return [replace(m, win_chance=chance) for m, chance in zip(profiled, chances)]
 
 
 def box_names(variant: Variant) -> list[str]:

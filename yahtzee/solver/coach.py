@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
@@ -23,6 +23,7 @@ from yahtzee.engine.records import Decision, TurnChances
 from yahtzee.players.players import saved_flags
 
 if TYPE_CHECKING:
+    from yahtzee.solver.play_to_win import PlayToWinStrategy
     from yahtzee.solver.profiles import Profile, Profiler
 
 TOP_DECISIONS = 3
@@ -186,6 +187,7 @@ class Coach:
         self._strategy: ValueStrategy | None = None
         self._load_profiler = load_profiler
         self._profiler: Profiler | None = None
+        self._winner: PlayToWinStrategy | None = None
 
     @property
     def profiler(self) -> Profiler | None:
@@ -244,6 +246,41 @@ class Coach:
         from yahtzee.solver.winning import Outlook, win_chances
         known = [Outlook(float(total), 0.0) for total in totals]
         return win_chances([profile.outlook, *known])[0]
+
+    def move_chances(self, card: Card, dice: Sequence[int], rolls_left: int,
+                     totals: Sequence[int]) -> tuple[dict[tuple[int, ...], float],
+                                                     dict[int, float]] | None:
+        """Return the chance to win after each keep and after each box, against ``totals``.
+
+        ``totals`` are the other players' final scores; only the highest can
+        be beaten or tied.  A box's chance is exact after the last turn or
+        with one turn left, the rest of the game otherwise taken as normal
+        with optimal play's mean and variance, a tie shared with everyone on
+        that total.  A keep's chance is that of playing the rest of the turn
+        for the win (``PlayToWinStrategy``), a tie with the top total counting
+        half.  Keeps are keyed by their dice (sorted), boxes by menu number;
+        none with ``rolls_left`` 0.  None without profiles.
+        """
+        profiler = self.profiler
+        if profiler is None or not totals:
+            return None
+        winner = self._play_to_win(profiler)
+        top = max(totals)
+        tied = sum(1 for total in totals if total == top)
+        above = winner.chance_against(card, dice, top + 0.5)
+        level = winner.chance_against(card, dice, float(top))
+        boxes = {number: above[number] + 2 * (level[number] - above[number]) / (tied + 1)
+                 for number in level}
+        keeps = winner.keep_chances(card, dice, rolls_left, float(top)) if rolls_left else {}
+        return keeps, boxes
+
+    def _play_to_win(self, profiler: Profiler) -> PlayToWinStrategy:
+        """Return the play-to-win strategy on the profiler's tables (made once)."""
+        if self._winner is None:
+            from yahtzee.solver.play_to_win import PlayToWinStrategy
+            self._winner = PlayToWinStrategy(cast(Any, profiler.strategy),
+                                             profiler.moments.second)
+        return self._winner
 
     @property
     def strategy(self) -> ValueStrategy:

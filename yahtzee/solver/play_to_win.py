@@ -31,9 +31,9 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.solver.dynamic import (TIE, States, TurnValues, first_best, state_index, step,
-                                    table_specials)
+                                    step_one, table_specials)
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
-                                  best_sub_keep, expected_over_keeps, roll_number)
+                                  best_sub_keep, expected_over_keeps, keep_number, roll_number)
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.moments import LAST_TURN_POINTS, LastTurn
 from yahtzee.solver.strategy import best_keep
@@ -323,6 +323,11 @@ class BoxMover(Protocol):
         """Return the box of optimal solitaire play."""
         ...
 
+    def keep_values(self, card: Any, dice: Sequence[int],
+                    rolls_left: int) -> dict[tuple[int, ...], float]:
+        """Return the expected final score of each keep (all five: scoring now)."""
+        ...
+
 
 _TURNS_REMEMBERED = 64
 
@@ -377,6 +382,43 @@ class PlayToWinStrategy:
         """Return the turn's tables of chances to win for ``card`` against ``others``."""
         key = tuple((float(o.score()), self.index_of(o)) for o in others)
         return self._turns(self.base.state_key(card), float(card.score()), key)
+
+    def finished_index(self) -> int:
+        """Return the flat index of a full card's state (nothing to come, exactly)."""
+        return int(state_index(self.model, np.array(0), np.array(self.model.n_masks - 1),
+                               np.array(0)))
+
+    def chance_against(self, card: Any, dice: Sequence[int], total: float) -> dict[int, float]:
+        """Return, per box number, the chance that scoring it beats a final ``total``.
+
+        A tie counts half.  The rest of the game is optimal play's outlook
+        from the state the box leads to (exact with one turn left or none).
+        """
+        flag, mask, upper = self.base.state_key(card)
+        result = {}
+        field = Field.of(self.outlooks, np.array([[total]]),
+                         np.array([[self.finished_index()]], dtype=np.int64))
+        for box, slot, points, bonus in self.base.box_moves(card, dice):
+            f2, m2, u2, reward = step_one(self.model, flag, mask, upper, slot, points, bonus)
+            index = int(state_index(self.model, np.array(f2), np.array(m2), np.array(u2)))
+            chance = chance_to_win(np.array([float(card.score() + reward)]), np.array([index]),
+                                   np.zeros(1, dtype=np.int64), field, self.outlooks)
+            result[box.number] = float(chance[0])
+        return result
+
+    def keep_chances(self, card: Any, dice: Sequence[int], rolls_left: int,
+                     total: float) -> dict[tuple[int, ...], float]:
+        """Return, per keep of these dice, the chance to beat a final ``total`` after it.
+
+        The rest of the turn is played for the win; a tie counts half.
+        Keeping all five dice (scoring now) is left out.
+        """
+        key = ((total, self.finished_index()),)
+        turn = self._turns(self.base.state_key(card), float(card.score()), key)
+        table = turn.keep1 if rolls_left == 1 else turn.keep2
+        expected = self.base.keep_values(card, dice, rolls_left)
+        return {keep: float(table[keep_number(list(keep)), 0]) - POINT_WEIGHT * expected[keep]
+                for keep in expected if len(keep) < len(dice)}
 
     def _solve_turn(self, state: tuple[int, int, int], banked: float,
                     others: tuple[tuple[float, int], ...]) -> TurnValues:
