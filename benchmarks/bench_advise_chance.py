@@ -7,11 +7,11 @@ Run from the project root::
 four-of-a-kind=0,full-house=25,small-straight=30,large-straight=40,yahtzee=0" \\
         --opponents 246,231 --finishes 20000 --seed 1
 
-For each move ``advise`` ranks, the chance it shows (the move's final score
-taken as normal, with its exact mean and spread, against the opponents'
-totals as final scores) is printed beside the share of wins when the game
-is played out ``--finishes`` times from that move with seeded dice and the
-same optimal play (a tie counting its share).
+For each move ``advise`` ranks, the chance it shows against the opponents'
+totals as final scores is printed beside the share of wins when the game is
+played out ``--finishes`` times from that move with seeded dice: the rest of
+the turn played for the win, as the chance assumes, and the later turns by
+optimal play (a tie counting its share).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import argparse
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -32,28 +33,38 @@ from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.interfaces.advise import (InputError, parse_card, parse_dice,  # noqa: E402
                                        parse_opponents, parse_roll)
 from yahtzee.solver.coach import ValueStrategy  # noqa: E402
+from yahtzee.solver.play_to_win import Facing  # noqa: E402
 
 
 def finish(variant: Variant, strategy: ValueStrategy, card: Card, dice: list[int],
-           rolls_left: int, rng: random.Random) -> int:
-    """Play on from ``dice`` (``rolls_left`` re-rolls left) by optimal play; return the total."""
+           rolls_left: int, rng: random.Random, this_turn: Any = None) -> int:
+    """Play on from ``dice`` (``rolls_left`` re-rolls left); return the final total.
+
+    The rest of this turn is played by ``this_turn`` (default: ``strategy``),
+    the later turns by ``strategy``, optimal play.
+    """
+    deciding = this_turn if this_turn is not None else strategy
     while True:
         while rolls_left > 0:
-            keep = strategy.keep(card, dice, rolls_left)
+            keep = deciding.keep(card, dice, rolls_left)
             if keep is None:
                 break
             dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
             rolls_left -= 1
-        card.choose_number(strategy.category(card, dice).number, Dice.of(dice))
+        card.choose_number(deciding.category(card, dice).number, Dice.of(dice))
         if card.rounds_used() >= variant.rounds:
             return card.score()
         dice, rolls_left = [rng.randint(1, 6) for _ in range(5)], ROLLS - 1
+        deciding = strategy
 
 
 def played_out(variant: Variant, strategy: ValueStrategy, card: Card, dice: tuple[int, ...],
                roll: int, move: Move, totals: tuple[int, ...], finishes: int,
-               seed: int) -> float:
-    """Return the share of wins over ``finishes`` games played out from ``move`` on ``dice``."""
+               seed: int, this_turn: Any) -> float:
+    """Return the share of wins over ``finishes`` games played out from ``move`` on ``dice``.
+
+    After a keep, the rest of the turn is played by ``this_turn`` (for the win).
+    """
     rng = random.Random(seed)
     best = max(totals)
     wins = 0.0
@@ -69,7 +80,7 @@ def played_out(variant: Variant, strategy: ValueStrategy, card: Card, dice: tupl
         else:
             assert move.keep is not None
             rolled = list(move.keep) + [rng.randint(1, 6) for _ in range(5 - len(move.keep))]
-            final = finish(variant, strategy, start, rolled, ROLLS - roll - 1, rng)
+            final = finish(variant, strategy, start, rolled, ROLLS - roll - 1, rng, this_turn)
         if final > best:
             wins += 1.0
         elif final == best:
@@ -98,12 +109,13 @@ def main() -> int:
         print(error, file=sys.stderr)
         return 2
     coach = Setup().coach(variant, profiles=True)
+    rest_of_turn = Facing(coach.play_to_win(), (), (float(max(totals)),))
     print(f"{'move':<32} {'shown':>6} {'played out':>10}")
     for move in ranked_moves(coach, card, dice, roll, totals):
         words = (f"score {move.box.name}" if move.box is not None
                  else f"keep {' '.join(map(str, move.keep or ()))} and roll")
         observed = played_out(variant, coach.strategy, card, dice, roll, move, totals,
-                              args.finishes, args.seed)
+                              args.finishes, args.seed, rest_of_turn)
         assert move.win_chance is not None
         print(f"{words:<32} {move.win_chance:>6.1%} {observed:>10.1%}")
     return 0

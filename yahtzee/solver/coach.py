@@ -264,7 +264,7 @@ class Coach:
         profiler = self.profiler
         if profiler is None or not totals:
             return None
-        winner = self._play_to_win(profiler)
+        winner = self.play_to_win()
         top = max(totals)
         tied = sum(1 for total in totals if total == top)
         above = winner.chance_against(card, dice, top + 0.5)
@@ -274,8 +274,14 @@ class Coach:
         keeps = winner.keep_chances(card, dice, rolls_left, float(top)) if rolls_left else {}
         return keeps, boxes
 
-    def _play_to_win(self, profiler: Profiler) -> PlayToWinStrategy:
-        """Return the play-to-win strategy on the profiler's tables (made once)."""
+    def play_to_win(self) -> PlayToWinStrategy:
+        """Return the play-to-win strategy on the profiler's tables (made once).
+
+        ``ValueError`` when this coach gives no profiles.
+        """
+        profiler = self.profiler
+        if profiler is None:
+            raise ValueError("playing to win needs a coach with profiles")
         if self._winner is None:
             from yahtzee.solver.play_to_win import PlayToWinStrategy
             self._winner = PlayToWinStrategy(cast(Any, profiler.strategy),

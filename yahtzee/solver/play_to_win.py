@@ -378,9 +378,14 @@ class PlayToWinStrategy:
                                    np.array([self.index_of(card)]), np.zeros(1, dtype=np.int64),
                                    self.field(others), self.outlooks)[0])
 
-    def turn_against(self, card: Any, others: Sequence[Any]) -> TurnValues:
-        """Return the turn's tables of chances to win for ``card`` against ``others``."""
-        key = tuple((float(o.score()), self.index_of(o)) for o in others)
+    def turn_against(self, card: Any, others: Sequence[Any],
+                     totals: Sequence[float] = ()) -> TurnValues:
+        """Return the turn's tables of chances to win for ``card``.
+
+        The opponents are the cards ``others`` and the final ``totals``.
+        """
+        key = tuple((float(o.score()), self.index_of(o)) for o in others) + tuple(
+            (float(total), self.finished_index()) for total in totals)
         return self._turns(self.base.state_key(card), float(card.score()), key)
 
     def finished_index(self) -> int:
@@ -413,8 +418,7 @@ class PlayToWinStrategy:
         The rest of the turn is played for the win; a tie counts half.
         Keeping all five dice (scoring now) is left out.
         """
-        key = ((total, self.finished_index()),)
-        turn = self._turns(self.base.state_key(card), float(card.score()), key)
+        turn = self.turn_against(card, (), (total,))
         table = turn.keep1 if rolls_left == 1 else turn.keep2
         expected = self.base.keep_values(card, dice, rolls_left)
         return {keep: float(table[keep_number(list(keep)), 0]) - POINT_WEIGHT * expected[keep]
@@ -434,22 +438,32 @@ class PlayToWinStrategy:
 
 
 class Facing:
-    """Decisions of a ``PlayToWinStrategy`` against given opponents' cards."""
+    """Decisions of a ``PlayToWinStrategy`` against given opponents.
 
-    def __init__(self, strategy: PlayToWinStrategy, others: Sequence[Any]) -> None:
-        """Decide for ``strategy`` against the cards ``others`` (read as they are at each call)."""
+    The opponents are cards (read as they are at each call) and, for players
+    who have finished or are known only by a score, final ``totals``.
+    """
+
+    def __init__(self, strategy: PlayToWinStrategy, others: Sequence[Any],
+                 totals: Sequence[float] = ()) -> None:
+        """Decide for ``strategy`` against the cards ``others`` and the final ``totals``."""
         self.strategy = strategy
         self.others = tuple(others)
+        self.totals = tuple(totals)
+
+    def _turn(self, card: Any) -> TurnValues:
+        """Return the turn's tables against these opponents."""
+        return self.strategy.turn_against(card, self.others, self.totals)
 
     def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
         """Return the keep with the best chance to win, or None when scoring now is as good."""
         if rolls_left not in (1, 2):
             raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
-        return best_keep(self.strategy.turn_against(card, self.others), dice, rolls_left)
+        return best_keep(self._turn(card), dice, rolls_left)
 
     def category(self, card: Any, dice: Sequence[int]) -> Any:
         """Return the box with the best chance to win (lowest slot on ties)."""
-        turn = self.strategy.turn_against(card, self.others)
+        turn = self._turn(card)
         assert turn.choice is not None
         slot = int(turn.choice[roll_number(list(dice)), 0])
         chosen = [box for box, move_slot, _, _ in self.strategy.base.box_moves(card, dice)
