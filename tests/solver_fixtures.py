@@ -37,6 +37,12 @@ def course(solver_cache: Path) -> Solution:
 
 
 @pytest.fixture(scope="session")
+def official_moments(solver_cache: Path, official: Solution) -> Moments:
+    """The spreads and chances of the official rules, stored beside their table (built once)."""
+    return load_or_build_moments(OFFICIAL, official, TableFiles(solver_cache))
+
+
+@pytest.fixture(scope="session")
 def course_moments(solver_cache: Path, course: Solution) -> Moments:
     """The spreads and chances of the course rules, stored beside their table (built once)."""
     return load_or_build_moments(COURSE, course, TableFiles(solver_cache))

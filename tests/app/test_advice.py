@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 
@@ -10,20 +11,22 @@ import pytest
 from tests.helpers import variant_of
 from yahtzee.app.advice import (MAX_MOVES, BoxRefusedError, GameOverError, Move, NoDiceError,
                                 NoRollLeftError, NothingToUndoError, Position, RealDiceGame,
-                                box_names, ranked_moves, win_chance)
+                                box_names, ranked_moves, win_chances)
 from yahtzee.app.session import Setup
 from yahtzee.domain.card import Card, JokerBar, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach
+from yahtzee.solver.moments import Moments
 
 GAMES = ["official", "course", "poker"]
 
 
 @pytest.fixture(scope="module")
-def coaches(official: Solution, course: Solution) -> dict[str, Coach]:
-    """A coach for each game of the tests (the tables built once per session)."""
-    return {name: Setup().coach(variant_of(name)) for name in GAMES}
+def coaches(official: Solution, course: Solution, official_moments: Moments,
+            course_moments: Moments) -> dict[str, Coach]:
+    """A coach with profiles for each game of the tests (the tables built once per session)."""
+    return {name: Setup().coach(variant_of(name), profiles=True) for name in GAMES}
 
 
 def random_card(variant: Variant, rng: random.Random, turns: int) -> Card:
@@ -81,6 +84,15 @@ def test_the_moves_are_the_strategys_best_then_the_next_by_expected_score(
             if number == 3:
                 assert move.box is not None
             assert move.win_chance is None
+            profile = move.profile
+            assert profile is not None
+            assert profile.mean == pytest.approx(move.expected, abs=1e-6)
+            assert profile.sd >= 0
+            if game == "poker":
+                assert profile.bonus is None and profile.yahtzee is None
+            else:
+                assert profile.bonus is not None and 0 <= profile.bonus <= 1
+                assert profile.yahtzee is not None and 0 <= profile.yahtzee <= 1
 
 
 def test_after_the_third_roll_a_forced_joker_leaves_one_move(coaches: dict[str, Coach]) -> None:
@@ -91,15 +103,83 @@ def test_after_the_third_roll_a_forced_joker_leaves_one_move(coaches: dict[str, 
     assert (move.box.name, move.box.points, move.box.bonus) == ("Sixes", 130, 100)
 
 
-def test_opponents_give_each_move_a_win_chance_that_is_not_known_yet(
+def normal_share(mean: float, sd: float, total: int) -> float:
+    """Return P(X > total) + P(X = total) / 2 for X normal, spread over whole points."""
+    def below(x: float) -> float:
+        """Return the normal distribution function at ``x``."""
+        return 0.5 * (1 + math.erf((x - mean) / (sd * math.sqrt(2))))
+    return 1 - below(total + 0.5) + (below(total + 0.5) - below(total - 0.5)) / 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_opponents_give_each_move_its_chance_to_beat_their_final_totals(
+        game: str, coaches: dict[str, Coach]) -> None:
+    """Against one total: a box's chance is the normal share of its final score (ties half)."""
+    coach = coaches[game]
+    card = variant_of(game).new_card()
+    dice = [5, 5, 2, 1, 6]
+    plain = ranked_moves(coach, card, dice, 1)
+    total = round(plain[0].expected)
+    moves = ranked_moves(coach, card, dice, 1, opponents=(total,))
+    assert [m.expected for m in moves] == [m.expected for m in plain]
+    assert [m.profile for m in moves] == [m.profile for m in plain]
+    boxes = ranked_moves(coach, card, dice, 3, opponents=(total,))
+    for move in moves + boxes:
+        assert move.profile is not None and move.win_chance is not None
+        assert 0.05 < move.win_chance < 0.95
+        if move.box is not None:
+            assert move.win_chance == pytest.approx(
+                normal_share(move.profile.mean, move.profile.sd, total), abs=0.01)
+    # Only the highest total counts: to beat it is to beat the others.
+    assert win_chances(coach, card, dice, 1, moves, (total - 50, total)) == pytest.approx(
+        [m.win_chance for m in moves], abs=1e-9)
+    for totals, chance in (((0,), 1.0), ((2000,), 0.0)):
+        far = ranked_moves(coach, card, dice, 1, opponents=totals)
+        assert [m.win_chance for m in far] == pytest.approx([chance] * 3, abs=1e-4)
+
+
+def test_the_last_box_knows_its_final_score_and_a_tie_is_shared(
         coaches: dict[str, Coach]) -> None:
-    coach = coaches["official"]
-    card = variant_of("official").new_card()
-    moves = ranked_moves(coach, card, [5, 5, 2, 1, 6], 1, opponents=(120, 95))
-    assert [m.win_chance for m in moves] == [None] * MAX_MOVES
-    assert [m.expected for m in moves] == [m.expected for m in
-                                           ranked_moves(coach, card, [5, 5, 2, 1, 6], 1)]
-    assert win_chance(coach, card, [5, 5, 2, 1, 6], 1, moves[0], (120,)) is None
+    """One box left, third roll: the final score is certain, so the chances are 1, 1/2, 1/3, 0."""
+    variant = variant_of("official")
+    card = variant.restore_card([3, 6, 9, 12, 15, 18, 20, 20, 25, 30, 40, 50, None], 0)
+    dice = [6, 6, 5, 4, 1]
+    [move] = ranked_moves(coaches["official"], card, dice, 3)
+    assert move.box is not None and move.profile is not None
+    final = card.score() + move.box.points
+    assert (move.expected, move.profile.mean, move.profile.sd) == (final, final, 0.0)
+    chances = [win_chances(coaches["official"], card, dice, 3, [move], totals)[0]
+               for totals in [(final - 1,), (final,), (final, final), (final + 1, 0)]]
+    assert chances == pytest.approx([1.0, 0.5, 1 / 3, 0.0])
+
+
+def test_with_one_turn_left_a_keep_has_its_exact_chance(coaches: dict[str, Coach]) -> None:
+    """Chance is the last box; keeping 6 6 of 6 6 4 1 1 with one roll left against 27.
+
+    The sum of 6 6 and three dice must beat 27 (a tie half): counted here.
+    """
+    variant = variant_of("official")
+    card = variant.restore_card([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None], 0)
+    moves = ranked_moves(coaches["official"], card, [6, 6, 4, 1, 1], 2, opponents=(27,))
+    keep = next(m for m in win_ranked(coaches["official"], card) if m.keep == (6, 6))
+    wins = ties = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            for c in range(1, 7):
+                total = 12 + a + b + c
+                wins += total > 27
+                ties += total == 27
+    assert keep.win_chance == pytest.approx((wins + ties / 2) / 216, abs=1e-6)
+    assert all(m.win_chance is not None for m in moves)
+
+
+def win_ranked(coach: Coach, card: Card) -> list[Move]:
+    """Return every keep of 6 6 4 1 1 (one roll left) with its chance against 27."""
+    dice = [6, 6, 4, 1, 1]
+    everything = [Move(keep, None, value) for keep, value in
+                  coach.strategy.keep_values(card, dice, 1).items() if len(keep) < 5]
+    chances = win_chances(coach, card, dice, 2, everything, (27,))
+    return [Move(m.keep, None, m.expected, chance) for m, chance in zip(everything, chances)]
 
 
 def test_box_names_follow_the_menu_numbers() -> None:

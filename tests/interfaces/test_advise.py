@@ -7,13 +7,14 @@ import json
 import random
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from tests.helpers import run_cli, variant_of
+from yahtzee.app.advice import ranked_moves
 from yahtzee.app.session import Setup
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
@@ -22,17 +23,27 @@ from yahtzee.interfaces.advise import (InputError, card_option, find_box, parse_
 from yahtzee.interfaces.cli import main
 from yahtzee.interfaces.console import keep_text
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.coach import Keep, ValueStrategy
+from yahtzee.solver.coach import Coach, Keep, ValueStrategy
+from yahtzee.solver.moments import Moments
+from yahtzee.solver.profiles import Profile
 
-MOVE_LINE = re.compile(r"^  (\d)\. (.+?)\s+(\d+\.\d\d)$")
+MOVE_LINE = re.compile(r"^  (\d)\. (.+?)\s+(\d+\.\d\d)  +± (\d+\.\d)((?:  +[<>]?\d+%)*)$")
+"""A move's line: rank, move, expected final score, ± sd, then percentages."""
 GAME_OPTIONS = {"official": ["--rules", "official"], "course": ["--rules", "course"],
                 "poker": ["--game", "poker-dice"]}
 
 
 @pytest.fixture(scope="module")
-def strategies(official: Solution, course: Solution) -> dict[str, ValueStrategy]:
+def coaches(official: Solution, course: Solution, official_moments: Moments,
+            course_moments: Moments) -> dict[str, Coach]:
+    """A coach with profiles for each game of the tests (the tables built once per session)."""
+    return {name: Setup().coach(variant_of(name), profiles=True) for name in GAME_OPTIONS}
+
+
+@pytest.fixture(scope="module")
+def strategies(coaches: dict[str, Coach]) -> dict[str, ValueStrategy]:
     """The optimal strategy of each game of the tests."""
-    return {name: Setup().coach(variant_of(name)).strategy for name in GAME_OPTIONS}
+    return {name: coach.strategy for name, coach in coaches.items()}
 
 
 # -- reading what people type -----------------------------------------------------
@@ -124,15 +135,32 @@ def test_opponents_totals_are_whole_numbers() -> None:
 # -- the one-shot answer ------------------------------------------------------------
 
 
+T = TypeVar("T")
+
+
+def in_words(boxes: Mapping[Any, T], keeps: Mapping[tuple[int, ...], T],
+             variant: Variant) -> dict[str, T]:
+    """Return each box and each keep of fewer than five dice in words, with its figure."""
+    named = {f"score {box}": figure for box, figure in boxes.items()}
+    named.update({keep_text(Keep(keep, 5), variant): figure for keep, figure in keeps.items()
+                  if len(keep) < 5})
+    return named
+
+
 def values_of(strategy: ValueStrategy, card: Card, dice: Sequence[int], roll: int,
               variant: Variant) -> dict[str, float]:
     """Return every move of the position in words, with the strategy's expected final score."""
-    values = {f"score {box}": value for box, value in strategy.category_values(card, dice).items()}
-    if roll < 3:
-        values.update({keep_text(Keep(keep, 5), variant): value
-                       for keep, value in strategy.keep_values(card, dice, 3 - roll).items()
-                       if len(keep) < 5})
-    return values
+    keeps = strategy.keep_values(card, dice, 3 - roll) if roll < 3 else {}
+    return in_words(strategy.category_values(card, dice), keeps, variant)
+
+
+def profiles_of(coach: Coach, card: Card, dice: Sequence[int], roll: int,
+                variant: Variant) -> dict[str, Profile]:
+    """Return every move of the position in words, with its outcome profile."""
+    profiler = coach.profiler
+    assert profiler is not None
+    keeps = profiler.keeps(card, dice, 3 - roll) if roll < 3 else {}
+    return in_words(profiler.boxes(card, dice), keeps, variant)
 
 
 def best_move(strategy: ValueStrategy, card: Card, dice: Sequence[int], roll: int,
@@ -155,7 +183,8 @@ def best_move(strategy: ValueStrategy, card: Card, dice: Sequence[int], roll: in
 ])
 def test_the_json_answer_ranks_the_strategys_moves(
         game: str, dice: str, roll: str, card: str | None, strategies: dict[str, ValueStrategy],
-        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        coaches: dict[str, Coach], data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
     variant = variant_of(game)
     argv = ["advise", "--json", "--dice", dice, "--roll", roll, *GAME_OPTIONS[game]]
     if card is not None:
@@ -175,10 +204,20 @@ def test_the_json_answer_ranks_the_strategys_moves(
     assert 1 <= len(options) <= 3
     assert options[0]["move"] == best_move(strategy, the_card, values, int(roll), variant)
     everything = values_of(strategy, the_card, values, int(roll), variant)
+    profiles = profiles_of(coaches[game], the_card, values, int(roll), variant)
     menu = {item.number: item for item in the_card.menu(Dice.of(values))}
     for option in options:
-        assert list(option) == ["move", "keep", "box", "expected_final"]
+        assert list(option) == ["move", "keep", "box", "expected_final", "sd",
+                                "upper_bonus_chance", "yahtzee_chance"]
         assert option["expected_final"] == round(everything[option["move"]], 6)
+        profile = profiles[option["move"]]
+        assert option["sd"] == round(profile.sd, 6)
+        if game == "poker":
+            assert option["upper_bonus_chance"] is option["yahtzee_chance"] is None
+        else:
+            assert profile.bonus is not None and profile.yahtzee is not None
+            assert option["upper_bonus_chance"] == round(profile.bonus, 6)
+            assert option["yahtzee_chance"] == round(profile.yahtzee, 6)
         if option["box"] is None:
             assert int(roll) < 3 and option["move"].startswith(("keep", "roll all"))
             kept = option["keep"] if game != "poker" else [
@@ -193,15 +232,23 @@ def test_the_json_answer_ranks_the_strategys_moves(
     assert [o["expected_final"] for o in options[1:]] == [round(v, 6) for v in rest[:2]]
 
 
-def test_the_json_answer_names_the_opponents_and_leaves_win_chances_unknown(
-        strategies: dict[str, ValueStrategy], data: Path, monkeypatch: pytest.MonkeyPatch,
+def test_the_json_answer_names_the_opponents_and_each_moves_chance_to_beat_them(
+        coaches: dict[str, Coach], data: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run_cli(["advise", "--json", "--dice", "5 5 2 1 6", "--rules", "official",
-                                "--opponents", "120,95"], "", monkeypatch, capsys)
+    """Their totals are taken as final: the chance that the move's final score is the highest."""
+    card = "ones=3,fives=15,sixes=24,three-of-a-kind=25,full-house=25,yahtzee=50"
+    status, out, err = run_cli(["advise", "--json", "--dice", "6 6 5 2 1", "--roll", "2",
+                                "--rules", "official", "--card", card, "--opponents", "290,250"],
+                               "", monkeypatch, capsys)
     assert (status, err) == (0, "")
     answer = json.loads(out)
-    assert answer["opponents"] == [120, 95]
-    assert [o["win_chance"] for o in answer["options"]] == [None, None, None]
+    assert answer["opponents"] == [290, 250]
+    variant = variant_of("official")
+    moves = ranked_moves(coaches["official"], parse_card(variant, card), [6, 6, 5, 2, 1], 2,
+                         opponents=(290, 250))
+    chances = [o["win_chance"] for o in answer["options"]]
+    assert chances == [round(m.win_chance or 0.0, 6) for m in moves]
+    assert all(0.05 < chance < 0.95 for chance in chances)
 
 
 FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,7=20,8=20,9=25,10=30,11=40,"
@@ -356,7 +403,10 @@ def test_advice_shows_the_expected_scores_of_the_best_three_moves(
     top = sorted(values.items(), key=lambda item: -item[1])[:3]
     assert advice_blocks(out) == [[(move, round(value, 2)) for move, value in top]]
     assert top[0][0] == best_move(strategy, card, [5, 5, 2, 1, 6], 1, variant_of("official"))
-    assert "1st roll: 5 5 2 1 6 - best moves, with the expected final score:" in out
+    assert "1st roll: 5 5 2 1 6 - best moves, and where each leads:" in out
+    lines = out.splitlines()
+    title = next(n for n, line in enumerate(lines) if line.endswith("where each leads:"))
+    assert lines[title + 1].split() == ["expected", "±", "sd", "bonus", "Yahtzee"]
     assert out.splitlines()[-1] == "Stopped."
 
 
@@ -429,11 +479,15 @@ def test_a_poker_dice_session_reads_faces_and_takes_the_opponents_totals(
     assert keep is not None
     assert advice_blocks(out)[0][0][0] == keep_text(Keep(keep, 5), variant_of("poker"))
     assert advice_blocks(out)[0][0][0] == "keep Q Q and roll"
-    assert out.count("Opponents' totals: 120.") == 2
-    assert "Opponents' totals: 130, 95." in out
+    assert out.count("Opponents' totals: 120 (taken as their final scores).") == 2
+    assert "Opponents' totals: 130, 95 (taken as their final scores)." in out
     assert "No opponents' totals noted (type opponents 120 95 to note them)." in out
     assert "You scored 100 points in Full House." in out
-    assert "win " not in out
+    headers = [line.split() for line in out.splitlines() if line.strip().startswith("expected")]
+    assert headers == [["expected", "±", "sd", "win"]] * 3
+    chances = [line.split()[-1] for line in out.splitlines() if MOVE_LINE.match(line)]
+    assert len(chances) == 9
+    assert all(re.fullmatch(r"[<>]?\d{1,3}%", chance) for chance in chances), chances
     assert out.endswith("Round 2 of 9, 1st roll - your dice: Stopped. To go on with this card: "
                         "python -m yahtzee advise --game poker-dice --card full-house=100\n")
 

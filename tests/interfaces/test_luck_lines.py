@@ -17,6 +17,7 @@ from yahtzee.domain.rules import OFFICIAL
 from yahtzee.interfaces.console import Console, analysis_json, luck_line
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Assessment, Coach, PlayerAnalysis, ScoreBox
+from yahtzee.solver.moments import Moments
 
 LUCK_LINE = re.compile(r"^(\w+): (\d+) = ([\d.]+) expected ([+-]) ([\d.]+) luck "
                        r"- ([\d.]+) decisions$")
@@ -64,7 +65,8 @@ def script(rounds: int) -> str:
 
 
 def test_a_game_with_a_computer_ends_with_the_lines_of_analyze(
-        official: Solution, data: Path, monkeypatch: pytest.MonkeyPatch,
+        official: Solution, official_moments: Moments, data: Path,
+        monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(["--players", "human,greedy", "--names", "Ann,Greedy",
                                 "--rules", "official", "--seed", "8"], script(13),
@@ -94,7 +96,7 @@ def test_a_game_with_a_computer_ends_with_the_lines_of_analyze(
 def test_without_the_solver_a_game_ends_with_the_winner(
         official: Solution, data: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    def unavailable(self: Setup, variant: Variant) -> Coach:
+    def unavailable(self: Setup, variant: Variant, *, profiles: bool = False) -> Coach:
         """Fail as the coach does without numpy."""
         raise SolverUnavailableError("No module named 'numpy'")
 

@@ -101,6 +101,8 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     assert state["moves"][-1].startswith(("Computer scored", "Player 1 scored"))
     games = History(problems=Problems()).games()
     assert [g.uid for g in games] == [game]
+    assert [(t.round, t.seat) for t in games[0].chances] == [
+        (number, seat) for number in range(1, 14) for seat in (0, 1)]
     assert SaveStore(problems=Problems()).unfinished() == []
 
 
@@ -181,7 +183,8 @@ def test_a_box_already_scored_is_refused_by_the_engine(client: TestClient) -> No
 
 @pytest.mark.parametrize("form, message", [
     ({"players": []}, "A game has 1 to 6 players."),
-    ({"players": [{"kind": "wizard"}]}, "Each player is one of: human, computer, greedy."),
+    ({"players": [{"kind": "wizard"}]},
+     "Each player is one of: human, computer, expected, greedy."),
     ({"players": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "A"}]},
      "Player names must differ."),
     ({"players": [{"kind": "human", "name": "x" * 25}]},

@@ -12,8 +12,8 @@ from yahtzee.domain.games import (GAMES, POKER_DICE, UnknownGameError, get_varia
                                   yahtzee_variant)
 from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.engine.engine import TurnView
-from yahtzee.players.kinds import (COMPUTER, GREEDY, HUMAN, KINDS, STRATEGIES, default_names,
-                                   find_kind)
+from yahtzee.players.kinds import (COMPUTER, EXPECTED, GREEDY, HUMAN, KINDS, STRATEGIES,
+                                   default_names, find_kind)
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, saved_flags
 
 VARIANT = yahtzee_variant(COURSE)
@@ -41,11 +41,12 @@ def view(dice: tuple[int, ...], saved: tuple[bool, ...]) -> TurnView:
 
 
 def test_every_kind_is_found_by_its_name_and_aliases_only() -> None:
-    assert [k.name for k in KINDS] == ["human", "computer", "greedy"]
-    assert find_kind("computer") is COMPUTER and find_kind("optimal") is COMPUTER
+    assert [k.name for k in KINDS] == ["human", "computer", "expected", "greedy"]
+    assert find_kind("computer") is COMPUTER and find_kind("expected") is EXPECTED
+    assert find_kind("optimal") is EXPECTED
     assert find_kind("greedy") is GREEDY and find_kind("human") is HUMAN
     assert find_kind("robot") is None and find_kind("Computer") is None
-    assert STRATEGIES == ("optimal", "greedy")
+    assert STRATEGIES == ("win", "optimal", "greedy")
     assert not HUMAN.is_computer and COMPUTER.is_computer
 
 

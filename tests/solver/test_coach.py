@@ -19,7 +19,7 @@ from yahtzee.domain.games import yahtzee_variant
 from yahtzee.domain.rules import OFFICIAL, Rules
 from yahtzee.engine.engine import TurnView
 from yahtzee.interfaces.console import Console, analysis_json, keep_text, move_text
-from yahtzee.players.kinds import COMPUTER
+from yahtzee.players.kinds import EXPECTED
 from yahtzee.players.players import ComputerPlayer, Strategy
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach, Keep, ScoreBox
@@ -38,8 +38,8 @@ def optimal(solution: Solution) -> Callable[[], Strategy]:
 
     def load() -> Strategy:
         """Return the strategy the computer kind plays, as the application makes it."""
-        assert COMPUTER.strategy is not None
-        return get_strategy(COMPUTER.strategy, VARIANT, tables)
+        assert EXPECTED.strategy is not None
+        return get_strategy(EXPECTED.strategy, VARIANT, tables)
 
     return load
 

@@ -13,7 +13,7 @@ from yahtzee.domain.games import POKER_DICE, yahtzee_variant
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 from yahtzee.engine.records import Decision
 from yahtzee.interfaces.console import Console
-from yahtzee.players.kinds import COMPUTER, GREEDY
+from yahtzee.players.kinds import EXPECTED, GREEDY
 from yahtzee.players.players import ComputerPlayer, Player, Strategy
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach, ValueStrategy
@@ -43,8 +43,8 @@ def seat(kind: str, name: str, variant: Variant, tables: dict[Rules, Solution]) 
 
 def coach_of(variant: Variant, tables: dict[Rules, Solution]) -> Coach:
     """Return a coach of ``variant`` judging with optimal play."""
-    assert COMPUTER.strategy is not None
-    strategy = get_strategy(COMPUTER.strategy, variant, lambda rules: tables[rules])
+    assert EXPECTED.strategy is not None
+    strategy = get_strategy(EXPECTED.strategy, variant, lambda rules: tables[rules])
     return Coach(variant, lambda: cast(ValueStrategy, strategy))
 
 
@@ -64,9 +64,9 @@ def test_final_is_optimum_plus_luck_minus_cost_for_every_player(
     variant = POKER_DICE if game_name == "poker" else yahtzee_variant(
         OFFICIAL if game_name == "official" else COURSE)
     tables = tables_of((OFFICIAL, official), (COURSE, course))
-    assert GREEDY.strategy is not None and COMPUTER.strategy is not None
+    assert GREEDY.strategy is not None and EXPECTED.strategy is not None
     players = [seat("policy", "Ann", variant, tables),
-               seat(COMPUTER.strategy, "Computer", variant, tables),
+               seat(EXPECTED.strategy, "Computer", variant, tables),
                seat(GREEDY.strategy, "Greedy", variant, tables)]
     game = play(players, variant, seed)
     analyses = coach_of(variant, tables).analyze([p.name for p in players], game.log)

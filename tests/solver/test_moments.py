@@ -22,16 +22,10 @@ from yahtzee.domain.games import POKER_DICE
 from yahtzee.domain.rules import OFFICIAL
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.moments import Moments, solve_moments
+from yahtzee.solver.moments import Moments
 from yahtzee.solver.poker import PokerStrategy, poker_moments
 from yahtzee.solver.profiles import Profiler
 from yahtzee.solver.strategy import OptimalStrategy
-
-
-@pytest.fixture(scope="module")
-def official_moments(official: Solution) -> Moments:
-    """The moments of the official rules (worked out once for this module)."""
-    return solve_moments(official.model, official.values)
 
 
 def outcomes(count: int) -> Iterator[tuple[tuple[int, ...], float]]:

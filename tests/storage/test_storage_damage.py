@@ -22,7 +22,7 @@ from tests.helpers import (Problems, final_screen, play_through, resume_game, ru
 from yahtzee.app.session import Autosaver
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.interfaces.console import Console
-from yahtzee.storage.history import History
+from yahtzee.storage.history import SCHEMA_VERSION, History
 from yahtzee.storage.problems import Damage, StoredFile
 from yahtzee.storage.saves import SaveStore
 
@@ -172,7 +172,7 @@ def _history(data_folder: Path, games: int = 3) -> Path:
 def _newer_schema(path: Path) -> None:
     """Mark the database as laid out by a later version."""
     with sqlite3.connect(path) as connection:
-        connection.execute("PRAGMA user_version = 2")
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     connection.close()
 
 

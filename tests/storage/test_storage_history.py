@@ -150,7 +150,8 @@ def test_stats_of_an_empty_history(data: Path, monkeypatch: pytest.MonkeyPatch,
     assert run_cli(["stats"], "", monkeypatch, capsys) == (0, "No finished games yet.\n", "")
     status, out, err = run_cli(["stats", "--json"], "", monkeypatch, capsys)
     assert (status, err) == (0, "")
-    assert json.loads(out) == {"games": 0, "players": [], "computers": []}
+    assert json.loads(out) == {"games": 0, "players": [], "computers": [],
+                               "win_chances": {"games": 0, "calibration": []}}
     assert not data.exists()
 
 
@@ -192,6 +193,7 @@ def test_stats_of_a_full_history(data: Path, monkeypatch: pytest.MonkeyPatch,
             _figures("greedy", "yahtzee/course", 2, 1, 0, 190, 182.5,
                      [(170, 179, 1), (180, 189, 0), (190, 199, 1)], "strength"),
         ],
+        "win_chances": {"games": 0, "calibration": []},
     }
     status, out, err = run_cli(["stats"], "", monkeypatch, capsys)
     assert (status, err) == (0, "")

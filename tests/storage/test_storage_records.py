@@ -21,7 +21,7 @@ from tests.helpers import Problems, play_through, run_cli, script_for, variant_o
 from tests.storage.test_storage_damage import _history, _saves
 from yahtzee.app.session import Autosaver
 from yahtzee.domain.games import POKER_DICE
-from yahtzee.storage.history import History
+from yahtzee.storage.history import TABLES, History
 from yahtzee.storage.saves import SaveStore
 
 
@@ -191,7 +191,7 @@ def test_a_history_is_created_in_one_transaction(tmp_path: Path,
         *a, **{**k, "factory": Watched}))
     record = play_through(5, POKER_DICE, script_for(5, "poker")).game.engine.record()
     assert History(path).record(record, uid="b" * 32) == 1
-    assert seen == [set()] * 4
+    assert seen == [set()] * len(TABLES)
 
 
 # -- the same game finished twice --------------------------------------------------------

@@ -3,16 +3,19 @@
 People who roll physical dice type what they rolled; ``RealDiceGame`` keeps
 their card through the game (with every step remembered, so that a scoring
 or a mistyped roll can be taken back) and ``ranked_moves`` answers with the
-best moves and the expected final score of each, from the coach's optimal
-strategy.  ``win_chance`` is where the chances of winning against the
-opponents' totals will come from.  Nothing here prints: refusals are the
-exceptions below, and the interfaces put them into words.
+best moves, each with its outcome profile (the expected final score, its
+standard deviation, the chances of the upper bonus and of a Yahtzee), from
+the coach's optimal strategy and its profiler.  Given the opponents'
+totals, each move also has ``win_chance``: the chance that the final score
+it leads to beats them, the totals taken as the opponents' final scores.
+Nothing here prints: refusals are the exceptions below, and the interfaces
+put them into words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant
@@ -20,6 +23,7 @@ from yahtzee.domain.dice import Dice
 
 if TYPE_CHECKING:
     from yahtzee.solver.coach import Coach
+    from yahtzee.solver.profiles import Profile
 
 ROLLS = 3
 """Rolls in a turn: the first, then at most two re-rolls."""
@@ -67,26 +71,34 @@ class Move:
     """One advised move: keep ``keep`` (dice values, sorted) and roll, or score ``box`` now.
 
     Exactly one of ``keep`` and ``box`` is given; ``expected`` is the expected
-    final score with optimal play after the move, ``win_chance`` the chance of
-    winning against the opponents' totals (None while it is not known).
+    final score with optimal play after the move, ``profile`` where that play
+    leads (None from a coach without profiles), ``win_chance`` the chance of
+    winning against the opponents' totals (None without them or a profile).
     """
 
     keep: tuple[int, ...] | None
     box: MenuItem | None
     expected: float
     win_chance: float | None = None
+    profile: Profile | None = None
 
 
-def win_chance(coach: Coach, card: Card, dice: Sequence[int], roll: int, move: Move,
-               opponents: Sequence[int]) -> float | None:
-    """Return the chance that ``move`` ends in a win over ``opponents`` (their totals now).
+def win_chances(coach: Coach, card: Card, dice: Sequence[int], roll: int,
+                moves: Sequence[Move], opponents: Sequence[int]) -> list[float | None]:
+    """Return each move's chance to win against ``opponents``' totals, taken as final.
 
-    The extension point of "play to win": once the coach knows the
-    distribution of final scores from a position, this becomes the chance
-    that the player's final score beats every opponent's.  Until then it
-    returns None, and no chance is shown.
+    A box's chance is exact once the card has one turn left or none, and
+    otherwise takes the rest of the game as normal with optimal play's mean
+    and variance; a keep's assumes the rest of the turn is played for the
+    win.  Ties are shared.  The totals are right once the opponents have
+    played their last turn; while they still have turns to play, the chance
+    is higher than the truth.  None for every move without profiles.
     """
-    return None
+    chances = coach.move_chances(card, dice, ROLLS - roll, opponents)
+    if chances is None:
+        return [None] * len(moves)
+    keeps, boxes = chances
+    return [boxes[m.box.number] if m.box is not None else keeps[m.keep or ()] for m in moves]
 
 
 def ranked_moves(coach: Coach, card: Card, dice: Sequence[int], roll: int,
@@ -97,7 +109,8 @@ def ranked_moves(coach: Coach, card: Card, dice: Sequence[int], roll: int,
     second roll the moves are every keep to roll again and every box to
     score now; after the third only the boxes.  The rest follow by expected
     final score, ties in the strategy's own order (boxes by number, then
-    keeps of more dice).  With ``opponents`` each move carries ``win_chance``.
+    keeps of more dice).  Each move carries its profile when the coach gives
+    profiles, and with ``opponents`` its ``win_chance``.
     """
     if not 1 <= roll <= ROLLS:
         raise ValueError(f"roll must be 1 to {ROLLS}, not {roll}")
@@ -120,10 +133,17 @@ def ranked_moves(coach: Coach, card: Card, dice: Sequence[int], roll: int,
         best = next(m for m in moves if m.keep == best_keep)
     others = sorted((m for m in moves if m is not best), key=lambda m: -m.expected)
     ranked = [best, *others][:MAX_MOVES]
-    if opponents:
-        ranked = [Move(m.keep, m.box, m.expected,
-                       win_chance(coach, card, dice, roll, m, opponents)) for m in ranked]
-    return ranked
+    profiler = coach.profiler
+    if profiler is None:
+        return ranked
+    boxes = {box.number: profile for box, profile in profiler.boxes(card, dice).items()}
+    keeps = profiler.keeps(card, dice, ROLLS - roll) if roll < ROLLS else {}
+    profiled = [replace(m, profile=boxes[m.box.number] if m.box is not None
+                        else keeps[m.keep or ()]) for m in ranked]
+    if not opponents:
+        return profiled
+    chances = win_chances(coach, card, dice, roll, profiled, opponents)
+    return [replace(m, win_chance=chance) for m, chance in zip(profiled, chances)]
 
 
 def box_names(variant: Variant) -> list[str]:

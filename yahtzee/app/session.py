@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, cast
 
 from yahtzee.domain.card import Card, Variant
 from yahtzee.engine.engine import Engine, EngineObserver
-from yahtzee.engine.records import GameRecord
-from yahtzee.players.kinds import COMPUTER, PlayerKind, default_names, find_kind
+from yahtzee.engine.records import GameRecord, TurnChances
+from yahtzee.players.kinds import EXPECTED, PlayerKind, default_names, find_kind
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
 from yahtzee.storage.history import History
 from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
@@ -78,15 +78,15 @@ def _numpy_needed() -> Iterator[None]:
         raise SolverUnavailableError(str(error)) from None
 
 
-def strategy_loader(kind: PlayerKind, variant: Variant,
-                    tables: Callable[[], TableSource]) -> Callable[[], Strategy]:
+def strategy_loader(kind: PlayerKind, variant: Variant, tables: Callable[[], TableSource],
+                    moments: Callable[[], MomentsSource]) -> Callable[[], Strategy]:
     """Return a function giving the strategy that plays ``kind`` in ``variant``, loaded on call."""
     def load() -> Strategy:
-        """Import the solver and return the strategy (its table built the first time)."""
+        """Import the solver and return the strategy (its tables built the first time)."""
         assert kind.strategy is not None
         with _numpy_needed():
             from yahtzee.solver.factory import get_strategy
-            return get_strategy(kind.strategy, variant, tables())
+            return get_strategy(kind.strategy, variant, tables(), moments())
     return load
 
 
@@ -109,7 +109,8 @@ class Setup:
         seat_card = variant.new_card() if card is None else card
         if not kind.is_computer:
             return HumanPlayer(name, seat_card)
-        return ComputerPlayer(name, seat_card, strategy_loader(kind, variant, self.tables), kind)
+        return ComputerPlayer(name, seat_card,
+                              strategy_loader(kind, variant, self.tables, self.moments), kind)
 
     def players(self, kinds: Sequence[PlayerKind], names: Sequence[str] | None,
                 variant: Variant) -> list[Player]:
@@ -133,8 +134,8 @@ class Setup:
 
         def load() -> ValueStrategy:
             """Return the optimal strategy of ``variant``."""
-            assert COMPUTER.strategy is not None
-            return cast(ValueStrategy, get_strategy(COMPUTER.strategy, variant, self.tables()))
+            assert EXPECTED.strategy is not None
+            return cast(ValueStrategy, get_strategy(EXPECTED.strategy, variant, self.tables()))
 
         def profiler() -> Profiler:
             """Return the outcome profiler of ``variant`` (its tables built the first time)."""
@@ -168,18 +169,29 @@ class Autosaver:
     until the store releases it.  When the game ends it goes into the
     history and its save is removed.  If saving fails, the problem is
     reported once and the game plays on.
+
+    A game of two or more players in which the solver takes part (a
+    computer player, or the coach) is filed with every player's win chances
+    at each turn's start, from ``setup``'s tables; a game of people alone
+    without the coach is filed without them (and needs no numpy), as is any
+    game when numpy is missing: ``analyze`` works them out from the log.
     """
 
     def __init__(self, store: SaveStore, history: History | None = None, *,
-                 resumed: SaveFile | None = None, uid: str | None = None) -> None:
+                 resumed: SaveFile | None = None, uid: str | None = None,
+                 setup: Setup | None = None, coached: bool = False) -> None:
         """Save into ``store`` and file finished games in ``history``.
 
         ``resumed`` is the save a resumed game came from; its ID is kept.
         ``uid`` is a new game's unique ID (by default, a random one at its first save).
+        ``setup`` gives the solver for the win chances filed with the game;
+        ``coached`` says that the coach is on (the solver is used anyway).
         """
         self.uid = resumed.uid if resumed is not None else uid
         self.store = store
         self.history = history
+        self.setup = setup
+        self.coached = coached
         self.save = resumed
         self.up_to_date = resumed is not None
         """Whether the save on disk holds the game as it stands now."""
@@ -236,12 +248,17 @@ class Autosaver:
         """
         self.file(engine.record())
 
-    def file(self, record: GameRecord) -> None:
-        """File ``record``, the finished game (``finished`` without the engine)."""
+    def file(self, record: GameRecord, chances: Sequence[TurnChances] | None = None) -> None:
+        """File ``record``, the finished game (``finished`` without the engine).
+
+        ``chances`` are the win chances to file with it (by default
+        ``chances(record)``, worked out now).
+        """
         uid = self.save.uid if self.save is not None else (self.uid or uuid.uuid4().hex)
         try:
             if self.history is not None:
-                self.history.record(record, uid=uid)
+                turns = self.chances(record) if chances is None else chances
+                self.history.record(record, uid=uid, chances=turns)
                 self.filed = True
                 self.up_to_date = False
                 if self.save is not None:
@@ -255,16 +272,38 @@ class Autosaver:
             self._cannot_save(error)
             self.up_to_date = saved
 
+    def chances(self, record: GameRecord) -> list[TurnChances]:
+        """Return every player's win chance at each turn's start of ``record``, a finished game.
+
+        None (an empty list) unless the game has two or more players and the
+        solver takes part in it (a computer player, or ``coached``) and is
+        available; the spread-and-chances table is loaded (built, the first
+        time, with progress reported to ``setup``) for it.
+        """
+        if self.setup is None or len(record.players) < 2:
+            return []
+        kinds = [find_kind(player.kind) for player in record.players]
+        if not self.coached and not any(kind is not None and kind.is_computer for kind in kinds):
+            return []
+        try:
+            coach = self.setup.coach(record_variant(record), profiles=True)
+        except SolverUnavailableError:
+            return []
+        return coach.turn_chances(len(record.players), record.log)
+
 
 def autosaver(problems: StorageProblems, resumed: SaveFile | None = None, *,
-              store: SaveStore | None = None) -> Autosaver:
+              store: SaveStore | None = None, setup: Setup | None = None,
+              coached: bool = False) -> Autosaver:
     """Return an observer that saves a game in the data folder and files it when finished.
 
     ``store`` is the data folder's saves, holding the lock of ``resumed``
-    (``find_save`` takes it); by default a new store.
+    (``find_save`` takes it); by default a new store.  ``setup`` and
+    ``coached`` are for the win chances filed with the game (``Autosaver``).
     """
     saves = store if store is not None else SaveStore(problems=problems)
-    return Autosaver(saves, History(problems=problems), resumed=resumed)
+    return Autosaver(saves, History(problems=problems), resumed=resumed, setup=setup,
+                     coached=coached)
 
 
 def find_save(requested: str, store: SaveStore) -> SaveFile:

@@ -57,7 +57,11 @@ DEFAULT_CAPACITY = 200
 _ENGINE_LOCK = threading.RLock()
 """Held while any game's engine or the solver works: ``Die.r`` is one generator for all."""
 _LOAD_LOCK = threading.Lock()
-"""Held while the solver's tables load, so that no table is built twice at once."""
+"""Held while the solver's tables load, so that no table is built twice at once.
+
+Also held while a finished game's win chances are worked out for the
+history, which may load the spread-and-chances table.
+"""
 
 
 @contextlib.contextmanager
@@ -360,7 +364,9 @@ class GameTable:
                 except OSError as error:
                     self.saver.store.problems.cannot_save(error)
         if final is not None:
-            self.saver.file(final)
+            with _LOAD_LOCK:
+                chances = self.saver.chances(final)
+            self.saver.file(final, chances)
             if self.saver.filed:
                 self.games.remove(self.game_id)
 
@@ -561,7 +567,8 @@ class Tables:
                 save = find_save(str(web.save_id), store)
                 if save.uid != web.game_id:
                     raise LookupError(web.game_id)
-                saver = Autosaver(store, History(problems=self.problems), resumed=save)
+                saver = Autosaver(store, History(problems=self.problems), resumed=save,
+                                  setup=self.setup, coached=web.coach)
                 pending.saved_once = True
                 with _dice_from(generator):
                     engine, players = resume_engine(save, self.setup, observers=[pending])
@@ -573,7 +580,8 @@ class Tables:
                         raise ValueError(f"unknown player kind {name!r}")
                     kinds.append(kind)
                 players = self.setup.players(kinds, list(web.names), variant)
-                saver = Autosaver(store, History(problems=self.problems), uid=web.game_id)
+                saver = Autosaver(store, History(problems=self.problems), uid=web.game_id,
+                                  setup=self.setup, coached=web.coach)
                 with _dice_from(generator):
                     engine = Engine(variant, players, seed=web.seed, observers=[pending])
             with _LOAD_LOCK:

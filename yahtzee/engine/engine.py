@@ -88,6 +88,8 @@ class TurnView:
     rolls_left: int
     card: Card
     variant: Variant
+    others: tuple[Card, ...] = ()
+    """The other players' cards, in seat order from the next seat on (what the table shows)."""
 
 
 @dataclass(frozen=True)
@@ -286,9 +288,11 @@ class Engine:
             return Prompt(Phase.OVER, TurnView(self.variant.rounds, seat, (), (), 0,
                                                self.seats[seat].card, self.variant))
         turn = self._turn()
-        view = TurnView(self.progress.round + 1, self.progress.seat, turn.values(),
-                        tuple(turn.saved), turn.rolls_left, self.seats[self.progress.seat].card,
-                        self.variant)
+        seat = self.progress.seat
+        others = tuple(self.seats[(seat + k) % len(self.seats)].card
+                       for k in range(1, len(self.seats)))
+        view = TurnView(self.progress.round + 1, seat, turn.values(), tuple(turn.saved),
+                        turn.rolls_left, self.seats[seat].card, self.variant, others)
         if not turn.choosing:
             return Prompt(Phase.ROLLING, view)
         return Prompt(Phase.SCORING, view, tuple(view.card.menu(turn.dice)))

@@ -1,5 +1,8 @@
 """Plain records of a game: each accepted decision, the turn in progress, the whole game state.
 
+Beside them, ``TurnChances``: the win chances at a turn's start, which the
+history files with a finished game.
+
 Records hold only numbers, strings and tuples, so that persistence can write
 and read them and an analysis can replay them without a live game.  A
 ``GameRecord`` is everything needed to go on with a game exactly where it
@@ -80,6 +83,20 @@ class GameRecord:
     turn: TurnRecord | None
     log: tuple[Decision, ...]
     rng: RngState
+
+
+@dataclass(frozen=True)
+class TurnChances:
+    """Every player's chance to finish first at the start of one turn, from all cards then.
+
+    ``round`` counts from 1 and ``seat`` (from 0) is the player about to
+    roll; ``chances`` holds one chance per seat, in seating order (a tie
+    counts as a shared win), summing to 1.
+    """
+
+    round: int
+    seat: int
+    chances: tuple[float, ...]
 
 
 def scoring_dice(log: Sequence[Decision], seat: int, variant: Variant) -> dict[str, str]:

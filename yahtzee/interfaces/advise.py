@@ -2,8 +2,9 @@
 
 Interactive, it keeps the person's card through the game: each turn they
 type the dice they rolled, read the best move and the next two with the
-expected final score of each, type the dice of the next roll or the box
-they chose, and can take steps back.  With ``--json`` it answers one
+outcome profile of each (and, given the opponents' totals, the chance to
+win), type the dice of the next roll or the box they chose, and can take
+steps back.  With ``--json`` it answers one
 position given on the command line and stops.  This module reads those
 lines and options and holds every text ``advise`` prints; the position
 and its moves come from ``yahtzee.app.advice``.
@@ -29,10 +30,11 @@ from yahtzee.app.advice import (ROLLS, AdviceError, BoxRefusedError, GameOverErr
 from yahtzee.app.session import Setup
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.games import YAHTZEE, get_variant
-from yahtzee.interfaces.console import (GAME_NAMES, JSON_DIGITS, PROGRAM_NAME, Console, faces,
-                                        joker_text, keep_text, scored_text)
+from yahtzee.interfaces.console import (GAME_NAMES, PROGRAM_NAME, Console, faces,
+                                        joker_text, keep_text, percent, scored_text)
 from yahtzee.interfaces.streams import printable
 from yahtzee.solver.coach import Keep
+from yahtzee.storage.stats import JSON_DIGITS
 
 DICE = 5
 """Dice in a roll."""
@@ -204,24 +206,35 @@ def _die_json(value: int, variant: Variant) -> int | str:
     return value if variant.name == YAHTZEE else variant.face(value)
 
 
+def _rounded(value: float | None) -> float | None:
+    """Return a figure for JSON, to ``JSON_DIGITS`` decimals (None stays None)."""
+    return None if value is None else round(value, JSON_DIGITS)
+
+
 def advice_json(variant: Variant, roll: int, dice: Sequence[int], moves: Sequence[Move],
                 opponents: Sequence[int] = ()) -> dict[str, Any]:
     """Return the one-shot answer: the game, the position and the ranked moves, best first.
 
-    With ``opponents`` the answer names them and each move has its
-    ``win_chance`` (null while it cannot be computed).
+    Each move has its outcome profile: ``sd``, the standard deviation of the
+    final score, and the chances ``upper_bonus_chance`` and ``yahtzee_chance``
+    (null in a game without them).  With ``opponents`` the answer names them
+    and each move has its ``win_chance`` against them.
     """
     options = []
     for move in moves:
+        profile = move.profile
         option: dict[str, Any] = {
             "move": move_words(move, variant),
             "keep": None if move.keep is None else [_die_json(v, variant) for v in move.keep],
             "box": None if move.box is None else {"number": move.box.number,
                                                   "name": move.box.name,
                                                   "points": move.box.points},
-            "expected_final": round(move.expected, JSON_DIGITS)}
+            "expected_final": round(move.expected, JSON_DIGITS),
+            "sd": _rounded(None if profile is None else profile.sd),
+            "upper_bonus_chance": _rounded(None if profile is None else profile.bonus),
+            "yahtzee_chance": _rounded(None if profile is None else profile.yahtzee)}
         if opponents:
-            option["win_chance"] = move.win_chance
+            option["win_chance"] = _rounded(move.win_chance)
         options.append(option)
     answer: dict[str, Any] = {"game": variant.name, "rules": variant.rules_name, "roll": roll,
                               "dice": [_die_json(v, variant) for v in dice]}
@@ -232,7 +245,12 @@ def advice_json(variant: Variant, roll: int, dice: Sequence[int], moves: Sequenc
 
 
 def move_lines(moves: Sequence[Move], variant: Variant) -> list[str]:
-    """Return the advice: one line per move, ranked, each with its expected final score."""
+    """Return the advice: a line of column titles, then one line per move, ranked.
+
+    Each move's columns: the expected final score; with profiles, ``± sd``
+    (its standard deviation) and, in Yahtzee, the chances of the upper bonus
+    and of a Yahtzee; with the opponents' totals, the chance to win.
+    """
     texts = []
     for move in moves:
         text = move_words(move, variant)
@@ -240,18 +258,40 @@ def move_lines(moves: Sequence[Move], variant: Variant) -> list[str]:
             text += f", {move.box.points} points"
         texts.append(text)
     width = max(len(text) for text in texts)
-    lines = []
-    for rank, (move, text) in enumerate(zip(moves, texts), 1):
-        line = f"  {rank}. {text:<{width}}  {move.expected:7.2f}"
-        if move.win_chance is not None:
-            line += f"  win {move.win_chance:.0%}"
-        lines.append(line)
+    titles = ["expected"]
+    rows: list[list[str]] = [[f"{move.expected:.2f}"] for move in moves]
+    profiles = [move.profile for move in moves]
+    if all(profile is not None for profile in profiles):
+        titles.append("± sd")
+        goals = all(p is not None and p.bonus is not None and p.yahtzee is not None
+                    for p in profiles)
+        if goals:
+            titles += ["bonus", "Yahtzee"]
+        for row, profile in zip(rows, profiles):
+            assert profile is not None
+            row.append(f"± {profile.sd:.1f}")
+            if goals:
+                assert profile.bonus is not None and profile.yahtzee is not None
+                row += [percent(profile.bonus), percent(profile.yahtzee)]
+    if all(move.win_chance is not None for move in moves):
+        titles.append("win")
+        for row, move in zip(rows, moves):
+            assert move.win_chance is not None
+            row.append(percent(move.win_chance))
+    widths = [max(len(title), *(len(row[i]) for row in rows)) for i, title in enumerate(titles)]
+    lines = [" " * (len("  1. ") + width)
+             + "".join(f"  {title:>{w}}" for title, w in zip(titles, widths))]
+    for rank, (text, row) in enumerate(zip(texts, rows), 1):
+        lines.append(f"  {rank}. {text:<{width}}"
+                     + "".join(f"  {cell:>{w}}" for cell, w in zip(row, widths)))
     return lines
 
 
 HELP = """\
 Type the five dice you rolled ({example}) for advice: the best move and the
-next two, each with the expected final score of optimal play after it.
+next two, each with where optimal play after it leads: the expected final
+score ± its standard deviation and the chances of the upper bonus and of a
+Yahtzee, and, once the opponents' totals are noted, the chance to win.
 Then type the dice of your next roll, or the box you score: its name or
 number, "score" and either ("score 13", "full house"), or Enter for the
 advised box when the advice is to score.
@@ -259,7 +299,7 @@ Commands:
   card              show your card
   undo              take back the last box you scored
   back              take back the last step (the dice typed last, or a box)
-  opponents 120 95  note the other players' totals ("opponents none" forgets them)
+  opponents 120 95  note the other players' final totals ("opponents none" forgets them)
   help              show this text
   quit              stop (the last line tells how to go on later)"""
 
@@ -395,7 +435,7 @@ class AdviseSession:
         self._moves = game.moves()
         last = " (the last)" if game.roll == ROLLS else ""
         self.console.say(f"{ORDINALS[game.roll]} roll{last}: {faces(game.dice, self.variant)}"
-                         " - best moves, with the expected final score:")
+                         " - best moves, and where each leads:")
         for line in move_lines(self._moves, self.variant):
             self.console.say(line)
 
@@ -441,7 +481,8 @@ class AdviseSession:
         """Say which opponents' totals are noted."""
         totals = self.game.opponents
         if totals:
-            self.console.say(f"Opponents' totals: {', '.join(str(t) for t in totals)}.")
+            self.console.say(f"Opponents' totals: {', '.join(str(t) for t in totals)} "
+                             "(taken as their final scores).")
         else:
             self.console.say("No opponents' totals noted (type opponents 120 95 to note them).")
 
@@ -542,7 +583,7 @@ def run_advise(args: argparse.Namespace) -> int:
     except InputError as error:
         console.error(str(error))
         return 2
-    coach = Setup(report=console.solver_event).coach(variant)
+    coach = Setup(report=console.solver_event).coach(variant, profiles=True)
     if args.json:
         moves = ranked_moves(coach, card, dice, roll, opponents)
         console.say(json.dumps(advice_json(variant, roll, dice, moves, opponents), indent=2))

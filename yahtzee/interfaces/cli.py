@@ -21,7 +21,8 @@ from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.interfaces.commands import COMMANDS, DEFAULT_DELAY, run
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import prepare_streams, printable
-from yahtzee.players.kinds import KINDS, STRATEGIES, PlayerKind, find_kind
+from yahtzee.players.kinds import (COMPUTER, EXPECTED, KINDS, SOLO_STRATEGIES, PlayerKind,
+                                   find_kind)
 
 
 def _player_kinds(text: str) -> list[PlayerKind]:
@@ -36,6 +37,19 @@ def _player_kinds(text: str) -> list[PlayerKind]:
         kinds.append(kind)
     if not 1 <= len(kinds) <= MAX_PLAYERS:
         raise argparse.ArgumentTypeError(f"a game has 1 to {MAX_PLAYERS} players, not {len(kinds)}")
+    return kinds
+
+
+def _computer_kinds(text: str) -> list[PlayerKind]:
+    """Parse ``duel``'s ``--players``: a comma list of 2 to 6 computer kinds."""
+    kinds = _player_kinds(text)
+    people = [k.name for k in kinds if not k.is_computer]
+    if people:
+        computers = ", ".join(k.name for k in KINDS if k.is_computer)
+        raise argparse.ArgumentTypeError(
+            f"a duel is played by computers only (choose from {computers})")
+    if len(kinds) < 2:
+        raise argparse.ArgumentTypeError("a duel needs 2 to 6 players")
     return kinds
 
 
@@ -124,7 +138,8 @@ def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
         return value if defaults else argparse.SUPPRESS
 
     parser.add_argument("--players", type=_player_kinds, default=default(None), metavar="KINDS",
-                        help="comma list of 1-6 players: human, computer (optimal), greedy "
+                        help="comma list of 1-6 players: human, computer (plays to win), "
+                             "expected (plays for the highest expected score), greedy "
                              "(default: human,human)")
     parser.add_argument("--names", type=_names, default=default(None), metavar="NAMES",
                         help="comma list of player names, in seating order")
@@ -179,13 +194,31 @@ def build_parser() -> argparse.ArgumentParser:
                     "deviation, lowest and highest score and a histogram.")
     simulate.add_argument("--rules", choices=sorted(RULES), default=None, help=rules_help)
     simulate.add_argument("--game", choices=GAMES, default=YAHTZEE, help=game_help)
-    simulate.add_argument("--strategy", choices=STRATEGIES, default=STRATEGIES[0],
-                          help=f"how the games are played (default: {STRATEGIES[0]})")
+    simulate.add_argument("--strategy", choices=SOLO_STRATEGIES, default=SOLO_STRATEGIES[0],
+                          help=f"how the games are played (default: {SOLO_STRATEGIES[0]})")
     simulate.add_argument("--games", type=_positive, default=1000, metavar="N",
                           help=f"how many games, 1 to {MAX_GAMES} (default: 1000)")
     simulate.add_argument("--seed", type=_seed, metavar="S",
                           help="seed the dice: same seed, same result")
     simulate.add_argument("--json", action="store_true", help="print JSON")
+
+    duel = sub.add_parser(
+        "duel", help="play many games between computer players and count the wins",
+        description="Play many games between computer players, seats rotating from game to "
+                    "game, and report each player's wins (a tie counts as a share) and how "
+                    "honest the win chances were: at every turn's start, the predicted chance "
+                    "of the player to roll against how such games ended, per tenth.")
+    duel.add_argument("--players", type=_computer_kinds, default=None, metavar="KINDS",
+                      help="comma list of 2-6 computer kinds "
+                           f"(default: {COMPUTER.name},{EXPECTED.name})")
+    duel.add_argument("--rules", choices=sorted(RULES), default=None, help=rules_help)
+    duel.add_argument("--games", type=_positive, default=1000, metavar="N",
+                      help=f"how many games, 1 to {MAX_GAMES} (default: 1000)")
+    duel.add_argument("--seed", type=_seed, metavar="S",
+                      help="seed the dice: same seed, same result")
+    duel.add_argument("--json", action="store_true",
+                      help='print {"rules", "players", "games", "wins", "win_rate", "seconds", '
+                           '"calibration", ...}')
 
     saves = sub.add_parser(
         "saves", help="list the unfinished games (to resume or delete)",

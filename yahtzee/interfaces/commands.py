@@ -1,4 +1,5 @@
-"""What each subcommand does: ``play``, ``solve``, ``simulate``, ``saves``, ``stats``, ``analyze``.
+"""What each subcommand does: ``play``, ``solve``, ``simulate``, ``duel``, ``saves``, ``stats``,
+``analyze``.
 
 ``advise`` (advice for real dice) lives in ``yahtzee.interfaces.advise``.
 
@@ -21,12 +22,12 @@ from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
                                  SolverUnavailableError, UnknownSaveError, autosaver, find_save,
                                  resume_engine)
 from yahtzee.domain.card import Variant
-from yahtzee.domain.games import YAHTZEE, get_variant
+from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
 from yahtzee.interfaces.advise import run_advise
 from yahtzee.interfaces.console import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED, Console,
                                         analysis_json, game_words, local_time, saves_json)
 from yahtzee.interfaces.console_game import Game
-from yahtzee.players.kinds import HUMAN
+from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.history import DamagedGameError, History
 from yahtzee.storage.problems import (DamagedFileError, SaveInUseError, SaveNotFoundError,
@@ -105,7 +106,7 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
         if ignored:
             console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
     setup = Setup(report=console.solver_event)
-    saver = autosaver(console, resumed, store=store)
+    saver = autosaver(console, resumed, store=store, setup=setup, coached=args.coach)
     try:
         if resumed is not None:
             engine, players = resume_engine(resumed, setup, observers=[saver])
@@ -228,6 +229,57 @@ def run_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+WIN_INTERVAL_Z = 2.5758
+"""Standard errors either side of a win rate in its 99% interval."""
+
+
+def run_duel(args: argparse.Namespace) -> int:
+    """Play ``--games`` computer-only games between ``--players`` and print the wins."""
+    kinds = args.players or [COMPUTER, EXPECTED]
+    variant = get_variant(YAHTZEE, args.rules)
+    console = Console()
+    setup = Setup(report=console.solver_event)
+    tables, moments = setup.tables(), setup.moments()
+    from yahtzee.solver.factory import duel_games
+    strategies = [kind.strategy or "" for kind in kinds]
+    rules = rules_of(variant)
+    assert rules is not None
+    tables(rules)
+    moments(rules)
+    started = time.perf_counter()
+    tally = duel_games(strategies, variant, args.games, args.seed, tables, moments)
+    seconds = time.perf_counter() - started
+    games = tally.games
+    rates = [float(w) / games for w in tally.wins]
+    margins = [WIN_INTERVAL_Z * (r * (1 - r) / games) ** 0.5 for r in rates]
+    bins = tally.calibration()
+    if args.json:
+        console.say(json.dumps({
+            "rules": variant.rules_name, "players": [k.name for k in kinds], "games": games,
+            "wins": [round(float(w), 1) for w in tally.wins],
+            "win_rate": [round(r, 6) for r in rates],
+            "interval_99": [[round(r - m, 6), round(r + m, 6)] for r, m in zip(rates, margins)],
+            "mean_score": [round(float(p) / games, 4) for p in tally.points],
+            "seconds": round(seconds, 3),
+            "calibration": [{"predicted": round(b.predicted, 6), "observed": round(b.observed, 6),
+                             "count": b.count} for b in bins]}))
+        return 0
+    seeded = f", seed {args.seed}" if args.seed is not None else ""
+    noun = "game" if games == 1 else "games"
+    console.say(f"{games} {noun} {game_words(variant, 'under', 'of')}, seats rotating{seeded}, "
+                f"in {seconds:.2f} s ({games / max(seconds, 1e-9):.0f} games/s)")
+    width = max(len(k.name) for k in kinds)
+    for kind, wins, rate, margin, points in zip(kinds, tally.wins, rates, margins, tally.points):
+        console.say(f"  {kind.name:<{width}}  won {float(wins):g}  ({100 * rate:.2f}%, 99% "
+                    f"interval {100 * (rate - margin):.2f}-{100 * (rate + margin):.2f}%)  "
+                    f"mean score {float(points) / games:.2f}")
+    console.say("Win chances at each turn's start, against how the games ended:")
+    console.say("  predicted  observed   count")
+    for b in bins:
+        console.say(f"  {b.predicted:9.3f}  {b.observed:8.3f}  {b.count:6d}")
+    return 0
+
+
 DELETE_ALL = "all"
 """What ``saves --delete`` takes for every unfinished game."""
 
@@ -307,6 +359,9 @@ def run_stats(args: argparse.Namespace) -> int:
 def run_analyze(args: argparse.Namespace) -> int:
     """Analyze a finished game of the history (the latest when no number is given).
 
+    The win chances are those filed with the game; a game filed without
+    them has them worked out from its decisions (the same numbers).
+
     Exit status 2 for a number that names no finished game, 1 when there is
     nothing to analyze or the history cannot be read.
     """
@@ -338,11 +393,15 @@ def run_analyze(args: argparse.Namespace) -> int:
         console.error(f"the history cannot be read: {error}")
         return 1
     variant = get_variant(meta.variant, meta.rules)
-    coach = Setup(report=console.solver_event).coach(variant, profiles=True)
-    analyses = coach.analyze([p.name for p in meta.players], log)
+    names = [p.name for p in meta.players]
+    recorded = bool(meta.chances)
+    coach = Setup(report=console.solver_event).coach(
+        variant, profiles=not recorded and len(names) > 1)
+    chances = meta.chances if recorded else coach.turn_chances(len(names), log)
+    analyses = coach.analyze(names, log, chances)
     if args.json:
-        console.say(json.dumps({"game_id": meta.game_id, **analysis_json(analyses, variant)},
-                               indent=2))
+        console.say(json.dumps({"game_id": meta.game_id, "chances_recorded": recorded,
+                                **analysis_json(analyses, variant, chances)}, indent=2))
     else:
         console.say(f"Game {meta.game_id}, finished {local_time(meta.finished_at)}, "
                     f"{meta.rules} rules")
@@ -366,7 +425,8 @@ def run_serve(args: argparse.Namespace) -> int:
     return serve(args.host, args.port, delay=args.delay, capacity=args.max_games)
 
 
-COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "saves": run_saves,
+COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "duel": run_duel,
+            "saves": run_saves,
             "stats": run_stats, "analyze": run_analyze, "advise": run_advise,
             "serve": run_serve}
 """Every subcommand's handler, by name (``play`` is the default)."""

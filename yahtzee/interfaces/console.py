@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
-from yahtzee.engine.records import GameRecord, TurnSummary
+from yahtzee.engine.records import GameRecord, TurnChances, TurnSummary
 from yahtzee.interfaces.streams import printable
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
                                    TableNotStored, TableUnusable)
@@ -27,7 +27,7 @@ from yahtzee.solver.coach import (Assessment, BoxAdvice, Keep, KeepAdvice, Move,
 from yahtzee.storage.problems import Damage, StoredFile
 from yahtzee.storage.saves import SaveFile
 from yahtzee.storage.snapshot import record_variant
-from yahtzee.storage.stats import Bucket, Figures, Stats
+from yahtzee.storage.stats import JSON_DIGITS, Bucket, Figures, Stats
 
 if TYPE_CHECKING:
     from yahtzee.solver.profiles import Profile
@@ -437,7 +437,7 @@ class Console:
                      f"{row[3]:<{widths[3]}}  {row[4]}")
 
     def stats_listing(self, stats: Stats) -> None:
-        """Print the statistics: people by name, then computers by strength."""
+        """Print the statistics: people by name, computers by strength, the chances' honesty."""
         if not stats.games:
             self.say("No finished games yet.")
             return
@@ -449,6 +449,15 @@ class Console:
                 self.say(title)
                 for figures in groups:
                     self._figures(figures)
+        if stats.calibration:
+            self.say()
+            games = "game" if stats.chance_games == 1 else "games"
+            self.say(f"Win chances at each turn's start against the outcomes "
+                     f"({stats.chance_games} {games}):")
+            for b in stats.calibration:
+                low = round(b.low * 100)
+                self.say(f"  {f'{low}-{low + 10}%':>7}: predicted {b.predicted:4.0%}, "
+                         f"won {b.observed:4.0%} ({b.count} turn{'' if b.count == 1 else 's'})")
 
     def simulate_histogram(self, buckets: Sequence[Bucket], width: int) -> None:
         """Print ``simulate``'s histogram: one indented row per bucket, bars ``width`` at most."""
@@ -669,14 +678,6 @@ def box_advice_text(advice: BoxAdvice) -> str:
             f"(expected {advice.expected:.1f})")
 
 
-JSON_DIGITS = 6
-"""Decimals of the expected scores and costs in JSON: the same on every machine.
-
-The last bits of a float sum depend on the processor's vector instructions,
-so more digits would print differently from one machine to another.
-"""
-
-
 def assessment_json(a: Assessment, variant: Variant) -> dict[str, Any]:
     """Return one judged decision as JSON-ready data, its moves in words."""
     return {"round": a.round, "seat": a.seat, "rolls_left": a.rolls_left, "dice": list(a.dice),
@@ -686,19 +687,25 @@ def assessment_json(a: Assessment, variant: Variant) -> dict[str, Any]:
             "cost": round(a.cost, JSON_DIGITS)}
 
 
-def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant) -> dict[str, Any]:
-    """Return the analysis as ``{"players": [...]}``, in seating order.
+def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant,
+                  turns: Sequence[TurnChances] = ()) -> dict[str, Any]:
+    """Return the analysis as ``{"players": [...], "turn_chances": [...]}``, in seating order.
 
     Each player has ``name``, ``optimum``, ``luck``, ``total_cost``, ``final``
     (``final == optimum + luck - total_cost``, to rounding), ``win_chances``
     (at each round's start; empty for one player) and ``decisions``.
+    ``turn_chances`` lists ``turns``: at each turn's start, the ``round``,
+    the ``seat`` (from 0) about to roll and every player's ``chances``.
     """
     return {"players": [{"name": a.name, "optimum": round(a.optimum, JSON_DIGITS),
                          "luck": round(a.luck, JSON_DIGITS) + 0.0,
                          "total_cost": round(a.total_cost, JSON_DIGITS), "final": a.final,
                          "win_chances": [round(c, JSON_DIGITS) for c in a.chances],
                          "decisions": [assessment_json(d, variant) for d in a.decisions]}
-                        for a in analyses]}
+                        for a in analyses],
+            "turn_chances": [{"round": t.round, "seat": t.seat,
+                              "chances": [round(c, JSON_DIGITS) for c in t.chances]}
+                             for t in turns]}
 
 
 def luck_line(a: PlayerAnalysis) -> str:

@@ -31,12 +31,19 @@ class PlayerKind:
 
 
 HUMAN = PlayerKind("human", "Player", None)
-COMPUTER = PlayerKind("computer", "Computer", "optimal", aliases=("optimal",))
+COMPUTER = PlayerKind("computer", "Computer", "win")
+"""The strongest computer: it plays to finish first against the actual opponents, and alone
+for the highest expected score (exactly as ``EXPECTED``)."""
+EXPECTED = PlayerKind("expected", "Expected", "optimal", aliases=("optimal",))
+"""Plays for the highest expected final score whoever it plays against (exact optimal solitaire
+play)."""
 GREEDY = PlayerKind("greedy", "Greedy", "greedy")
-KINDS: tuple[PlayerKind, ...] = (HUMAN, COMPUTER, GREEDY)
+KINDS: tuple[PlayerKind, ...] = (HUMAN, COMPUTER, EXPECTED, GREEDY)
 """Every player kind, in the order help texts list them."""
 STRATEGIES: tuple[str, ...] = tuple(k.strategy for k in KINDS if k.strategy is not None)
-"""The solver strategies that computer kinds play (``optimal``, ``greedy``)."""
+"""The solver strategies that computer kinds play (``win``, ``optimal``, ``greedy``)."""
+SOLO_STRATEGIES: tuple[str, ...] = (EXPECTED.strategy or "", GREEDY.strategy or "")
+"""The strategies that play differently alone (playing to win alone is optimal play)."""
 
 
 def find_kind(name: str) -> PlayerKind | None:

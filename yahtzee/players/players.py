@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from yahtzee.domain.card import Card
 from yahtzee.engine.engine import TurnView
@@ -36,6 +36,15 @@ class Strategy(Protocol):
 
     def category(self, card: Card, dice: Sequence[int]) -> Box:
         """Return the box to score these dice in."""
+        ...
+
+
+@runtime_checkable
+class Competitor(Protocol):
+    """A strategy whose decisions depend on the opponents' cards (it plays to win)."""
+
+    def facing(self, others: Sequence[Card]) -> Strategy:
+        """Return the decisions to take against the opponents' cards ``others``."""
         ...
 
 
@@ -119,7 +128,7 @@ class ComputerPlayer(Player):
         each step never shows more dice saved than the strategy keeps.  A keep
         of all five dice is ``score``: the engine refuses a roll that rolls nothing.
         """
-        keep = self.prepare().keep(self.card, view.dice, view.rolls_left)
+        keep = self._deciding(view).keep(self.card, view.dice, view.rolls_left)
         if keep is None or len(keep) >= len(view.dice):
             return "score"  # keeping every die would roll nothing: the engine refuses that
         target = saved_flags(view.dice, view.saved, keep)
@@ -129,7 +138,12 @@ class ComputerPlayer(Player):
 
     def category(self, view: TurnView) -> str:
         """Return the strategy's box, by its menu number."""
-        return str(self.prepare().category(self.card, view.dice).number)
+        return str(self._deciding(view).category(self.card, view.dice).number)
+
+    def _deciding(self, view: TurnView) -> Strategy:
+        """Return the strategy, facing the other cards on the table when it plays to win."""
+        strategy = self.prepare()
+        return strategy.facing(view.others) if isinstance(strategy, Competitor) else strategy
 
 
 def saved_flags(dice: Sequence[int], saved: Sequence[bool], keep: Sequence[int]) -> list[bool]:

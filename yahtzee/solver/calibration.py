@@ -5,6 +5,8 @@ the player about to roll is predicted from all cards (``Profiler`` and
 ``win_chances``), and when the game ends each prediction meets its outcome:
 1 for a win, the share of a tie, 0 for a loss.  Grouped per tenth of the
 predicted chance, an honest prediction's mean matches the outcomes' mean.
+The grouping (``calibration``) needs no numpy: the statistics of the
+history use it on the chances filed with the games.
 """
 
 from __future__ import annotations
@@ -12,13 +14,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from yahtzee.domain.dice import Dice
-from yahtzee.domain.rules import Rules
 from yahtzee.domain.score_card import ScoreCard
-from yahtzee.solver.profiles import Profiler
-from yahtzee.solver.strategy import OptimalStrategy
-from yahtzee.solver.winning import win_chances
+
+if TYPE_CHECKING:
+    from yahtzee.domain.rules import Rules
+    from yahtzee.solver.profiles import Profiler
+    from yahtzee.solver.strategy import OptimalStrategy
 
 BINS = 10
 """Predictions are grouped per tenth."""
@@ -48,6 +52,7 @@ def play_turn(strategy: OptimalStrategy, card: ScoreCard, rng: random.Random) ->
 def predictions(rules: Rules, profiler: Profiler, strategy: OptimalStrategy, games: int,
                 seed: int, players: int = 2) -> list[tuple[float, float]]:
     """Return (predicted chance, outcome) at every turn's start of ``games`` seeded games."""
+    from yahtzee.solver.winning import win_chances
     rng = random.Random(seed)
     pairs: list[tuple[float, float]] = []
     for _ in range(games):

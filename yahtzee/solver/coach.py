@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
-from yahtzee.engine.records import Decision
+from yahtzee.engine.records import Decision, TurnChances
 from yahtzee.players.players import saved_flags
 
 if TYPE_CHECKING:
+    from yahtzee.solver.play_to_win import PlayToWinStrategy
     from yahtzee.solver.profiles import Profile, Profiler
 
 TOP_DECISIONS = 3
@@ -186,6 +187,7 @@ class Coach:
         self._strategy: ValueStrategy | None = None
         self._load_profiler = load_profiler
         self._profiler: Profiler | None = None
+        self._winner: PlayToWinStrategy | None = None
 
     @property
     def profiler(self) -> Profiler | None:
@@ -234,6 +236,58 @@ class Coach:
             outlooks[seat] = best.outlook
         return win_chances(outlooks)
 
+    @staticmethod
+    def chance_to_beat(profile: Profile, totals: Sequence[int]) -> float:
+        """Return the chance that a final score with ``profile`` is the highest among ``totals``.
+
+        ``totals`` are other players' final scores, known; a tie counts as a
+        shared win (half, against one other player).
+        """
+        from yahtzee.solver.winning import Outlook, win_chances
+        known = [Outlook(float(total), 0.0) for total in totals]
+        return win_chances([profile.outlook, *known])[0]
+
+    def move_chances(self, card: Card, dice: Sequence[int], rolls_left: int,
+                     totals: Sequence[int]) -> tuple[dict[tuple[int, ...], float],
+                                                     dict[int, float]] | None:
+        """Return the chance to win after each keep and after each box, against ``totals``.
+
+        ``totals`` are the other players' final scores; only the highest can
+        be beaten or tied.  A box's chance is exact after the last turn or
+        with one turn left, the rest of the game otherwise taken as normal
+        with optimal play's mean and variance, a tie shared with everyone on
+        that total.  A keep's chance is that of playing the rest of the turn
+        for the win (``PlayToWinStrategy``), a tie with the top total counting
+        half.  Keeps are keyed by their dice (sorted), boxes by menu number;
+        none with ``rolls_left`` 0.  None without profiles.
+        """
+        profiler = self.profiler
+        if profiler is None or not totals:
+            return None
+        winner = self.play_to_win()
+        top = max(totals)
+        tied = sum(1 for total in totals if total == top)
+        above = winner.chance_against(card, dice, top + 0.5)
+        level = winner.chance_against(card, dice, float(top))
+        boxes = {number: above[number] + 2 * (level[number] - above[number]) / (tied + 1)
+                 for number in level}
+        keeps = winner.keep_chances(card, dice, rolls_left, float(top)) if rolls_left else {}
+        return keeps, boxes
+
+    def play_to_win(self) -> PlayToWinStrategy:
+        """Return the play-to-win strategy on the profiler's tables (made once).
+
+        ``ValueError`` when this coach gives no profiles.
+        """
+        profiler = self.profiler
+        if profiler is None:
+            raise ValueError("playing to win needs a coach with profiles")
+        if self._winner is None:
+            from yahtzee.solver.play_to_win import PlayToWinStrategy
+            self._winner = PlayToWinStrategy(cast(Any, profiler.strategy),
+                                             profiler.moments.second)
+        return self._winner
+
     @property
     def strategy(self) -> ValueStrategy:
         """The optimal strategy (its table is built or loaded the first time)."""
@@ -274,29 +328,53 @@ class Coach:
         return strategy.category_values(card, dice), strategy.category(card, dice)
 
     # -- analysis --------------------------------------------------------
-    def analyze(self, names: Sequence[str], log: Sequence[Decision]) -> list[PlayerAnalysis]:
+    def turn_chances(self, players: int, log: Sequence[Decision]) -> list[TurnChances]:
+        """Return every player's win chance at the start of each turn of ``log``, in order.
+
+        Each turn's chances are worked out from every card as the turn
+        starts (all players between turns).  Empty when this coach gives no
+        profiles or there is one player.
+        """
+        if self.profiler is None or players < 2:
+            return []
+        cards = [self.variant.new_card() for _ in range(players)]
+        result: list[TurnChances] = []
+        turn: tuple[int, int] | None = None
+        for d in log:
+            if (d.round, d.seat) != turn:
+                turn = (d.round, d.seat)
+                chances = self.win_chances(cards, d.seat)
+                assert chances is not None
+                result.append(TurnChances(d.round, d.seat, tuple(chances)))
+            if d.label is not None:
+                cards[d.seat].choose_number(int(d.command), Dice.of(d.dice))
+        return result
+
+    def analyze(self, names: Sequence[str], log: Sequence[Decision],
+                chances: Sequence[TurnChances] | None = None) -> list[PlayerAnalysis]:
         """Judge every roll and scoring decision of a game's log, and each player's luck.
 
         A turn's first decision shows the first roll's dice, the first one
         after a ``roll`` the re-rolled dice: there the roll's luck is the
         value of the position shown minus the value before the roll (the
-        card at the turn's start, or the keep rolled).
+        card at the turn's start, or the keep rolled).  Each player's win
+        chance at every round's start comes from ``chances`` (the chances at
+        each turn's start, as ``turn_chances`` gives them and the history
+        records them) or, without them, from ``turn_chances``.
         """
         strategy = self.strategy
         optimum = strategy.expected_final(self.variant.new_card())
         cards = [self.variant.new_card() for _ in names]
         judged: list[list[Assessment]] = [[] for _ in names]
         luck = [0.0 for _ in names]
-        chances: list[list[float]] = [[] for _ in names]
+        turns = self.turn_chances(len(names), log) if chances is None else chances
+        by_round: dict[int, tuple[float, ...]] = {}
+        for turn_chances in turns:
+            by_round.setdefault(turn_chances.round, turn_chances.chances)
+        round_starts = [by_round[number] for number in sorted(by_round)]
         turn: tuple[int, int] | None = None
         before_roll: float | None = None
-        rounds_seen = 0
         for d in log:
-            if d.round > rounds_seen:
-                rounds_seen = d.round
-                now = self.win_chances(cards, d.seat)
-                for seat, chance in enumerate(now or []):
-                    chances[seat].append(chance)
             card = cards[d.seat]
             if (d.round, d.seat) != turn:
                 turn = (d.round, d.seat)
@@ -312,8 +390,9 @@ class Coach:
                 judged[d.seat].append(assessment)
                 if d.command == "roll":
                     before_roll = assessment.expected_choice
-        return [PlayerAnalysis(name, tuple(a), optimum, seat_luck, card.score(), tuple(chance))
-                for name, a, seat_luck, card, chance in zip(names, judged, luck, cards, chances)]
+        return [PlayerAnalysis(name, tuple(a), optimum, seat_luck, card.score(),
+                               tuple(start[seat] for start in round_starts))
+                for seat, (name, a, seat_luck, card) in enumerate(zip(names, judged, luck, cards))]
 
     def _position_value(self, card: Card, d: Decision) -> float:
         """Return the expected final score of the position ``d`` was taken in, with best play."""

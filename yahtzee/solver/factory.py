@@ -8,7 +8,8 @@ score, and to many simulated games.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import numpy as np
@@ -17,10 +18,12 @@ import numpy.typing as npt
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import rules_of
 from yahtzee.domain.rules import Rules
-from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
+from yahtzee.players.kinds import COMPUTER, EXPECTED, GREEDY, SOLO_STRATEGIES, STRATEGIES
 from yahtzee.players.players import Strategy
 from yahtzee.solver.cache import TableSource
-from yahtzee.solver.moments import Moments
+from yahtzee.solver.duel import Contender, Tally, duel
+from yahtzee.solver.moments import LastTurn, Moments
+from yahtzee.solver.play_to_win import BoxMover, Outlooks, PlayToWinStrategy
 from yahtzee.solver.poker import (PokerStrategy, expected_poker_score, poker_moments,
                                   poker_solution)
 from yahtzee.solver.profiles import Profiler
@@ -28,16 +31,25 @@ from yahtzee.solver.simulate import play_games, simulate
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy
 
 
-def get_strategy(kind: str, variant: Variant, tables: TableSource) -> Strategy:
+def get_strategy(kind: str, variant: Variant, tables: TableSource,
+                 moments: MomentsSource | None = None) -> Strategy:
     """Return the strategy ``kind`` (a name of ``STRATEGIES``) for the game ``variant``.
 
     Optimal Yahtzee play asks ``tables`` for its rule set's table (built the
-    first time it is asked for); ``ValueError`` for an unknown strategy.
+    first time it is asked for); playing to win also asks ``moments`` for the
+    spreads of the scores to come (``ValueError`` without it, or for an
+    unknown strategy).
     """
     if kind not in STRATEGIES:
         raise ValueError(f"unknown strategy {kind!r}; choose one of: {', '.join(STRATEGIES)}")
-    optimal = kind == COMPUTER.strategy
     rules = rules_of(variant)
+    if kind == COMPUTER.strategy:
+        if moments is None:
+            raise ValueError("playing to win needs the moments of optimal play")
+        profiler = get_profiler(variant, tables, moments)
+        return cast(Strategy, PlayToWinStrategy(cast(BoxMover, profiler.strategy),
+                                                profiler.moments.second))
+    optimal = kind == EXPECTED.strategy
     if rules is None:
         return cast(Strategy, PokerStrategy(optimal=optimal))
     if optimal:
@@ -81,7 +93,32 @@ def simulate_games(variant: Variant, strategy: str, games: int, seed: int | None
     rules = rules_of(variant)
     if rules is not None:
         return simulate(rules, strategy, games, seed, tables)
-    if strategy not in (COMPUTER.strategy, GREEDY.strategy):
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
-    model, values = poker_solution(strategy == COMPUTER.strategy)
+    if strategy not in SOLO_STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; "
+                         f"choose one of: {', '.join(SOLO_STRATEGIES)}")
+    model, values = poker_solution(strategy == EXPECTED.strategy)
     return play_games(model, values, games, seed)
+
+
+def duel_games(strategies: Sequence[str], variant: Variant, games: int, seed: int | None,
+               tables: TableSource, moments: MomentsSource,
+               progress: Callable[[int, int], None] | None = None) -> Tally:
+    """Return the tally of ``games`` computer-only games of Yahtzee between ``strategies``.
+
+    Each is a name of ``STRATEGIES``, one per contender; the win chances
+    predicted along the way read optimal play's tables and their moments.
+    ``ValueError`` for Poker Dice or an unknown strategy.
+    """
+    rules = rules_of(variant)
+    if rules is None:
+        raise ValueError("duels are played under Yahtzee rules")
+    unknown = [s for s in strategies if s not in STRATEGIES]
+    if unknown:
+        raise ValueError(f"unknown strategy {unknown[0]!r}; choose one of: {', '.join(STRATEGIES)}")
+    solution = tables(rules)
+    model, values = solution.model, solution.values
+    outlooks = Outlooks.of(values, moments(rules).second, LastTurn(model, values))
+    greedy = np.zeros(model.shape)
+    contenders = [Contender(model, greedy if s == GREEDY.strategy else values,
+                            s == COMPUTER.strategy) for s in strategies]
+    return duel(contenders, outlooks, games, seed, progress, workers=os.cpu_count() or 1)

@@ -18,6 +18,7 @@ takes.  The two chances are means of what the card holds at the end.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -185,3 +186,85 @@ def solve_moments(model: ScoringModel, values: FloatArray, progress: Progress | 
         if progress is not None:
             progress(model.rounds - turns, model.rounds)
     return Moments(*tables)
+
+
+LAST_TURN_POINTS = 256
+"""More than the points a single turn can score (the length of a distribution)."""
+
+LAST_TURN_BATCH = 32
+"""States whose last-turn distributions are worked out together."""
+
+
+class LastTurn:
+    """The exact distribution of the last turn's points, for states with one turn left.
+
+    Optimal play's choices are followed.  States whose upper totals play
+    alike share a row (see ``dynamic.level_states``); a row is worked out
+    the first time one of its states is asked for (a few milliseconds each)
+    and then kept.
+    """
+
+    def __init__(self, model: ScoringModel, values: FloatArray) -> None:
+        """Prepare the distributions of ``model``'s states, read from its state ``values``."""
+        self.model = model
+        self.values = values
+        self.states = level_states(model, model.rounds - 1)
+        count = len(self.states)
+        row_table = np.full(model.shape, -1.0)
+        row_table.ravel()[state_index(model, self.states.flag, self.states.mask,
+                                      self.states.upper)] = np.arange(count)
+        share_equal_totals(model, row_table, model.rounds - 1)
+        self.row_of = row_table.ravel().astype(np.int64)
+        """Per flat state index: its row (-1 for a state with more or fewer turns left)."""
+        self.pmf = np.zeros((count, LAST_TURN_POINTS))
+        """Per row: the chance of each number of points."""
+        self.cdf = np.zeros((count, LAST_TURN_POINTS))
+        """Per row: the chance of at most each number of points."""
+        self.width = np.zeros(count, dtype=np.int64)
+        """Per row: one more than the most points its distribution reaches."""
+        self._solved = np.zeros(count, dtype=np.bool_)
+        self._lock = threading.Lock()
+
+    def rows(self, index: IntArray) -> IntArray:
+        """Return the rows of the states ``index`` (-1 where a state has not one turn left)."""
+        rows: IntArray = self.row_of.take(index)
+        with self._lock:
+            found = rows[rows >= 0]
+            wanted = np.unique(found[~self._solved.take(found)])
+            for start in range(0, len(wanted), LAST_TURN_BATCH):
+                some = wanted[start:start + LAST_TURN_BATCH]
+                states = States(self.states.flag[some], self.states.mask[some],
+                                self.states.upper[some])
+                pmf = _last_turn_pmf(self.model, self.values, states)
+                self.pmf[some] = pmf
+                self.cdf[some] = np.cumsum(pmf, axis=1)
+                self.width[some] = LAST_TURN_POINTS - np.argmax(pmf[:, ::-1] > 0, axis=1)
+                self._solved[some] = True
+        return rows
+
+
+def _last_turn_pmf(model: ScoringModel, values: FloatArray, states: States) -> FloatArray:
+    """Return the distributions (B, ``LAST_TURN_POINTS``) of a batch's last-turn points.
+
+    Worked out like ``turn_moments``: a final roll scores the chosen box's
+    points for certain; a keep's distribution is the mean over the missing
+    dice; a roll's is that of the keep optimal play takes.
+    """
+    count = len(states)
+    turn = turn_values(model, values, states, table_specials(model, states), want_choice=True)
+    assert turn.choice is not None
+    slots, box, bonus = _leaf_points(model, states, turn.choice)
+    reward = step(model, states.flag[None, :], states.mask[None, :], states.upper[None, :],
+                  slots, box, bonus)[3]
+    width = int(reward.max()) + 1
+    if width > LAST_TURN_POINTS:
+        raise ValueError(f"a turn of {width - 1} points does not fit")
+    leaf = np.zeros((NUM_ROLLS, width, count))
+    np.put_along_axis(leaf, np.asarray(reward)[:, None, :], 1.0, axis=1)
+    one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1)).reshape(-1, width, count)
+    after_second = _at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
+    two_left = expected_over_keeps(after_second).reshape(-1, width, count)
+    after_first = _at_chosen_keeps(turn.keep2, two_left)
+    result = np.zeros((count, LAST_TURN_POINTS))
+    result[:, :width] = np.tensordot(ROLL_PROBABILITY, after_first, axes=(0, 0)).T
+    return result

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.domain.rules import Rules
-from yahtzee.players.kinds import COMPUTER, GREEDY, STRATEGIES
+from yahtzee.players.kinds import EXPECTED, GREEDY, SOLO_STRATEGIES
 from yahtzee.solver.cache import TableSource
 from yahtzee.solver.dynamic import (States, TurnValues, first_best, scoring_choices,
                                     state_index, step, table_specials, turn_values)
@@ -53,10 +53,11 @@ def _throw(rng: np.random.Generator, kept: IntArray) -> IntArray:
     return rolls
 
 
-_Prepared = tuple[States, TurnValues, IntArray, int]
+Prepared = tuple[States, TurnValues, IntArray, int]
+"""A turn ready to play: the games' states, the tables, each game's column, the columns."""
 
 
-def _prepare_turn(model: ScoringModel, values: FloatArray, states: States) -> _Prepared:
+def prepare_turn(model: ScoringModel, values: FloatArray, states: States) -> Prepared:
     """Return (states, turn values of the distinct states, each game's one, their number)."""
     index = state_index(model, states.flag, states.mask, states.upper)
     unique, where = np.unique(index, return_inverse=True)
@@ -67,9 +68,14 @@ def _prepare_turn(model: ScoringModel, values: FloatArray, states: States) -> _P
         where.ravel(), len(unique)
 
 
-def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
-               prepared: _Prepared) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Play one turn of some games; return their next states and the points they scored."""
+def play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
+              prepared: Prepared) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Play one turn of some games; return their next states and the points they scored.
+
+    Each game keeps by its column ``where`` of the turn's tables; it scores
+    the box the tables chose when they hold the choices, and otherwise the
+    box of the highest expected final score.
+    """
     states, turn, where, width = prepared
     games = np.arange(len(where))
     rolls = _throw(rng, np.zeros(len(where), dtype=np.int64))
@@ -85,7 +91,10 @@ def _play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator
         thrown = _throw(rng, kept)
         rolls = np.where(stop, rolls, thrown)
         done = stop
-    slot = scoring_choices(model, values, states, rolls)
+    if turn.choice is None:
+        slot = scoring_choices(model, values, states, rolls)
+    else:
+        slot = turn.choice.reshape(-1).take(rolls * width + where).astype(np.int64)
     n_cat = model.n_categories
     box = np.where(slot < n_cat, model.base[rolls, np.minimum(slot, n_cat - 1)], 0)
     bonus = np.zeros_like(box)
@@ -115,9 +124,9 @@ def play_games(model: ScoringModel, values: FloatArray, games: int,
             order = np.lexsort((upper, mask, flag))
             parts = [order[lo:lo + GAMES_PER_BATCH] for lo in range(0, games, GAMES_PER_BATCH)]
 
-            def prepare(part: IntArray) -> Future[_Prepared]:
+            def prepare(part: IntArray) -> Future[Prepared]:
                 """Start working out the turn's values of the games ``part`` in the helper."""
-                return helper.submit(_prepare_turn, model, values,
+                return helper.submit(prepare_turn, model, values,
                                      States(flag[part], mask[part], upper[part]))
 
             coming = prepare(parts[0])
@@ -125,7 +134,7 @@ def play_games(model: ScoringModel, values: FloatArray, games: int,
                 prepared = coming.result()
                 if i + 1 < len(parts):
                     coming = prepare(parts[i + 1])
-                f2, m2, u2, reward = _play_turn(model, values, rng, prepared)
+                f2, m2, u2, reward = play_turn(model, values, rng, prepared)
                 flag[part], mask[part], upper[part] = f2, m2, u2
                 total[part] += reward
     return total
@@ -135,12 +144,13 @@ def simulate(rules: Rules, strategy: str, games: int, seed: int | None,
              tables: TableSource) -> npt.NDArray[np.int64]:
     """Return the final scores of ``games`` games of ``rules`` played by ``strategy``.
 
-    ``strategy`` is a name of ``STRATEGIES``; optimal play asks ``tables`` for its table.
+    ``strategy`` is a name of ``SOLO_STRATEGIES``; optimal play asks ``tables`` for its table.
     """
-    if strategy == COMPUTER.strategy:
+    if strategy == EXPECTED.strategy:
         solution = tables(rules)
         return play_games(solution.model, solution.values, games, seed)
     if strategy == GREEDY.strategy:
         model = yahtzee_model(rules)
         return play_games(model, np.zeros(model.shape), games, seed)
-    raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
+    raise ValueError(f"unknown strategy {strategy!r}; "
+                     f"choose one of: {', '.join(SOLO_STRATEGIES)}")

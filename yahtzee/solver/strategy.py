@@ -62,6 +62,20 @@ def _first_best(items: list[tuple[_T, float]]) -> tuple[_T, float]:
     return next((item, value) for item, value in items if value >= top - TIE)
 
 
+def best_keep(turn: TurnValues, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
+    """Return the keep of these dice that ``turn``'s tables rate best, or None to score now.
+
+    ``rolls_left`` is 1 or 2; ties (within ``TIE``) go to scoring now, then to
+    the keeps in ``SUB_KEEPS`` order (more dice first, then lower dice).
+    """
+    roll = roll_number(list(dice))
+    subs = _SUB_KEEP_LISTS[roll]
+    worth = (turn.keep1 if rolls_left == 1 else turn.keep2).take(subs)
+    worth[0] = turn.leaf[roll, 0]
+    best = int(np.argmax(worth >= worth.max() - TIE))
+    return None if best == 0 else KEEPS[subs[best]]
+
+
 class TurnStrategy(Generic[_CardT, _BoxT]):
     """Decisions read from a turn's tables of expected points: what every table strategy shares.
 
@@ -119,13 +133,7 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
         """Return the best keep before the next roll, or None when scoring now is as good."""
         if rolls_left not in (1, 2):
             raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
-        turn = self.turn(card)
-        roll = roll_number(list(dice))
-        subs = _SUB_KEEP_LISTS[roll]
-        worth = (turn.keep1 if rolls_left == 1 else turn.keep2).take(subs)
-        worth[0] = turn.leaf[roll, 0]
-        best = int(np.argmax(worth >= worth.max() - TIE))
-        return None if best == 0 else KEEPS[subs[best]]
+        return best_keep(self.turn(card), dice, rolls_left)
 
     def category_values(self, card: _CardT, dice: Sequence[int]) -> dict[_BoxT, float]:
         """Return the expected final score after each legal choice for these dice."""

@@ -1,6 +1,6 @@
 """The history of finished games: an SQLite database, ``<data folder>/history.sqlite3``.
 
-Tables (schema version 1, kept in ``PRAGMA user_version``):
+Tables (schema version 2, kept in ``PRAGMA user_version``):
 
 - ``games``: ``id``, ``uid`` (the save's unique ID, so a game is filed once),
   ``finished_at`` (UTC ISO time), ``variant``, ``rules``, ``rounds``;
@@ -12,9 +12,20 @@ Tables (schema version 1, kept in ``PRAGMA user_version``):
 - ``decisions``: per game and ``seq``: every accepted command with its
   position: ``round``, ``seat``, ``dice`` and ``saved`` (five space-separated
   digits), ``rolls_left``, ``command``, and for a scoring choice ``points``
-  and ``label``.
+  and ``label``;
+- ``win_chances`` (since version 2): per game, ``round``, ``turn_seat`` (the
+  player about to roll) and ``seat``: that player's ``chance`` to finish first
+  at the start of that turn, from every card then.  A game of two or more
+  players in which the solver took part is filed with a row for every player
+  at every turn's start; other games have none.
 
-``load_history_game(game_id)`` returns a game's metadata and its decisions.
+``load_history_game(game_id)`` returns a game's metadata (with its win
+chances, when filed with them) and its decisions.
+
+A version 1 database (from before ``win_chances``) is read as it is, its
+games without chances, and brought to version 2 (the table added, the
+version raised, in one transaction, nothing else touched) the first time
+this program writes to it.
 
 The tables appear all at once: they are created, with the version, in one
 transaction, so another program never sees half of them; a file with none
@@ -44,7 +55,8 @@ from yahtzee.domain.card import Card
 from yahtzee.domain.games import UnknownGameError, get_variant
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.engine.engine import MAX_PLAYERS
-from yahtzee.engine.records import REROLLS, Decision, GameRecord, leaders, scoring_dice
+from yahtzee.engine.records import (REROLLS, Decision, GameRecord, TurnChances, leaders,
+                                    scoring_dice)
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.problems import (Damage, DamagedFileError, StorageError, StorageProblems,
                                       StoredFile, left_in_place, set_aside)
@@ -52,9 +64,13 @@ from yahtzee.storage.snapshot import (KIND_NAMES, SnapshotError, check_log, make
                                       record_variant)
 
 HISTORY_FILE = "history.sqlite3"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of the database layout this program writes; a higher one is refused."""
-TABLES = ("games", "players", "card_rows", "decisions")
+TABLES = ("games", "players", "card_rows", "decisions", "win_chances")
+SINCE = {"win_chances": 2}
+"""The tables added after version 1, with the version that added each (the others: 1)."""
+CHANCE_TOLERANCE = 1e-6
+"""How far a turn's recorded chances may add up from 1."""
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _DAMAGE_CODES = frozenset({11, 26})
 """SQLite's result codes for a damaged file: SQLITE_CORRUPT and SQLITE_NOTADB."""
@@ -101,13 +117,29 @@ CREATE TABLE IF NOT EXISTS decisions (
     label TEXT,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS win_chances (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    round INTEGER NOT NULL,
+    turn_seat INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    chance REAL NOT NULL,
+    PRIMARY KEY (game_id, round, turn_seat, seat)
+);
 """
 
 
-COLUMNS = {table: frozenset(re.findall(r"^    (\w+) ", body, re.MULTILINE)) - {"PRIMARY"}
+_CREATE = {table: f"CREATE TABLE IF NOT EXISTS {table} ({body}\n)"
            for table, body in re.findall(r"CREATE TABLE IF NOT EXISTS (\w+) \((.*?)\n\);",
                                          _SCHEMA, re.DOTALL)}
+"""Each table's ``CREATE TABLE`` statement."""
+COLUMNS = {table: frozenset(re.findall(r"^    (\w+) ", statement, re.MULTILINE)) - {"PRIMARY"}
+           for table, statement in _CREATE.items()}
 """Each table's columns, as the schema above declares them."""
+
+
+def tables_of(version: int) -> frozenset[str]:
+    """Return the tables a complete database of layout ``version`` holds (0 counts as 1)."""
+    return frozenset(table for table in COLUMNS if SINCE.get(table, 1) <= max(version, 1))
 
 
 class HistoryUnavailableError(StorageError):
@@ -152,6 +184,8 @@ class HistoryGame:
     rules: str
     rounds: int
     players: tuple[HistoryPlayer, ...]
+    chances: tuple[TurnChances, ...] = ()
+    """Every player's win chance at each turn's start, in order (empty: not recorded)."""
 
 
 @dataclass(frozen=True)
@@ -251,9 +285,11 @@ class History:
         """Move the damaged database aside and report it."""
         return set_aside(StoredFile.HISTORY, self.path, damage, self.problems)
 
-    def _check(self, connection: sqlite3.Connection) -> bool:
-        """Return whether the database is ours and complete (False: its tables are still to make).
+    def _check(self, connection: sqlite3.Connection) -> int | None:
+        """Return the layout version of a sound database of ours (None: its tables are to make).
 
+        A database with every table of its version (or every table there is)
+        is sound; one of an older version is brought up to date when written.
         ``DamagedFileError`` (after moving the file aside) if it is damaged or newer.
         """
         try:
@@ -280,14 +316,14 @@ class History:
             damage = Damage.NEWER
         elif not ours:
             damage = Damage.CORRUPT
-        elif set(tables) == set(COLUMNS):
-            return True
+        elif set(tables) in (set(COLUMNS), tables_of(version)):
+            return int(version)
         elif not empty:
             damage = Damage.CORRUPT
         if damage is not None:
             connection.close()
             raise self._set_aside(damage)
-        return False
+        return None
 
     def _precheck(self) -> bool:
         """Return whether the file exists; a directory or unreadable file is moved aside."""
@@ -303,7 +339,9 @@ class History:
         """Return a checked connection (None when reading and there is no sound database).
 
         A damaged database is moved aside: reading then finds none, writing
-        starts a new one.  ``HistoryUnavailableError`` if writing is impossible.
+        starts a new one.  Writing brings an older layout up to date first;
+        reading takes it as it is.  ``HistoryUnavailableError`` if writing is
+        impossible.
         """
         for _attempt in range(2):
             try:
@@ -322,12 +360,12 @@ class History:
             except (OSError, sqlite3.Error) as error:
                 raise HistoryUnavailableError(str(error)) from error
             try:
-                ready = self._check(connection)
+                version = self._check(connection)
             except DamagedFileError as error:
                 if error.moved_to is None:
                     return self._unavailable(write, error)
                 continue
-            if not ready:
+            if version is None or (write and version < SCHEMA_VERSION):
                 if not write:
                     connection.close()
                     return None
@@ -359,28 +397,38 @@ class History:
     def _create_schema(connection: sqlite3.Connection) -> None:
         """Create the missing tables and set the version, in one transaction: all or nothing.
 
-        Another program creating them at the same moment waits for this one
-        (or this one for it); the second finds them made and adds nothing.
+        This also migrates an older database: the tables added since its
+        version are created (empty) and the version raised, the rows already
+        there left as they are.  Another program doing the same at the same
+        moment waits for this one (or this one for it); the second finds the
+        tables made and adds nothing.
         """
         with _transaction(connection):
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    connection.execute(statement)
+            for statement in _CREATE.values():
+                connection.execute(statement)
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- writing -------------------------------------------------------------
-    def record(self, game: GameRecord, *, uid: str, finished_at: datetime | None = None) -> int:
+    def record(self, game: GameRecord, *, uid: str, finished_at: datetime | None = None,
+               chances: Sequence[TurnChances] = ()) -> int:
         """File the finished game ``game`` under ``uid``; return its ID in the history.
 
-        A game already filed under ``uid`` (another program finished the same
-        save) is reported: the same game is not filed twice; one played
-        differently is filed too, under a new unique ID, so nothing is lost.
+        ``chances``, when given, are every player's win chances at each
+        turn's start, every turn of the game in order.  A game already filed
+        under ``uid`` (another program finished the same save) is reported:
+        the same game is not filed twice; one played differently is filed
+        too, under a new unique ID, so nothing is lost.
         ``HistoryUnavailableError`` or ``sqlite3.Error`` if it cannot be written;
-        ``SnapshotError`` if the record does not describe a possible game.
+        ``SnapshotError`` if the record does not describe a possible game;
+        ``ValueError`` if ``chances`` are not those of its turns.
         """
         moment = finished_at if finished_at is not None else datetime.now(timezone.utc)
         variant = record_variant(game)
         check_log(variant, len(game.players), game.log)
+        chance_rows = [(t.round, t.seat, seat, chance)
+                       for t in chances for seat, chance in enumerate(t.chances)]
+        if chance_rows and not _checked_chances(chance_rows, len(game.players), variant.rounds):
+            raise ValueError("the win chances are not one per player at each turn's start")
         cards = [make_card(variant, player) for player in game.players]
         winners = set(leaders(cards))
         players = [(seat, player.name, player.kind, card.score(),
@@ -404,6 +452,8 @@ class History:
                 else:
                     game_id = self._insert(connection, game, uid, moment, cards, players,
                                            decisions)
+                    connection.executemany("INSERT INTO win_chances VALUES (?, ?, ?, ?, ?)",
+                                           [(game_id, *row) for row in chance_rows])
         if first is not None:
             self.problems.filed_twice(first, None if game_id == first else game_id)
         return game_id
@@ -436,6 +486,7 @@ class History:
     def _read(self, *queries: str) -> list[list[tuple[Any, ...]]]:
         """Return the rows of each query, read together (none when there is no sound database).
 
+        A query of a table that an older database lacks gives no rows.
         ``HistoryUnavailableError`` if the database cannot be read now (locked, say).
         """
         try:
@@ -443,7 +494,9 @@ class History:
                 if connection is None:
                     return [[] for _ in queries]
                 with _transaction(connection, "BEGIN DEFERRED"):
-                    return [list(connection.execute(query)) for query in queries]
+                    present = _table_names(connection)
+                    return [list(connection.execute(query)) if _table_of(query) in present
+                            else [] for query in queries]
         except sqlite3.Error as error:
             if not is_damage(error):
                 raise HistoryUnavailableError(str(error)) from error
@@ -466,22 +519,20 @@ class History:
 
     def games(self) -> list[HistoryGame]:
         """Return every sound finished game's metadata, oldest first (damaged ones reported)."""
-        rows, player_rows, card_rows = self._read(
+        rows, player_rows, card_rows, chance_rows = self._read(
             "SELECT id, uid, finished_at, variant, rules, rounds FROM games ORDER BY id",
             "SELECT game_id, seat, name, kind, total, upper_bonus, yahtzee_bonuses, winner "
             "FROM players ORDER BY game_id, seat",
             "SELECT game_id, seat, label, value, dice FROM card_rows "
-            "ORDER BY game_id, seat, position")
-        players: dict[Any, list[tuple[Any, ...]]] = {}
-        for row in player_rows:
-            players.setdefault(row[0], []).append(row[1:])
-        cards: dict[Any, list[tuple[Any, ...]]] = {}
-        for row in card_rows:
-            cards.setdefault(row[0], []).append(row[1:])
+            "ORDER BY game_id, seat, position",
+            f"{_CHANCES_QUERY} ORDER BY game_id, round, turn_seat, seat")
+        players, cards, chances = (_by_game(rows) for rows in (player_rows, card_rows,
+                                                               chance_rows))
         games = []
         for row in rows:
             try:
-                games.append(_checked_game(row, players.get(row[0], []), cards.get(row[0], [])))
+                games.append(_checked_game(row, players.get(row[0], []), cards.get(row[0], []),
+                                           chances.get(row[0], [])))
             except _BadRowError as error:
                 self._left_out(row[0], str(error))
         return games
@@ -518,8 +569,11 @@ class History:
         cards = list(connection.execute(
             "SELECT seat, label, value, dice FROM card_rows WHERE game_id = ? "
             "ORDER BY seat, position", (game_id,)))
+        chances = [row[1:] for row in connection.execute(
+            f"{_CHANCES_QUERY} WHERE game_id = ? ORDER BY round, turn_seat, seat", (game_id,))
+            ] if "win_chances" in _table_names(connection) else []
         try:
-            meta = _checked_game(game, players, cards)
+            meta = _checked_game(game, players, cards, chances)
             decisions = [_decision(row) for row in rows]
             check_log(get_variant(meta.variant, meta.rules), len(meta.players), decisions)
         except (_BadRowError, SnapshotError) as error:
@@ -528,9 +582,54 @@ class History:
 
     def results(self) -> list[PlayerResult]:
         """Return every player's result in every sound finished game."""
-        return [PlayerResult(game.game_id, game_label(game.variant, game.rules), player.name,
-                             player.kind, player.total, player.winner, len(game.players) - 1)
-                for game in self.games() for player in game.players]
+        return results_of(self.games())
+
+
+def results_of(games: Sequence[HistoryGame]) -> list[PlayerResult]:
+    """Return every player's result in each of ``games``."""
+    return [PlayerResult(game.game_id, game_label(game.variant, game.rules), player.name,
+                         player.kind, player.total, player.winner, len(game.players) - 1)
+            for game in games for player in game.players]
+
+
+def predictions(games: Sequence[HistoryGame]) -> list[tuple[float, float]]:
+    """Return (predicted chance, outcome) at every turn's start of the games with chances.
+
+    The prediction is the chance filed for the player about to roll; the
+    outcome is 1 for a win, the share of a tie (1/2 for two leaders), 0 for
+    a loss.
+    """
+    pairs = []
+    for game in games:
+        leaders = sum(player.winner for player in game.players)
+        outcomes = [1.0 / leaders if player.winner else 0.0 for player in game.players]
+        pairs += [(turn.chances[turn.seat], outcomes[turn.seat]) for turn in game.chances]
+    return pairs
+
+
+_CHANCES_QUERY = "SELECT game_id, round, turn_seat, seat, chance FROM win_chances"
+_FROM = re.compile(r"\bFROM (\w+)")
+
+
+def _table_of(query: str) -> str:
+    """Return the table a query reads (the one after its ``FROM``)."""
+    match = _FROM.search(query)
+    assert match is not None, query
+    return match.group(1)
+
+
+def _table_names(connection: sqlite3.Connection) -> set[str]:
+    """Return the names of the database's tables."""
+    return {str(row[0]) for row in connection.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _by_game(rows: Sequence[Sequence[Any]]) -> dict[Any, list[tuple[Any, ...]]]:
+    """Return rows whose first cell is a game's ID grouped by it, that cell left out."""
+    grouped: dict[Any, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        grouped.setdefault(row[0], []).append(tuple(row[1:]))
+    return grouped
 
 
 @contextlib.contextmanager
@@ -575,12 +674,39 @@ def _text(value: object, what: str) -> str:
     return value
 
 
+def _checked_chances(rows: Sequence[Sequence[Any]], players: int,
+                     rounds: int) -> tuple[TurnChances, ...]:
+    """Return the win chances that rows of ``(round, turn_seat, seat, chance)`` hold, in order.
+
+    They must give each of the ``players`` a chance from 0 to 1 at the start
+    of every turn of a finished game of ``rounds`` rounds, adding up to 1 at
+    each; otherwise (or without rows) there are none.
+    """
+    turns = [(number, turn_seat) for number in range(1, rounds + 1)
+             for turn_seat in range(players)]
+    if len(rows) != len(turns) * players or [tuple(row[:3]) for row in rows] != [
+            (*turn, seat) for turn in turns for seat in range(players)]:
+        return ()
+    values = [row[3] for row in rows]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
+               for v in values):
+        return ()
+    result = tuple(TurnChances(number, turn_seat,
+                               tuple(float(v) for v in values[i * players:(i + 1) * players]))
+                   for i, (number, turn_seat) in enumerate(turns))
+    if any(abs(sum(t.chances) - 1) > CHANCE_TOLERANCE for t in result):
+        return ()
+    return result
+
+
 def _checked_game(game: Sequence[Any], players: Sequence[Sequence[Any]],
-                  rows: Sequence[Sequence[Any]]) -> HistoryGame:
+                  rows: Sequence[Sequence[Any]],
+                  chances: Sequence[Sequence[Any]] = ()) -> HistoryGame:
     """Return a game's metadata from its rows, checked against the rules; ``_BadRowError`` if bad.
 
     Each card is rebuilt from its boxes and must print the rows stored, its
     total and bonuses must be those stored, and the winners the leaders.
+    Win chances that do not fit the game (``_checked_chances``) are left out.
     """
     game_id, uid, finished_at, variant_name, rules, rounds = game
     try:
@@ -626,7 +752,7 @@ def _checked_game(game: Sequence[Any], players: Sequence[Sequence[Any]],
     if [p.winner for p in result] != [seat in leaders(cards) for seat in range(len(cards))]:
         raise _BadRowError("the winners are not the leaders")
     return HistoryGame(int(game_id), uid, finished_at, variant.name, variant.rules_name,
-                       rounds, tuple(result))
+                       rounds, tuple(result), _checked_chances(chances, len(result), rounds))
 
 
 def _decision(row: Sequence[Any]) -> Decision:

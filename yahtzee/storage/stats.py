@@ -6,6 +6,10 @@ the player alone had the highest total; a tie, one in which the player
 shared it.  People are grouped by name, computers by strength only (a person
 named ``Computer`` is not the computer).  Groups are kept apart per dice game
 (``yahtzee``, ``poker-dice``), whose scores do not compare.
+
+The games filed with win chances also tell whether the chances were honest:
+the chance of the player about to roll at each turn's start, grouped per
+tenth, against how often those players went on to win.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from yahtzee.players.kinds import KINDS
-from yahtzee.storage.history import History, PlayerResult
+from yahtzee.solver.calibration import Bin, calibration
+from yahtzee.storage.history import History, PlayerResult, predictions, results_of
 
 STRENGTHS = {kind.name: kind.strategy for kind in KINDS if kind.strategy is not None}
 """Computer player kinds and the strength (strategy) each stands for."""
@@ -24,6 +29,12 @@ BUCKET_WIDTHS = (10, 20, 50, 100, 200, 500, 1000)
 """The widths a histogram's bars may have: never narrower than 10 points."""
 MAX_BUCKETS = 10
 """A histogram uses the narrowest width in ``BUCKET_WIDTHS`` giving at most this many bars."""
+JSON_DIGITS = 6
+"""Decimals of the expected scores, costs and chances in JSON: the same on every machine.
+
+The last bits of a float sum depend on the processor's vector instructions,
+so more digits would print differently from one machine to another.
+"""
 
 
 @dataclass(frozen=True)
@@ -65,12 +76,28 @@ class Stats:
     games: int
     players: tuple[Figures, ...]
     computers: tuple[Figures, ...]
+    chance_games: int = 0
+    """The games filed with win chances."""
+    calibration: tuple[Bin, ...] = ()
+    """Their predictions per tenth of chance, against the outcomes."""
 
     def to_json(self) -> dict[str, Any]:
-        """Return the statistics as JSON-able data (empty lists for an empty history)."""
+        """Return the statistics as JSON-able data (empty lists for an empty history).
+
+        ``win_chances`` holds ``games``, the games filed with win chances, and
+        ``calibration``, per tenth of chance: the mean chance ``predicted`` at
+        a turn's start for the player about to roll, the share of those
+        turns' players who won (``observed``, a tie counting its share), and
+        their ``count``.
+        """
         return {"games": self.games,
                 "players": [f.to_json("name") for f in self.players],
-                "computers": [f.to_json("strength") for f in self.computers]}
+                "computers": [f.to_json("strength") for f in self.computers],
+                "win_chances": {"games": self.chance_games,
+                                "calibration": [{"predicted": round(b.predicted, JSON_DIGITS),
+                                                 "observed": round(b.observed, JSON_DIGITS),
+                                                 "count": b.count}
+                                                for b in self.calibration]}}
 
 
 def histogram(totals: Sequence[int], width: int | None = None) -> tuple[Bucket, ...]:
@@ -107,8 +134,12 @@ def figures(label: str, game: str, results: Sequence[PlayerResult],
                    sum(totals) / len(totals), histogram(totals))
 
 
-def compute_stats(results: Iterable[PlayerResult]) -> Stats:
-    """Return the statistics of these results: people by name, computers by strength."""
+def compute_stats(results: Iterable[PlayerResult],
+                  chances: Sequence[tuple[float, float]] = (), chance_games: int = 0) -> Stats:
+    """Return the statistics of these results: people by name, computers by strength.
+
+    ``chances`` are (predicted chance, outcome) pairs from ``chance_games`` games.
+    """
     rows = list(results)
     leaders = Counter(row.game_id for row in rows if row.winner)
     tied = {game_id for game_id, count in leaders.items() if count > 1}
@@ -124,9 +155,12 @@ def compute_stats(results: Iterable[PlayerResult]) -> Stats:
                     for (game, name), group in sorted(by_name.items()))
     computers = tuple(figures(strength, game, group, tied) for (game, strength), group in
                       sorted(by_strength.items(), key=lambda i: (i[0][0], order.index(i[0][1]))))
-    return Stats(len({row.game_id for row in rows}), players, computers)
+    return Stats(len({row.game_id for row in rows}), players, computers, chance_games,
+                 tuple(calibration(chances)))
 
 
 def load_stats(history: History) -> Stats:
     """Return the statistics of the finished games in ``history``."""
-    return compute_stats(history.results())
+    games = history.games()
+    return compute_stats(results_of(games), predictions(games),
+                         sum(1 for game in games if game.chances))

@@ -1,0 +1,349 @@
+"""Playing to win: the turn planner, the last-turn distributions, the chances, the duel.
+
+The planner with the mean at its leaves must be the optimal program itself;
+the last turn's distributions must have the tables' mean and second moment;
+chances are checked against hand-counted cases; the computer that plays to
+win must play alone exactly as optimal play, and against an opponent on its
+last turn take the keep whose exact chance (enumerated here) is best.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from itertools import combinations_with_replacement, product
+from math import factorial
+from typing import Any
+
+import numpy as np
+import pytest
+
+from yahtzee.domain.category_value import CategoryValue as CV
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.games import yahtzee_variant
+from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
+from yahtzee.domain.score_card import ScoreCard
+from yahtzee.players.kinds import COMPUTER, EXPECTED, GREEDY
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.duel import Contender, duel
+from yahtzee.solver.dynamic import States, level_states, table_specials, turn_values
+from yahtzee.solver.factory import duel_games, get_strategy
+from yahtzee.solver.moments import LastTurn, Moments
+from yahtzee.solver.play_to_win import (POINT_WEIGHT, Field, Outlooks, PlayToWinStrategy,
+                                        chance_to_win, mean_worth, normal_cdf, turn_worth)
+from yahtzee.solver.strategy import OptimalStrategy
+from tests.helpers import run_cli
+
+RULE_SETS = [OFFICIAL, COURSE]
+
+
+def solution_of(rules: Rules, official: Solution, course: Solution) -> Solution:
+    """Return the session's table of ``rules``."""
+    return official if rules is OFFICIAL else course
+
+
+def sample(states: States, count: int, seed: int) -> States:
+    """Return ``count`` of ``states`` picked by a seeded generator."""
+    pick = np.random.default_rng(seed).choice(len(states), size=min(count, len(states)),
+                                              replace=False)
+    return States(states.flag[pick], states.mask[pick], states.upper[pick])
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("turns", [0, 6, 11, 12])
+def test_the_planner_with_means_at_its_leaves_is_the_optimal_program(
+        rules: Rules, turns: int, official: Solution, course: Solution) -> None:
+    solution = solution_of(rules, official, course)
+    model, values = solution.model, solution.values
+    states = sample(level_states(model, turns), 150, turns)
+    expected = turn_values(model, values, states, table_specials(model, states),
+                           want_choice=True)
+    outlooks = Outlooks.of(values, np.zeros(model.shape))
+    planned = turn_worth(model, states, mean_worth(outlooks))
+    assert np.array_equal(planned.leaf, expected.leaf)
+    assert np.array_equal(planned.keep2, expected.keep2)
+    assert expected.choice is not None and planned.choice is not None
+    assert np.array_equal(planned.choice, expected.choice)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+def test_last_turn_distributions_have_the_tables_mean_and_second_moment(
+        rules: Rules, official: Solution, course: Solution, official_moments: Moments,
+        course_moments: Moments) -> None:
+    solution = solution_of(rules, official, course)
+    second = (official_moments if rules is OFFICIAL else course_moments).second.ravel()
+    last = LastTurn(solution.model, solution.values)
+    eligible = np.flatnonzero(last.row_of >= 0)
+    index = np.random.default_rng(5).choice(eligible, size=120, replace=False)
+    rows = last.rows(index)
+    points = np.arange(last.pmf.shape[1])
+    assert np.allclose(last.pmf[rows].sum(axis=1), 1.0, atol=1e-12)
+    assert np.allclose(last.pmf[rows] @ points, solution.values.ravel()[index], atol=1e-9)
+    assert np.allclose(last.pmf[rows] @ points ** 2, second[index], atol=1e-7)
+    assert (last.rows(np.array([0])) == -1).all()  # the empty card has 13 turns left
+
+
+def test_the_normal_distribution_function_is_accurate_in_the_tails() -> None:
+    from math import erfc, sqrt
+    z = np.array([-12.0, -6.0, -2.5, -0.3, 0.0, 0.7, 3.0, 9.0])
+    exact = np.array([0.5 * erfc(-v / sqrt(2)) for v in z])
+    assert np.allclose(normal_cdf(z), exact, rtol=2e-7, atol=1e-16)
+    assert normal_cdf(np.array([np.inf, -np.inf])).tolist() == [1.0, 0.0]
+
+
+@pytest.fixture(scope="module")
+def official_outlooks(official: Solution, official_moments: Moments) -> Outlooks:
+    """The official rules' outlooks with their last-turn distributions."""
+    return Outlooks.of(official.values, official_moments.second,
+                       LastTurn(official.model, official.values))
+
+
+def card_with(open_boxes: set[CV], points: int = 0) -> ScoreCard:
+    """Return an official card with every box but ``open_boxes`` filled (``points`` in Chance)."""
+    scores: list[int | None] = [None if cv in open_boxes else 0 for cv in CV]
+    if CV.CHANCE not in open_boxes:
+        scores[CV.CHANCE.get_value()] = points
+    return ScoreCard.restore(OFFICIAL, scores, 0)
+
+
+def test_chances_of_known_scores_and_of_a_last_turn_are_counted_exactly(
+        official: Solution, official_outlooks: Outlooks) -> None:
+    strategy = OptimalStrategy(OFFICIAL, official)
+    done = card_with(set(), 20)
+    index_done = strategy.expected_final(done)
+    assert index_done == 20.0
+    finished = np.array([[state_of(strategy, done)]])
+    field = Field.of(official_outlooks, np.array([[20.0]]), finished)
+    zero = np.zeros(1, dtype=np.int64)
+    # Known against known: ahead, tied, behind.
+    for points, chance in ((21.0, 1.0), (20.0, 0.5), (19.0, 0.0)):
+        got = chance_to_win(np.array([points]), finished[0], zero, field, official_outlooks)
+        assert got[0] == chance
+    # One turn left (Chance only) against a finished 20: at least 21 wins, exactly 20 ties.
+    chance_card = card_with({CV.CHANCE})
+    last_state = np.array([state_of(strategy, chance_card)])
+    pmf = exact_chance_points()
+    wanted = sum(p for s, p in pmf.items() if s > 20) + 0.5 * pmf.get(20, 0.0)
+    got = chance_to_win(np.zeros(1), last_state, zero, field, official_outlooks)
+    assert got[0] == pytest.approx(wanted, abs=1e-12)
+
+
+def state_of(strategy: OptimalStrategy, card: ScoreCard) -> int:
+    """Return the flat table index of a card's state."""
+    flag, mask, upper = strategy.state_of(card)
+    return (flag * strategy.model.n_masks + mask) * strategy.model.n_upper + upper
+
+
+def outcomes(count: int) -> list[tuple[tuple[int, ...], float]]:
+    """Return each multiset of ``count`` thrown dice with its chance."""
+    result = []
+    for faces in combinations_with_replacement(range(1, 7), count):
+        ways = factorial(count)
+        for face in set(faces):
+            ways //= factorial(faces.count(face))
+        result.append((faces, ways / 6 ** count))
+    return result
+
+
+def exact_chance_points() -> dict[int, float]:
+    """Return the distribution of a last turn with only Chance open, as optimal play scores it.
+
+    A re-rolled die is worth 3.5 with one roll left and 4.25 with two, so
+    optimal play keeps 5s and 6s after the first roll and 4s or more after
+    the second; every outcome is enumerated.
+    """
+    @lru_cache(maxsize=None)
+    def best(dice: tuple[int, ...], rolls_left: int) -> tuple[tuple[int, float], ...]:
+        """Return the distribution of the sum from these dice with ``rolls_left`` re-rolls."""
+        kept = tuple(d for d in dice if d >= (5 if rolls_left == 2 else 4))
+        if rolls_left == 0 or len(kept) == 5:
+            return ((sum(dice), 1.0),)
+        out: dict[int, float] = {}
+        for faces, chance in outcomes(5 - len(kept)):
+            for total, p in best(tuple(sorted(kept + faces)), rolls_left - 1):
+                out[total] = out.get(total, 0.0) + p * chance
+        return tuple(out.items())
+
+    result: dict[int, float] = {}
+    for dice, chance in outcomes(5):
+        for total, p in best(dice, 2):
+            result[total] = result.get(total, 0.0) + p * chance
+    return result
+
+
+def test_two_equal_players_have_even_chances_and_chances_are_complementary(
+        official: Solution, official_outlooks: Outlooks) -> None:
+    model = official.model
+    states = sample(level_states(model, 4), 40, 1)
+    index = (states.flag * model.n_masks + states.mask) * model.n_upper + states.upper
+    banked = np.arange(40, dtype=np.float64) * 3
+    rng = np.random.default_rng(2)
+    other = index[rng.permutation(40)]
+    other_banked = banked[rng.permutation(40)]
+    columns = np.arange(40)
+    mine = chance_to_win(banked, index, columns,
+                         Field.of(official_outlooks, other_banked[None], other[None]),
+                         official_outlooks)
+    theirs = chance_to_win(other_banked, other, columns,
+                           Field.of(official_outlooks, banked[None], index[None]),
+                           official_outlooks)
+    assert np.allclose(mine + theirs, 1.0, atol=1e-12)
+    same = chance_to_win(banked, index, columns,
+                         Field.of(official_outlooks, banked[None], index[None]),
+                         official_outlooks)
+    assert np.allclose(same, 0.5)
+
+
+def test_three_players_chances_sum_to_one(official: Solution,
+                                          official_outlooks: Outlooks) -> None:
+    model = official.model
+    states = sample(level_states(model, 7), 3, 4)
+    index = (states.flag * model.n_masks + states.mask) * model.n_upper + states.upper
+    banked = np.array([150.0, 120.0, 135.0])
+    chances = []
+    for i in range(3):
+        others = [j for j in range(3) if j != i]
+        field = Field.of(official_outlooks, banked[others][:, None], index[others][:, None])
+        chances.append(float(chance_to_win(banked[i:i + 1], index[i:i + 1],
+                                           np.zeros(1, dtype=np.int64), field,
+                                           official_outlooks)[0]))
+    assert sum(chances) == pytest.approx(1.0, abs=2e-3)
+    assert chances[0] > chances[2] > chances[1]
+
+
+def play_solitaire(strategy: Any, rules: Rules, seed: int) -> int:
+    """Return the final score of a solitaire game played by ``strategy`` with seeded dice."""
+    rng = random.Random(seed)
+    card = ScoreCard(rules)
+    facing = getattr(strategy, "facing", None)
+    chooser = facing(()) if facing is not None else strategy
+    for _ in range(rules.ROUNDS):
+        dice = [rng.randint(1, 6) for _ in range(5)]
+        for rolls_left in (2, 1):
+            keep = chooser.keep(card, dice, rolls_left)
+            if keep is None:
+                break
+            dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
+        card.choose(chooser.category(card, dice), Dice.of(dice))
+    return card.score()
+
+
+def test_alone_the_computer_plays_exactly_as_optimal_play(official: Solution,
+                                                          official_moments: Moments) -> None:
+    variant = yahtzee_variant(OFFICIAL)
+    assert COMPUTER.strategy is not None and EXPECTED.strategy is not None
+    winner = get_strategy(COMPUTER.strategy, variant, lambda rules: official,
+                          lambda rules: official_moments)
+    optimal = get_strategy(EXPECTED.strategy, variant, lambda rules: official)
+    assert isinstance(winner, PlayToWinStrategy)
+    for seed in range(4):
+        assert play_solitaire(winner, OFFICIAL, seed) == play_solitaire(optimal, OFFICIAL, seed)
+
+
+def test_on_its_last_turn_the_computer_takes_the_keep_with_the_best_exact_chance(
+        official: Solution, official_moments: Moments) -> None:
+    """Only Chance is open, the finished opponent has 27, one roll is left after 6 6 4 1 1.
+
+    Optimal solitaire play keeps 6 6 4 (16 and two dice: the most points);
+    to win, the sum must beat 27, and throwing three dice beside 6 6 gives
+    the better chance.
+    """
+    strategy = PlayToWinStrategy(OptimalStrategy(OFFICIAL, official), official_moments.second)
+    mine = card_with({CV.CHANCE})
+    theirs = card_with(set(), 27)
+    facing = strategy.facing([theirs])
+    dice = (6, 6, 4, 1, 1)
+    keep = facing.keep(mine, dice, 1)
+    optimal_keep = strategy.base.keep(mine, dice, 1)
+
+    def beat(total: int) -> float:
+        """Return the share of the win of a sum ``total`` against 27."""
+        return 1.0 if total > 27 else 0.5 if total == 27 else 0.0
+
+    @lru_cache(maxsize=None)
+    def chance_after(kept: tuple[int, ...], rolls_left: int = 1) -> float:
+        """Return the exact best chance to beat 27 after keeping ``kept``."""
+        total = 0.0
+        for faces, chance in outcomes(5 - len(kept)):
+            total += chance * best_from(tuple(sorted(kept + faces)), rolls_left - 1)
+        return total
+
+    @lru_cache(maxsize=None)
+    def best_from(dice: tuple[int, ...], rolls_left: int) -> float:
+        """Return the best chance from these dice with ``rolls_left`` re-rolls."""
+        best = beat(sum(dice))
+        if rolls_left:
+            best = max([best] + [chance_after(k, rolls_left) for k in keeps_of(dice)])
+        return best
+
+    assert keep is not None
+    chosen = tuple(keep)
+    assert optimal_keep is not None
+    assert chance_after(tuple(sorted(chosen))) == pytest.approx(
+        max(chance_after(k) for k in keeps_of(dice)), abs=1e-12)
+    assert sorted(optimal_keep) == [4, 6, 6] and sorted(chosen) == [6, 6]
+    assert chance_after(tuple(sorted(chosen))) > chance_after(tuple(sorted(optimal_keep)))
+    turn = strategy.turn_against(mine, [theirs])
+    from yahtzee.solver.keeps import keep_number
+    worth = float(turn.keep1[keep_number(list(chosen)), 0])
+    assert worth == pytest.approx(chance_after(tuple(sorted(chosen))), abs=40 * POINT_WEIGHT)
+
+
+def keeps_of(dice: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Return every sub-multiset of the dice except all five."""
+    return {tuple(sorted(d for d, m in zip(dice, mask) if m))
+            for mask in product((0, 1), repeat=5) if sum(mask) < 5}
+
+
+def test_a_duel_is_reproducible_and_counts_every_game(official: Solution,
+                                                      official_moments: Moments) -> None:
+    variant = yahtzee_variant(OFFICIAL)
+    strategies = [COMPUTER.strategy or "", EXPECTED.strategy or "", GREEDY.strategy or ""]
+
+    def run() -> tuple[list[float], list[float]]:
+        tally = duel_games(strategies, variant, 60, 11, lambda rules: official,
+                           lambda rules: official_moments)
+        return tally.wins.tolist(), tally.points.tolist()
+
+    first = run()
+    assert first == run()
+    wins, _ = first
+    assert sum(wins) == pytest.approx(60)
+    assert wins[2] < wins[0] and wins[2] < wins[1]
+
+
+def test_seats_rotate_so_equal_players_share_the_wins(official: Solution,
+                                                      official_moments: Moments) -> None:
+    """Two copies of the same player, 400 games: each wins its share within the noise."""
+    outlooks = Outlooks.of(official.values, official_moments.second)
+    same = Contender(official.model, official.values, to_win=False)
+    tally = duel([same, same], outlooks, 400, 3)
+    assert tally.games == 400
+    assert abs(float(tally.wins[0]) - 200) < 40
+    bins = tally.calibration()
+    assert sum(b.count for b in bins) == 400 * 26
+    assert all(0 <= b.predicted <= 1 and 0 <= b.observed <= 1 for b in bins)
+
+
+def test_the_duel_command_answers_in_json_and_refuses_people(
+        official: Solution, official_moments: Moments, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["duel", "--players", "computer,greedy", "--games", "30", "--seed", "4",
+            "--rules", "official", "--json"]
+    status, out, _ = run_cli(argv, "", monkeypatch, capsys)
+    assert status == 0
+    report = json.loads(out)
+    assert report["rules"] == "official" and report["players"] == ["computer", "greedy"]
+    assert report["games"] == 30 and sum(report["wins"]) == pytest.approx(30)
+    assert report["win_rate"][0] == pytest.approx(report["wins"][0] / 30, abs=1e-6)
+    assert report["wins"][0] > report["wins"][1]
+    assert sum(b["count"] for b in report["calibration"]) == 30 * 26
+    again = json.loads(run_cli(argv, "", monkeypatch, capsys)[1])
+    assert {k: v for k, v in again.items() if k != "seconds"} == {
+        k: v for k, v in report.items() if k != "seconds"}
+    for players, message in (("human,computer", "a duel is played by computers only"),
+                             ("computer", "a duel needs 2 to 6 players")):
+        with pytest.raises(SystemExit) as stopped:
+            run_cli(["duel", "--players", players], "", monkeypatch, capsys)
+        assert stopped.value.code == 2 and message in capsys.readouterr().err
