@@ -6,20 +6,22 @@ Run from the project root (the web extra installed)::
     python benchmarks/bench_web.py --games 20 --json
 
 It starts ``python -m yahtzee serve`` on a free port of 127.0.0.1 with a
-fresh data folder (computers moving ``--delay`` seconds apart), then plays ``--games``
-games at the same time, each a person against the optimal computer with the
-coach on, by scripted clients (``benchmarks/web_load.py``: plain HTTP/1.1,
-one keep-alive connection per game, in one asyncio process): on each of its
-turns a client saves die 1, rolls, scores, and takes the box worth most,
-waiting ``--think`` seconds before each move (0 sends the next move as soon
-as the last is answered, which measures throughput rather than what a
-person waits).  Every move is timed from sending it to its answer (the
-answer carries the whole new state, the coach's advice included, and comes
-once the move's save is on disk).  At the end it checks that nothing was
-lost: every move answered 200 (any other answer or a broken connection is
-an error), every game finished, filed once in the history, no save left
-over.  The solver's tables must be in the cache folder already (any game
-with the coach builds them once).
+fresh data folder (computers moving ``--delay`` seconds apart), then plays
+``--games`` games at the same time, each a person against the computer with
+the coach on (the new-game form's defaults), by scripted clients
+(``benchmarks/web_load.py``: plain HTTP/1.1, one keep-alive connection per
+game, in one asyncio process): on each of its turns a client saves die 1,
+rolls, scores, and takes the box worth most, waiting ``--think`` seconds
+before each move (0 sends the next move as soon as the last is answered,
+which measures throughput rather than what a person waits).  Every move is
+timed from sending it to its answer (the answer carries the whole new
+state, the coach's advice included, and comes once the move's save is on
+disk).  It prints the games, the moves, the errors (any answer other than
+200, a broken connection), the median, p90, p99 and longest answer time,
+and what was lost: every game must finish and be filed once in the history,
+with no save left over.  The solver's tables must be in the cache folder
+already (any game with the coach builds them once).  ``--source`` serves
+another copy of the project to the same clients, to compare two versions.
 """
 
 from __future__ import annotations

@@ -2,15 +2,15 @@
 
 Used by the benchmark (``benchmarks/bench_web.py``) and by the tests that
 drive a live server (``tests/interfaces/test_web_load.py``, the browser
-tests).  Each client plays one game as its person against the optimal
-computer, as a page does: it waits for its turn with long polls, then on
-each turn saves die 1, rolls, scores, and takes the box worth most, timing
-every move from sending it to its answer.
+tests).  Each client plays one game as its person against the computer
+(the new-game form's defaults), as a page does: it waits for its turn with
+long polls, then on each turn saves die 1, rolls, scores, and takes the box
+worth most, timing every move from sending it to its answer.
 
 The clients speak plain HTTP/1.1 over one keep-alive connection per game,
 with asyncio's streams: each request is one write, each answer is read by
 its ``Content-Length`` and parsed as JSON.  A general client (httpx) spends
-several milliseconds of processor time per request, on the same two cores
+a few milliseconds of processor time per request, on the same two cores
 as the server it measures, and its own queueing would be counted in the
 answer times; this one spends a small fraction of that.
 """
