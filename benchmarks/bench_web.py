@@ -8,15 +8,18 @@ Run from the project root (the web extra installed)::
 It starts ``python -m yahtzee serve`` on a free port of 127.0.0.1 with a
 fresh data folder (computers moving ``--delay`` seconds apart), then plays ``--games``
 games at the same time, each a person against the optimal computer with the
-coach on, by a scripted client: on each of its turns the client saves die 1,
-rolls, scores, and takes the box worth most, waiting ``--think`` seconds
-before each move (0 sends the next move as soon as the last is answered,
-which measures throughput rather than what a person waits).  Every move is timed from
-sending it to its answer (the answer carries the whole new state, the
-coach's advice included).  At the end it checks that nothing was lost: every
-move answered 200, every game finished, filed once in the history, no save
-left over.  The solver's table must be in the cache folder already (any
-computer game or ``python -m yahtzee solve`` builds it once).
+coach on, by scripted clients (``benchmarks/web_load.py``: plain HTTP/1.1,
+one keep-alive connection per game, in one asyncio process): on each of its
+turns a client saves die 1, rolls, scores, and takes the box worth most,
+waiting ``--think`` seconds before each move (0 sends the next move as soon
+as the last is answered, which measures throughput rather than what a
+person waits).  Every move is timed from sending it to its answer (the
+answer carries the whole new state, the coach's advice included, and comes
+once the move's save is on disk).  At the end it checks that nothing was
+lost: every move answered 200 (any other answer or a broken connection is
+an error), every game finished, filed once in the history, no save left
+over.  The solver's tables must be in the cache folder already (any game
+with the coach builds them once).
 """
 
 from __future__ import annotations
@@ -35,14 +38,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.web_load import lost, play_games, server_cpu, start_server  # noqa: E402
+from benchmarks.web_load import lost, play_games, server_cpu, start_server  # noqa: E402
 
 
-def run(games: int, think: float, delay: float) -> dict[str, Any]:
-    """Start a server, play ``games`` games at once through it, and return the figures."""
+def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str, Any]:
+    """Start a server, play ``games`` games at once through it, and return the figures.
+
+    The server runs the code of the project folder ``source``.
+    """
     with tempfile.TemporaryDirectory(prefix="yahtzee-bench-web-") as folder:
         data = Path(folder) / "data"
-        process, url = start_server(data, capacity=max(games, 1) * 2, delay=delay)
+        process, url = start_server(data, capacity=max(games, 1) * 2, delay=delay,
+                                    source=source)
         try:
             started, client_started = time.perf_counter(), time.process_time()
             load = asyncio.run(play_games(url, games, think=think))
@@ -53,14 +60,15 @@ def run(games: int, think: float, delay: float) -> dict[str, Any]:
             process.terminate()
             process.wait(timeout=60)
         problems = lost(data, load, games)
-    times = sorted(load.times)
+    times = sorted(load.times) or [float("nan")]
     quantile = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
     return {"games": games, "think_seconds": think, "computer_delay": delay,
-            "moves": len(times), "seconds": round(seconds, 2),
-            "moves_per_second": round(len(times) / seconds, 1),
+            "moves": len(load.times), "seconds": round(seconds, 2),
+            "moves_per_second": round(len(load.times) / seconds, 1),
             "median_ms": round(statistics.median(times) * 1000, 2),
             "p90_ms": round(quantile[89] * 1000, 2), "p99_ms": round(quantile[98] * 1000, 2),
-            "max_ms": round(times[-1] * 1000, 2), "server_cpu_seconds": round(cpu, 1),
+            "max_ms": round(times[-1] * 1000, 2), "errors": len(load.failures),
+            "server_cpu_seconds": round(cpu, 1),
             "client_cpu_seconds": round(client, 1),
             "load_average": round(os.getloadavg()[0], 2), "lost": problems}
 
@@ -75,16 +83,20 @@ def main() -> int:
     parser.add_argument("--delay", type=float, default=0.5,
                         help="the server's pause between a computer's moves (default 0.5, "
                              "as served; 0 plays them as fast as it can)")
+    parser.add_argument("--source", type=Path, default=ROOT,
+                        help="serve the code of another copy of the project (to compare two "
+                             "versions with the same clients; default: this one)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    figures = run(args.games, args.think, args.delay)
+    figures = run(args.games, args.think, args.delay, args.source.resolve())
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
         print(f"{figures['games']} games at once, {args.think} s before each move, computer "
               f"moves {args.delay} s apart, "
               f"{figures['moves']} moves in "
-              f"{figures['seconds']} s ({figures['moves_per_second']} moves/s)")
+              f"{figures['seconds']} s ({figures['moves_per_second']} moves/s), "
+              f"{figures['errors']} errors")
         print(f"answer time per move: median {figures['median_ms']} ms, p90 "
               f"{figures['p90_ms']} ms, p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms")
         print(f"processor time: server {figures['server_cpu_seconds']} s, clients "

@@ -8,9 +8,10 @@ answer and changes nothing; a game comes back after the server restarts.
 
 from __future__ import annotations
 
-import re
-
+import asyncio
 import json
+import re
+import socket
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,8 +26,9 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the test client's notice about httpx's successor
     from starlette.testclient import TestClient  # noqa: E402
 
-from tests.web_helpers import best_box, console_totals  # noqa: E402
-from yahtzee.interfaces.web.server import MAX_BODY, make_app  # noqa: E402
+from benchmarks.web_load import best_box  # noqa: E402
+from tests.web_helpers import console_totals  # noqa: E402
+from yahtzee.interfaces.web.server import MAX_BODY, bind, make_app  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.storage.history import History  # noqa: E402
 from yahtzee.storage.saves import SaveStore  # noqa: E402
@@ -102,6 +104,18 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     assert [(t.round, t.seat) for t in games[0].chances] == [
         (number, seat) for number in range(1, 14) for seat in (0, 1)]
     assert SaveStore(problems=Problems()).unfinished() == []
+
+
+def test_a_toggle_leaves_the_options_and_the_chances_as_they_were(
+        client: TestClient, course: Solution) -> None:
+    game, (secret,) = new_game(client, seed=8)
+    state = wait_turn(client, game, secret)
+    toggled = move(client, game, secret, action="toggle", die=1).json()
+    assert toggled["saved"][0] and not state["saved"][0]
+    assert (toggled["options"], toggled["win_chances"]) == (state["options"],
+                                                            state["win_chances"])
+    rolled = move(client, game, secret, action="roll").json()
+    assert rolled["options"] != state["options"]
 
 
 def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
@@ -235,3 +249,33 @@ def test_the_server_caps_its_live_games(data: Path) -> None:
         assert client.get(f"/api/games/{third}").status_code == 200
         # the second game was let go, and comes back from its file on request
         assert client.get(f"/api/games/{games[1][0]}").status_code == 200
+
+
+def test_every_connection_sends_its_answers_without_delay() -> None:
+    """Nagle's algorithm is off on the server's connections (asyncio turns it off for TCP).
+
+    With it on, the body of an answer written after its head waited for the
+    client's delayed acknowledgement: 40 ms for every request after the
+    first on a kept-alive connection.
+    """
+    listening = bind("127.0.0.1", 0)
+
+    async def accept_one() -> int:
+        """Accept one connection; return its TCP_NODELAY setting."""
+        seen: list[int] = []
+
+        async def accepted(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            """Note the setting and hang up."""
+            seen.append(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP,
+                                                                   socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(accepted, sock=listening)
+        reader, writer = await asyncio.open_connection(*listening.getsockname()[:2])
+        await reader.read()
+        writer.close()
+        server.close()
+        await server.wait_closed()
+        return seen[0]
+
+    assert asyncio.run(accept_one()) != 0

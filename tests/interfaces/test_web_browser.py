@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests import web_load
+from benchmarks import web_load
 from tests.web_helpers import console_totals
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments

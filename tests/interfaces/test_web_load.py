@@ -1,25 +1,31 @@
-"""A bounded load test of the browser table: games played at once by scripted clients, on loopback.
+"""Bounded load tests of the browser table: games played at once by scripted clients, on loopback.
 
 The benchmark ``benchmarks/bench_web.py`` plays 100 games and measures the
-answer times; this smaller version plays a dozen, without a pause, and
-checks only that nothing is lost: every move answered, every game finished
-and filed once in the history, no save left over.
+answer times; these smaller versions play a dozen, without a pause, and
+check only that nothing is lost: every move answered, every game finished
+and filed once in the history, no save left over; and when the server is
+killed (SIGKILL) in the middle of it all, no state that it had shown to a
+client is lost: every game takes up again at least where its client saw
+it, and plays on to its end.
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("httpx")
 
-from tests.web_load import lost, play_games, start_server  # noqa: E402
+from benchmarks.web_load import Load, lost, play_games, play_one, start_server  # noqa: E402
+from benchmarks.web_load import Connection  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 
 GAMES = 12
+KILLED_AFTER = 150
+"""How many moves are answered before the server is killed."""
 
 
 def test_a_dozen_games_at_once_lose_nothing(
@@ -34,3 +40,54 @@ def test_a_dozen_games_at_once_lose_nothing(
     assert lost(data, load, GAMES) == []
     assert len(load.finished) == GAMES
     assert len(load.times) == GAMES * 13 * 4  # die 1, roll, score and the box, every turn
+
+
+def test_a_server_killed_under_load_loses_nothing_it_showed(
+        tmp_path: Path, solver_cache: Path, course: Solution) -> None:
+    data = tmp_path / "data"
+    process, url = start_server(data, capacity=GAMES, delay=0.0, cache=solver_cache)
+
+    async def play_until_killed() -> Load:
+        """Play the games at once; kill the server once enough moves are answered."""
+        load = Load()
+        players = asyncio.gather(*(play_one(url, load, seed, 0.0, False)
+                                   for seed in range(1, GAMES + 1)))
+        while len(load.times) < KILLED_AFTER and not players.done():
+            await asyncio.sleep(0.005)
+        process.send_signal(signal.SIGKILL)
+        await players
+        return load
+
+    try:
+        load = asyncio.run(play_until_killed())
+    finally:
+        process.kill()
+        process.wait(timeout=60)
+    assert len(load.secrets) == GAMES and len(load.finished) < GAMES
+    assert load.failures  # the clients playing at the kill saw their connections drop
+
+    process, url = start_server(data, capacity=GAMES, delay=0.0, cache=solver_cache)
+
+    async def versions() -> dict[str, int]:
+        """Return each game's version as the restarted server has it."""
+        connection = Connection(url)
+        found = {}
+        for game, secret in load.secrets.items():
+            if game not in load.finished:
+                status, state = await connection.request(
+                    "GET", f"/api/games/{game}", headers={"X-Seat-Secret": secret})
+                assert status == 200, state
+                found[game] = state["version"]
+        await connection.close()
+        return found
+
+    try:
+        restarted = asyncio.run(versions())
+        assert all(version >= load.seen[game] for game, version in restarted.items()), (
+            restarted, load.seen)
+        load.failures.clear()
+        asyncio.run(play_games(url, GAMES, load=load))
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    assert lost(data, load, GAMES) == []

@@ -233,6 +233,10 @@ class GameTable:
     touched: float = field(default_factory=time.monotonic)
     """When the table was last asked for anything (``time.monotonic``)."""
     _view: TableView | None = None
+    _outlook: tuple[tuple[object, ...], tuple[tuple[Keep | ScoreBox, Profile], ...],
+                    tuple[float, ...] | None] | None = None
+    """The options and win chances last worked out, with the turn, dice and rolls left they
+    are for (``_outlook_of``)."""
 
     @property
     def version(self) -> int:
@@ -398,15 +402,14 @@ class GameTable:
             offers = tuple(view.card.menu(Dice.of(view.dice)))
             if self.coach is not None:
                 with _ENGINE_LOCK:
-                    options = self._options(prompt)
+                    options, chances = self._outlook_of(prompt)
                     if not self.computer_to_play():
                         if prompt.phase is Phase.ROLLING:
                             advice = self.coach.roll_advice(view.card, view.dice, view.saved,
                                                             view.rolls_left)
                         else:
                             advice = self.coach.category_advice(view.card, view.dice)
-                    chances = self._chances(prompt, options[0][1] if options else None)
-                    if self.computer_to_play():
+                    else:
                         options = ()
         elif self.coach is not None:
             with _ENGINE_LOCK:
@@ -419,6 +422,22 @@ class GameTable:
             tuple(self.engine.winners()) if over else (), tuple(self.happened),
             self.web.hot_seat, self.coach is not None)
         return self._view
+
+    def _outlook_of(self, prompt: Prompt) -> tuple[
+            tuple[tuple[Keep | ScoreBox, Profile], ...], tuple[float, ...] | None]:
+        """Return the best options of the seat to play and each seat's win chance.
+
+        Neither depends on which dice are saved, only on the cards, the dice
+        and the rolls left: they are worked out once per roll, and a toggle
+        of a die draws them again from memory.
+        """
+        view = prompt.view
+        key = (view.round, view.seat, prompt.phase, tuple(view.dice), view.rolls_left)
+        if self._outlook is None or self._outlook[0] != key:
+            options = self._options(prompt)
+            self._outlook = (key, options,
+                             self._chances(prompt, options[0][1] if options else None))
+        return self._outlook[1], self._outlook[2]
 
     def _options(self, prompt: Prompt) -> tuple[tuple[Keep | ScoreBox, Profile], ...]:
         """Return the best options of the seat to play with their outcome profiles."""

@@ -61,8 +61,8 @@ class Outlook:
 def _normal_cdf(z: FloatArray) -> FloatArray:
     """Return the standard normal distribution function at ``z``."""
     from math import erf
-    erf_all = np.vectorize(erf, otypes=[np.float64])
-    result: FloatArray = 0.5 * (1.0 + erf_all(z / sqrt(2.0)))
+    values = np.fromiter(map(erf, (z / sqrt(2.0)).tolist()), dtype=np.float64, count=len(z))
+    result: FloatArray = 0.5 * (1.0 + values)
     return result
 
 

@@ -1,0 +1,314 @@
+"""Scripted clients of the browser table: a live server, games played at once, what was lost.
+
+Used by the benchmark (``benchmarks/bench_web.py``) and by the tests that
+drive a live server (``tests/interfaces/test_web_load.py``, the browser
+tests).  Each client plays one game as its person against the optimal
+computer, as a page does: it waits for its turn with long polls, then on
+each turn saves die 1, rolls, scores, and takes the box worth most, timing
+every move from sending it to its answer.
+
+The clients speak plain HTTP/1.1 over one keep-alive connection per game,
+with asyncio's streams: each request is one write, each answer is read by
+its ``Content-Length`` and parsed as JSON.  A general client (httpx) spends
+several milliseconds of processor time per request, on the same two cores
+as the server it measures, and its own queueing would be counted in the
+answer times; this one spends a small fraction of that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SEAT_HEADER = "X-Seat-Secret"
+
+
+@dataclass
+class Load:
+    """What the clients saw: each move's answer time (seconds) and every failure."""
+
+    times: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    finished: list[str] = field(default_factory=list)
+    """The IDs of the games played to their end."""
+    secrets: dict[str, str] = field(default_factory=dict)
+    """Each game's seat secret, by game ID."""
+    seen: dict[str, int] = field(default_factory=dict)
+    """The latest version of each game that the server showed (in an answer or a poll)."""
+
+
+class HttpError(Exception):
+    """An answer the client cannot read (the connection closed, no length, not JSON)."""
+
+
+def best_box(state: dict[str, Any]) -> int:
+    """Return the menu number of the box worth most now for the seat to play (lowest of equals)."""
+    boxes = state["players"][state["turn"] - 1]["boxes"]
+    offered = [(box["now"], -box["number"]) for box in boxes if box["now"] is not None]
+    return int(-max(offered)[1])
+
+
+def next_move(state: dict[str, Any]) -> dict[str, Any]:
+    """Return the scripted person's next move: save die 1, roll, score, take the best box.
+
+    The move follows from the state alone, so that a game taken up again in
+    the middle of a turn goes on the same way.
+    """
+    if state["phase"] == "scoring":
+        return {"action": "box", "box": best_box(state)}
+    if state["rolls_left"] == 2 and not state["saved"][0]:
+        return {"action": "toggle", "die": 1}
+    if state["rolls_left"] == 2:
+        return {"action": "roll"}
+    return {"action": "score"}
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection to the server, one request at a time."""
+
+    def __init__(self, url: str) -> None:
+        """Connect (at the first request) to the server at ``url`` (``http://host:port``)."""
+        found = re.fullmatch(r"http://([^:/]+):(\d+)/?", url)
+        if found is None:
+            raise ValueError(f"not a server address: {url!r}")
+        self.host, self.port = found.group(1), int(found.group(2))
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None,
+                      headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        """Send one request (``body`` as JSON); return the answer's status and JSON.
+
+        A GET is sent again, once, on a new connection if the server had
+        closed the old one; ``HttpError`` for an answer that cannot be read.
+        """
+        payload = b"" if body is None else json.dumps(body).encode("utf-8")
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}",
+                 f"Content-Length: {len(payload)}"]
+        if body is not None:
+            lines.append("Content-Type: application/json")
+        lines.extend(f"{name}: {value}" for name, value in (headers or {}).items())
+        message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload
+        retry = method == "GET" and self.writer is not None
+        try:
+            return await self._exchange(message)
+        except (HttpError, OSError):
+            await self.close()
+            if not retry:
+                raise
+        return await self._exchange(message)
+
+    async def _exchange(self, message: bytes) -> tuple[int, Any]:
+        """Write ``message`` and read its answer, connecting first if need be."""
+        if self.writer is None or self.reader is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.writer.write(message)
+        status_line = await self.reader.readline()
+        parts = status_line.split(b" ", 2)
+        if len(parts) < 2 or not parts[1].isdigit():
+            raise HttpError(f"no answer ({status_line!r})")
+        length: int | None = None
+        closing = False
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            name = name.strip().lower()
+            if name == "content-length":
+                length = int(value.strip())
+            elif name == "connection":
+                closing = value.strip().lower() == "close"
+        if length is None:
+            raise HttpError("an answer without Content-Length")
+        try:
+            raw = await self.reader.readexactly(length)
+        except asyncio.IncompleteReadError:
+            raise HttpError("the answer was cut short") from None
+        if closing:
+            await self.close()
+        try:
+            return int(parts[1]), json.loads(raw) if raw else None
+        except ValueError:
+            raise HttpError(f"an answer that is not JSON: {raw[:80]!r}") from None
+
+    async def close(self) -> None:
+        """Close the connection (the next request opens a new one)."""
+        writer, self.reader, self.writer = self.writer, None, None
+        if writer is not None:
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except OSError:
+                pass
+
+
+def start_server(data: Path, *, capacity: int = 200, delay: float = 0.0,
+                 cache: Path | None = None, port: int = 0,
+                 source: Path = ROOT) -> tuple[subprocess.Popen[str], str]:
+    """Start the server with the data folder ``data``; return it and its address.
+
+    ``cache`` is the solver tables' folder (default: the usual one); ``port``
+    0 takes a free one; ``source`` is the project folder whose code is served.
+    """
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(data), PYTHONPATH=str(source))
+    if cache is not None:
+        env["YAHTZEE_CACHE_DIR"] = str(cache)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "yahtzee", "serve", "--port", str(port), "--delay", str(delay),
+         "--max-games", str(capacity)],
+        cwd=source, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], 60)
+    line = process.stdout.readline() if ready else ""
+    found = re.search(r"http://127\.0\.0\.1:\d+", line)
+    if found is None:
+        process.kill()
+        raise RuntimeError(f"the server printed no address: {line!r}")
+    return process, found.group(0)
+
+
+def server_cpu(pid: int) -> float:
+    """Return the processor time the server has used so far, in seconds (Linux; else 0)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def play_one(url: str, load: Load, seed: int, think: float, coach: bool,
+                   game: str | None = None) -> None:
+    """Play one game as its person, through the API, timing every move.
+
+    The client waits ``think`` seconds before each move, as a (very fast)
+    person would.  With ``game`` (an ID in ``load.secrets``) it goes on
+    with that game instead of starting one with ``seed`` and ``coach``.
+    """
+    connection = Connection(url)
+    try:
+        if game is None:
+            status, made = await connection.request("POST", "/api/games",
+                                                    {"seed": seed, "coach": coach})
+            if status != 201:
+                load.failures.append(f"new game: {status} {made}")
+                return
+            game = str(made["game"])
+            load.secrets[game] = made["links"][0]["secret"]
+        await _play(connection, load, game, think)
+    except (HttpError, OSError) as error:
+        load.failures.append(f"{game or seed}: {type(error).__name__}: {error}")
+    finally:
+        await connection.close()
+
+
+def _note(load: Load, game: str, state: dict[str, Any]) -> dict[str, Any]:
+    """Note the version of ``state`` as seen; return it."""
+    load.seen[game] = max(load.seen.get(game, 0), int(state["version"]))
+    return state
+
+
+async def _play(connection: Connection, load: Load, game: str, think: float) -> None:
+    """Play ``game`` to its end on ``connection``, as ``play_one`` says."""
+    headers = {SEAT_HEADER: load.secrets[game]}
+
+    async def send(**body: Any) -> dict[str, Any] | None:
+        """Send one move and time it; None (failure noted) if it is not accepted."""
+        await asyncio.sleep(think)
+        started = time.perf_counter()
+        status, answer = await connection.request("POST", f"/api/games/{game}/moves", body,
+                                                  headers)
+        load.times.append(time.perf_counter() - started)
+        if status != 200:
+            load.failures.append(f"{game} {body}: {status} {answer}")
+            return None
+        return _note(load, game, answer)
+
+    async def poll(after: int | None = None) -> dict[str, Any]:
+        """Return the game's state (once its version passes ``after``)."""
+        query = "" if after is None else f"?after={after}"
+        status, answer = await connection.request("GET", f"/api/games/{game}{query}",
+                                                  headers=headers)
+        if status != 200:
+            raise HttpError(f"state: {status} {answer}")
+        return _note(load, game, answer)
+
+    state = await poll()
+    while True:
+        while state["turn"] is not None and state["turn"] not in state["you"]:
+            state = await poll(state["version"])
+        if state["turn"] is None:
+            break
+        got = await send(**next_move(state))
+        if got is None:
+            return
+        state = got
+    load.finished.append(game)
+
+
+async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = True,
+                     first_seed: int = 1, load: Load | None = None) -> Load:
+    """Play ``games`` games at once against the server at ``url``; return what was seen.
+
+    With ``load``, the games of ``load.secrets`` not yet finished are played
+    on to their end instead (``games`` and the rest unused), noted in ``load``.
+    """
+    if load is not None:
+        going = [game for game in load.secrets if game not in load.finished]
+        await asyncio.gather(*(play_one(url, load, 0, think, coach, game) for game in going))
+        return load
+    load = Load()
+    await asyncio.gather(*(play_one(url, load, first_seed + n, think, coach)
+                           for n in range(games)))
+    return load
+
+
+def lost(data: Path, load: Load, games: int) -> list[str]:
+    """Return what was lost: games not finished or not filed once, saves left over."""
+    from yahtzee.storage.history import HISTORY_FILE, History
+    from yahtzee.storage.saves import SaveStore
+
+    class Quiet:
+        """Storage reports, kept."""
+
+        def __init__(self) -> None:
+            """Start with none."""
+            self.reports: list[str] = []
+
+        def damaged_file(self, *args: Any) -> None:
+            """Keep a damaged file's report."""
+            self.reports.append(f"damaged {args}")
+
+        def cannot_save(self, error: Exception) -> None:
+            """Keep a failure to save."""
+            self.reports.append(f"cannot save {error}")
+
+        def damaged_game(self, *args: Any) -> None:
+            """Keep a damaged game's report."""
+            self.reports.append(f"damaged game {args}")
+
+        def filed_twice(self, *args: Any) -> None:
+            """Keep a game filed twice."""
+            self.reports.append(f"filed twice {args}")
+
+    quiet = Quiet()
+    problems = list(load.failures)
+    if len(load.finished) != games:
+        problems.append(f"{games - len(load.finished)} games not finished")
+    filed = sorted(g.uid for g in History(data / HISTORY_FILE, problems=quiet).games())
+    if filed != sorted(load.finished):
+        problems.append(f"{len(filed)} games filed for {len(load.finished)} finished")
+    left = SaveStore(data / "saves", problems=quiet).unfinished()
+    if left:
+        problems.append(f"{len(left)} saves left over")
+    return problems + quiet.reports
