@@ -23,6 +23,7 @@ from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.rules import Rules
 from yahtzee.domain.score_card import ScoreCard
+from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.dynamic import (TIE, SpecialChoices, States, TurnValues,
                                     single_turn_values, state_index, step_one, table_specials)
@@ -179,6 +180,10 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
     def _solve_turn(self, key: Any) -> TurnValues:
         """Return the values inside a turn from the state (flag, mask, upper)."""
         flag, mask, upper = key
+        if self.model.special is not None:
+            fast = accel.one_turn(self.model, self.values, flag, mask, upper)
+            if fast is not None:
+                return TurnValues(*fast)
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
         return single_turn_values(self.model, self.values, flag, mask, upper,
                                   self._specials(flag, mask, states))

@@ -1,0 +1,871 @@
+/*
+ * The optional compiled kernel of the solver: the values inside a turn, state by state.
+ *
+ * It does, in plain C over the same arrays, what yahtzee/solver/dynamic.py does
+ * with numpy: for a state between turns, the value of scoring each final roll
+ * (the best open box, or the special choices of a Yahtzee roll), each keep's
+ * mean over the missing dice with one and with two rolls left, each roll's best
+ * keep, and the state's expected points to come.  States are worked on BLOCK at
+ * a time, the same operations for each, so that the compiler can use vector
+ * instructions; the sums are taken in numpy's order (the six children of a
+ * keep left to right, then times 1/6).  Every array comes from Python through
+ * the buffer protocol; no numpy header is needed to build it.  The work runs
+ * without the interpreter lock, so that threads share it.
+ *
+ * yahtzee/solver/accel.py is the only user; yahtzee/solver/_kernel.pyi types it.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define FACES 6
+#define NUM_KEEPS 462
+#define NUM_ROLLS 252
+#define ROLL_START 210
+#define MAX_PARENTS 5
+#define MAX_CATEGORIES 16
+#define MAX_ENTRIES 512
+#define MAX_SPECIALS 16
+#define MAX_SLOTS (MAX_CATEGORIES + 1)
+#define BLOCK 8
+#define TIE 1e-9
+
+/* The keeps, set once by set_keeps(): children of the keeps under five dice,
+ * parents (one die fewer) of every keep, the chance of each roll. */
+static int keeps_ready = 0;
+static int32_t children[ROLL_START][FACES];
+static int32_t parent_count[NUM_KEEPS];
+static int32_t parents[NUM_KEEPS][MAX_PARENTS];
+static double roll_chance[NUM_ROLLS];
+
+/* ---- reading buffers ------------------------------------------------------ */
+
+static int
+get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what, int writable)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        return -1;
+    }
+    if (view->itemsize != itemsize) {
+        PyErr_Format(PyExc_TypeError, "%s: items of %zd bytes expected, not %zd",
+                     what, itemsize, view->itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static Py_ssize_t
+items(const Py_buffer *view)
+{
+    return view->len / view->itemsize;
+}
+
+/* ---- set_keeps ------------------------------------------------------------- */
+
+static PyObject *
+set_keeps(PyObject *self, PyObject *args)
+{
+    PyObject *o_children, *o_parents, *o_chance;
+    Py_buffer kids, par, chance;
+    if (!PyArg_ParseTuple(args, "OOO", &o_children, &o_parents, &o_chance)) {
+        return NULL;
+    }
+    if (get_buffer(o_children, &kids, 8, "children", 0) < 0) {
+        return NULL;
+    }
+    if (get_buffer(o_parents, &par, 8, "parents", 0) < 0) {
+        PyBuffer_Release(&kids);
+        return NULL;
+    }
+    if (get_buffer(o_chance, &chance, 8, "chances", 0) < 0) {
+        PyBuffer_Release(&kids);
+        PyBuffer_Release(&par);
+        return NULL;
+    }
+    int ok = items(&kids) == ROLL_START * FACES && items(&par) == NUM_KEEPS * MAX_PARENTS
+             && items(&chance) == NUM_ROLLS;
+    const int64_t *k = kids.buf, *p = par.buf;
+    for (int i = 0; ok && i < ROLL_START * FACES; i++) {
+        ok = k[i] > i / FACES && k[i] < NUM_KEEPS;
+    }
+    for (int i = 0; ok && i < NUM_KEEPS; i++) {
+        int count = 0;
+        for (int j = 0; j < MAX_PARENTS; j++) {
+            int64_t q = p[i * MAX_PARENTS + j];
+            if (q >= 0) {
+                ok = ok && q < i && count == j;
+                count++;
+            }
+        }
+        parent_count[i] = count;
+    }
+    if (ok) {
+        for (int i = 0; i < ROLL_START * FACES; i++) {
+            children[i / FACES][i % FACES] = (int32_t)k[i];
+        }
+        for (int i = 0; i < NUM_KEEPS * MAX_PARENTS; i++) {
+            parents[i / MAX_PARENTS][i % MAX_PARENTS] = (int32_t)(p[i] < 0 ? 0 : p[i]);
+        }
+        memcpy(roll_chance, chance.buf, sizeof roll_chance);
+        keeps_ready = 1;
+    }
+    PyBuffer_Release(&kids);
+    PyBuffer_Release(&par);
+    PyBuffer_Release(&chance);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent keep tables");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* ---- the Plan type: one model's constants and value table ------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    Py_buffer allowed_view, box_view, bonus_view, varies_view;
+    int has_views;
+    int ready;                   /* made without error: the methods may run */
+    const uint8_t *sp_allowed;   /* (rows, specials, slots) */
+    const int16_t *sp_box;
+    const int16_t *sp_bonus;
+    const uint8_t *sp_varies;    /* (rows,) */
+    int n_cat, n_slots, n_flags, n_upper, threshold, upper_bonus, flag_cat, bonus_levels;
+    int n_specials, n_entries;
+    int64_t n_masks, n_values;
+    int upper_of[MAX_SLOTS];
+    int64_t sp_rolls[MAX_SPECIALS];
+    int entry_points[MAX_ENTRIES];
+    int entry_box[MAX_ENTRIES];
+    int entry_of[MAX_CATEGORIES][NUM_ROLLS];
+} Plan;
+
+/* Where a choice leads: the reward and the flat position of the next state (-1: none). */
+static inline int64_t
+step(const Plan *pl, int flag, int64_t mask, int upper, int slot, int box, int bonus,
+     int *reward)
+{
+    int64_t new_mask = slot < pl->n_cat ? mask | ((int64_t)1 << slot) : mask;
+    int gain = box + bonus;
+    int new_upper = upper;
+    if (pl->threshold) {
+        if (pl->upper_of[slot]) {
+            new_upper = upper + box < pl->threshold ? upper + box : pl->threshold;
+        }
+        if (upper < pl->threshold && new_upper >= pl->threshold) {
+            gain += pl->upper_bonus;
+        }
+    }
+    int new_flag = flag;
+    if (pl->flag_cat >= 0) {
+        if (slot == pl->flag_cat) {
+            new_flag = box > 0;
+        }
+        if (pl->bonus_levels > 1 && bonus > 0) {
+            new_flag += 1;
+        }
+    }
+    *reward = gain;
+    if (new_flag >= pl->n_flags) {
+        return -1;
+    }
+    return ((int64_t)new_flag * pl->n_masks + new_mask) * pl->n_upper + new_upper;
+}
+
+/* The special choices of one state: (specials, slots) arrays, or none. */
+typedef struct {
+    int count;
+    const int64_t *rolls;
+    const uint8_t *allowed;
+    const int16_t *box;
+    const int16_t *bonus;
+} Specials;
+
+/* What one call computes, and where it writes (column `col` of `width`). */
+typedef struct {
+    double *start;      /* (B,) or NULL */
+    double *leaf;       /* (252, width) or NULL */
+    double *keep1;      /* (462, width) or NULL */
+    double *keep2;      /* (462, width) or NULL */
+    int8_t *choice;     /* (252, width) or NULL */
+    Py_ssize_t width;
+} Outputs;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/*
+ * The turn of `count` (at most W) states, W side by side (row k of a table
+ * holds W values: keep[k * W + b] is keep k of state b); returns 0, or -1 if a
+ * choice leads outside the table.  `specials[b]` are state b's special
+ * choices (count 0 when its Yahtzee rolls offer the open boxes plainly).
+ * `ev` and `keep` are scratch of MAX_ENTRIES * W and NUM_KEEPS * W values.
+ */
+static ALWAYS_INLINE int
+turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
+           const int64_t *mask, const int *upper, const Specials *specials, const Outputs *out,
+           Py_ssize_t col, const int W, double *restrict ev, double *restrict keep)
+{
+    double *restrict leaf = keep + ROLL_START * W;
+    int64_t filled_everywhere = -1;
+    for (int b = 0; b < W; b++) {
+        filled_everywhere &= mask[b < count ? b : 0];
+    }
+
+    /* each box's distinct points: what scoring them leads to (-inf where filled) */
+    for (int e = 0; e < pl->n_entries; e++) {
+        int c = pl->entry_box[e];
+        if ((filled_everywhere >> c) & 1) {
+            continue;
+        }
+        for (int b = 0; b < W; b++) {
+            int s = b < count ? b : 0;
+            double v = -INFINITY;
+            if (!((mask[s] >> c) & 1)) {
+                int reward;
+                int64_t at = step(pl, flag[s], mask[s], upper[s], c, pl->entry_points[e], 0,
+                                  &reward);
+                if (at < 0) {
+                    return -1;
+                }
+                v = (double)reward + values[at];
+            }
+            ev[e * W + b] = v;
+        }
+    }
+    /* each roll: the best box */
+    for (int i = 0; i < NUM_ROLLS * W; i++) {
+        leaf[i] = -INFINITY;
+    }
+    for (int c = 0; c < pl->n_cat; c++) {
+        if ((filled_everywhere >> c) & 1) {
+            continue;
+        }
+        const int *entry = pl->entry_of[c];
+        for (int r = 0; r < NUM_ROLLS; r++) {
+            const double *restrict v = ev + entry[r] * W;
+            double *restrict l = leaf + r * W;
+            for (int b = 0; b < W; b++) {
+                l[b] = v[b] > l[b] ? v[b] : l[b];
+            }
+        }
+    }
+    if (out->choice != NULL) {
+        for (int b = 0; b < count; b++) {
+            for (int r = 0; r < NUM_ROLLS; r++) {
+                int pick = 0;
+                for (int c = 0; c < pl->n_cat; c++) {
+                    if (!((mask[b] >> c) & 1)
+                        && ev[pl->entry_of[c][r] * W + b] >= leaf[r * W + b] - TIE) {
+                        pick = c;
+                        break;
+                    }
+                }
+                out->choice[r * out->width + col + b] = (int8_t)pick;
+            }
+        }
+    }
+    /* the special rolls: the best of their own choices */
+    for (int b = 0; b < count; b++) {
+        for (int s = 0; s < specials[b].count; s++) {
+            double worth[MAX_SLOTS];
+            double top = -INFINITY;
+            for (int slot = 0; slot < pl->n_slots; slot++) {
+                int i = s * pl->n_slots + slot;
+                worth[slot] = -INFINITY;
+                if (specials[b].allowed[i]) {
+                    int reward;
+                    int64_t at = step(pl, flag[b], mask[b], upper[b], slot, specials[b].box[i],
+                                      specials[b].bonus[i], &reward);
+                    if (at < 0) {
+                        return -1;
+                    }
+                    worth[slot] = (double)reward + values[at];
+                }
+                top = worth[slot] > top ? worth[slot] : top;
+            }
+            int roll = (int)specials[b].rolls[s];
+            leaf[roll * W + b] = top;
+            if (out->choice != NULL) {
+                int pick = 0;
+                while (pick < pl->n_slots - 1 && !(worth[pick] >= top - TIE)) {
+                    pick++;
+                }
+                out->choice[roll * out->width + col + b] = (int8_t)pick;
+            }
+        }
+    }
+    if (out->leaf != NULL) {
+        for (int r = 0; r < NUM_ROLLS; r++) {
+            for (int b = 0; b < count; b++) {
+                out->leaf[r * out->width + col + b] = leaf[r * W + b];
+            }
+        }
+    }
+
+    for (int pass = 0; pass < 2; pass++) {
+        /* each keep under five dice: the mean of its six children, from the largest down */
+        for (int k = ROLL_START - 1; k >= 0; k--) {
+            const double *restrict c0 = keep + children[k][0] * W;
+            const double *restrict c1 = keep + children[k][1] * W;
+            const double *restrict c2 = keep + children[k][2] * W;
+            const double *restrict c3 = keep + children[k][3] * W;
+            const double *restrict c4 = keep + children[k][4] * W;
+            const double *restrict c5 = keep + children[k][5] * W;
+            double *restrict to = keep + k * W;
+            for (int b = 0; b < W; b++) {
+                to[b] = (((((c0[b] + c1[b]) + c2[b]) + c3[b]) + c4[b]) + c5[b]) * (1.0 / FACES);
+            }
+        }
+        double *table = pass == 0 ? out->keep1 : out->keep2;
+        if (table != NULL) {
+            for (int k = 0; k < NUM_KEEPS; k++) {
+                for (int b = 0; b < count; b++) {
+                    table[k * out->width + col + b] = keep[k * W + b];
+                }
+            }
+        }
+        if (pass == 1 && out->start == NULL) {
+            break;
+        }
+        /* each keep, in place: the best value among its sub-keeps, itself included
+           (its parents, one die fewer, come before it and are done) */
+        for (int k = 1; k < NUM_KEEPS; k++) {
+            double acc[BLOCK];
+            double *restrict to = keep + k * W;
+            for (int b = 0; b < W; b++) {
+                acc[b] = to[b];
+            }
+            for (int j = 0; j < parent_count[k]; j++) {
+                const double *restrict from = keep + parents[k][j] * W;
+                for (int b = 0; b < W; b++) {
+                    acc[b] = from[b] > acc[b] ? from[b] : acc[b];
+                }
+            }
+            for (int b = 0; b < W; b++) {
+                to[b] = acc[b];
+            }
+        }
+        /* the rolls' rows now hold each roll's best keep: the leaves of the next pass */
+    }
+    if (out->start != NULL) {
+        double total[BLOCK] = {0.0};
+        for (int r = 0; r < NUM_ROLLS; r++) {
+            for (int b = 0; b < W; b++) {
+                total[b] += roll_chance[r] * leaf[r * W + b];
+            }
+        }
+        for (int b = 0; b < count; b++) {
+            out->start[col + b] = total[b];
+        }
+    }
+    return 0;
+}
+
+/* turn_lanes for BLOCK states side by side. */
+static int
+turn_block(const Plan *pl, const double *values, int count, const int *flag,
+           const int64_t *mask, const int *upper, const Specials *specials, const Outputs *out,
+           Py_ssize_t col)
+{
+    double ev[MAX_ENTRIES * BLOCK];
+    double keep[NUM_KEEPS * BLOCK];
+    return turn_lanes(pl, values, count, flag, mask, upper, specials, out, col, BLOCK, ev,
+                      keep);
+}
+
+/* turn_lanes for one state. */
+static int
+turn_single(const Plan *pl, const double *values, int flag, int64_t mask, int upper,
+            const Specials *specials, const Outputs *out)
+{
+    double ev[MAX_ENTRIES];
+    double keep[NUM_KEEPS];
+    return turn_lanes(pl, values, 1, &flag, &mask, &upper, specials, out, 0, 1, ev, keep);
+}
+
+/* Check a state; the flat row of its special tables, or -1 (with an error set). */
+static int64_t
+check_state(const Plan *pl, int64_t flag, int64_t mask, int64_t upper)
+{
+    if (!pl->ready) {
+        PyErr_SetString(PyExc_RuntimeError, "this plan was not made");
+        return -1;
+    }
+    if (flag < 0 || flag >= pl->n_flags || mask < 0 || mask >= pl->n_masks || upper < 0
+        || upper >= pl->n_upper) {
+        PyErr_Format(PyExc_ValueError, "no such state (%lld, %lld, %lld)", (long long)flag,
+                     (long long)mask, (long long)upper);
+        return -1;
+    }
+    return flag * pl->n_masks + mask;
+}
+
+static Specials
+table_specials(const Plan *pl, int64_t row)
+{
+    Specials none = {0, NULL, NULL, NULL, NULL};
+    if (pl->n_specials == 0 || !pl->sp_varies[row]) {
+        return none;
+    }
+    Py_ssize_t at = (Py_ssize_t)row * pl->n_specials * pl->n_slots;
+    Specials found = {pl->n_specials, pl->sp_rolls, pl->sp_allowed + at, pl->sp_box + at,
+                      pl->sp_bonus + at};
+    return found;
+}
+
+/* Work out `count` states of parallel int64 arrays, BLOCK at a time, without the GIL. */
+static int
+turn_states(const Plan *pl, const double *values, Py_ssize_t count, const int64_t *flags, const int64_t *masks,
+            const int64_t *uppers, const Outputs *out)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (check_state(pl, flags[i], masks[i], uppers[i]) < 0) {
+            return -1;
+        }
+    }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t lo = 0; lo < count && !failed; lo += BLOCK) {
+        int n = count - lo < BLOCK ? (int)(count - lo) : BLOCK;
+        int flag[BLOCK], upper[BLOCK];
+        int64_t mask[BLOCK];
+        Specials specials[BLOCK];
+        for (int b = 0; b < n; b++) {
+            flag[b] = (int)flags[lo + b];
+            mask[b] = masks[lo + b];
+            upper[b] = (int)uppers[lo + b];
+            specials[b] = table_specials(pl, flag[b] * pl->n_masks + mask[b]);
+        }
+        failed = turn_block(pl, values, n, flag, mask, upper, specials, out, lo) < 0;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+        return -1;
+    }
+    return 0;
+}
+
+static int
+state_arrays(PyObject *o_flags, PyObject *o_masks, PyObject *o_uppers, Py_buffer views[3])
+{
+    PyObject *objs[3] = {o_flags, o_masks, o_uppers};
+    for (int i = 0; i < 3; i++) {
+        if (get_buffer(objs[i], &views[i], 8, "states", 0) < 0) {
+            for (int j = 0; j < i; j++) {
+                PyBuffer_Release(&views[j]);
+            }
+            return -1;
+        }
+    }
+    if (items(&views[1]) != items(&views[0]) || items(&views[2]) != items(&views[0])) {
+        PyErr_SetString(PyExc_ValueError, "the state arrays differ in length");
+        for (int j = 0; j < 3; j++) {
+            PyBuffer_Release(&views[j]);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* The value table of the model's states (read-only, checked for size). */
+static int
+value_table(const Plan *pl, PyObject *obj, Py_buffer *view)
+{
+    if (get_buffer(obj, view, 8, "values", 0) < 0) {
+        return -1;
+    }
+    if (items(view) != pl->n_values) {
+        PyErr_SetString(PyExc_ValueError, "the value table does not fit the model");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Work out states given as three int64 arrays into output tables of `rows[i]`
+ * items of `itemsize[i]` bytes per state (None: not wanted); with `starts`, the
+ * one output is each state's expected points to come, else the outputs are
+ * leaf, keep1, keep2 and choice.
+ */
+static PyObject *
+run_states(Plan *self, PyObject *args, int starts)
+{
+    PyObject *o_values, *o_st[3], *o_out[4] = {Py_None, Py_None, Py_None, Py_None};
+    static const Py_ssize_t start_rows[1] = {1}, start_size[1] = {8};
+    static const Py_ssize_t turn_rows[4] = {NUM_ROLLS, NUM_KEEPS, NUM_KEEPS, NUM_ROLLS};
+    static const Py_ssize_t turn_size[4] = {8, 8, 8, 1};
+    int n = starts ? 1 : 4;
+    const Py_ssize_t *rows = starts ? start_rows : turn_rows;
+    const Py_ssize_t *itemsize = starts ? start_size : turn_size;
+    int parsed = starts ? PyArg_ParseTuple(args, "OOOOO", &o_values, &o_st[0], &o_st[1],
+                                           &o_st[2], &o_out[0])
+                        : PyArg_ParseTuple(args, "OOOOOOOO", &o_values, &o_st[0], &o_st[1],
+                                           &o_st[2], &o_out[0], &o_out[1], &o_out[2],
+                                           &o_out[3]);
+    if (!parsed) {
+        return NULL;
+    }
+    Py_buffer values, st[3], views[4];
+    void *bufs[4] = {NULL, NULL, NULL, NULL};
+    int taken[4] = {0, 0, 0, 0};
+    int result = -1;
+    if (value_table(self, o_values, &values) < 0) {
+        return NULL;
+    }
+    if (state_arrays(o_st[0], o_st[1], o_st[2], st) < 0) {
+        PyBuffer_Release(&values);
+        return NULL;
+    }
+    Py_ssize_t width = items(&st[0]);
+    for (int i = 0; i < n; i++) {
+        if (o_out[i] == Py_None && !(i == 0 && starts)) {
+            continue;
+        }
+        if (get_buffer(o_out[i], &views[i], itemsize[i], "output", 1) < 0) {
+            goto done;
+        }
+        taken[i] = 1;
+        bufs[i] = views[i].buf;
+        if (items(&views[i]) != rows[i] * width) {
+            PyErr_SetString(PyExc_ValueError, "an output table does not fit the states");
+            goto done;
+        }
+    }
+    {
+        Outputs start_out = {bufs[0], NULL, NULL, NULL, NULL, width};
+        Outputs turn_out = {NULL, bufs[0], bufs[1], bufs[2], bufs[3], width};
+        result = turn_states(self, values.buf, width, st[0].buf, st[1].buf, st[2].buf,
+                             starts ? &start_out : &turn_out);
+    }
+done:
+    for (int i = 0; i < n; i++) {
+        if (taken[i]) {
+            PyBuffer_Release(&views[i]);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        PyBuffer_Release(&st[i]);
+    }
+    PyBuffer_Release(&values);
+    if (result < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+Plan_start(Plan *self, PyObject *args)
+{
+    return run_states(self, args, 1);
+}
+
+static PyObject *
+Plan_turn(Plan *self, PyObject *args)
+{
+    return run_states(self, args, 0);
+}
+
+/*
+ * turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus]): one
+ * state's leaf, keep1 and keep2 (252 + 462 + 462 values in `out`) and choices; the
+ * optional arrays are its special rolls and their choices (rolls x slots), in place
+ * of the plan's tables.
+ */
+static PyObject *
+Plan_turn_one(Plan *self, PyObject *args)
+{
+    long long flag, mask, upper;
+    PyObject *o_values, *o_out, *o_choice;
+    PyObject *o_sp[4] = {Py_None, Py_None, Py_None, Py_None};
+    if (!PyArg_ParseTuple(args, "OLLLOO|OOOO", &o_values, &flag, &mask, &upper, &o_out,
+                          &o_choice, &o_sp[0], &o_sp[1], &o_sp[2], &o_sp[3])) {
+        return NULL;
+    }
+    int64_t row = check_state(self, flag, mask, upper);
+    if (row < 0) {
+        return NULL;
+    }
+    Py_buffer values, out_view, choice_view, sp[4];
+    int got = 0, result = -1, have_out = 0, have_choice = 0;
+    Specials specials = {0, NULL, NULL, NULL, NULL};
+    if (value_table(self, o_values, &values) < 0) {
+        return NULL;
+    }
+    have_out = get_buffer(o_out, &out_view, 8, "out", 1) == 0;
+    have_choice = have_out && get_buffer(o_choice, &choice_view, 1, "choice", 1) == 0;
+    if (!have_choice) {
+        goto done;
+    }
+    if (items(&out_view) != NUM_ROLLS + 2 * NUM_KEEPS || items(&choice_view) != NUM_ROLLS) {
+        PyErr_SetString(PyExc_ValueError, "turn_one: wrong output sizes");
+        goto done;
+    }
+    if (o_sp[0] != Py_None) {
+        Py_ssize_t sizes[4] = {8, 1, 2, 2};
+        for (; got < 4; got++) {
+            if (get_buffer(o_sp[got], &sp[got], sizes[got], "specials", 0) < 0) {
+                goto done;
+            }
+        }
+        Py_ssize_t n = items(&sp[0]);
+        const int64_t *rolls = sp[0].buf;
+        int fits = n <= MAX_SPECIALS;
+        for (int i = 1; i < 4; i++) {
+            fits = fits && items(&sp[i]) == n * self->n_slots;
+        }
+        for (Py_ssize_t i = 0; fits && i < n; i++) {
+            fits = rolls[i] >= 0 && rolls[i] < NUM_ROLLS;
+        }
+        if (!fits) {
+            PyErr_SetString(PyExc_ValueError, "turn_one: special arrays that do not fit");
+            goto done;
+        }
+        Specials given = {(int)n, rolls, sp[1].buf, sp[2].buf, sp[3].buf};
+        specials = given;
+    } else {
+        specials = table_specials(self, row);
+    }
+    {
+        double *buf = out_view.buf;
+        Outputs out = {NULL, buf, buf + NUM_ROLLS, buf + NUM_ROLLS + NUM_KEEPS, choice_view.buf,
+                       1};
+        result = turn_single(self, values.buf, (int)flag, mask, (int)upper, &specials, &out);
+        if (result < 0) {
+            PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+        }
+    }
+done:
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&sp[i]);
+    }
+    if (have_choice) {
+        PyBuffer_Release(&choice_view);
+    }
+    if (have_out) {
+        PyBuffer_Release(&out_view);
+    }
+    PyBuffer_Release(&values);
+    if (result < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static void
+Plan_release(Plan *self)
+{
+    if (self->has_views) {
+        PyBuffer_Release(&self->allowed_view);
+        PyBuffer_Release(&self->box_view);
+        PyBuffer_Release(&self->bonus_view);
+        PyBuffer_Release(&self->varies_view);
+        self->has_views = 0;
+    }
+    self->ready = 0;
+    self->n_specials = 0;
+    self->sp_allowed = NULL;
+    self->sp_box = self->sp_bonus = NULL;
+    self->sp_varies = NULL;
+}
+
+static void
+Plan_dealloc(Plan *self)
+{
+    Plan_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/*
+ * Plan(sizes, upper_of, entry_box, entry_points, entry_of, special_rolls, allowed, box,
+ *      bonus, varies)
+ * sizes: int64 [n_cat, n_flags, n_masks, n_upper, threshold, upper_bonus, flag_cat,
+ * bonus_levels]; entry_box and entry_points: each box's distinct points, listed once;
+ * entry_of: (n_cat, 252) the entry of each box and roll; the special tables have one
+ * row per (flag, mask), and may be empty when there are no special rolls.
+ */
+static int
+Plan_init(Plan *self, PyObject *args, PyObject *kwds)
+{
+    PyObject *o[10];
+    Py_buffer small[6];
+    static const char *names[6] = {"sizes", "upper_of", "entry_box", "entry_points",
+                                   "entry_of", "special rolls"};
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
+                          &o[7], &o[8], &o[9])) {
+        return -1;
+    }
+    if (!keeps_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_keeps() must be called first");
+        return -1;
+    }
+    Plan_release(self);
+    int got = 0, ok = 0;
+    for (; got < 6; got++) {
+        if (get_buffer(o[got], &small[got], 8, names[got], 0) < 0) {
+            goto fail;
+        }
+    }
+    const int64_t *sizes = small[0].buf;
+    if (items(&small[0]) != 8) {
+        PyErr_SetString(PyExc_ValueError, "sizes: eight numbers expected");
+        goto fail;
+    }
+    self->n_cat = (int)sizes[0];
+    self->n_slots = self->n_cat + 1;
+    self->n_flags = (int)sizes[1];
+    self->n_masks = sizes[2];
+    self->n_upper = (int)sizes[3];
+    self->threshold = (int)sizes[4];
+    self->upper_bonus = (int)sizes[5];
+    self->flag_cat = (int)sizes[6];
+    self->bonus_levels = (int)sizes[7];
+    self->n_entries = (int)items(&small[2]);
+    self->n_specials = (int)items(&small[5]);
+    if (sizes[0] < 1 || sizes[0] > MAX_CATEGORIES || sizes[1] < 1 || sizes[1] > 64
+        || self->n_masks != ((int64_t)1 << self->n_cat) || sizes[3] < 1 || sizes[3] > 4096
+        || sizes[4] < 0 || (self->threshold && self->n_upper != self->threshold + 1)
+        || (!self->threshold && self->n_upper != 1) || sizes[6] < -1 || sizes[6] >= sizes[0]
+        || sizes[5] < 0 || sizes[5] > 1000000 || sizes[7] < 1
+        || items(&small[1]) != self->n_cat || items(&small[3]) != self->n_entries
+        || self->n_entries > MAX_ENTRIES || items(&small[4]) != self->n_cat * NUM_ROLLS
+        || self->n_specials > MAX_SPECIALS) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent model sizes");
+        goto fail;
+    }
+    self->n_values = (int64_t)self->n_flags * self->n_masks * self->n_upper;
+    const int64_t *upper_of = small[1].buf, *entry_box = small[2].buf;
+    const int64_t *points = small[3].buf, *entry_of = small[4].buf, *rolls = small[5].buf;
+    for (int c = 0; c < self->n_cat; c++) {
+        self->upper_of[c] = upper_of[c] != 0;
+    }
+    self->upper_of[self->n_cat] = 0;
+    for (int e = 0; e < self->n_entries; e++) {
+        if (entry_box[e] < 0 || entry_box[e] >= self->n_cat || points[e] < 0
+            || points[e] > 1000000) {
+            PyErr_SetString(PyExc_ValueError, "inconsistent box entries");
+            goto fail;
+        }
+        self->entry_box[e] = (int)entry_box[e];
+        self->entry_points[e] = (int)points[e];
+    }
+    for (int c = 0; c < self->n_cat; c++) {
+        for (int r = 0; r < NUM_ROLLS; r++) {
+            int64_t e = entry_of[c * NUM_ROLLS + r];
+            if (e < 0 || e >= self->n_entries || entry_box[e] != c) {
+                PyErr_SetString(PyExc_ValueError, "inconsistent roll entries");
+                goto fail;
+            }
+            self->entry_of[c][r] = (int)e;
+        }
+    }
+    for (int s = 0; s < self->n_specials; s++) {
+        if (rolls[s] < 0 || rolls[s] >= NUM_ROLLS) {
+            PyErr_SetString(PyExc_ValueError, "inconsistent special rolls");
+            goto fail;
+        }
+        self->sp_rolls[s] = rolls[s];
+    }
+    Py_buffer *views[4] = {&self->allowed_view, &self->box_view, &self->bonus_view,
+                           &self->varies_view};
+    Py_ssize_t itemsizes[4] = {1, 2, 2, 1};
+    int have = 0;
+    for (; have < 4; have++) {
+        if (get_buffer(o[6 + have], views[have], itemsizes[have], "specials", 0) < 0) {
+            break;
+        }
+    }
+    if (have < 4) {
+        for (int i = 0; i < have; i++) {
+            PyBuffer_Release(views[i]);
+        }
+        goto fail;
+    }
+    self->has_views = 1;
+    Py_ssize_t rows = (Py_ssize_t)self->n_flags * self->n_masks;
+    Py_ssize_t cells = rows * self->n_specials * self->n_slots;
+    if (self->n_specials > 0
+        && (items(&self->allowed_view) != cells || items(&self->box_view) != cells
+            || items(&self->bonus_view) != cells || items(&self->varies_view) != rows)) {
+        PyErr_SetString(PyExc_ValueError, "the special tables do not fit the model");
+        Plan_release(self);
+        goto fail;
+    }
+    self->sp_allowed = self->allowed_view.buf;
+    self->sp_box = self->box_view.buf;
+    self->sp_bonus = self->bonus_view.buf;
+    self->sp_varies = self->varies_view.buf;
+    self->ready = 1;
+    ok = 1;
+fail:
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&small[i]);
+    }
+    return ok ? 0 : -1;
+}
+
+static PyMethodDef Plan_methods[] = {
+    {"start", (PyCFunction)Plan_start, METH_VARARGS,
+     "start(values, flags, masks, uppers, out): each state's expected points to come."},
+    {"turn", (PyCFunction)Plan_turn, METH_VARARGS,
+     "turn(values, flags, masks, uppers, leaf, keep1, keep2, choice): states' turn tables."},
+    {"turn_one", (PyCFunction)Plan_turn_one, METH_VARARGS,
+     "turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus])."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject PlanType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "yahtzee.solver._kernel.Plan",
+    .tp_doc = "A scoring model's constants and value table, as the kernel reads them.",
+    .tp_basicsize = sizeof(Plan),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Plan_init,
+    .tp_dealloc = (destructor)Plan_dealloc,
+    .tp_methods = Plan_methods,
+};
+
+static PyMethodDef module_methods[] = {
+    {"set_keeps", set_keeps, METH_VARARGS,
+     "set_keeps(children, parents, chances): the keeps' tables, once."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "_kernel",
+    "The solver's optional compiled kernel: the values inside a turn, state by state.", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__kernel(void)
+{
+    if (PyType_Ready(&PlanType) < 0) {
+        return NULL;
+    }
+    PyObject *module = PyModule_Create(&kernel_module);
+    if (module == NULL) {
+        return NULL;
+    }
+    Py_INCREF(&PlanType);
+    if (PyModule_AddObject(module, "Plan", (PyObject *)&PlanType) < 0) {
+        Py_DECREF(&PlanType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    PyModule_AddIntConstant(module, "BLOCK", BLOCK);
+    return module;
+}
