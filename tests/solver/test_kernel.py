@@ -22,6 +22,7 @@ from typing import TypeVar
 import numpy as np
 import pytest
 
+from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.poker_dice import PokerScoreCard
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
@@ -113,6 +114,27 @@ def test_one_states_turn_is_numpys(rules: Rules, official: Solution, course: Sol
 
 
 @pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_decisions_are_numpys(rules: Rules, official: Solution, course: Solution,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    solution = _solution(rules, official, course)
+    rng = random.Random(7)
+    situations = [(card, [rng.randint(1, 6)] * 5 if rng.random() < 0.3
+                   else [rng.randint(1, 6) for _ in range(5)]) for card in _cards(rules, 150, 7)]
+
+    Decisions = list[tuple[tuple[int, ...] | None, tuple[int, ...] | None, CategoryValue]]
+
+    def decide(strategy: OptimalStrategy) -> Decisions:
+        """Return every keep (with two and one rolls left) and box for the situations."""
+        return [(strategy.keep(card, dice, 2), strategy.keep(card, dice, 1),
+                 strategy.category(card, dice)) for card, dice in situations]
+
+    fast = decide(OptimalStrategy(rules, solution))
+    monkeypatch.setattr(accel, "PLAN", None)
+    assert fast == decide(OptimalStrategy(rules, solution))
+    assert len({keep for keep, _, _ in fast}) > 20
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
 def test_greedy_turns_with_choices_asked_one_situation_at_a_time_are_numpys(
         rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
     strategy = GreedyStrategy(rules)
@@ -186,7 +208,7 @@ def test_the_kernel_refuses_arrays_that_do_not_fit(official: Solution) -> None:
     with pytest.raises(ValueError):
         plan.turn_one(values, 0, 0, 0, np.empty(10), np.empty(252, dtype=np.int8))
     assert accel.PLAN is not None
-    nonsense = (np.zeros(8, dtype=np.int64),) + (np.zeros(1, dtype=np.int64),) * 9
+    nonsense = (np.zeros(8, dtype=np.int64),) + (np.zeros(1, dtype=np.int64),) * 10
     with pytest.raises(ValueError, match="inconsistent"):
         accel.PLAN(*nonsense)
     remade = accel._make_plan(accel.PLAN, model)

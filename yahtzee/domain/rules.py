@@ -28,6 +28,8 @@ YAHTZEE_BONUS = 100
 """Points of one Yahtzee bonus."""
 
 _BOXES: tuple[Category, ...] = tuple(cls() for cls in CATEGORY_CLASSES)
+_CATEGORIES: tuple[CategoryValue, ...] = tuple(CategoryValue)
+"""The boxes in card order (iterating a tuple is quicker than the enum: the solver asks often)."""
 _JOKER_POINTS = {
     CategoryValue.FULL_HOUSE: FullHouse.POINTS,
     CategoryValue.SM_STRAIGHT: SmStraight.POINTS,
@@ -88,7 +90,7 @@ class Rules:
         ``scores`` holds each box's points in ``CategoryValue`` order, None
         for an open box; ``bonus_count`` is the Yahtzee bonuses taken so far.
         """
-        open_boxes = [cv for cv in CategoryValue if scores[cv.get_value()] is None]
+        open_boxes = [cv for cv in _CATEGORIES if scores[cv.get_value()] is None]
         yahtzee_box = scores[CategoryValue.YAHTZEE.get_value()]
         plain = [Option(cv, box_points(cv, d), 0, True) for cv in open_boxes]
         if yahtzee_box is None or not is_yahtzee(d):
@@ -126,7 +128,7 @@ class Rules:
         box is filled, ``cv`` is open and the joker steps send the dice elsewhere:
         to the upper box of their face, or to any open lower box.
         """
-        open_boxes = [c for c in CategoryValue if scores[c.get_value()] is None]
+        open_boxes = [c for c in _CATEGORIES if scores[c.get_value()] is None]
         if (not self.forced_joker or cv not in open_boxes or not is_yahtzee(d)
                 or scores[CategoryValue.YAHTZEE.get_value()] is None):
             return None

@@ -22,11 +22,16 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #define FACES 6
 #define NUM_KEEPS 462
 #define NUM_ROLLS 252
 #define ROLL_START 210
 #define MAX_PARENTS 5
+#define MAX_SUB_KEEPS 32
 #define MAX_CATEGORIES 16
 #define MAX_ENTRIES 512
 #define MAX_SPECIALS 16
@@ -35,12 +40,15 @@
 #define TIE 1e-9
 
 /* The keeps, set once by set_keeps(): children of the keeps under five dice,
- * parents (one die fewer) of every keep, the chance of each roll. */
+ * parents (one die fewer) of every keep, the chance of each roll, and each
+ * roll's distinct keeps in tie-breaking order (the roll itself first). */
 static int keeps_ready = 0;
 static int32_t children[ROLL_START][FACES];
 static int32_t parent_count[NUM_KEEPS];
 static int32_t parents[NUM_KEEPS][MAX_PARENTS];
 static double roll_chance[NUM_ROLLS];
+static int32_t sub_keep_count[NUM_ROLLS];
+static int32_t sub_keeps[NUM_ROLLS][MAX_SUB_KEEPS];
 
 /* ---- reading buffers ------------------------------------------------------ */
 
@@ -71,26 +79,30 @@ items(const Py_buffer *view)
 static PyObject *
 set_keeps(PyObject *self, PyObject *args)
 {
-    PyObject *o_children, *o_parents, *o_chance;
-    Py_buffer kids, par, chance;
-    if (!PyArg_ParseTuple(args, "OOO", &o_children, &o_parents, &o_chance)) {
+    PyObject *objs[4];
+    Py_buffer views[4];
+    memset(views, 0, sizeof views);
+    static const char *names[4] = {"children", "parents", "chances", "sub-keeps"};
+    static const Py_ssize_t sizes[4] = {ROLL_START * FACES, NUM_KEEPS * MAX_PARENTS, NUM_ROLLS,
+                                        NUM_ROLLS * MAX_SUB_KEEPS};
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOO", &objs[0], &objs[1], &objs[2], &objs[3])) {
         return NULL;
     }
-    if (get_buffer(o_children, &kids, 8, "children", 0) < 0) {
+    int got = 0, ok = 1;
+    for (; got < 4 && ok; got++) {
+        if (get_buffer(objs[got], &views[got], 8, names[got], 0) < 0) {
+            break;
+        }
+        ok = items(&views[got]) == sizes[got];
+    }
+    if (got < 4 && ok) {
+        for (int i = 0; i < got; i++) {
+            PyBuffer_Release(&views[i]);
+        }
         return NULL;
     }
-    if (get_buffer(o_parents, &par, 8, "parents", 0) < 0) {
-        PyBuffer_Release(&kids);
-        return NULL;
-    }
-    if (get_buffer(o_chance, &chance, 8, "chances", 0) < 0) {
-        PyBuffer_Release(&kids);
-        PyBuffer_Release(&par);
-        return NULL;
-    }
-    int ok = items(&kids) == ROLL_START * FACES && items(&par) == NUM_KEEPS * MAX_PARENTS
-             && items(&chance) == NUM_ROLLS;
-    const int64_t *k = kids.buf, *p = par.buf;
+    const int64_t *k = views[0].buf, *p = views[1].buf, *sub = views[3].buf;
     for (int i = 0; ok && i < ROLL_START * FACES; i++) {
         ok = k[i] > i / FACES && k[i] < NUM_KEEPS;
     }
@@ -105,6 +117,17 @@ set_keeps(PyObject *self, PyObject *args)
         }
         parent_count[i] = count;
     }
+    for (int r = 0; ok && r < NUM_ROLLS; r++) {
+        int count = 0;
+        for (int j = 0; j < MAX_SUB_KEEPS; j++) {
+            int64_t q = sub[r * MAX_SUB_KEEPS + j];
+            if (q >= 0) {
+                ok = ok && q < NUM_KEEPS && count == j && (j > 0 || q == ROLL_START + r);
+                count++;
+            }
+        }
+        sub_keep_count[r] = count;
+    }
     if (ok) {
         for (int i = 0; i < ROLL_START * FACES; i++) {
             children[i / FACES][i % FACES] = (int32_t)k[i];
@@ -112,17 +135,76 @@ set_keeps(PyObject *self, PyObject *args)
         for (int i = 0; i < NUM_KEEPS * MAX_PARENTS; i++) {
             parents[i / MAX_PARENTS][i % MAX_PARENTS] = (int32_t)(p[i] < 0 ? 0 : p[i]);
         }
-        memcpy(roll_chance, chance.buf, sizeof roll_chance);
+        for (int i = 0; i < NUM_ROLLS * MAX_SUB_KEEPS; i++) {
+            sub_keeps[i / MAX_SUB_KEEPS][i % MAX_SUB_KEEPS] = (int32_t)(sub[i] < 0 ? 0 : sub[i]);
+        }
+        memcpy(roll_chance, views[2].buf, sizeof roll_chance);
         keeps_ready = 1;
     }
-    PyBuffer_Release(&kids);
-    PyBuffer_Release(&par);
-    PyBuffer_Release(&chance);
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
     if (!ok) {
         PyErr_SetString(PyExc_ValueError, "inconsistent keep tables");
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/*
+ * best_keep(table, leaf, roll): the position, among the roll's keeps in
+ * tie-breaking order (the roll itself, that is scoring now, first), of the
+ * first one within TIE of the best; `table` holds the keeps' values (462) and
+ * `leaf` the value of scoring each roll now (252).
+ */
+static PyObject *
+best_keep(PyObject *self, PyObject *args)
+{
+    PyObject *o_table, *o_leaf;
+    int roll;
+    Py_buffer table, leaf;
+    (void)self;
+    if (!keeps_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_keeps() must be called first");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOi", &o_table, &o_leaf, &roll)) {
+        return NULL;
+    }
+    if (roll < 0 || roll >= NUM_ROLLS) {
+        PyErr_Format(PyExc_ValueError, "no roll %d", roll);
+        return NULL;
+    }
+    if (get_buffer(o_table, &table, 8, "table", 0) < 0) {
+        return NULL;
+    }
+    if (get_buffer(o_leaf, &leaf, 8, "leaf", 0) < 0) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    long pick = -1;
+    if (items(&table) != NUM_KEEPS || items(&leaf) != NUM_ROLLS) {
+        PyErr_SetString(PyExc_ValueError, "best_keep: tables of the wrong size");
+    } else {
+        const double *values = table.buf;
+        double worth[MAX_SUB_KEEPS];
+        double top = -INFINITY;
+        int count = sub_keep_count[roll];
+        worth[0] = ((const double *)leaf.buf)[roll];
+        for (int j = 1; j < count; j++) {
+            worth[j] = values[sub_keeps[roll][j]];
+        }
+        for (int j = 0; j < count; j++) {
+            top = worth[j] > top ? worth[j] : top;
+        }
+        pick = 0;
+        while (pick < count - 1 && !(worth[pick] >= top - TIE)) {
+            pick++;
+        }
+    }
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&leaf);
+    return pick < 0 ? NULL : PyLong_FromLong(pick);
 }
 
 /* ---- the Plan type: one model's constants and value table ------------------ */
@@ -143,7 +225,12 @@ typedef struct {
     int64_t sp_rolls[MAX_SPECIALS];
     int entry_points[MAX_ENTRIES];
     int entry_box[MAX_ENTRIES];
+    int box_first[MAX_CATEGORIES + 1];  /* each box's entries: box_first[c] to box_first[c+1] */
     int entry_of[MAX_CATEGORIES][NUM_ROLLS];
+    int base[NUM_ROLLS][MAX_CATEGORIES];  /* what each roll scores in each box */
+    int zero_entry[MAX_CATEGORIES];       /* each box's entry of 0 points, or -1 */
+    int scoring_count[MAX_CATEGORIES];    /* how many rolls score more than 0 in each box */
+    int16_t scoring_rolls[MAX_CATEGORIES][NUM_ROLLS];  /* those rolls */
 } Plan;
 
 /* Where a choice leads: the reward and the flat position of the next state (-1: none). */
@@ -203,6 +290,49 @@ typedef struct {
 #define ALWAYS_INLINE inline
 #endif
 
+/* Row operations on W values side by side, two at a time where SSE2 is at hand. */
+
+/* to = max(to, from) */
+static ALWAYS_INLINE void
+row_max(double *restrict to, const double *restrict from, const int W)
+{
+#if defined(__SSE2__)
+    if (W % 2 == 0) {
+        for (int b = 0; b < W; b += 2) {
+            _mm_storeu_pd(to + b, _mm_max_pd(_mm_loadu_pd(to + b), _mm_loadu_pd(from + b)));
+        }
+        return;
+    }
+#endif
+    for (int b = 0; b < W; b++) {
+        to[b] = from[b] > to[b] ? from[b] : to[b];
+    }
+}
+
+/* to = (((((c0 + c1) + c2) + c3) + c4) + c5) * (1 / 6), numpy's order */
+static ALWAYS_INLINE void
+row_mean6(double *restrict to, const double *c0, const double *c1, const double *c2,
+          const double *c3, const double *c4, const double *c5, const int W)
+{
+#if defined(__SSE2__)
+    if (W % 2 == 0) {
+        const __m128d sixth = _mm_set1_pd(1.0 / FACES);
+        for (int b = 0; b < W; b += 2) {
+            __m128d sum = _mm_add_pd(_mm_loadu_pd(c0 + b), _mm_loadu_pd(c1 + b));
+            sum = _mm_add_pd(sum, _mm_loadu_pd(c2 + b));
+            sum = _mm_add_pd(sum, _mm_loadu_pd(c3 + b));
+            sum = _mm_add_pd(sum, _mm_loadu_pd(c4 + b));
+            sum = _mm_add_pd(sum, _mm_loadu_pd(c5 + b));
+            _mm_storeu_pd(to + b, _mm_mul_pd(sum, sixth));
+        }
+        return;
+    }
+#endif
+    for (int b = 0; b < W; b++) {
+        to[b] = (((((c0[b] + c1[b]) + c2[b]) + c3[b]) + c4[b]) + c5[b]) * (1.0 / FACES);
+    }
+}
+
 /*
  * The turn of `count` (at most W) states, W side by side (row k of a table
  * holds W values: keep[k * W + b] is keep k of state b); returns 0, or -1 if a
@@ -221,41 +351,83 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
         filled_everywhere &= mask[b < count ? b : 0];
     }
 
-    /* each box's distinct points: what scoring them leads to (-inf where filled) */
-    for (int e = 0; e < pl->n_entries; e++) {
-        int c = pl->entry_box[e];
+    /* each box's distinct points: what scoring them leads to (-inf where filled); the
+       next state differs between a box's points only in the upper total and the flag */
+    for (int c = 0; c < pl->n_cat; c++) {
         if ((filled_everywhere >> c) & 1) {
             continue;
         }
+        int first = pl->box_first[c], end = pl->box_first[c + 1];
+        int is_upper = pl->threshold && pl->upper_of[c];
         for (int b = 0; b < W; b++) {
             int s = b < count ? b : 0;
-            double v = -INFINITY;
-            if (!((mask[s] >> c) & 1)) {
-                int reward;
-                int64_t at = step(pl, flag[s], mask[s], upper[s], c, pl->entry_points[e], 0,
-                                  &reward);
-                if (at < 0) {
-                    return -1;
+            if ((mask[s] >> c) & 1) {
+                for (int e = first; e < end; e++) {
+                    ev[e * W + b] = -INFINITY;
                 }
-                v = (double)reward + values[at];
+                continue;
             }
-            ev[e * W + b] = v;
+            int64_t new_mask = mask[s] | ((int64_t)1 << c);
+            int u = upper[s];
+            if (c == pl->flag_cat || is_upper) {
+                for (int e = first; e < end; e++) {
+                    int reward;
+                    int64_t at = step(pl, flag[s], mask[s], u, c, pl->entry_points[e], 0,
+                                      &reward);
+                    if (at < 0) {
+                        return -1;
+                    }
+                    ev[e * W + b] = (double)reward + values[at];
+                }
+                continue;
+            }
+            double next = values[((int64_t)flag[s] * pl->n_masks + new_mask) * pl->n_upper + u];
+            for (int e = first; e < end; e++) {
+                ev[e * W + b] = (double)pl->entry_points[e] + next;
+            }
         }
     }
-    /* each roll: the best box */
-    for (int i = 0; i < NUM_ROLLS * W; i++) {
-        leaf[i] = -INFINITY;
+    /* each roll: the best box.  Where, in every state, each box's points are worth at
+       least its zero (as in Yahtzee: more points, a higher upper total, a Yahtzee), the
+       best zero stands for every box a roll scores nothing in, and only the rolls that
+       score in a box are looked at there; otherwise every roll and box is. */
+    double zero_best[BLOCK];
+    int dominated = 1;
+    for (int b = 0; b < W; b++) {
+        zero_best[b] = -INFINITY;
+    }
+    for (int c = 0; c < pl->n_cat && dominated; c++) {
+        int z = pl->zero_entry[c];
+        if (z < 0 || ((filled_everywhere >> c) & 1)) {
+            continue;
+        }
+        for (int b = 0; b < W; b++) {
+            double zero = ev[z * W + b];
+            zero_best[b] = zero > zero_best[b] ? zero : zero_best[b];
+            for (int e = pl->box_first[c]; e < pl->box_first[c + 1]; e++) {
+                dominated &= ev[e * W + b] >= zero;
+            }
+        }
+    }
+    for (int r = 0; r < NUM_ROLLS; r++) {
+        for (int b = 0; b < W; b++) {
+            leaf[r * W + b] = dominated ? zero_best[b] : -INFINITY;
+        }
     }
     for (int c = 0; c < pl->n_cat; c++) {
         if ((filled_everywhere >> c) & 1) {
             continue;
         }
         const int *entry = pl->entry_of[c];
-        for (int r = 0; r < NUM_ROLLS; r++) {
-            const double *restrict v = ev + entry[r] * W;
-            double *restrict l = leaf + r * W;
-            for (int b = 0; b < W; b++) {
-                l[b] = v[b] > l[b] ? v[b] : l[b];
+        if (dominated) {
+            const int16_t *rolls = pl->scoring_rolls[c];
+            for (int i = 0; i < pl->scoring_count[c]; i++) {
+                int r = rolls[i];
+                row_max(leaf + r * W, ev + entry[r] * W, W);
+            }
+        } else {
+            for (int r = 0; r < NUM_ROLLS; r++) {
+                row_max(leaf + r * W, ev + entry[r] * W, W);
             }
         }
     }
@@ -315,16 +487,9 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
     for (int pass = 0; pass < 2; pass++) {
         /* each keep under five dice: the mean of its six children, from the largest down */
         for (int k = ROLL_START - 1; k >= 0; k--) {
-            const double *restrict c0 = keep + children[k][0] * W;
-            const double *restrict c1 = keep + children[k][1] * W;
-            const double *restrict c2 = keep + children[k][2] * W;
-            const double *restrict c3 = keep + children[k][3] * W;
-            const double *restrict c4 = keep + children[k][4] * W;
-            const double *restrict c5 = keep + children[k][5] * W;
-            double *restrict to = keep + k * W;
-            for (int b = 0; b < W; b++) {
-                to[b] = (((((c0[b] + c1[b]) + c2[b]) + c3[b]) + c4[b]) + c5[b]) * (1.0 / FACES);
-            }
+            const int32_t *kid = children[k];
+            row_mean6(keep + k * W, keep + kid[0] * W, keep + kid[1] * W, keep + kid[2] * W,
+                      keep + kid[3] * W, keep + kid[4] * W, keep + kid[5] * W, W);
         }
         double *table = pass == 0 ? out->keep1 : out->keep2;
         if (table != NULL) {
@@ -340,19 +505,8 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
         /* each keep, in place: the best value among its sub-keeps, itself included
            (its parents, one die fewer, come before it and are done) */
         for (int k = 1; k < NUM_KEEPS; k++) {
-            double acc[BLOCK];
-            double *restrict to = keep + k * W;
-            for (int b = 0; b < W; b++) {
-                acc[b] = to[b];
-            }
             for (int j = 0; j < parent_count[k]; j++) {
-                const double *restrict from = keep + parents[k][j] * W;
-                for (int b = 0; b < W; b++) {
-                    acc[b] = from[b] > acc[b] ? from[b] : acc[b];
-                }
-            }
-            for (int b = 0; b < W; b++) {
-                to[b] = acc[b];
+                row_max(keep + k * W, keep + parents[k][j] * W, W);
             }
         }
         /* the rolls' rows now hold each roll's best keep: the leaves of the next pass */
@@ -663,6 +817,63 @@ done:
     Py_RETURN_NONE;
 }
 
+/*
+ * best_box(values, flag, mask, upper, roll): for a roll that offers the open
+ * boxes at their own points, the first open box within TIE of the best (what
+ * it scores, the upper bonus it earns, and what is to come); -1 on a full card.
+ */
+static PyObject *
+Plan_best_box(Plan *self, PyObject *args)
+{
+    PyObject *o_values;
+    long long flag, mask, upper;
+    int roll;
+    Py_buffer values;
+    if (!PyArg_ParseTuple(args, "OLLLi", &o_values, &flag, &mask, &upper, &roll)) {
+        return NULL;
+    }
+    if (check_state(self, flag, mask, upper) < 0) {
+        return NULL;
+    }
+    if (roll < 0 || roll >= NUM_ROLLS) {
+        PyErr_Format(PyExc_ValueError, "no roll %d", roll);
+        return NULL;
+    }
+    if (value_table(self, o_values, &values) < 0) {
+        return NULL;
+    }
+    const double *v = values.buf;
+    double worth[MAX_CATEGORIES];
+    double top = -INFINITY;
+    int failed = 0;
+    for (int c = 0; c < self->n_cat; c++) {
+        worth[c] = -INFINITY;
+        if (!((mask >> c) & 1)) {
+            int reward;
+            int64_t at = step(self, (int)flag, mask, (int)upper, c, self->base[roll][c], 0,
+                              &reward);
+            if (at < 0) {
+                failed = 1;
+                break;
+            }
+            worth[c] = (double)reward + v[at];
+            top = worth[c] > top ? worth[c] : top;
+        }
+    }
+    PyBuffer_Release(&values);
+    if (failed) {
+        PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+        return NULL;
+    }
+    long pick = -1;
+    for (int c = 0; c < self->n_cat && pick < 0; c++) {
+        if (!((mask >> c) & 1) && worth[c] >= top - TIE) {
+            pick = c;
+        }
+    }
+    return PyLong_FromLong(pick);
+}
+
 static void
 Plan_release(Plan *self)
 {
@@ -689,21 +900,23 @@ Plan_dealloc(Plan *self)
 
 /*
  * Plan(sizes, upper_of, entry_box, entry_points, entry_of, special_rolls, allowed, box,
- *      bonus, varies)
+ *      bonus, varies, base)
  * sizes: int64 [n_cat, n_flags, n_masks, n_upper, threshold, upper_bonus, flag_cat,
  * bonus_levels]; entry_box and entry_points: each box's distinct points, listed once;
  * entry_of: (n_cat, 252) the entry of each box and roll; the special tables have one
- * row per (flag, mask), and may be empty when there are no special rolls.
+ * row per (flag, mask), and may be empty when there are no special rolls; base: (252, n_cat)
+ * what each roll scores in each box by the box's own rule.
  */
 static int
 Plan_init(Plan *self, PyObject *args, PyObject *kwds)
 {
-    PyObject *o[10];
-    Py_buffer small[6];
-    static const char *names[6] = {"sizes", "upper_of", "entry_box", "entry_points",
-                                   "entry_of", "special rolls"};
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6],
-                          &o[7], &o[8], &o[9])) {
+    PyObject *o[11];
+    Py_buffer small[7];
+    static const char *names[7] = {"sizes", "upper_of", "entry_box", "entry_points",
+                                   "entry_of", "special rolls", "base"};
+    (void)kwds;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &o[9], &o[10])) {
         return -1;
     }
     if (!keeps_ready) {
@@ -712,8 +925,8 @@ Plan_init(Plan *self, PyObject *args, PyObject *kwds)
     }
     Plan_release(self);
     int got = 0, ok = 0;
-    for (; got < 6; got++) {
-        if (get_buffer(o[got], &small[got], 8, names[got], 0) < 0) {
+    for (; got < 7; got++) {
+        if (get_buffer(o[got < 6 ? got : 10], &small[got], 8, names[got], 0) < 0) {
             goto fail;
         }
     }
@@ -740,9 +953,17 @@ Plan_init(Plan *self, PyObject *args, PyObject *kwds)
         || sizes[5] < 0 || sizes[5] > 1000000 || sizes[7] < 1
         || items(&small[1]) != self->n_cat || items(&small[3]) != self->n_entries
         || self->n_entries > MAX_ENTRIES || items(&small[4]) != self->n_cat * NUM_ROLLS
-        || self->n_specials > MAX_SPECIALS) {
+        || self->n_specials > MAX_SPECIALS || items(&small[6]) != NUM_ROLLS * self->n_cat) {
         PyErr_SetString(PyExc_ValueError, "inconsistent model sizes");
         goto fail;
+    }
+    const int64_t *base = small[6].buf;
+    for (int i = 0; i < NUM_ROLLS * self->n_cat; i++) {
+        if (base[i] < 0 || base[i] > 1000000) {
+            PyErr_SetString(PyExc_ValueError, "inconsistent box points");
+            goto fail;
+        }
+        self->base[i / self->n_cat][i % self->n_cat] = (int)base[i];
     }
     self->n_values = (int64_t)self->n_flags * self->n_masks * self->n_upper;
     const int64_t *upper_of = small[1].buf, *entry_box = small[2].buf;
@@ -760,7 +981,24 @@ Plan_init(Plan *self, PyObject *args, PyObject *kwds)
         self->entry_box[e] = (int)entry_box[e];
         self->entry_points[e] = (int)points[e];
     }
+    for (int c = 0, e = 0; c <= self->n_cat; c++) {
+        self->box_first[c] = e;
+        while (e < self->n_entries && entry_box[e] == c) {
+            e++;
+        }
+        if (c == self->n_cat && e != self->n_entries) {
+            PyErr_SetString(PyExc_ValueError, "the box entries are not listed box by box");
+            goto fail;
+        }
+    }
     for (int c = 0; c < self->n_cat; c++) {
+        self->zero_entry[c] = -1;
+        for (int e = self->box_first[c]; e < self->box_first[c + 1]; e++) {
+            if (points[e] == 0) {
+                self->zero_entry[c] = e;
+            }
+        }
+        self->scoring_count[c] = 0;
         for (int r = 0; r < NUM_ROLLS; r++) {
             int64_t e = entry_of[c * NUM_ROLLS + r];
             if (e < 0 || e >= self->n_entries || entry_box[e] != c) {
@@ -768,6 +1006,9 @@ Plan_init(Plan *self, PyObject *args, PyObject *kwds)
                 goto fail;
             }
             self->entry_of[c][r] = (int)e;
+            if (e != self->zero_entry[c]) {
+                self->scoring_rolls[c][self->scoring_count[c]++] = (int16_t)r;
+            }
         }
     }
     for (int s = 0; s < self->n_specials; s++) {
@@ -820,6 +1061,8 @@ static PyMethodDef Plan_methods[] = {
      "start(values, flags, masks, uppers, out): each state's expected points to come."},
     {"turn", (PyCFunction)Plan_turn, METH_VARARGS,
      "turn(values, flags, masks, uppers, leaf, keep1, keep2, choice): states' turn tables."},
+    {"best_box", (PyCFunction)Plan_best_box, METH_VARARGS,
+     "best_box(values, flag, mask, upper, roll): the best open box for a plain roll."},
     {"turn_one", (PyCFunction)Plan_turn_one, METH_VARARGS,
      "turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus])."},
     {NULL, NULL, 0, NULL},
@@ -840,7 +1083,9 @@ static PyTypeObject PlanType = {
 
 static PyMethodDef module_methods[] = {
     {"set_keeps", set_keeps, METH_VARARGS,
-     "set_keeps(children, parents, chances): the keeps' tables, once."},
+     "set_keeps(children, parents, chances, sub_keeps): the keeps' tables, once."},
+    {"best_keep", best_keep, METH_VARARGS,
+     "best_keep(table, leaf, roll): the position of the roll's best keep (0: score now)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import os
 import weakref
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.solver.keeps import (CHILDREN, NUM_KEEPS, NUM_ROLLS, PARENT_GROUPS,
-                                  ROLL_PROBABILITY, FloatArray, IntArray)
+from yahtzee.solver.keeps import (CHILDREN, MAX_SUB_KEEPS, NUM_KEEPS, NUM_ROLLS, PARENT_GROUPS,
+                                  ROLL_PROBABILITY, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray,
+                                  IntArray)
 from yahtzee.solver.model import ScoringModel
 
 if TYPE_CHECKING:
@@ -44,8 +46,14 @@ def _parents() -> IntArray:
     return table
 
 
-def _load() -> type[Plan] | None:
-    """Return the kernel's ``Plan`` type, its keep tables set; None without the kernel."""
+def _sub_keeps() -> IntArray:
+    """Return each roll's distinct keeps in tie-breaking order, padded with -1."""
+    padding = np.arange(MAX_SUB_KEEPS)[None, :] >= SUB_KEEP_COUNT[:, None]
+    return np.where(padding, -1, SUB_KEEPS).astype(np.int64)
+
+
+def _load() -> tuple[type[Plan], Callable[[FloatArray, FloatArray, int], int]] | None:
+    """Return the kernel's ``Plan`` type and ``best_keep``, its keep tables set; None without."""
     if os.environ.get(PURE_NUMPY, "") not in ("", "0"):
         return None
     try:
@@ -53,11 +61,12 @@ def _load() -> type[Plan] | None:
     except ImportError:
         return None
     _kernel.set_keeps(np.ascontiguousarray(CHILDREN, dtype=np.int64), _parents(),
-                      np.ascontiguousarray(ROLL_PROBABILITY))
-    return _kernel.Plan
+                      np.ascontiguousarray(ROLL_PROBABILITY), _sub_keeps())
+    return _kernel.Plan, _kernel.best_keep
 
 
-PLAN = _load()
+_KERNEL = _load()
+PLAN = None if _KERNEL is None else _KERNEL[0]
 """The kernel's ``Plan`` type, or None: numpy alone."""
 
 _PLANS: dict[int, Plan] = {}
@@ -95,7 +104,8 @@ def _make_plan(kind: type[Plan], model: ScoringModel) -> Plan:
                 np.ascontiguousarray(slots, dtype=np.int64),
                 np.ascontiguousarray(points, dtype=np.int64),
                 np.ascontiguousarray(model.leaf_plan_by_box, dtype=np.int64),
-                rolls, allowed, box, bonus, varies)
+                rolls, allowed, box, bonus, varies,
+                np.ascontiguousarray(model.base, dtype=np.int64))
 
 
 def _int64(array: IntArray) -> IntArray:
@@ -157,3 +167,28 @@ def one_turn(model: ScoringModel, values: FloatArray, flag: int, mask: int, uppe
                       np.ascontiguousarray(bonus, dtype=np.int16))
     return out[:NUM_ROLLS], out[NUM_ROLLS:NUM_ROLLS + NUM_KEEPS], out[NUM_ROLLS + NUM_KEEPS:], \
         choice
+
+
+def best_keep(table: FloatArray, leaf: FloatArray, roll: int) -> int | None:
+    """Return the position of the roll's best keep among its keeps (0: score now).
+
+    ``table`` holds the keeps' values with the rolls left, ``leaf`` the value
+    of scoring each roll now (a turn's tables of one state, contiguous); the
+    first keep within ``TIE`` of the best wins.  None without the kernel.
+    """
+    if PLAN is None or _KERNEL is None:
+        return None
+    return _KERNEL[1](table, leaf, roll)
+
+
+def best_box(model: ScoringModel, values: FloatArray, flag: int, mask: int, upper: int,
+             roll: int) -> int | None:
+    """Return the best box for a roll that offers the open boxes at their own points.
+
+    The first open box (by number) within ``TIE`` of the best; None without
+    the kernel or on a full card.
+    """
+    if PLAN is None:
+        return None
+    box = plan_of(model).best_box(values, flag, mask, upper, roll)
+    return None if box < 0 else box

@@ -123,9 +123,12 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
         turn = self.turn(card)
         roll = roll_number(list(dice))
         subs = _SUB_KEEP_LISTS[roll]
-        worth = (turn.keep1 if rolls_left == 1 else turn.keep2).take(subs)
-        worth[0] = turn.leaf[roll, 0]
-        best = int(np.argmax(worth >= worth.max() - TIE))
+        table = turn.keep1 if rolls_left == 1 else turn.keep2
+        best = accel.best_keep(table, turn.leaf, roll)
+        if best is None:
+            worth = table.take(subs)
+            worth[0] = turn.leaf[roll, 0]
+            best = int(np.argmax(worth >= worth.max() - TIE))
         return None if best == 0 else KEEPS[subs[best]]
 
     def category_values(self, card: _CardT, dice: Sequence[int]) -> dict[_BoxT, float]:
@@ -158,8 +161,13 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         """Return the solver state (flag state, filled mask, capped upper total) of a card."""
         model = self.model
         scores = card.scores()
-        mask = sum(1 << i for i, points in enumerate(scores) if points is not None)
-        upper = min(model.n_upper - 1, card.upper_subtotal())
+        mask = upper = 0
+        for i, points in enumerate(scores):
+            if points is not None:
+                mask |= 1 << i
+                if model.upper[i]:
+                    upper += points
+        upper = min(model.n_upper - 1, upper)
         flag = 0
         if model.flag_category is not None and scores[model.flag_category]:
             flag = 1 + min(card.get_yahtzee_bonus(), model.bonus_levels - 1)
@@ -210,15 +218,30 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         but a Yahtzee in a few situations), they are read from the model.
         """
         flag, mask, _ = state
-        model, special = self.model, self.model.special
+        model = self.model
         roll = roll_number(list(dice))
-        if special is not None and not (roll in self._special_rolls
-                                        and special.varies[flag, mask]):
+        if self._plain(roll, flag, mask):
             points = self._base[roll]
             return [(_CATEGORIES[c], c, points[c], 0)
                     for c in range(model.n_categories) if not mask >> c & 1]
         return [(option.category, option_slot(option, model.n_categories), option.box_points,
                  option.bonus_points) for option in card.options(Dice.of(dice))]
+
+    def _plain(self, roll: int, flag: int, mask: int) -> bool:
+        """Return whether the model's tables say this roll offers the open boxes plainly."""
+        special = self.model.special
+        return special is not None and not (roll in self._special_rolls
+                                            and special.varies[flag, mask])
+
+    def category(self, card: ScoreCard, dice: Sequence[int]) -> CategoryValue:
+        """Return the box with the highest expected final score (lowest number on ties)."""
+        flag, mask, upper = self.state_of(card)
+        roll = roll_number(list(dice))
+        if self._plain(roll, flag, mask):
+            box = accel.best_box(self.model, self.values, flag, mask, upper, roll)
+            if box is not None:
+                return _CATEGORIES[box]
+        return super().category(card, dice)
 
     def state_key(self, card: ScoreCard) -> tuple[int, int, int]:
         """Return the card's solver state (flag state, filled mask, capped upper total)."""
