@@ -151,12 +151,89 @@ set_keeps(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* The position of the first keep of `roll` within TIE of the best; the values of
+   keeps are table[k * width] and of scoring now leaf[roll * width]. */
+static inline int
+first_best_keep(const double *table, const double *leaf, Py_ssize_t width, int roll)
+{
+    double worth[MAX_SUB_KEEPS];
+    double top = -INFINITY;
+    int count = sub_keep_count[roll];
+    worth[0] = leaf[roll * width];
+    for (int j = 1; j < count; j++) {
+        worth[j] = table[sub_keeps[roll][j] * width];
+    }
+    for (int j = 0; j < count; j++) {
+        top = worth[j] > top ? worth[j] : top;
+    }
+    int pick = 0;
+    while (pick < count - 1 && !(worth[pick] >= top - TIE)) {
+        pick++;
+    }
+    return pick;
+}
+
 /*
- * best_keep(table, leaf, roll): the position, among the roll's keeps in
- * tie-breaking order (the roll itself, that is scoring now, first), of the
- * first one within TIE of the best; `table` holds the keeps' values (462) and
- * `leaf` the value of scoring each roll now (252).
+ * best_keeps(table, leaf, where, rolls, out): for each game, the position among
+ * its roll's keeps in tie-breaking order (0: score now) of the first keep within
+ * TIE of the best.  `table` (462, width) and `leaf` (252, width) are a batch's
+ * turn tables, `where` each game's column and `rolls` its roll (int64), `out`
+ * the positions (int64).  best_keep(table, leaf, roll) is the same for one state.
  */
+static PyObject *
+best_keeps(PyObject *self, PyObject *args)
+{
+    PyObject *objs[5];
+    Py_buffer views[5];
+    static const Py_ssize_t sizes[5] = {8, 8, 8, 8, 8};
+    static const int writable[5] = {0, 0, 0, 0, 1};
+    (void)self;
+    if (!keeps_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_keeps() must be called first");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4])) {
+        return NULL;
+    }
+    int got = 0;
+    for (; got < 5; got++) {
+        if (get_buffer(objs[got], &views[got], sizes[got], "best_keeps", writable[got]) < 0) {
+            break;
+        }
+    }
+    int ok = got == 5;
+    Py_ssize_t width = ok ? items(&views[1]) / NUM_ROLLS : 0;
+    Py_ssize_t games = ok ? items(&views[2]) : 0;
+    if (ok && (items(&views[0]) != NUM_KEEPS * width || items(&views[1]) != NUM_ROLLS * width
+               || items(&views[3]) != games || items(&views[4]) != games)) {
+        PyErr_SetString(PyExc_ValueError, "best_keeps: arrays that do not fit");
+        ok = 0;
+    }
+    const int64_t *where = ok ? views[2].buf : NULL, *rolls = ok ? views[3].buf : NULL;
+    for (Py_ssize_t i = 0; ok && i < games; i++) {
+        if (where[i] < 0 || where[i] >= width || rolls[i] < 0 || rolls[i] >= NUM_ROLLS) {
+            PyErr_SetString(PyExc_ValueError, "best_keeps: no such column or roll");
+            ok = 0;
+        }
+    }
+    if (ok) {
+        const double *table = views[0].buf, *leaf = views[1].buf;
+        int64_t *out = views[4].buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < games; i++) {
+            out[i] = first_best_keep(table + where[i], leaf + where[i], width, (int)rolls[i]);
+        }
+        Py_END_ALLOW_THREADS
+    }
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
+    if (!ok) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 best_keep(PyObject *self, PyObject *args)
 {
@@ -186,21 +263,7 @@ best_keep(PyObject *self, PyObject *args)
     if (items(&table) != NUM_KEEPS || items(&leaf) != NUM_ROLLS) {
         PyErr_SetString(PyExc_ValueError, "best_keep: tables of the wrong size");
     } else {
-        const double *values = table.buf;
-        double worth[MAX_SUB_KEEPS];
-        double top = -INFINITY;
-        int count = sub_keep_count[roll];
-        worth[0] = ((const double *)leaf.buf)[roll];
-        for (int j = 1; j < count; j++) {
-            worth[j] = values[sub_keeps[roll][j]];
-        }
-        for (int j = 0; j < count; j++) {
-            top = worth[j] > top ? worth[j] : top;
-        }
-        pick = 0;
-        while (pick < count - 1 && !(worth[pick] >= top - TIE)) {
-            pick++;
-        }
+        pick = first_best_keep(table.buf, leaf.buf, 1, roll);
     }
     PyBuffer_Release(&table);
     PyBuffer_Release(&leaf);
@@ -818,10 +881,56 @@ done:
 }
 
 /*
- * best_box(values, flag, mask, upper, roll): for a roll that offers the open
- * boxes at their own points, the first open box within TIE of the best (what
- * it scores, the upper bonus it earns, and what is to come); -1 on a full card.
+ * The slot where a state scores a roll: the first choice within TIE of the best
+ * (points, upper bonus and what is to come), the roll's special choices where
+ * the plan's tables say they vary, else the open boxes at their own points.
+ * -1 when there is no choice (a full card), -2 when a choice leads outside the
+ * table.
  */
+static int
+box_choice(const Plan *pl, const double *values, int flag, int64_t mask, int upper, int roll)
+{
+    double worth[MAX_SLOTS];
+    double top = -INFINITY;
+    int slots = pl->n_cat;
+    const uint8_t *allowed = NULL;
+    const int16_t *box = NULL, *bonus = NULL;
+    int64_t row = (int64_t)flag * pl->n_masks + mask;
+    if (pl->n_specials > 0 && pl->sp_varies[row]) {
+        for (int s = 0; s < pl->n_specials; s++) {
+            if (pl->sp_rolls[s] == roll) {
+                Py_ssize_t at = ((Py_ssize_t)row * pl->n_specials + s) * pl->n_slots;
+                allowed = pl->sp_allowed + at;
+                box = pl->sp_box + at;
+                bonus = pl->sp_bonus + at;
+                slots = pl->n_slots;
+            }
+        }
+    }
+    for (int slot = 0; slot < slots; slot++) {
+        int open = allowed != NULL ? allowed[slot] : !((mask >> slot) & 1);
+        worth[slot] = -INFINITY;
+        if (open) {
+            int reward;
+            int64_t at = step(pl, flag, mask, upper, slot,
+                              allowed != NULL ? box[slot] : pl->base[roll][slot],
+                              allowed != NULL ? bonus[slot] : 0, &reward);
+            if (at < 0) {
+                return -2;
+            }
+            worth[slot] = (double)reward + values[at];
+            top = worth[slot] > top ? worth[slot] : top;
+        }
+    }
+    for (int slot = 0; slot < slots; slot++) {
+        if (worth[slot] != -INFINITY && worth[slot] >= top - TIE) {
+            return slot;
+        }
+    }
+    return -1;
+}
+
+/* best_box(values, flag, mask, upper, roll): box_choice of one state and roll. */
 static PyObject *
 Plan_best_box(Plan *self, PyObject *args)
 {
@@ -842,36 +951,79 @@ Plan_best_box(Plan *self, PyObject *args)
     if (value_table(self, o_values, &values) < 0) {
         return NULL;
     }
-    const double *v = values.buf;
-    double worth[MAX_CATEGORIES];
-    double top = -INFINITY;
-    int failed = 0;
-    for (int c = 0; c < self->n_cat; c++) {
-        worth[c] = -INFINITY;
-        if (!((mask >> c) & 1)) {
-            int reward;
-            int64_t at = step(self, (int)flag, mask, (int)upper, c, self->base[roll][c], 0,
-                              &reward);
-            if (at < 0) {
-                failed = 1;
-                break;
-            }
-            worth[c] = (double)reward + v[at];
-            top = worth[c] > top ? worth[c] : top;
-        }
-    }
+    int pick = box_choice(self, values.buf, (int)flag, mask, (int)upper, roll);
     PyBuffer_Release(&values);
-    if (failed) {
+    if (pick == -2) {
         PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
         return NULL;
     }
-    long pick = -1;
-    for (int c = 0; c < self->n_cat && pick < 0; c++) {
-        if (!((mask >> c) & 1) && worth[c] >= top - TIE) {
-            pick = c;
+    return PyLong_FromLong(pick);
+}
+
+/* best_boxes(values, flags, masks, uppers, rolls, out): box_choice of each game (int64). */
+static PyObject *
+Plan_best_boxes(Plan *self, PyObject *args)
+{
+    PyObject *o_values, *o_st[3], *o_rolls, *o_out;
+    Py_buffer values, st[3], rolls, out;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &o_values, &o_st[0], &o_st[1], &o_st[2], &o_rolls,
+                          &o_out)) {
+        return NULL;
+    }
+    if (value_table(self, o_values, &values) < 0) {
+        return NULL;
+    }
+    if (state_arrays(o_st[0], o_st[1], o_st[2], st) < 0) {
+        PyBuffer_Release(&values);
+        return NULL;
+    }
+    int have_rolls = get_buffer(o_rolls, &rolls, 8, "rolls", 0) == 0;
+    int have_out = have_rolls && get_buffer(o_out, &out, 8, "out", 1) == 0;
+    Py_ssize_t games = items(&st[0]);
+    int failed = !have_out;
+    if (have_out && (items(&rolls) != games || items(&out) != games)) {
+        PyErr_SetString(PyExc_ValueError, "best_boxes: one roll and one answer per game");
+        failed = 1;
+    }
+    const int64_t *flags = st[0].buf, *masks = st[1].buf, *uppers = st[2].buf;
+    const int64_t *roll = have_rolls ? rolls.buf : NULL;
+    for (Py_ssize_t i = 0; !failed && i < games; i++) {
+        if (check_state(self, flags[i], masks[i], uppers[i]) < 0) {
+            failed = 1;
+        } else if (roll[i] < 0 || roll[i] >= NUM_ROLLS) {
+            PyErr_SetString(PyExc_ValueError, "best_boxes: no such roll");
+            failed = 1;
         }
     }
-    return PyLong_FromLong(pick);
+    if (!failed) {
+        int64_t *answer = out.buf;
+        int outside = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < games; i++) {
+            answer[i] = box_choice(self, values.buf, (int)flags[i], masks[i], (int)uppers[i],
+                                   (int)roll[i]);
+            outside |= answer[i] == -2;
+        }
+        Py_END_ALLOW_THREADS
+        if (outside) {
+            PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+            failed = 1;
+        }
+    }
+    if (have_out) {
+        PyBuffer_Release(&out);
+    }
+    if (have_rolls) {
+        PyBuffer_Release(&rolls);
+    }
+    for (int i = 0; i < 3; i++) {
+        PyBuffer_Release(&st[i]);
+    }
+    PyBuffer_Release(&values);
+    if (failed) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
 }
 
 static void
@@ -1062,7 +1214,9 @@ static PyMethodDef Plan_methods[] = {
     {"turn", (PyCFunction)Plan_turn, METH_VARARGS,
      "turn(values, flags, masks, uppers, leaf, keep1, keep2, choice): states' turn tables."},
     {"best_box", (PyCFunction)Plan_best_box, METH_VARARGS,
-     "best_box(values, flag, mask, upper, roll): the best open box for a plain roll."},
+     "best_box(values, flag, mask, upper, roll): the slot where the state scores the roll."},
+    {"best_boxes", (PyCFunction)Plan_best_boxes, METH_VARARGS,
+     "best_boxes(values, flags, masks, uppers, rolls, out): each game's slot."},
     {"turn_one", (PyCFunction)Plan_turn_one, METH_VARARGS,
      "turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus])."},
     {NULL, NULL, 0, NULL},
@@ -1086,6 +1240,8 @@ static PyMethodDef module_methods[] = {
      "set_keeps(children, parents, chances, sub_keeps): the keeps' tables, once."},
     {"best_keep", best_keep, METH_VARARGS,
      "best_keep(table, leaf, roll): the position of the roll's best keep (0: score now)."},
+    {"best_keeps", best_keeps, METH_VARARGS,
+     "best_keeps(table, leaf, where, rolls, out): each game's best keep position."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import Callable
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -52,8 +53,8 @@ def _sub_keeps() -> IntArray:
     return np.where(padding, -1, SUB_KEEPS).astype(np.int64)
 
 
-def _load() -> tuple[type[Plan], Callable[[FloatArray, FloatArray, int], int]] | None:
-    """Return the kernel's ``Plan`` type and ``best_keep``, its keep tables set; None without."""
+def _load() -> ModuleType | None:
+    """Return the kernel's module, its keep tables set; None without the kernel."""
     if os.environ.get(PURE_NUMPY, "") not in ("", "0"):
         return None
     try:
@@ -62,12 +63,16 @@ def _load() -> tuple[type[Plan], Callable[[FloatArray, FloatArray, int], int]] |
         return None
     _kernel.set_keeps(np.ascontiguousarray(CHILDREN, dtype=np.int64), _parents(),
                       np.ascontiguousarray(ROLL_PROBABILITY), _sub_keeps())
-    return _kernel.Plan, _kernel.best_keep
+    return _kernel
 
 
 _KERNEL = _load()
-PLAN = None if _KERNEL is None else _KERNEL[0]
-"""The kernel's ``Plan`` type, or None: numpy alone."""
+PLAN: type[Plan] | None = None if _KERNEL is None else _KERNEL.Plan
+"""The kernel's ``Plan`` type, or None: numpy alone (tests set it to None for numpy)."""
+_BEST_KEEP: Callable[[FloatArray, FloatArray, int], int] | None = (
+    None if _KERNEL is None else _KERNEL.best_keep)
+_BEST_KEEPS: Callable[[FloatArray, FloatArray, IntArray, IntArray, IntArray], None] | None = (
+    None if _KERNEL is None else _KERNEL.best_keeps)
 
 _PLANS: dict[int, Plan] = {}
 
@@ -176,19 +181,46 @@ def best_keep(table: FloatArray, leaf: FloatArray, roll: int) -> int | None:
     of scoring each roll now (a turn's tables of one state, contiguous); the
     first keep within ``TIE`` of the best wins.  None without the kernel.
     """
-    if PLAN is None or _KERNEL is None:
+    if PLAN is None or _BEST_KEEP is None:
         return None
-    return _KERNEL[1](table, leaf, roll)
+    return _BEST_KEEP(table, leaf, roll)
+
+
+def best_keeps(table: FloatArray, leaf: FloatArray, where: IntArray,
+               rolls: IntArray) -> IntArray | None:
+    """Return, for games of a batch, the position of each one's best keep (0: score now).
+
+    ``table`` (462, B) and ``leaf`` (252, B) are the batch's turn tables (C
+    order), ``where`` each game's column and ``rolls`` its roll; the first
+    keep within ``TIE`` of the best wins.  None without the kernel.
+    """
+    if PLAN is None or _BEST_KEEPS is None:
+        return None
+    out = np.empty(len(rolls), dtype=np.int64)
+    _BEST_KEEPS(table, leaf, _int64(where), _int64(rolls), out)
+    return out
 
 
 def best_box(model: ScoringModel, values: FloatArray, flag: int, mask: int, upper: int,
              roll: int) -> int | None:
-    """Return the best box for a roll that offers the open boxes at their own points.
+    """Return the slot where the state scores the roll: the first choice within ``TIE`` of the best.
 
-    The first open box (by number) within ``TIE`` of the best; None without
-    the kernel or on a full card.
+    The roll's choices are its special ones where the model's tables say they
+    vary, else the open boxes at their own points.  None without the kernel or
+    on a full card.
     """
     if PLAN is None:
         return None
     box = plan_of(model).best_box(values, flag, mask, upper, roll)
     return None if box < 0 else box
+
+
+def best_boxes(model: ScoringModel, values: FloatArray, flag: IntArray, mask: IntArray,
+               upper: IntArray, rolls: IntArray) -> IntArray | None:
+    """Return ``best_box`` of many states, each with its roll; None without the kernel."""
+    if PLAN is None:
+        return None
+    out = np.empty(len(rolls), dtype=np.int64)
+    plan_of(model).best_boxes(values, _int64(flag), _int64(mask), _int64(upper), _int64(rolls),
+                              out)
+    return out
