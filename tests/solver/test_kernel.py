@@ -29,8 +29,8 @@ from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.dynamic import (States, TurnValues, level_states, solve, table_specials,
-                                    turn_values)
+from yahtzee.solver.dynamic import (States, TurnValues, level_states, single_turn_values, solve,
+                                    table_specials, turn_values)
 from yahtzee.solver.keeps import IntArray
 from yahtzee.solver.model import ScoringModel, yahtzee_model
 from yahtzee.solver.poker import PokerStrategy
@@ -111,6 +111,27 @@ def test_one_states_turn_is_numpys(rules: Rules, official: Solution, course: Sol
     assert special is not None
     assert any(special.varies[strategy.state_of(card)[:2]] for card in cards)
     _turns_both_ways(strategy, list(cards), monkeypatch)
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_one_states_turn_with_the_boxes_chosen_is_numpys(
+        rules: Rules, official: Solution, course: Solution,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    solution = _solution(rules, official, course)
+    model, values = solution.model, solution.values
+    strategy = OptimalStrategy(rules, solution)
+    keys = [strategy.state_of(card) for card in _cards(rules, 60, seed=5)]
+
+    def turns() -> list[TurnValues]:
+        """Return each state's turn values with the boxes chosen."""
+        return [single_turn_values(model, values, *key, table_specials(model, States(
+            *(np.array([v]) for v in key)))) for key in keys]
+
+    fast = turns()
+    monkeypatch.setattr(accel, "PLAN", None)
+    for one, other in zip(fast, turns()):
+        assert one.choice is not None and other.choice is not None
+        _assert_same_turn(one, other)
 
 
 @pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)

@@ -43,12 +43,12 @@
  * parents (one die fewer) of every keep, the chance of each roll, and each
  * roll's distinct keeps in tie-breaking order (the roll itself first). */
 static int keeps_ready = 0;
-static int32_t children[ROLL_START][FACES];
-static int32_t parent_count[NUM_KEEPS];
-static int32_t parents[NUM_KEEPS][MAX_PARENTS];
+static uint16_t children[ROLL_START][FACES];
+static uint8_t parent_count[NUM_KEEPS];
+static uint16_t parents[NUM_KEEPS][MAX_PARENTS];
 static double roll_chance[NUM_ROLLS];
-static int32_t sub_keep_count[NUM_ROLLS];
-static int32_t sub_keeps[NUM_ROLLS][MAX_SUB_KEEPS];
+static uint8_t sub_keep_count[NUM_ROLLS];
+static uint16_t sub_keeps[NUM_ROLLS][MAX_SUB_KEEPS];
 
 /* ---- reading buffers ------------------------------------------------------ */
 
@@ -115,7 +115,7 @@ set_keeps(PyObject *self, PyObject *args)
                 count++;
             }
         }
-        parent_count[i] = count;
+        parent_count[i] = (uint8_t)count;
     }
     for (int r = 0; ok && r < NUM_ROLLS; r++) {
         int count = 0;
@@ -126,17 +126,17 @@ set_keeps(PyObject *self, PyObject *args)
                 count++;
             }
         }
-        sub_keep_count[r] = count;
+        sub_keep_count[r] = (uint8_t)count;
     }
     if (ok) {
         for (int i = 0; i < ROLL_START * FACES; i++) {
-            children[i / FACES][i % FACES] = (int32_t)k[i];
+            children[i / FACES][i % FACES] = (uint16_t)k[i];
         }
         for (int i = 0; i < NUM_KEEPS * MAX_PARENTS; i++) {
-            parents[i / MAX_PARENTS][i % MAX_PARENTS] = (int32_t)(p[i] < 0 ? 0 : p[i]);
+            parents[i / MAX_PARENTS][i % MAX_PARENTS] = (uint16_t)(p[i] < 0 ? 0 : p[i]);
         }
         for (int i = 0; i < NUM_ROLLS * MAX_SUB_KEEPS; i++) {
-            sub_keeps[i / MAX_SUB_KEEPS][i % MAX_SUB_KEEPS] = (int32_t)(sub[i] < 0 ? 0 : sub[i]);
+            sub_keeps[i / MAX_SUB_KEEPS][i % MAX_SUB_KEEPS] = (uint16_t)(sub[i] < 0 ? 0 : sub[i]);
         }
         memcpy(roll_chance, views[2].buf, sizeof roll_chance);
         keeps_ready = 1;
@@ -289,11 +289,11 @@ typedef struct {
     int entry_points[MAX_ENTRIES];
     int entry_box[MAX_ENTRIES];
     int box_first[MAX_CATEGORIES + 1];  /* each box's entries: box_first[c] to box_first[c+1] */
-    int entry_of[MAX_CATEGORIES][NUM_ROLLS];
+    uint16_t entry_of[MAX_CATEGORIES][NUM_ROLLS];
     int base[NUM_ROLLS][MAX_CATEGORIES];  /* what each roll scores in each box */
     int zero_entry[MAX_CATEGORIES];       /* each box's entry of 0 points, or -1 */
     int scoring_count[MAX_CATEGORIES];    /* how many rolls score more than 0 in each box */
-    int16_t scoring_rolls[MAX_CATEGORIES][NUM_ROLLS];  /* those rolls */
+    uint8_t scoring_rolls[MAX_CATEGORIES][NUM_ROLLS];  /* those rolls */
 } Plan;
 
 /* Where a choice leads: the reward and the flat position of the next state (-1: none). */
@@ -481,9 +481,9 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
         if ((filled_everywhere >> c) & 1) {
             continue;
         }
-        const int *entry = pl->entry_of[c];
+        const uint16_t *entry = pl->entry_of[c];
         if (dominated) {
-            const int16_t *rolls = pl->scoring_rolls[c];
+            const uint8_t *rolls = pl->scoring_rolls[c];
             for (int i = 0; i < pl->scoring_count[c]; i++) {
                 int r = rolls[i];
                 row_max(leaf + r * W, ev + entry[r] * W, W);
@@ -550,7 +550,7 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
     for (int pass = 0; pass < 2; pass++) {
         /* each keep under five dice: the mean of its six children, from the largest down */
         for (int k = ROLL_START - 1; k >= 0; k--) {
-            const int32_t *kid = children[k];
+            const uint16_t *kid = children[k];
             row_mean6(keep + k * W, keep + kid[0] * W, keep + kid[1] * W, keep + kid[2] * W,
                       keep + kid[3] * W, keep + kid[4] * W, keep + kid[5] * W, W);
         }
@@ -796,7 +796,8 @@ Plan_turn(Plan *self, PyObject *args)
 
 /*
  * turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus]): one
- * state's leaf, keep1 and keep2 (252 + 462 + 462 values in `out`) and choices; the
+ * state's leaf, keep1 and keep2 (252 + 462 + 462 values in `out`) and choices (None:
+ * not wanted); the
  * optional arrays are its special rolls and their choices (rolls x slots), in place
  * of the plan's tables.
  */
@@ -821,11 +822,17 @@ Plan_turn_one(Plan *self, PyObject *args)
         return NULL;
     }
     have_out = get_buffer(o_out, &out_view, 8, "out", 1) == 0;
-    have_choice = have_out && get_buffer(o_choice, &choice_view, 1, "choice", 1) == 0;
-    if (!have_choice) {
+    if (!have_out) {
         goto done;
     }
-    if (items(&out_view) != NUM_ROLLS + 2 * NUM_KEEPS || items(&choice_view) != NUM_ROLLS) {
+    if (o_choice != Py_None) {
+        have_choice = get_buffer(o_choice, &choice_view, 1, "choice", 1) == 0;
+        if (!have_choice) {
+            goto done;
+        }
+    }
+    if (items(&out_view) != NUM_ROLLS + 2 * NUM_KEEPS
+        || (have_choice && items(&choice_view) != NUM_ROLLS)) {
         PyErr_SetString(PyExc_ValueError, "turn_one: wrong output sizes");
         goto done;
     }
@@ -856,8 +863,8 @@ Plan_turn_one(Plan *self, PyObject *args)
     }
     {
         double *buf = out_view.buf;
-        Outputs out = {NULL, buf, buf + NUM_ROLLS, buf + NUM_ROLLS + NUM_KEEPS, choice_view.buf,
-                       1};
+        Outputs out = {NULL, buf, buf + NUM_ROLLS, buf + NUM_ROLLS + NUM_KEEPS,
+                       have_choice ? choice_view.buf : NULL, 1};
         result = turn_single(self, values.buf, (int)flag, mask, (int)upper, &specials, &out);
         if (result < 0) {
             PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
@@ -1157,9 +1164,9 @@ Plan_init(Plan *self, PyObject *args, PyObject *kwds)
                 PyErr_SetString(PyExc_ValueError, "inconsistent roll entries");
                 goto fail;
             }
-            self->entry_of[c][r] = (int)e;
+            self->entry_of[c][r] = (uint16_t)e;
             if (e != self->zero_entry[c]) {
-                self->scoring_rolls[c][self->scoring_count[c]++] = (int16_t)r;
+                self->scoring_rolls[c][self->scoring_count[c]++] = (uint8_t)r;
             }
         }
     }

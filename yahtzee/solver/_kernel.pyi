@@ -32,6 +32,7 @@ class Plan:
     def best_boxes(self, values: NDArray[Any], flags: NDArray[Any], masks: NDArray[Any],
                    uppers: NDArray[Any], rolls: NDArray[Any], out: NDArray[Any]) -> None: ...
     def turn_one(self, values: NDArray[Any], flag: int, mask: int, upper: int,
-                 out: NDArray[Any], choice: NDArray[Any], rolls: NDArray[Any] | None = ...,
+                 out: NDArray[Any], choice: NDArray[Any] | None,
+                 rolls: NDArray[Any] | None = ...,
                  allowed: NDArray[Any] | None = ..., box: NDArray[Any] | None = ...,
                  bonus: NDArray[Any] | None = ...) -> None: ...

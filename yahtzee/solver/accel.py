@@ -152,17 +152,19 @@ def turn_tables(model: ScoringModel, values: FloatArray, flag: IntArray, mask: I
 
 def one_turn(model: ScoringModel, values: FloatArray, flag: int, mask: int, upper: int,
              specials: tuple[IntArray, npt.NDArray[np.bool_], npt.NDArray[np.int16],
-                             npt.NDArray[np.int16]] | None = None) -> TurnArrays | None:
+                             npt.NDArray[np.int16]] | None = None,
+             want_choice: bool = True) -> TurnArrays | None:
     """Return the values inside a turn of one state, each (rows, 1); None without the kernel.
 
     ``specials`` (rolls, allowed, box points, bonus points; rolls x slots) are
-    the state's special choices in place of the model's tables.
+    the state's special choices in place of the model's tables.  The choices
+    are worked out only if ``want_choice``.
     """
     if PLAN is None:
         return None
     out = np.empty((_ONE_TURN, 1))
-    choice = np.empty((NUM_ROLLS, 1), dtype=np.int8)
-    plan = plan_of(model)
+    choice = np.empty((NUM_ROLLS, 1), dtype=np.int8) if want_choice else None
+    plan = _PLANS.get(id(model)) or plan_of(model)
     if specials is None:
         plan.turn_one(values, flag, mask, upper, out, choice)
     else:

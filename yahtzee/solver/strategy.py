@@ -189,7 +189,7 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         """Return the values inside a turn from the state (flag, mask, upper)."""
         flag, mask, upper = key
         if self.model.special is not None:
-            fast = accel.one_turn(self.model, self.values, flag, mask, upper)
+            fast = accel.one_turn(self.model, self.values, flag, mask, upper, want_choice=False)
             if fast is not None:
                 return TurnValues(*fast)
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
