@@ -8,7 +8,7 @@ import pytest
 
 from yahtzee import CategoryValue as CV
 from yahtzee import Dice, ScoreCard, get_rules
-from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
+from yahtzee.domain.rules import COURSE, OFFICIAL, Rules, box_points
 
 YAHTZEE_OF_THREES = Dice.of([3, 3, 3, 3, 3])
 
@@ -200,3 +200,18 @@ def test_scores_always_show_the_boxes_contents(rules: Rules) -> None:
             assert again.scores() == boxes and again.score() == card.score()
         card.scores()[0] = 99
         assert card.scores()[0] != 99
+
+
+@pytest.mark.parametrize("rules", [COURSE, OFFICIAL, Rules("free", "free joker", False, None,
+                                                           False)], ids=lambda r: r.name)
+def test_options_with_the_box_points_worked_out_beforehand_are_the_same(rules: Rules) -> None:
+    rng = random.Random(8)
+    for _ in range(400):
+        scores: list[int | None] = [rng.choice([None, 0, 3, 25]) for _ in CV]
+        scores[CV.YAHTZEE.get_value()] = rng.choice([None, 0, 50])
+        dice = Dice.of([rng.randint(1, 6)] * 5 if rng.random() < 0.5
+                       else [rng.randint(1, 6) for _ in range(5)])
+        points = [box_points(cv, dice) for cv in CV]
+        bonuses = rng.randrange(4)
+        assert rules.options(scores, bonuses, dice, points) == rules.options(scores, bonuses,
+                                                                             dice)

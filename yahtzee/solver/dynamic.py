@@ -526,9 +526,10 @@ def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BA
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
     try:
         for turns in range(model.rounds - 1, -1, -1):
+            states = level_states(model, turns)
             if before_turn is not None:
                 before_turn(turns)
-            _solve_states(model, values, level_states(model, turns), batch, pool)
+            _solve_states(model, values, states, batch, pool)
             share_equal_totals(model, values, turns)
             if progress is not None:
                 progress(model.rounds - turns, model.rounds)

@@ -168,7 +168,7 @@ class ScoringModel:
             if self.upper[c]:
                 found = {int(p) for p in self.point_levels[c]}
                 if self.special is not None:
-                    found |= {int(p) for p in np.unique(self.special.box_points[..., c])}
+                    found |= set(_distinct(self.special.box_points[..., c]).tolist())
                 points[c] = tuple(sorted(found))
         return points
 
@@ -228,6 +228,15 @@ class ScoringModel:
             return dict(self.reachable_upper)
         return {sub: tuple(sorted({sources[u] for u in self.reachable_upper[sub]}))
                 for sub, sources in self.upper_sources.items()}
+
+
+def _distinct(points: ShortArray) -> IntArray:
+    """Return the distinct numbers of points in an array, sorted (quicker than ``np.unique``)."""
+    flat = points.ravel()
+    if len(flat) and int(flat.min()) >= 0:
+        found: IntArray = np.flatnonzero(np.bincount(flat))
+        return found
+    return np.unique(flat).astype(np.int64)
 
 
 class _Roll(Dice):
@@ -309,11 +318,12 @@ def _ask_rules(rules: Rules, flag_state: int, masks: list[int]) -> _ChunkResult:
     cells: list[int] = []
     boxes: list[int] = []
     bonuses: list[int] = []
+    points = [[box_points(cv, roll) for cv in CategoryValue] for roll in rolls]
     for row, mask in enumerate(masks):
         scores = situation_scores(flag_points, flag_state, mask, flag, n_cat)
         for s, roll in enumerate(rolls):
             first = (row * len(rolls) + s) * (n_cat + 1)
-            for option in rules.options(scores, taken, roll):
+            for option in rules.options(scores, taken, roll, points[s]):
                 cells.append(first + option_slot(option, n_cat))
                 boxes.append(option.box_points)
                 bonuses.append(option.bonus_points)
