@@ -98,7 +98,7 @@ class Rules:
             """Return what the dice score in ``cv`` by the box's own rule."""
             return box_points(cv, d) if points is None else points[cv.get_value()]
 
-        open_boxes = [cv for cv in _CATEGORIES if scores[cv.get_value()] is None]
+        open_boxes = [cv for cv, held in zip(_CATEGORIES, scores) if held is None]
         yahtzee_box = scores[CategoryValue.YAHTZEE.get_value()]
         if yahtzee_box is None or not is_yahtzee(d):
             return [Option(cv, own(cv), 0, True) for cv in open_boxes]

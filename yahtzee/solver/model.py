@@ -319,14 +319,16 @@ def _ask_rules(rules: Rules, flag_state: int, masks: list[int]) -> _ChunkResult:
     boxes: list[int] = []
     bonuses: list[int] = []
     points = [[box_points(cv, roll) for cv in CategoryValue] for roll in rolls]
+    cell, box_of, bonus_of = cells.append, boxes.append, bonuses.append
     for row, mask in enumerate(masks):
         scores = situation_scores(flag_points, flag_state, mask, flag, n_cat)
         for s, roll in enumerate(rolls):
             first = (row * len(rolls) + s) * (n_cat + 1)
-            for option in rules.options(scores, taken, roll, points[s]):
-                cells.append(first + option_slot(option, n_cat))
-                boxes.append(option.box_points)
-                bonuses.append(option.bonus_points)
+            for category, box_now, bonus_now, fills_box in rules.options(scores, taken, roll,
+                                                                         points[s]):
+                cell(first + (category.get_value() if fills_box else n_cat))  # option_slot
+                box_of(box_now)
+                bonus_of(bonus_now)
     allowed = np.zeros(shape, dtype=np.bool_)
     box = np.zeros(shape, dtype=np.int16)
     bonus = np.zeros(shape, dtype=np.int16)
