@@ -33,7 +33,7 @@
 #define MAX_PARENTS 5
 #define MAX_SUB_KEEPS 32
 #define MAX_CATEGORIES 16
-#define MAX_ENTRIES 512
+#define MAX_ENTRIES 256  /* a box's distinct points, all boxes together (entry numbers fit a byte) */
 #define MAX_SPECIALS 16
 #define MAX_SLOTS (MAX_CATEGORIES + 1)
 #define BLOCK 8
@@ -289,7 +289,7 @@ typedef struct {
     int entry_points[MAX_ENTRIES];
     int entry_box[MAX_ENTRIES];
     int box_first[MAX_CATEGORIES + 1];  /* each box's entries: box_first[c] to box_first[c+1] */
-    uint16_t entry_of[MAX_CATEGORIES][NUM_ROLLS];
+    uint8_t entry_of[MAX_CATEGORIES][NUM_ROLLS];
     int base[NUM_ROLLS][MAX_CATEGORIES];  /* what each roll scores in each box */
     int zero_entry[MAX_CATEGORIES];       /* each box's entry of 0 points, or -1 */
     int scoring_count[MAX_CATEGORIES];    /* how many rolls score more than 0 in each box */
@@ -481,7 +481,7 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
         if ((filled_everywhere >> c) & 1) {
             continue;
         }
-        const uint16_t *entry = pl->entry_of[c];
+        const uint8_t *entry = pl->entry_of[c];
         if (dominated) {
             const uint8_t *rolls = pl->scoring_rolls[c];
             for (int i = 0; i < pl->scoring_count[c]; i++) {
@@ -1164,7 +1164,7 @@ Plan_init(Plan *self, PyObject *args, PyObject *kwds)
                 PyErr_SetString(PyExc_ValueError, "inconsistent roll entries");
                 goto fail;
             }
-            self->entry_of[c][r] = (uint16_t)e;
+            self->entry_of[c][r] = (uint8_t)e;
             if (e != self->zero_entry[c]) {
                 self->scoring_rolls[c][self->scoring_count[c]++] = (uint8_t)r;
             }

@@ -45,6 +45,8 @@ def _sub_keep_lists() -> tuple[IntArray, ...]:
 
 
 _SUB_KEEP_LISTS = _sub_keep_lists()
+_SUB_KEEP_DICE = tuple(tuple(KEEPS[int(k)] for k in subs) for subs in _SUB_KEEP_LISTS)
+"""Per roll, the dice of its distinct keeps in tie-breaking order."""
 
 
 def distinct_sub_keeps(roll: int) -> list[int]:
@@ -129,7 +131,7 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
             worth = table.take(subs)
             worth[0] = turn.leaf[roll, 0]
             best = int(np.argmax(worth >= worth.max() - TIE))
-        return None if best == 0 else KEEPS[subs[best]]
+        return None if best == 0 else _SUB_KEEP_DICE[roll][best]
 
     def category_values(self, card: _CardT, dice: Sequence[int]) -> dict[_BoxT, float]:
         """Return the expected final score after each legal choice for these dice."""
