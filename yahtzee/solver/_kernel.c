@@ -372,6 +372,24 @@ row_max(double *restrict to, const double *restrict from, const int W)
     }
 }
 
+/* to = max(own, from) */
+static ALWAYS_INLINE void
+row_max2(double *restrict to, const double *restrict own, const double *restrict from,
+         const int W)
+{
+#if defined(__SSE2__)
+    if (W % 2 == 0) {
+        for (int b = 0; b < W; b += 2) {
+            _mm_storeu_pd(to + b, _mm_max_pd(_mm_loadu_pd(own + b), _mm_loadu_pd(from + b)));
+        }
+        return;
+    }
+#endif
+    for (int b = 0; b < W; b++) {
+        to[b] = from[b] > own[b] ? from[b] : own[b];
+    }
+}
+
 /* to = (((((c0 + c1) + c2) + c3) + c4) + c5) * (1 / 6), numpy's order */
 static ALWAYS_INLINE void
 row_mean6(double *restrict to, const double *c0, const double *c1, const double *c2,
@@ -401,14 +419,16 @@ row_mean6(double *restrict to, const double *c0, const double *c1, const double 
  * holds W values: keep[k * W + b] is keep k of state b); returns 0, or -1 if a
  * choice leads outside the table.  `specials[b]` are state b's special
  * choices (count 0 when its Yahtzee rolls offer the open boxes plainly).
- * `ev` and `keep` are scratch of MAX_ENTRIES * W and NUM_KEEPS * W values.
+ * `ev` is scratch of MAX_ENTRIES * W values; `keep` (NUM_KEEPS * W) receives
+ * the keeps' values with one roll left, the leaves in its rolls' rows, and
+ * `second` those with two rolls left: it may be `keep` itself (then overwritten).
  */
 static ALWAYS_INLINE int
 turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
            const int64_t *mask, const int *upper, const Specials *specials, const Outputs *out,
-           Py_ssize_t col, const int W, double *restrict ev, double *restrict keep)
+           Py_ssize_t col, const int W, double *restrict ev, double *keep, double *second)
 {
-    double *restrict leaf = keep + ROLL_START * W;
+    double *leaf = keep + ROLL_START * W;
     int64_t filled_everywhere = -1;
     for (int b = 0; b < W; b++) {
         filled_everywhere &= mask[b < count ? b : 0];
@@ -547,38 +567,52 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
         }
     }
 
+    /* each keep under five dice: the mean of its six children, from the largest down */
     for (int pass = 0; pass < 2; pass++) {
-        /* each keep under five dice: the mean of its six children, from the largest down */
+        double *table = pass == 0 ? keep : second;
         for (int k = ROLL_START - 1; k >= 0; k--) {
             const uint16_t *kid = children[k];
-            row_mean6(keep + k * W, keep + kid[0] * W, keep + kid[1] * W, keep + kid[2] * W,
-                      keep + kid[3] * W, keep + kid[4] * W, keep + kid[5] * W, W);
+            row_mean6(table + k * W, table + kid[0] * W, table + kid[1] * W,
+                      table + kid[2] * W, table + kid[3] * W, table + kid[4] * W,
+                      table + kid[5] * W, W);
         }
-        double *table = pass == 0 ? out->keep1 : out->keep2;
-        if (table != NULL) {
+        double *given = pass == 0 ? out->keep1 : out->keep2;
+        if (given != NULL && given != table) {
             for (int k = 0; k < NUM_KEEPS; k++) {
                 for (int b = 0; b < count; b++) {
-                    table[k * out->width + col + b] = keep[k * W + b];
+                    given[k * out->width + col + b] = table[k * W + b];
                 }
             }
         }
         if (pass == 1 && out->start == NULL) {
             break;
         }
-        /* each keep, in place: the best value among its sub-keeps, itself included
-           (its parents, one die fewer, come before it and are done) */
-        for (int k = 1; k < NUM_KEEPS; k++) {
-            for (int j = 0; j < parent_count[k]; j++) {
-                row_max(keep + k * W, keep + parents[k][j] * W, W);
+        /* each keep: the best value among its sub-keeps, itself included (its parents,
+           one die fewer, come before it and are done), into `second` (in place on the
+           second pass); the rolls' rows then hold each roll's best keep: the next leaves */
+        if (second != table) {
+            for (int b = 0; b < W; b++) {
+                second[b] = table[b];
             }
         }
-        /* the rolls' rows now hold each roll's best keep: the leaves of the next pass */
+        for (int k = 1; k < NUM_KEEPS; k++) {
+            double *to = second + k * W;
+            if (second != table) {
+                row_max2(to, table + k * W, second + parents[k][0] * W, W);
+            } else {
+                row_max(to, second + parents[k][0] * W, W);
+            }
+            for (int j = 1; j < parent_count[k]; j++) {
+                row_max(to, second + parents[k][j] * W, W);
+            }
+        }
     }
     if (out->start != NULL) {
+        const double *after = second + ROLL_START * W;
         double total[BLOCK] = {0.0};
         for (int r = 0; r < NUM_ROLLS; r++) {
             for (int b = 0; b < W; b++) {
-                total[b] += roll_chance[r] * leaf[r * W + b];
+                total[b] += roll_chance[r] * after[r * W + b];
             }
         }
         for (int b = 0; b < count; b++) {
@@ -597,17 +631,18 @@ turn_block(const Plan *pl, const double *values, int count, const int *flag,
     double ev[MAX_ENTRIES * BLOCK];
     double keep[NUM_KEEPS * BLOCK];
     return turn_lanes(pl, values, count, flag, mask, upper, specials, out, col, BLOCK, ev,
-                      keep);
+                      keep, keep);
 }
 
-/* turn_lanes for one state. */
+/* turn_lanes for one state, straight into its tables out->keep1 and out->keep2 (the
+   leaves are the rolls' rows of keep1). */
 static int
 turn_single(const Plan *pl, const double *values, int flag, int64_t mask, int upper,
             const Specials *specials, const Outputs *out)
 {
     double ev[MAX_ENTRIES];
-    double keep[NUM_KEEPS];
-    return turn_lanes(pl, values, 1, &flag, &mask, &upper, specials, out, 0, 1, ev, keep);
+    return turn_lanes(pl, values, 1, &flag, &mask, &upper, specials, out, 0, 1, ev,
+                      out->keep1, out->keep2);
 }
 
 /* Check a state; the flat row of its special tables, or -1 (with an error set). */
@@ -796,8 +831,8 @@ Plan_turn(Plan *self, PyObject *args)
 
 /*
  * turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus]): one
- * state's leaf, keep1 and keep2 (252 + 462 + 462 values in `out`) and choices (None:
- * not wanted); the
+ * state's keep1 and keep2 (462 + 462 values in `out`; the leaves are keep1's rolls'
+ * rows) and choices (None: not wanted); the
  * optional arrays are its special rolls and their choices (rolls x slots), in place
  * of the plan's tables.
  */
@@ -831,7 +866,7 @@ Plan_turn_one(Plan *self, PyObject *args)
             goto done;
         }
     }
-    if (items(&out_view) != NUM_ROLLS + 2 * NUM_KEEPS
+    if (items(&out_view) != 2 * NUM_KEEPS
         || (have_choice && items(&choice_view) != NUM_ROLLS)) {
         PyErr_SetString(PyExc_ValueError, "turn_one: wrong output sizes");
         goto done;
@@ -863,8 +898,8 @@ Plan_turn_one(Plan *self, PyObject *args)
     }
     {
         double *buf = out_view.buf;
-        Outputs out = {NULL, buf, buf + NUM_ROLLS, buf + NUM_ROLLS + NUM_KEEPS,
-                       have_choice ? choice_view.buf : NULL, 1};
+        Outputs out = {NULL, NULL, buf, buf + NUM_KEEPS, have_choice ? choice_view.buf : NULL,
+                       1};
         result = turn_single(self, values.buf, (int)flag, mask, (int)upper, &specials, &out);
         if (result < 0) {
             PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");

@@ -24,8 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.solver.keeps import (CHILDREN, MAX_SUB_KEEPS, NUM_KEEPS, NUM_ROLLS, PARENT_GROUPS,
-                                  ROLL_PROBABILITY, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray,
-                                  IntArray)
+                                  ROLL_PROBABILITY, ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS,
+                                  FloatArray, IntArray)
 from yahtzee.solver.model import ScoringModel
 
 if TYPE_CHECKING:
@@ -36,7 +36,8 @@ PURE_NUMPY = "YAHTZEE_PURE_NUMPY"
 
 TurnArrays = tuple[FloatArray, FloatArray, FloatArray, "npt.NDArray[np.int8] | None"]
 """Leaf (252, B), keep1 (462, B), keep2 (462, B) and, if asked for, choice (252, B)."""
-_ONE_TURN = NUM_ROLLS + 2 * NUM_KEEPS
+_ONE_TURN = 2 * NUM_KEEPS
+"""One state's keep1 and keep2 tables, end to end (the leaves are keep1's rolls' rows)."""
 
 
 def _parents() -> IntArray:
@@ -172,8 +173,7 @@ def one_turn(model: ScoringModel, values: FloatArray, flag: int, mask: int, uppe
         plan.turn_one(values, flag, mask, upper, out, choice, _int64(rolls),
                       np.ascontiguousarray(allowed), np.ascontiguousarray(box, dtype=np.int16),
                       np.ascontiguousarray(bonus, dtype=np.int16))
-    return out[:NUM_ROLLS], out[NUM_ROLLS:NUM_ROLLS + NUM_KEEPS], out[NUM_ROLLS + NUM_KEEPS:], \
-        choice
+    return out[ROLL_START:NUM_KEEPS], out[:NUM_KEEPS], out[NUM_KEEPS:], choice
 
 
 def best_keep(table: FloatArray, leaf: FloatArray, roll: int) -> int | None:
