@@ -355,27 +355,9 @@ typedef struct {
 
 /* Row operations on W values side by side, two at a time where SSE2 is at hand. */
 
-/* to = max(to, from) */
+/* to = max(own, from); `own` may be `to` */
 static ALWAYS_INLINE void
-row_max(double *restrict to, const double *restrict from, const int W)
-{
-#if defined(__SSE2__)
-    if (W % 2 == 0) {
-        for (int b = 0; b < W; b += 2) {
-            _mm_storeu_pd(to + b, _mm_max_pd(_mm_loadu_pd(to + b), _mm_loadu_pd(from + b)));
-        }
-        return;
-    }
-#endif
-    for (int b = 0; b < W; b++) {
-        to[b] = from[b] > to[b] ? from[b] : to[b];
-    }
-}
-
-/* to = max(own, from) */
-static ALWAYS_INLINE void
-row_max2(double *restrict to, const double *restrict own, const double *restrict from,
-         const int W)
+row_max(double *to, const double *own, const double *from, const int W)
 {
 #if defined(__SSE2__)
     if (W % 2 == 0) {
@@ -506,11 +488,11 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
             const uint8_t *rolls = pl->scoring_rolls[c];
             for (int i = 0; i < pl->scoring_count[c]; i++) {
                 int r = rolls[i];
-                row_max(leaf + r * W, ev + entry[r] * W, W);
+                row_max(leaf + r * W, leaf + r * W, ev + entry[r] * W, W);
             }
         } else {
             for (int r = 0; r < NUM_ROLLS; r++) {
-                row_max(leaf + r * W, ev + entry[r] * W, W);
+                row_max(leaf + r * W, leaf + r * W, ev + entry[r] * W, W);
             }
         }
     }
@@ -597,13 +579,9 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
         }
         for (int k = 1; k < NUM_KEEPS; k++) {
             double *to = second + k * W;
-            if (second != table) {
-                row_max2(to, table + k * W, second + parents[k][0] * W, W);
-            } else {
-                row_max(to, second + parents[k][0] * W, W);
-            }
+            row_max(to, table + k * W, second + parents[k][0] * W, W);
             for (int j = 1; j < parent_count[k]; j++) {
-                row_max(to, second + parents[k][j] * W, W);
+                row_max(to, to, second + parents[k][j] * W, W);
             }
         }
     }
