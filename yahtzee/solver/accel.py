@@ -29,7 +29,7 @@ from yahtzee.solver.keeps import (CHILDREN, MAX_SUB_KEEPS, NUM_KEEPS, NUM_ROLLS,
 from yahtzee.solver.model import ScoringModel
 
 if TYPE_CHECKING:
-    from yahtzee.solver._kernel import Plan
+    from yahtzee.solver import _kernel
 
 PURE_NUMPY = "YAHTZEE_PURE_NUMPY"
 """The environment variable that, set to anything but 0, leaves the kernel out."""
@@ -68,17 +68,17 @@ def _load() -> ModuleType | None:
 
 
 _KERNEL = _load()
-PLAN: type[Plan] | None = None if _KERNEL is None else _KERNEL.Plan
+PLAN: type[_kernel.Plan] | None = None if _KERNEL is None else _KERNEL.Plan
 """The kernel's ``Plan`` type, or None: numpy alone (tests set it to None for numpy)."""
 _BEST_KEEP: Callable[[FloatArray, FloatArray, int], int] | None = (
     None if _KERNEL is None else _KERNEL.best_keep)
 _BEST_KEEPS: Callable[[FloatArray, FloatArray, IntArray, IntArray, IntArray], None] | None = (
     None if _KERNEL is None else _KERNEL.best_keeps)
 
-_PLANS: dict[int, Plan] = {}
+_PLANS: dict[int, _kernel.Plan] = {}
 
 
-def plan_of(model: ScoringModel) -> Plan:
+def plan_of(model: ScoringModel) -> _kernel.Plan:
     """Return the kernel's plan of ``model`` (made once, dropped with the model)."""
     key = id(model)
     plan = _PLANS.get(key)
@@ -90,7 +90,7 @@ def plan_of(model: ScoringModel) -> Plan:
     return plan
 
 
-def _make_plan(kind: type[Plan], model: ScoringModel) -> Plan:
+def _make_plan(kind: type[_kernel.Plan], model: ScoringModel) -> _kernel.Plan:
     """Return a new plan of ``model``: its sizes, box entries and special tables."""
     slots, points, _ = model.leaf_plan
     sizes = np.array([model.n_categories, model.n_flag_states, model.n_masks, model.n_upper,
