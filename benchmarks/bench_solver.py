@@ -6,7 +6,9 @@ Run from the project root::
     python benchmarks/bench_solver.py --json     # the same figures as JSON
 
 Each table build runs in a fresh subprocess with an empty cache folder, so
-its time and peak memory (``ru_maxrss``) are those of a cold start.  When
+its time and peak memory (``ru_maxrss``) are those of a cold start.  Our
+solver runs with its compiled kernel where it is built; with
+``YAHTZEE_PURE_NUMPY=1`` set, with numpy alone (the JSON says which).  When
 the PyPI package ``yatzy-solver`` is importable, its variant
 ``american+forced-joker`` is measured the same way, side by side; without
 it that column is left out.
@@ -237,7 +239,9 @@ def run(games: int, seed: int, with_course: bool, repeat: int = 1) -> dict[str, 
     Each measurement is taken ``repeat`` times, ours and yatzy-solver's in
     turn, so that both meet the same load; the median run is reported.
     """
+    from yahtzee.solver import accel
     results: dict[str, Any] = {"ours": {}, "theirs": None, "repeat": repeat,
+                               "kernel": accel.PLAN is not None,
                                "load_average_before": os.getloadavg()[0]}
     ours = results["ours"]
     theirs_too = theirs_available()
@@ -302,6 +306,8 @@ def show(results: dict[str, Any]) -> str:
         lines.append(f"course table build: {course['seconds']:.2f} s, "
                      f"peak {course['peak_mb']:.0f} MB, "
                      f"expected score {course['expected_score']:.6f}")
+    lines.append("solver: " + ("the compiled kernel" if results["kernel"] else
+                               "numpy alone (no kernel, or YAHTZEE_PURE_NUMPY set)"))
     lines.append(f"load average (1 min) before and after: {results['load_average_before']:.2f}, "
                  f"{results['load_average_after']:.2f}")
     return "\n".join(lines)

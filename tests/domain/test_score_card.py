@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from yahtzee import CategoryValue as CV
 from yahtzee import Dice, ScoreCard, get_rules
-from yahtzee.domain.rules import COURSE, OFFICIAL
+from yahtzee.domain.rules import COURSE, OFFICIAL, Rules, box_points
 
 YAHTZEE_OF_THREES = Dice.of([3, 3, 3, 3, 3])
 
@@ -180,3 +182,36 @@ def test_restore_refuses_bonuses_no_game_can_have() -> None:
     assert ScoreCard.restore(OFFICIAL, [5] + [None] * 10 + [50, None], 1).score() == 155
     assert ScoreCard.restore(COURSE, [None] * 11 + [50, None], 3).score() == 350
     assert ScoreCard.restore(OFFICIAL, [None] * 8 + [25, None, None, 50, None], 1).score() == 175
+
+
+@pytest.mark.parametrize("rules", [COURSE, OFFICIAL], ids=lambda r: r.name)
+def test_scores_always_show_the_boxes_contents(rules: Rules) -> None:
+    rng = random.Random(3)
+    for _ in range(40):
+        card = ScoreCard(rules)
+        while card.rounds_used() < card.rules.ROUNDS:
+            dice = Dice.of([rng.randint(1, 6)] * 5 if rng.random() < 0.3
+                           else [rng.randint(1, 6) for _ in range(5)])
+            card.choose(rng.choice(card.choices(dice)), dice)
+            boxes = [card.get_category_score(cv) if card.check_scored(cv) else None
+                     for cv in CV]
+            assert card.scores() == boxes
+            again = ScoreCard.restore(card.rules, boxes, card.get_yahtzee_bonus())
+            assert again.scores() == boxes and again.score() == card.score()
+        card.scores()[0] = 99
+        assert card.scores()[0] != 99
+
+
+@pytest.mark.parametrize("rules", [COURSE, OFFICIAL, Rules("free", "free joker", False, None,
+                                                           False)], ids=lambda r: r.name)
+def test_options_with_the_box_points_worked_out_beforehand_are_the_same(rules: Rules) -> None:
+    rng = random.Random(8)
+    for _ in range(400):
+        scores: list[int | None] = [rng.choice([None, 0, 3, 25]) for _ in CV]
+        scores[CV.YAHTZEE.get_value()] = rng.choice([None, 0, 50])
+        dice = Dice.of([rng.randint(1, 6)] * 5 if rng.random() < 0.5
+                       else [rng.randint(1, 6) for _ in range(5)])
+        points = [box_points(cv, dice) for cv in CV]
+        bonuses = rng.randrange(4)
+        assert rules.options(scores, bonuses, dice, points) == rules.options(scores, bonuses,
+                                                                             dice)

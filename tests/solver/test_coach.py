@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -24,6 +25,7 @@ from yahtzee.players.players import ComputerPlayer, Strategy
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach, Keep, ScoreBox
 from yahtzee.solver.factory import get_strategy
+from yahtzee.solver.profiles import Profile, Profiler
 from yahtzee.solver.strategy import OptimalStrategy
 
 VARIANT = yahtzee_variant(OFFICIAL)
@@ -236,3 +238,24 @@ def test_the_computer_unsaves_before_it_saves() -> None:
     assert player.command(view((False, False, True, False, False))) == "3"
     assert player.command(view((False, False, False, False, False))) == "2"
     assert player.command(view((False, True, False, False, True))) == "roll"
+
+
+class _EqualKeeps:
+    """A profiler stand-in: keeps whose means differ only in the last bits, or by a point."""
+
+    def keeps(self, card: Card, dice: Sequence[int],
+              rolls_left: int) -> dict[tuple[int, ...], Profile]:
+        """Return the profiles in the tie-breaking order, the first two and last two equal."""
+        return {(1, 4, 4, 4, 6): Profile(140.0, 30.0, 0.0, 0.1),
+                (4, 4, 4, 6): Profile(142.4, 36.0, 0.0, 0.14),
+                (1, 4, 4, 4): Profile(142.4 + 3e-14, 36.0, 0.0, 0.14),
+                (4, 4, 4): Profile(145.1 - 2e-14, 38.5, 0.0, 0.18),
+                (4, 4): Profile(145.1, 38.0, 0.0, 0.2)}
+
+
+def test_equal_options_keep_the_tie_breaking_order_whatever_their_last_bits() -> None:
+    coach = Coach(VARIANT, lambda: pytest.fail("no strategy needed"),
+                  lambda: cast(Profiler, _EqualKeeps()))
+    ranked = coach.keep_options(ScoreCard(OFFICIAL), [1, 4, 4, 4, 6], 2, count=5)
+    assert [keep.values for keep, _ in ranked] == [
+        (4, 4, 4), (4, 4), (4, 4, 4, 6), (1, 4, 4, 4), (1, 4, 4, 4, 6)]

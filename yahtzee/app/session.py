@@ -13,10 +13,12 @@ import contextlib
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, cast
 
+from yahtzee.app.background import TableLoader
 from yahtzee.domain.card import Card, Variant
+from yahtzee.domain.games import rules_of
 from yahtzee.engine.engine import Engine, EngineObserver
 from yahtzee.engine.records import GameRecord, TurnChances
 from yahtzee.players.kinds import EXPECTED, PlayerKind, default_names, find_kind
@@ -92,16 +94,54 @@ def strategy_loader(kind: PlayerKind, variant: Variant, tables: Callable[[], Tab
 
 @dataclass
 class Setup:
-    """How to make players' strategies and the coach: the table source, made when first needed."""
+    """How to make players' strategies and the coach: the table source, made when first needed.
+
+    ``load_in_background`` starts making a game's table while the game goes
+    on; whatever needs it then waits for it.  ``close()`` stops what is left.
+    """
 
     report: Report | None = None
     _tables: TableSource | None = None
+    _loaders: dict[str, TableLoader] = field(default_factory=dict)
 
     def tables(self) -> TableSource:
         """Return the source of solved tables (``SolverUnavailableError`` without numpy)."""
         if self._tables is None:
-            self._tables = solver_tables(self.report)
+            now = solver_tables(self.report)
+
+            def tables(rules: Rules) -> Solution:
+                """Return the table of ``rules``, waiting for its background build if any."""
+                loader = self._loaders.get(rules.name)
+                return loader.result() if loader is not None else now(rules)
+
+            self._tables = tables
         return self._tables
+
+    def load_in_background(self, variant: Variant) -> None:
+        """Start loading, or building, the solved table of ``variant``'s rules in the background.
+
+        Returns at once (Poker Dice has no such table); the table's build is
+        reported only once something waits for it.  ``SolverUnavailableError``
+        without numpy.
+        """
+        rules = rules_of(variant)
+        if rules is None or rules.name in self._loaders:
+            return
+        with _numpy_needed():
+            from yahtzee.solver.cache import load_or_build
+        from yahtzee.storage.tables import TableFiles
+        store = TableFiles.in_cache_folder()
+
+        def load(rules: Rules, report: Report) -> Solution:
+            """Return the table of ``rules`` from the cache folder, or build it."""
+            return load_or_build(rules, store, report)
+
+        self._loaders[rules.name] = TableLoader(rules, load, self.report)
+
+    def close(self) -> None:
+        """Stop every background build still under way (its table is not wanted any more)."""
+        for loader in self._loaders.values():
+            loader.cancel()
 
     def player(self, kind: PlayerKind, name: str, variant: Variant,
                card: Card | None = None) -> Player:

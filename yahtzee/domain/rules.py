@@ -9,7 +9,7 @@ and nowhere else.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar, NamedTuple
@@ -28,6 +28,8 @@ YAHTZEE_BONUS = 100
 """Points of one Yahtzee bonus."""
 
 _BOXES: tuple[Category, ...] = tuple(cls() for cls in CATEGORY_CLASSES)
+_CATEGORIES: tuple[CategoryValue, ...] = tuple(CategoryValue)
+"""The boxes in card order (iterating a tuple is quicker than the enum: the solver asks often)."""
 _JOKER_POINTS = {
     CategoryValue.FULL_HOUSE: FullHouse.POINTS,
     CategoryValue.SM_STRAIGHT: SmStraight.POINTS,
@@ -82,40 +84,51 @@ class Rules:
 
     ROUNDS: ClassVar[int] = 13
 
-    def options(self, scores: Sequence[int | None], bonus_count: int, d: Dice) -> list[Option]:
+    def options(self, scores: Sequence[int | None], bonus_count: int, d: Dice,
+                points: Sequence[int] | None = None) -> list[Option]:
         """Return the legal choices, in menu order, for a card and the dice.
 
         ``scores`` holds each box's points in ``CategoryValue`` order, None
         for an open box; ``bonus_count`` is the Yahtzee bonuses taken so far.
+        ``points``, when given, is ``box_points`` of every box for these dice
+        in the same order, worked out once by a caller that asks about the
+        same dice many times (the solver).
         """
-        open_boxes = [cv for cv in CategoryValue if scores[cv.get_value()] is None]
+        def own(cv: CategoryValue) -> int:
+            """Return what the dice score in ``cv`` by the box's own rule."""
+            return box_points(cv, d) if points is None else points[cv.get_value()]
+
+        open_boxes = [cv for cv, held in zip(_CATEGORIES, scores) if held is None]
         yahtzee_box = scores[CategoryValue.YAHTZEE.get_value()]
-        plain = [Option(cv, box_points(cv, d), 0, True) for cv in open_boxes]
         if yahtzee_box is None or not is_yahtzee(d):
-            return plain
+            return [Option(cv, own(cv), 0, True) for cv in open_boxes]
         bonus_open = (yahtzee_box > 0
                       and (self.bonus_cap is None or bonus_count < self.bonus_cap))
         if self.bonus_by_choice:
+            plain = [Option(cv, own(cv), 0, True) for cv in open_boxes]
             if not bonus_open:
                 return plain
             bonus = Option(CategoryValue.YAHTZEE, 0, YAHTZEE_BONUS, False)
             return sorted([*plain, bonus], key=lambda o: o.category.get_value())
         bonus_points = YAHTZEE_BONUS if bonus_open else 0
         if not self.forced_joker:
-            return [o._replace(bonus_points=bonus_points) for o in plain]
-        return self._joker_options(open_boxes, bonus_points, d)
+            return [Option(cv, own(cv), bonus_points, True) for cv in open_boxes]
+        return self._joker_options(open_boxes, bonus_points, d, own)
 
     @staticmethod
-    def _joker_options(open_boxes: list[CategoryValue], bonus_points: int,
-                       d: Dice) -> list[Option]:
-        """Return the forced-joker choices for a Yahtzee rolled with the Yahtzee box filled."""
+    def _joker_options(open_boxes: list[CategoryValue], bonus_points: int, d: Dice,
+                       own: Callable[[CategoryValue], int]) -> list[Option]:
+        """Return the forced-joker choices for a Yahtzee rolled with the Yahtzee box filled.
+
+        ``own`` gives what the dice score in a box by the box's own rule.
+        """
         upper = CategoryValue.upper_for_face(d.get_die(0).get_value())
         if upper in open_boxes:
-            return [Option(upper, box_points(upper, d), bonus_points, True)]
+            return [Option(upper, own(upper), bonus_points, True)]
         lower = [cv for cv in open_boxes if not cv.is_upper]
         if lower:
-            return [Option(cv, _JOKER_POINTS.get(cv, box_points(cv, d)), bonus_points, True)
-                    for cv in lower]
+            return [Option(cv, _JOKER_POINTS[cv] if cv in _JOKER_POINTS else own(cv),
+                           bonus_points, True) for cv in lower]
         return [Option(cv, 0, bonus_points, True) for cv in open_boxes]
 
     def joker_bar(self, scores: Sequence[int | None], d: Dice,
@@ -126,7 +139,7 @@ class Rules:
         box is filled, ``cv`` is open and the joker steps send the dice elsewhere:
         to the upper box of their face, or to any open lower box.
         """
-        open_boxes = [c for c in CategoryValue if scores[c.get_value()] is None]
+        open_boxes = [c for c in _CATEGORIES if scores[c.get_value()] is None]
         if (not self.forced_joker or cv not in open_boxes or not is_yahtzee(d)
                 or scores[CategoryValue.YAHTZEE.get_value()] is None):
             return None

@@ -26,6 +26,8 @@ class ScoreCard:
         """Make an empty card played under ``rules`` (the course's by default)."""
         self._rules = rules
         self._scorecard: list[Category] = [make_category(cv) for cv in CategoryValue]
+        self._scores: list[int | None] = [None] * self.NUM_CATS
+        """What ``scores()`` returns, kept with the boxes (the solver asks it at every decision)."""
         self._yahtzee_bonus = 0
 
     @property
@@ -35,7 +37,7 @@ class ScoreCard:
 
     def scores(self) -> list[int | None]:
         """Return each box's points in ``CategoryValue`` order, None for an open box."""
-        return [c.get_score() if c.get_used() else None for c in self._scorecard]
+        return list(self._scores)
 
     def options(self, d: Dice) -> list[Option]:
         """Return the legal choices for these dice, with their points, in menu order."""
@@ -62,6 +64,7 @@ class ScoreCard:
             raise IllegalChoiceError(f"{cv} may not be chosen for these dice")
         if option.fills_box:
             self._scorecard[cv.get_value()].set_score(option.box_points)
+            self._scores[cv.get_value()] = option.box_points
         if option.bonus_points:
             self._yahtzee_bonus += 1
 
@@ -154,6 +157,7 @@ class ScoreCard:
                 if points not in rules.possible_points(cv):
                     raise ValueError(f"{cv} cannot hold {points} points")
                 category.set_score(points)
+                card._scores[cv.get_value()] = points
         filled = sum(points is not None for points in scores)
         later_turns = rules.ROUNDS - filled if rules.bonus_by_choice else filled - 1
         if bonus_count and (scores[CategoryValue.YAHTZEE.get_value()] != FiveOfAKind.POINTS

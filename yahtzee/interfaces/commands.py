@@ -86,14 +86,20 @@ def run_play(args: argparse.Namespace) -> int:
         DEFAULT_DELAY if sys.stdout.isatty() else 0.0)
     console = Console(delay=delay)
     store = SaveStore(problems=console)
+    setup = Setup(report=console.solver_event)
     try:
-        return _play(args, console, store)
+        return _play(args, console, store, setup)
     finally:
+        setup.close()
         store.release()
 
 
-def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
-    """Play the game of ``run_play``, saving it in ``store``; return the exit status."""
+def _play(args: argparse.Namespace, console: Console, store: SaveStore, setup: Setup) -> int:
+    """Play the game of ``run_play``, saving it in ``store``; return the exit status.
+
+    The computers' table is made in the background while the game starts: a
+    person in the first seat plays at once, and a computer waits for it.
+    """
     resumed: SaveFile | None = None
     if args.resume is not None:
         resumed = _find_save(args.resume, console, store)
@@ -105,7 +111,6 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
             ("--seed", args.seed is not None)) if given]
         if ignored:
             console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
-    setup = Setup(report=console.solver_event)
     saver = autosaver(console, resumed, store=store, setup=setup, coached=args.coach)
     try:
         if resumed is not None:
@@ -115,12 +120,11 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore) -> int:
             variant = get_variant(args.game, args.rules)
             players = setup.players(args.players or DEFAULT_PLAYERS, args.names, variant)
             engine = None
+        if any(isinstance(player, ComputerPlayer) for player in players):
+            setup.load_in_background(variant)
         coach = setup.coach(variant, profiles=True) if args.coach else None
         game = Game(players, variant=variant, console=console, seed=args.seed, advisor=coach,
                     observers=[saver], engine=engine)
-        for player in game.players:
-            if isinstance(player, ComputerPlayer):
-                player.prepare()
     except SolverUnavailableError:
         console.error(NUMPY_NEEDED)
         return 1

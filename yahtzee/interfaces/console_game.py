@@ -79,9 +79,6 @@ class Game:
         ``EOFError`` or ``KeyboardInterrupt`` from the console stop it where it
         stands (every accepted command is already with the engine's observers).
         """
-        for player in self.players:
-            if isinstance(player, ComputerPlayer):
-                player.prepare()
         resumed = self.started
         if not self.started:
             self.console.banner(self.variant)
@@ -98,6 +95,8 @@ class Game:
         """Play the current player's turn to its end (from where it stands)."""
         prompt = self.engine.prompt()
         player = self.players[prompt.seat]
+        if isinstance(player, ComputerPlayer):
+            player.prepare()  # its table may still be in the making: wait here, before its turn
         self.console.turn_header(player.name)
         if isinstance(player, ComputerPlayer):
             self._computer_turn(player, prompt)

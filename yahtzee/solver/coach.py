@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from functools import cmp_to_key
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
@@ -30,6 +31,23 @@ TOP_DECISIONS = 3
 """How many of a player's costliest decisions the analysis lists."""
 TOP_OPTIONS = 3
 """How many of the best options the advice profiles."""
+EQUAL = 1e-9
+"""Options whose expected scores differ by less than this are equal (``dynamic.TIE``).
+
+Their values are exact up to rounding in the last bits, which depends on
+how they were summed; equal options keep the strategy's tie-breaking order.
+"""
+_Option = TypeVar("_Option")
+
+
+def _best_first(options: dict[_Option, Profile]) -> list[tuple[_Option, Profile]]:
+    """Return the options by expected final score, best first, equal ones in their order."""
+    def better(a: tuple[_Option, Profile], b: tuple[_Option, Profile]) -> int:
+        """Return -1 if ``a`` is worth more than ``b``, 1 if less, 0 if they are equal."""
+        gap = a[1].mean - b[1].mean
+        return 0 if abs(gap) < EQUAL else (-1 if gap > 0 else 1)
+
+    return sorted(options.items(), key=cmp_to_key(better))
 
 
 class Box(Protocol):
@@ -206,8 +224,7 @@ class Coach:
         profiler = self.profiler
         if profiler is None:
             return []
-        ranked = sorted(profiler.keeps(card, dice, rolls_left).items(),
-                        key=lambda item: -item[1].mean)
+        ranked = _best_first(profiler.keeps(card, dice, rolls_left))
         return [(Keep(keep, len(dice)), profile) for keep, profile in ranked[:count]]
 
     def box_options(self, card: Card, dice: Sequence[int],
@@ -216,7 +233,7 @@ class Coach:
         profiler = self.profiler
         if profiler is None:
             return []
-        ranked = sorted(profiler.boxes(card, dice).items(), key=lambda item: -item[1].mean)
+        ranked = _best_first(profiler.boxes(card, dice))
         return [(ScoreBox(box.number, str(box)), profile) for box, profile in ranked[:count]]
 
     def win_chances(self, cards: Sequence[Card], seat: int,

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from yahtzee.solver import accel
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_KEEPS,
                                   FloatArray, IntArray, best_sub_keep, expected_over_keeps)
 from yahtzee.solver.model import BoolArray, ScoringModel, ShortArray
@@ -305,7 +306,15 @@ class TurnValues:
 
 def turn_values(model: ScoringModel, values: FloatArray, states: States,
                 specials: SpecialChoices | None, want_choice: bool = False) -> TurnValues:
-    """Return the values inside a turn for a batch of states."""
+    """Return the values inside a turn for a batch of states.
+
+    ``specials`` must be the model's own (``table_specials``): the compiled
+    kernel, where it is used, reads them from the model.
+    """
+    if not want_choice:
+        fast = accel.turn_tables(model, values, states.flag, states.mask, states.upper)
+        if fast is not None:
+            return TurnValues(*fast)
     leaf, choice = leaf_values(model, values, states, specials, want_choice)
     keep1 = expected_over_keeps(leaf)
     after_second = best_sub_keep(keep1)[ROLL_START:]
@@ -319,8 +328,16 @@ def single_turn_values(model: ScoringModel, values: FloatArray, flag: int, mask:
 
     With one state the work is arranged in a few whole-array steps: every
     box's distinct points at once for the leaves, and each roll's keeps
-    gathered at once for the best keep.
+    gathered at once for the best keep.  ``specials`` are the state's choices
+    of the special rolls, read from the model's tables if it has them.
     """
+    given = None
+    if model.special is None and specials is not None and bool(specials.varies[0]):
+        given = (specials.rolls, specials.allowed[0], specials.box_points[0],
+                 specials.bonus_points[0])
+    fast = accel.one_turn(model, values, flag, mask, upper, given)
+    if fast is not None:
+        return TurnValues(*fast)
     slots, points, entry = model.leaf_plan
     flat = values.reshape(-1)
     worth = _one_state_values(model, flat, flag, mask, upper, slots, points, 0)
@@ -483,7 +500,9 @@ def _solve_states(model: ScoringModel, values: FloatArray, states: States, batch
         """Solve the batch of states starting at ``start``."""
         part = states.part(start, start + batch)
         index = state_index(model, part.flag, part.mask, part.upper)
-        flat[index] = start_values(model, values, part, table_specials(model, part))
+        fast = accel.start_values(model, values, part.flag, part.mask, part.upper)
+        flat[index] = fast if fast is not None else start_values(
+            model, values, part, table_specials(model, part))
 
     starts = range(0, len(states), batch)
     if pool is None:
@@ -507,9 +526,10 @@ def solve(model: ScoringModel, progress: Progress | None = None, batch: int = BA
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
     try:
         for turns in range(model.rounds - 1, -1, -1):
+            states = level_states(model, turns)
             if before_turn is not None:
                 before_turn(turns)
-            _solve_states(model, values, level_states(model, turns), batch, pool)
+            _solve_states(model, values, states, batch, pool)
             share_equal_totals(model, values, turns)
             if progress is not None:
                 progress(model.rounds - turns, model.rounds)

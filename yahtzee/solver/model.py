@@ -13,6 +13,7 @@ come from the category classes and the card-dependent choices from
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -167,7 +168,7 @@ class ScoringModel:
             if self.upper[c]:
                 found = {int(p) for p in self.point_levels[c]}
                 if self.special is not None:
-                    found |= {int(p) for p in np.unique(self.special.box_points[..., c])}
+                    found |= set(_distinct(self.special.box_points[..., c]).tolist())
                 points[c] = tuple(sorted(found))
         return points
 
@@ -227,6 +228,15 @@ class ScoringModel:
             return dict(self.reachable_upper)
         return {sub: tuple(sorted({sources[u] for u in self.reachable_upper[sub]}))
                 for sub, sources in self.upper_sources.items()}
+
+
+def _distinct(points: ShortArray) -> IntArray:
+    """Return the distinct numbers of points in an array, sorted (quicker than ``np.unique``)."""
+    flat = points.ravel()
+    if len(flat) and int(flat.min()) >= 0:
+        found: IntArray = np.flatnonzero(np.bincount(flat))
+        return found
+    return np.unique(flat).astype(np.int64)
 
 
 class _Roll(Dice):
@@ -291,25 +301,40 @@ def yahtzee_rolls() -> IntArray:
                     dtype=np.int64)
 
 
+@lru_cache(maxsize=1)
+def _yahtzee_dice() -> tuple[_Roll, ...]:
+    """Return the dice of the rolls that are a Yahtzee (``yahtzee_rolls``), made once."""
+    return tuple(_Roll(ROLLS[roll]) for roll in yahtzee_rolls())
+
+
 def _ask_rules(rules: Rules, flag_state: int, masks: list[int]) -> _ChunkResult:
     """Return the Yahtzee rolls' choices, as solver slots, for one flag state and some masks."""
     n_cat = len(CategoryValue)
     flag = CategoryValue.YAHTZEE.get_value()
-    rolls = [r for r in (_Roll(values) for values in ROLLS) if is_yahtzee(r)]
+    rolls = _yahtzee_dice()
     flag_points = box_points(CategoryValue.YAHTZEE, rolls[0])
     taken = max(flag_state - 1, 0)
     shape = (len(masks), len(rolls), n_cat + 1)
-    allowed = np.zeros(shape, dtype=np.bool_)
-    box = np.zeros(shape, dtype=np.int16)
-    bonus = np.zeros(shape, dtype=np.int16)
+    cells: list[int] = []
+    boxes: list[int] = []
+    bonuses: list[int] = []
+    points = [[box_points(cv, roll) for cv in CategoryValue] for roll in rolls]
+    cell, box_of, bonus_of = cells.append, boxes.append, bonuses.append
     for row, mask in enumerate(masks):
         scores = situation_scores(flag_points, flag_state, mask, flag, n_cat)
         for s, roll in enumerate(rolls):
-            for option in rules.options(scores, taken, roll):
-                slot = option_slot(option, n_cat)
-                allowed[row, s, slot] = True
-                box[row, s, slot] = option.box_points
-                bonus[row, s, slot] = option.bonus_points
+            first = (row * len(rolls) + s) * (n_cat + 1)
+            for category, box_now, bonus_now, fills_box in rules.options(scores, taken, roll,
+                                                                         points[s]):
+                cell(first + (category.get_value() if fills_box else n_cat))  # option_slot
+                box_of(box_now)
+                bonus_of(bonus_now)
+    allowed = np.zeros(shape, dtype=np.bool_)
+    box = np.zeros(shape, dtype=np.int16)
+    bonus = np.zeros(shape, dtype=np.int16)
+    allowed.flat[cells] = True
+    box.flat[cells] = boxes
+    bonus.flat[cells] = bonuses
     return allowed, box, bonus
 
 
@@ -390,16 +415,25 @@ def _record(special: SpecialRolls, job: _Job, result: _ChunkResult) -> None:
     special.varies[flag_state, masks] = changed
 
 
+ASKERS = 2
+"""Helper processes that ask the rules while the solver works."""
+
+
 class RuleAsker:
     """Fills a model's Yahtzee-roll tables from ``Rules.options``, in step with the solver.
 
-    The rules are asked in a helper process, latest turns first, while the
+    The rules are asked in helper processes, latest turns first, while the
     solver works; ``ensure(turns)`` waits for the situations of that turn.
     Where no helper process can be made the rules are asked in this one.
     """
 
-    def __init__(self, rules: Rules, special: SpecialRolls) -> None:
-        """Start asking the rules for every situation, to be written into ``special``."""
+    def __init__(self, rules: Rules, special: SpecialRolls, helpers: int | None = None) -> None:
+        """Start asking the rules for every situation, to be written into ``special``.
+
+        ``helpers`` processes (``ASKERS`` by default, at most the processor
+        count) share the asking.
+        """
+        helpers = max(1, min(ASKERS if helpers is None else helpers, os.cpu_count() or 1))
         self.special = special
         self._jobs = _jobs(rules)
         self._done = 0
@@ -408,7 +442,7 @@ class RuleAsker:
         if "fork" in multiprocessing.get_all_start_methods():
             try:
                 self._pool = multiprocessing.get_context("fork").Pool(
-                    1, initializer=_ignore_interrupts)
+                    helpers, initializer=_ignore_interrupts)
                 self._answers = self._pool.imap(_ask_rules_job, [job for _, job in self._jobs])
             except (OSError, RuntimeError, ValueError):
                 self._pool = self._answers = None

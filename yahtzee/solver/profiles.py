@@ -18,7 +18,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from yahtzee.solver.dynamic import States, TurnValues, state_index, step_one
+from yahtzee.solver.dynamic import (States, TurnValues, single_turn_values, state_index,
+                                    step_one, table_specials)
 from yahtzee.solver.keeps import KEEPS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.moments import Moments, TurnMoments, turn_moments
@@ -108,8 +109,12 @@ class Profiler:
         if inside is None:
             flag, mask, upper = key
             states = States(np.array([flag]), np.array([mask]), np.array([upper]))
-            inside = turn_moments(self.model, self.values.reshape(self.model.shape),
-                                  self.moments.tables(), states, turn)
+            values = self.values.reshape(self.model.shape)
+            chosen = turn
+            if chosen.choice is None:  # the strategy's turns leave out the boxes chosen
+                chosen = single_turn_values(self.model, values, flag, mask, upper,
+                                            table_specials(self.model, states))
+            inside = turn_moments(self.model, values, self.moments.tables(), states, chosen)
             self._inside[key] = inside
             if len(self._inside) > _REMEMBERED:
                 self._inside.popitem(last=False)

@@ -18,6 +18,7 @@ import numpy.typing as npt
 
 from yahtzee.domain.rules import Rules
 from yahtzee.players.kinds import EXPECTED, GREEDY, SOLO_STRATEGIES
+from yahtzee.solver import accel
 from yahtzee.solver.cache import TableSource
 from yahtzee.solver.dynamic import (States, TurnValues, first_best, scoring_choices,
                                     state_index, step, table_specials, turn_values)
@@ -77,24 +78,26 @@ def play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
     box of the highest expected final score.
     """
     states, turn, where, width = prepared
-    games = np.arange(len(where))
     rolls = _throw(rng, np.zeros(len(where), dtype=np.int64))
     done = np.zeros(len(where), dtype=np.bool_)
     for table in (turn.keep2, turn.keep1):
-        options = _SUB_KEEPS_T[:, rolls]
-        worth = table.reshape(-1).take(options * width + where)
-        worth[0] = turn.leaf.reshape(-1).take(rolls * width + where)
-        np.copyto(worth, -np.inf, where=_PADDING_T[:, rolls])
-        pick = first_best(worth, axis=0)
+        pick = accel.best_keeps(table, turn.leaf, where, rolls)
+        if pick is None:
+            options = _SUB_KEEPS_T[:, rolls]
+            worth = table.reshape(-1).take(options * width + where)
+            worth[0] = turn.leaf.reshape(-1).take(rolls * width + where)
+            np.copyto(worth, -np.inf, where=_PADDING_T[:, rolls])
+            pick = first_best(worth, axis=0)
         stop = done | (pick == 0)
-        kept = options[pick, games]
+        kept = _SUB_KEEPS_T[pick, rolls]
         thrown = _throw(rng, kept)
         rolls = np.where(stop, rolls, thrown)
         done = stop
-    if turn.choice is None:
-        slot = scoring_choices(model, values, states, rolls)
-    else:
+    if turn.choice is not None:
         slot = turn.choice.reshape(-1).take(rolls * width + where).astype(np.int64)
+    else:
+        picked = accel.best_boxes(model, values, states.flag, states.mask, states.upper, rolls)
+        slot = scoring_choices(model, values, states, rolls) if picked is None else picked
     n_cat = model.n_categories
     box = np.where(slot < n_cat, model.base[rolls, np.minimum(slot, n_cat - 1)], 0)
     bonus = np.zeros_like(box)

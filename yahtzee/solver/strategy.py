@@ -23,6 +23,7 @@ from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.rules import Rules
 from yahtzee.domain.score_card import ScoreCard
+from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.dynamic import (TIE, SpecialChoices, States, TurnValues,
                                     single_turn_values, state_index, step_one, table_specials)
@@ -44,6 +45,8 @@ def _sub_keep_lists() -> tuple[IntArray, ...]:
 
 
 _SUB_KEEP_LISTS = _sub_keep_lists()
+_SUB_KEEP_DICE = tuple(tuple(KEEPS[int(k)] for k in subs) for subs in _SUB_KEEP_LISTS)
+"""Per roll, the dice of its distinct keeps in tie-breaking order."""
 
 
 def distinct_sub_keeps(roll: int) -> list[int]:
@@ -69,11 +72,13 @@ def best_keep(turn: TurnValues, dice: Sequence[int], rolls_left: int) -> tuple[i
     the keeps in ``SUB_KEEPS`` order (more dice first, then lower dice).
     """
     roll = roll_number(list(dice))
-    subs = _SUB_KEEP_LISTS[roll]
-    worth = (turn.keep1 if rolls_left == 1 else turn.keep2).take(subs)
-    worth[0] = turn.leaf[roll, 0]
-    best = int(np.argmax(worth >= worth.max() - TIE))
-    return None if best == 0 else KEEPS[subs[best]]
+    table = turn.keep1 if rolls_left == 1 else turn.keep2
+    best = accel.best_keep(table, turn.leaf, roll)
+    if best is None:
+        worth = table.take(_SUB_KEEP_LISTS[roll])
+        worth[0] = turn.leaf[roll, 0]
+        best = int(np.argmax(worth >= worth.max() - TIE))
+    return None if best == 0 else _SUB_KEEP_DICE[roll][best]
 
 
 class TurnStrategy(Generic[_CardT, _BoxT]):
@@ -165,8 +170,13 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         """Return the solver state (flag state, filled mask, capped upper total) of a card."""
         model = self.model
         scores = card.scores()
-        mask = sum(1 << i for i, points in enumerate(scores) if points is not None)
-        upper = min(model.n_upper - 1, card.upper_subtotal())
+        mask = upper = 0
+        for i, points in enumerate(scores):
+            if points is not None:
+                mask |= 1 << i
+                if model.upper[i]:
+                    upper += points
+        upper = min(model.n_upper - 1, upper)
         flag = 0
         if model.flag_category is not None and scores[model.flag_category]:
             flag = 1 + min(card.get_yahtzee_bonus(), model.bonus_levels - 1)
@@ -187,6 +197,10 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
     def _solve_turn(self, key: Any) -> TurnValues:
         """Return the values inside a turn from the state (flag, mask, upper)."""
         flag, mask, upper = key
+        if self.model.special is not None:
+            fast = accel.one_turn(self.model, self.values, flag, mask, upper, want_choice=False)
+            if fast is not None:
+                return TurnValues(*fast)
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
         return single_turn_values(self.model, self.values, flag, mask, upper,
                                   self._specials(flag, mask, states))
@@ -213,15 +227,30 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         but a Yahtzee in a few situations), they are read from the model.
         """
         flag, mask, _ = state
-        model, special = self.model, self.model.special
+        model = self.model
         roll = roll_number(list(dice))
-        if special is not None and not (roll in self._special_rolls
-                                        and special.varies[flag, mask]):
+        if self._plain(roll, flag, mask):
             points = self._base[roll]
             return [(_CATEGORIES[c], c, points[c], 0)
                     for c in range(model.n_categories) if not mask >> c & 1]
         return [(option.category, option_slot(option, model.n_categories), option.box_points,
                  option.bonus_points) for option in card.options(Dice.of(dice))]
+
+    def _plain(self, roll: int, flag: int, mask: int) -> bool:
+        """Return whether the model's tables say this roll offers the open boxes plainly."""
+        special = self.model.special
+        return special is not None and not (roll in self._special_rolls
+                                            and special.varies[flag, mask])
+
+    def category(self, card: ScoreCard, dice: Sequence[int]) -> CategoryValue:
+        """Return the box with the highest expected final score (lowest number on ties)."""
+        flag, mask, upper = self.state_of(card)
+        roll = roll_number(list(dice))
+        if self._plain(roll, flag, mask):
+            box = accel.best_box(self.model, self.values, flag, mask, upper, roll)
+            if box is not None:
+                return _CATEGORIES[box]
+        return super().category(card, dice)
 
     def state_key(self, card: ScoreCard) -> tuple[int, int, int]:
         """Return the card's solver state (flag state, filled mask, capped upper total)."""

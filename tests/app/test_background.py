@@ -1,0 +1,124 @@
+"""The table made in the background: held-back messages, waiting, problems, errors, cancelling."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, cast
+
+import pytest
+
+from yahtzee.app.background import TableLoader
+from yahtzee.app.session import Setup
+from yahtzee.domain.games import get_variant, yahtzee_variant
+from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, Report,
+                                   SolverEvent, TableNotStored, TableUnusable)
+
+TABLE = cast(Solution, object())
+"""What the fake builds return (nothing looks inside it)."""
+
+
+class _FakeBuild:
+    """A build that reports like the real one and goes on only when the test lets it."""
+
+    def __init__(self, fail: BaseException | None = None) -> None:
+        """Make a build that raises ``fail`` at its end, if given."""
+        self.go_on = threading.Event()
+        self.halfway = threading.Event()
+        self.fail = fail
+        self.calls = 0
+
+    def __call__(self, rules: Rules, report: Report) -> Solution:
+        """Report a damaged file, the start and two turns, wait, then finish."""
+        self.calls += 1
+        report(TableUnusable("/cache/x.table", "checksum mismatch"))
+        report(BuildStarted(rules.name))
+        report(BuildProgress(1, 3))
+        report(BuildProgress(2, 3))
+        self.halfway.set()
+        self.go_on.wait(10)
+        report(BuildProgress(3, 3))
+        if self.fail is not None:
+            raise self.fail
+        report(TableNotStored("/cache", "read-only"))
+        report(BuildFinished(3, 1.5))
+        return TABLE
+
+
+def test_nothing_is_shown_until_somebody_waits_then_the_build_from_where_it_stands() -> None:
+    shown: list[SolverEvent] = []
+    build = _FakeBuild()
+    loader = TableLoader(OFFICIAL, build, shown.append)
+    assert build.halfway.wait(10)
+    assert shown == [] and not loader.done()
+    waiter = threading.Thread(target=loader.result)
+    waiter.start()
+    build.go_on.set()
+    waiter.join(10)
+    assert loader.result() is TABLE
+    assert shown == [TableUnusable("/cache/x.table", "checksum mismatch"),
+                     BuildStarted("official"), BuildProgress(2, 3), BuildProgress(3, 3),
+                     TableNotStored("/cache", "read-only"), BuildFinished(3, 1.5)]
+    assert build.calls == 1
+
+
+def test_a_build_finished_unseen_shows_only_its_problems() -> None:
+    shown: list[SolverEvent] = []
+    build = _FakeBuild()
+    build.go_on.set()
+    loader = TableLoader(COURSE, build, shown.append)
+    while not loader.done():
+        threading.Event().wait(0.01)
+    assert loader.result() is TABLE and loader.result() is TABLE
+    assert shown == [TableUnusable("/cache/x.table", "checksum mismatch"),
+                     TableNotStored("/cache", "read-only")]
+
+
+def test_an_error_of_the_build_is_raised_to_whoever_waits() -> None:
+    build = _FakeBuild(fail=MemoryError("no room"))
+    build.go_on.set()
+    loader = TableLoader(OFFICIAL, build)
+    with pytest.raises(MemoryError, match="no room"):
+        loader.result()
+
+
+def test_cancelling_stops_the_build_at_its_next_report() -> None:
+    shown: list[SolverEvent] = []
+    build = _FakeBuild()
+    loader = TableLoader(OFFICIAL, build, shown.append)
+    assert build.halfway.wait(10)
+    threading.Timer(0.05, build.go_on.set).start()
+    loader.cancel()
+    assert loader.done() and shown == []
+    with pytest.raises(RuntimeError, match="cancelled"):
+        loader.result()
+
+
+def test_setup_starts_the_table_and_its_computers_wait_for_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    build = _FakeBuild()
+
+    def load_or_build(rules: Rules, store: Any, report: Report) -> Solution:
+        """Stand in for the cache: the fake build."""
+        return build(rules, report)
+
+    monkeypatch.setattr("yahtzee.solver.cache.load_or_build", load_or_build)
+    shown: list[SolverEvent] = []
+    setup = Setup(report=shown.append)
+    setup.load_in_background(yahtzee_variant(COURSE))
+    setup.load_in_background(yahtzee_variant(COURSE))
+    assert build.halfway.wait(10) and not shown
+    threading.Timer(0.05, build.go_on.set).start()
+    assert setup.tables()(COURSE) is TABLE
+    assert build.calls == 1
+    assert BuildStarted("course") in shown
+    setup.close()
+
+
+def test_a_game_of_poker_dice_has_no_table_to_make(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("yahtzee.solver.cache.load_or_build",
+                        lambda *args: pytest.fail("a table was made"))
+    setup = Setup()
+    setup.load_in_background(get_variant("poker-dice"))
+    setup.close()

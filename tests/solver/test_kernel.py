@@ -1,0 +1,248 @@
+"""The compiled kernel against numpy: the same tables, turn values, choices and games.
+
+The session's tables (``official``, ``course``) are built the way the program
+builds them: with the kernel where it was compiled.  Here each is built again
+with numpy alone (``accel.PLAN`` set to None) and compared; the turn values of
+single states and of batches, the choices and whole simulated games are
+compared too.  Without the kernel these tests are skipped, unless
+``YAHTZEE_REQUIRE_KERNEL`` is set (as CI sets it: gcc is there, so the
+kernel must have been built).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+import pytest
+
+from yahtzee.domain.category_value import CategoryValue
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.poker_dice import PokerScoreCard
+from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
+from yahtzee.domain.score_card import ScoreCard
+from yahtzee.solver import accel
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.dynamic import (States, TurnValues, level_states, single_turn_values, solve,
+                                    table_specials, turn_values)
+from yahtzee.solver.keeps import IntArray
+from yahtzee.solver.model import ScoringModel, yahtzee_model
+from yahtzee.solver.poker import PokerStrategy
+from yahtzee.solver.simulate import play_games
+from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy, TurnStrategy
+
+ROOT = Path(__file__).resolve().parents[2]
+_CardT = TypeVar("_CardT")
+_BoxT = TypeVar("_BoxT")
+
+if accel.PLAN is None:
+    if os.environ.get("YAHTZEE_REQUIRE_KERNEL"):
+        raise RuntimeError("YAHTZEE_REQUIRE_KERNEL is set but the compiled kernel is missing "
+                           "(or YAHTZEE_PURE_NUMPY is set)")
+    pytest.skip("the compiled kernel is not built here", allow_module_level=True)
+
+
+def _solution(rules: Rules, official: Solution, course: Solution) -> Solution:
+    """Return the session's table of ``rules``."""
+    return official if rules is OFFICIAL else course
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_the_table_built_with_numpy_alone_is_the_kernels(
+        rules: Rules, official: Solution, course: Solution, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with_kernel = _solution(rules, official, course)
+    monkeypatch.setattr(accel, "PLAN", None)
+    model = yahtzee_model(rules)
+    values = solve(model)
+    assert np.allclose(values, with_kernel.values, rtol=0, atol=1e-9)
+    expected = {"official": 254.58772873, "course": 252.00181377}[rules.name]
+    assert round(float(values[0, 0, 0]), 8) == round(with_kernel.expected_score, 8) == expected
+
+
+def _cards(rules: Rules, count: int, seed: int) -> list[ScoreCard]:
+    """Return cards after random legal play, with many Yahtzees (special choices)."""
+    rng = random.Random(seed)
+    cards = []
+    for _ in range(count):
+        card = ScoreCard(rules)
+        for _ in range(rng.randrange(rules.ROUNDS)):
+            dice = ([rng.randint(1, 6)] * 5 if rng.random() < 0.35
+                    else [rng.randint(1, 6) for _ in range(5)])
+            card.choose(rng.choice(card.options(Dice.of(dice))).category, Dice.of(dice))
+        cards.append(card)
+    return cards
+
+
+def _assert_same_turn(fast: TurnValues, slow: TurnValues) -> None:
+    """Check two turns' values: leaves and choices exactly, keeps to 1e-9."""
+    assert fast.leaf.shape == slow.leaf.shape
+    assert np.array_equal(fast.leaf, slow.leaf)
+    assert np.allclose(fast.keep1, slow.keep1, rtol=0, atol=1e-9)
+    assert np.allclose(fast.keep2, slow.keep2, rtol=0, atol=1e-9)
+    if fast.choice is not None and slow.choice is not None:
+        assert np.array_equal(fast.choice, slow.choice)
+
+
+def _turns_both_ways(strategy: TurnStrategy[_CardT, _BoxT], cards: Sequence[_CardT],
+                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Check each card's turn values, worked out with the kernel and with numpy alone."""
+    fast = [strategy._solve_turn(strategy._key(card)) for card in cards]
+    with monkeypatch.context() as patch:
+        patch.setattr(accel, "PLAN", None)
+        slow = [strategy._solve_turn(strategy._key(card)) for card in cards]
+    for one, other in zip(fast, slow):
+        _assert_same_turn(one, other)
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_one_states_turn_is_numpys(rules: Rules, official: Solution, course: Solution,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    solution = _solution(rules, official, course)
+    strategy = OptimalStrategy(rules, solution)
+    cards = _cards(rules, 60, seed=4)
+    special = solution.model.special
+    assert special is not None
+    assert any(special.varies[strategy.state_of(card)[:2]] for card in cards)
+    _turns_both_ways(strategy, list(cards), monkeypatch)
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_one_states_turn_with_the_boxes_chosen_is_numpys(
+        rules: Rules, official: Solution, course: Solution,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    solution = _solution(rules, official, course)
+    model, values = solution.model, solution.values
+    strategy = OptimalStrategy(rules, solution)
+    keys = [strategy.state_of(card) for card in _cards(rules, 60, seed=5)]
+
+    def turns() -> list[TurnValues]:
+        """Return each state's turn values with the boxes chosen."""
+        return [single_turn_values(model, values, *key, table_specials(model, States(
+            *(np.array([v]) for v in key)))) for key in keys]
+
+    fast = turns()
+    monkeypatch.setattr(accel, "PLAN", None)
+    for one, other in zip(fast, turns()):
+        assert one.choice is not None and other.choice is not None
+        _assert_same_turn(one, other)
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_decisions_are_numpys(rules: Rules, official: Solution, course: Solution,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    solution = _solution(rules, official, course)
+    rng = random.Random(7)
+    situations = [(card, [rng.randint(1, 6)] * 5 if rng.random() < 0.3
+                   else [rng.randint(1, 6) for _ in range(5)]) for card in _cards(rules, 150, 7)]
+
+    Decisions = list[tuple[tuple[int, ...] | None, tuple[int, ...] | None, CategoryValue]]
+
+    def decide(strategy: OptimalStrategy) -> Decisions:
+        """Return every keep (with two and one rolls left) and box for the situations."""
+        return [(strategy.keep(card, dice, 2), strategy.keep(card, dice, 1),
+                 strategy.category(card, dice)) for card, dice in situations]
+
+    fast = decide(OptimalStrategy(rules, solution))
+    monkeypatch.setattr(accel, "PLAN", None)
+    assert fast == decide(OptimalStrategy(rules, solution))
+    assert len({keep for keep, _, _ in fast}) > 20
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_greedy_turns_with_choices_asked_one_situation_at_a_time_are_numpys(
+        rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    strategy = GreedyStrategy(rules)
+    assert strategy.model.special is None
+    _turns_both_ways(strategy, list(_cards(rules, 40, seed=9)),
+                     monkeypatch)
+
+
+def test_poker_dice_turns_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(2)
+    cards = []
+    for _ in range(30):
+        card = PokerScoreCard()
+        for number in rng.sample(range(1, 10), rng.randrange(9)):
+            card.choose_number(number, Dice.of([rng.randint(1, 6) for _ in range(5)]))
+        cards.append(card)
+    _turns_both_ways(PokerStrategy(), cards, monkeypatch)
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_batched_turns_are_numpys_in_every_turn(rules: Rules, official: Solution,
+                                                course: Solution,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    solution = _solution(rules, official, course)
+    model, values = solution.model, solution.values
+    rng = np.random.default_rng(3)
+    for turns in range(model.rounds):
+        states = level_states(model, turns)
+        pick = np.sort(rng.choice(len(states), size=min(len(states), 200), replace=False))
+        batch = States(states.flag[pick], states.mask[pick], states.upper[pick])
+        fast = turn_values(model, values, batch, table_specials(model, batch))
+        with monkeypatch.context() as patch:
+            patch.setattr(accel, "PLAN", None)
+            slow = turn_values(model, values, batch, table_specials(model, batch))
+        _assert_same_turn(fast, slow)
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_simulated_games_are_the_same_with_numpy_alone(rules: Rules, official: Solution,
+                                                       course: Solution,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    solution = _solution(rules, official, course)
+    fast = play_games(solution.model, solution.values, 1500, seed=11)
+    monkeypatch.setattr(accel, "PLAN", None)
+    slow = play_games(solution.model, solution.values, 1500, seed=11)
+    assert np.array_equal(fast, slow)
+
+
+def _plan_inputs(model: ScoringModel) -> dict[str, IntArray]:
+    """Return the states of one turn as the kernel takes them."""
+    states = level_states(model, 5)
+    return {"flags": states.flag, "masks": states.mask, "uppers": states.upper}
+
+
+def test_the_kernel_refuses_arrays_that_do_not_fit(official: Solution) -> None:
+    model, values = official.model, official.values
+    plan = accel.plan_of(model)
+    states = _plan_inputs(model)
+    out = np.empty(len(states["masks"]))
+    with pytest.raises(ValueError, match="value table"):
+        plan.start(values[:1], states["flags"], states["masks"], states["uppers"], out)
+    with pytest.raises(ValueError, match="does not fit the states"):
+        plan.start(values, states["flags"], states["masks"], states["uppers"], out[:-1])
+    with pytest.raises(ValueError, match="differ in length"):
+        plan.start(values, states["flags"][:-1], states["masks"], states["uppers"], out)
+    with pytest.raises(ValueError, match="no such state"):
+        plan.start(values, states["flags"], states["masks"] + (1 << 13), states["uppers"], out)
+    with pytest.raises(TypeError, match="bytes"):
+        plan.start(values, states["flags"].astype(np.int32), states["masks"], states["uppers"],
+                   out)
+    with pytest.raises(ValueError):
+        plan.turn_one(values, 0, 0, 0, np.empty(10), np.empty(252, dtype=np.int8))
+    assert accel.PLAN is not None
+    nonsense = (np.zeros(8, dtype=np.int64),) + (np.zeros(1, dtype=np.int64),) * 10
+    with pytest.raises(ValueError, match="inconsistent"):
+        accel.PLAN(*nonsense)
+    remade = accel._make_plan(accel.PLAN, model)
+    with pytest.raises(ValueError, match="inconsistent"):
+        remade.__init__(*nonsense)  # type: ignore[misc]
+    with pytest.raises(RuntimeError, match="not made"):
+        remade.start(values, states["flags"], states["masks"], states["uppers"], out)
+
+
+def test_yahtzee_pure_numpy_leaves_the_kernel_out() -> None:
+    probe = "from yahtzee.solver import accel; print(accel.PLAN is None)"
+    for setting, expected in (("1", "True"), ("0", "False")):
+        done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120,
+                              env={**os.environ, accel.PURE_NUMPY: setting})
+        assert done.stdout.strip() == expected, done.stderr

@@ -1,0 +1,1292 @@
+/*
+ * The optional compiled kernel of the solver: the values inside a turn, state by state.
+ *
+ * It does, in plain C over the same arrays, what yahtzee/solver/dynamic.py does
+ * with numpy: for a state between turns, the value of scoring each final roll
+ * (the best open box, or the special choices of a Yahtzee roll), each keep's
+ * mean over the missing dice with one and with two rolls left, each roll's best
+ * keep, and the state's expected points to come.  States are worked on BLOCK at
+ * a time, the same operations for each, so that the compiler can use vector
+ * instructions; the sums are taken in numpy's order (the six children of a
+ * keep left to right, then times 1/6).  Every array comes from Python through
+ * the buffer protocol; no numpy header is needed to build it.  The work runs
+ * without the interpreter lock, so that threads share it.
+ *
+ * yahtzee/solver/accel.py is the only user; yahtzee/solver/_kernel.pyi types it.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define FACES 6
+#define NUM_KEEPS 462
+#define NUM_ROLLS 252
+#define ROLL_START 210
+#define MAX_PARENTS 5
+#define MAX_SUB_KEEPS 32
+#define MAX_CATEGORIES 16
+#define MAX_ENTRIES 256  /* a box's distinct points, all boxes together (entry numbers fit a byte) */
+#define MAX_SPECIALS 16
+#define MAX_SLOTS (MAX_CATEGORIES + 1)
+#define BLOCK 8
+#define TIE 1e-9
+
+/* The keeps, set once by set_keeps(): children of the keeps under five dice,
+ * parents (one die fewer) of every keep, the chance of each roll, and each
+ * roll's distinct keeps in tie-breaking order (the roll itself first). */
+static int keeps_ready = 0;
+static uint16_t children[ROLL_START][FACES];
+static uint8_t parent_count[NUM_KEEPS];
+static uint16_t parents[NUM_KEEPS][MAX_PARENTS];
+static double roll_chance[NUM_ROLLS];
+static uint8_t sub_keep_count[NUM_ROLLS];
+static uint16_t sub_keeps[NUM_ROLLS][MAX_SUB_KEEPS];
+
+/* ---- reading buffers ------------------------------------------------------ */
+
+static int
+get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what, int writable)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        return -1;
+    }
+    if (view->itemsize != itemsize) {
+        PyErr_Format(PyExc_TypeError, "%s: items of %zd bytes expected, not %zd",
+                     what, itemsize, view->itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static Py_ssize_t
+items(const Py_buffer *view)
+{
+    return view->len / view->itemsize;
+}
+
+/* ---- set_keeps ------------------------------------------------------------- */
+
+static PyObject *
+set_keeps(PyObject *self, PyObject *args)
+{
+    PyObject *objs[4];
+    Py_buffer views[4];
+    memset(views, 0, sizeof views);
+    static const char *names[4] = {"children", "parents", "chances", "sub-keeps"};
+    static const Py_ssize_t sizes[4] = {ROLL_START * FACES, NUM_KEEPS * MAX_PARENTS, NUM_ROLLS,
+                                        NUM_ROLLS * MAX_SUB_KEEPS};
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOO", &objs[0], &objs[1], &objs[2], &objs[3])) {
+        return NULL;
+    }
+    int got = 0, ok = 1;
+    for (; got < 4 && ok; got++) {
+        if (get_buffer(objs[got], &views[got], 8, names[got], 0) < 0) {
+            break;
+        }
+        ok = items(&views[got]) == sizes[got];
+    }
+    if (got < 4 && ok) {
+        for (int i = 0; i < got; i++) {
+            PyBuffer_Release(&views[i]);
+        }
+        return NULL;
+    }
+    const int64_t *k = views[0].buf, *p = views[1].buf, *sub = views[3].buf;
+    for (int i = 0; ok && i < ROLL_START * FACES; i++) {
+        ok = k[i] > i / FACES && k[i] < NUM_KEEPS;
+    }
+    for (int i = 0; ok && i < NUM_KEEPS; i++) {
+        int count = 0;
+        for (int j = 0; j < MAX_PARENTS; j++) {
+            int64_t q = p[i * MAX_PARENTS + j];
+            if (q >= 0) {
+                ok = ok && q < i && count == j;
+                count++;
+            }
+        }
+        parent_count[i] = (uint8_t)count;
+    }
+    for (int r = 0; ok && r < NUM_ROLLS; r++) {
+        int count = 0;
+        for (int j = 0; j < MAX_SUB_KEEPS; j++) {
+            int64_t q = sub[r * MAX_SUB_KEEPS + j];
+            if (q >= 0) {
+                ok = ok && q < NUM_KEEPS && count == j && (j > 0 || q == ROLL_START + r);
+                count++;
+            }
+        }
+        sub_keep_count[r] = (uint8_t)count;
+    }
+    if (ok) {
+        for (int i = 0; i < ROLL_START * FACES; i++) {
+            children[i / FACES][i % FACES] = (uint16_t)k[i];
+        }
+        for (int i = 0; i < NUM_KEEPS * MAX_PARENTS; i++) {
+            parents[i / MAX_PARENTS][i % MAX_PARENTS] = (uint16_t)(p[i] < 0 ? 0 : p[i]);
+        }
+        for (int i = 0; i < NUM_ROLLS * MAX_SUB_KEEPS; i++) {
+            sub_keeps[i / MAX_SUB_KEEPS][i % MAX_SUB_KEEPS] = (uint16_t)(sub[i] < 0 ? 0 : sub[i]);
+        }
+        memcpy(roll_chance, views[2].buf, sizeof roll_chance);
+        keeps_ready = 1;
+    }
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent keep tables");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* The position of the first keep of `roll` within TIE of the best; the values of
+   keeps are table[k * width] and of scoring now leaf[roll * width]. */
+static inline int
+first_best_keep(const double *table, const double *leaf, Py_ssize_t width, int roll)
+{
+    double worth[MAX_SUB_KEEPS];
+    double top = -INFINITY;
+    int count = sub_keep_count[roll];
+    worth[0] = leaf[roll * width];
+    for (int j = 1; j < count; j++) {
+        worth[j] = table[sub_keeps[roll][j] * width];
+    }
+    for (int j = 0; j < count; j++) {
+        top = worth[j] > top ? worth[j] : top;
+    }
+    int pick = 0;
+    while (pick < count - 1 && !(worth[pick] >= top - TIE)) {
+        pick++;
+    }
+    return pick;
+}
+
+/*
+ * best_keeps(table, leaf, where, rolls, out): for each game, the position among
+ * its roll's keeps in tie-breaking order (0: score now) of the first keep within
+ * TIE of the best.  `table` (462, width) and `leaf` (252, width) are a batch's
+ * turn tables, `where` each game's column and `rolls` its roll (int64), `out`
+ * the positions (int64).  best_keep(table, leaf, roll) is the same for one state.
+ */
+static PyObject *
+best_keeps(PyObject *self, PyObject *args)
+{
+    PyObject *objs[5];
+    Py_buffer views[5];
+    static const Py_ssize_t sizes[5] = {8, 8, 8, 8, 8};
+    static const int writable[5] = {0, 0, 0, 0, 1};
+    (void)self;
+    if (!keeps_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_keeps() must be called first");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4])) {
+        return NULL;
+    }
+    int got = 0;
+    for (; got < 5; got++) {
+        if (get_buffer(objs[got], &views[got], sizes[got], "best_keeps", writable[got]) < 0) {
+            break;
+        }
+    }
+    int ok = got == 5;
+    Py_ssize_t width = ok ? items(&views[1]) / NUM_ROLLS : 0;
+    Py_ssize_t games = ok ? items(&views[2]) : 0;
+    if (ok && (items(&views[0]) != NUM_KEEPS * width || items(&views[1]) != NUM_ROLLS * width
+               || items(&views[3]) != games || items(&views[4]) != games)) {
+        PyErr_SetString(PyExc_ValueError, "best_keeps: arrays that do not fit");
+        ok = 0;
+    }
+    const int64_t *where = ok ? views[2].buf : NULL, *rolls = ok ? views[3].buf : NULL;
+    for (Py_ssize_t i = 0; ok && i < games; i++) {
+        if (where[i] < 0 || where[i] >= width || rolls[i] < 0 || rolls[i] >= NUM_ROLLS) {
+            PyErr_SetString(PyExc_ValueError, "best_keeps: no such column or roll");
+            ok = 0;
+        }
+    }
+    if (ok) {
+        const double *table = views[0].buf, *leaf = views[1].buf;
+        int64_t *out = views[4].buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < games; i++) {
+            out[i] = first_best_keep(table + where[i], leaf + where[i], width, (int)rolls[i]);
+        }
+        Py_END_ALLOW_THREADS
+    }
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
+    if (!ok) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+best_keep(PyObject *self, PyObject *args)
+{
+    PyObject *o_table, *o_leaf;
+    int roll;
+    Py_buffer table, leaf;
+    (void)self;
+    if (!keeps_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_keeps() must be called first");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOi", &o_table, &o_leaf, &roll)) {
+        return NULL;
+    }
+    if (roll < 0 || roll >= NUM_ROLLS) {
+        PyErr_Format(PyExc_ValueError, "no roll %d", roll);
+        return NULL;
+    }
+    if (get_buffer(o_table, &table, 8, "table", 0) < 0) {
+        return NULL;
+    }
+    if (get_buffer(o_leaf, &leaf, 8, "leaf", 0) < 0) {
+        PyBuffer_Release(&table);
+        return NULL;
+    }
+    long pick = -1;
+    if (items(&table) != NUM_KEEPS || items(&leaf) != NUM_ROLLS) {
+        PyErr_SetString(PyExc_ValueError, "best_keep: tables of the wrong size");
+    } else {
+        pick = first_best_keep(table.buf, leaf.buf, 1, roll);
+    }
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&leaf);
+    return pick < 0 ? NULL : PyLong_FromLong(pick);
+}
+
+/* ---- the Plan type: one model's constants and value table ------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    Py_buffer allowed_view, box_view, bonus_view, varies_view;
+    int has_views;
+    int ready;                   /* made without error: the methods may run */
+    const uint8_t *sp_allowed;   /* (rows, specials, slots) */
+    const int16_t *sp_box;
+    const int16_t *sp_bonus;
+    const uint8_t *sp_varies;    /* (rows,) */
+    int n_cat, n_slots, n_flags, n_upper, threshold, upper_bonus, flag_cat, bonus_levels;
+    int n_specials, n_entries;
+    int64_t n_masks, n_values;
+    int upper_of[MAX_SLOTS];
+    int64_t sp_rolls[MAX_SPECIALS];
+    int entry_points[MAX_ENTRIES];
+    int entry_box[MAX_ENTRIES];
+    int box_first[MAX_CATEGORIES + 1];  /* each box's entries: box_first[c] to box_first[c+1] */
+    uint8_t entry_of[MAX_CATEGORIES][NUM_ROLLS];
+    int base[NUM_ROLLS][MAX_CATEGORIES];  /* what each roll scores in each box */
+    int zero_entry[MAX_CATEGORIES];       /* each box's entry of 0 points, or -1 */
+    int scoring_count[MAX_CATEGORIES];    /* how many rolls score more than 0 in each box */
+    uint8_t scoring_rolls[MAX_CATEGORIES][NUM_ROLLS];  /* those rolls */
+} Plan;
+
+/* Where a choice leads: the reward and the flat position of the next state (-1: none). */
+static inline int64_t
+step(const Plan *pl, int flag, int64_t mask, int upper, int slot, int box, int bonus,
+     int *reward)
+{
+    int64_t new_mask = slot < pl->n_cat ? mask | ((int64_t)1 << slot) : mask;
+    int gain = box + bonus;
+    int new_upper = upper;
+    if (pl->threshold) {
+        if (pl->upper_of[slot]) {
+            new_upper = upper + box < pl->threshold ? upper + box : pl->threshold;
+        }
+        if (upper < pl->threshold && new_upper >= pl->threshold) {
+            gain += pl->upper_bonus;
+        }
+    }
+    int new_flag = flag;
+    if (pl->flag_cat >= 0) {
+        if (slot == pl->flag_cat) {
+            new_flag = box > 0;
+        }
+        if (pl->bonus_levels > 1 && bonus > 0) {
+            new_flag += 1;
+        }
+    }
+    *reward = gain;
+    if (new_flag >= pl->n_flags) {
+        return -1;
+    }
+    return ((int64_t)new_flag * pl->n_masks + new_mask) * pl->n_upper + new_upper;
+}
+
+/* The special choices of one state: (specials, slots) arrays, or none. */
+typedef struct {
+    int count;
+    const int64_t *rolls;
+    const uint8_t *allowed;
+    const int16_t *box;
+    const int16_t *bonus;
+} Specials;
+
+/* What one call computes, and where it writes (column `col` of `width`). */
+typedef struct {
+    double *start;      /* (B,) or NULL */
+    double *leaf;       /* (252, width) or NULL */
+    double *keep1;      /* (462, width) or NULL */
+    double *keep2;      /* (462, width) or NULL */
+    int8_t *choice;     /* (252, width) or NULL */
+    Py_ssize_t width;
+} Outputs;
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* Row operations on W values side by side, two at a time where SSE2 is at hand. */
+
+/* to = max(own, from); `own` may be `to` */
+static ALWAYS_INLINE void
+row_max(double *to, const double *own, const double *from, const int W)
+{
+#if defined(__SSE2__)
+    if (W % 2 == 0) {
+        for (int b = 0; b < W; b += 2) {
+            _mm_storeu_pd(to + b, _mm_max_pd(_mm_loadu_pd(own + b), _mm_loadu_pd(from + b)));
+        }
+        return;
+    }
+#endif
+    for (int b = 0; b < W; b++) {
+        to[b] = from[b] > own[b] ? from[b] : own[b];
+    }
+}
+
+/* to = (((((c0 + c1) + c2) + c3) + c4) + c5) * (1 / 6), numpy's order */
+static ALWAYS_INLINE void
+row_mean6(double *restrict to, const double *c0, const double *c1, const double *c2,
+          const double *c3, const double *c4, const double *c5, const int W)
+{
+#if defined(__SSE2__)
+    if (W % 2 == 0) {
+        const __m128d sixth = _mm_set1_pd(1.0 / FACES);
+        for (int b = 0; b < W; b += 2) {
+            __m128d sum = _mm_add_pd(_mm_loadu_pd(c0 + b), _mm_loadu_pd(c1 + b));
+            sum = _mm_add_pd(sum, _mm_loadu_pd(c2 + b));
+            sum = _mm_add_pd(sum, _mm_loadu_pd(c3 + b));
+            sum = _mm_add_pd(sum, _mm_loadu_pd(c4 + b));
+            sum = _mm_add_pd(sum, _mm_loadu_pd(c5 + b));
+            _mm_storeu_pd(to + b, _mm_mul_pd(sum, sixth));
+        }
+        return;
+    }
+#endif
+    for (int b = 0; b < W; b++) {
+        to[b] = (((((c0[b] + c1[b]) + c2[b]) + c3[b]) + c4[b]) + c5[b]) * (1.0 / FACES);
+    }
+}
+
+/*
+ * The turn of `count` (at most W) states, W side by side (row k of a table
+ * holds W values: keep[k * W + b] is keep k of state b); returns 0, or -1 if a
+ * choice leads outside the table.  `specials[b]` are state b's special
+ * choices (count 0 when its Yahtzee rolls offer the open boxes plainly).
+ * `ev` is scratch of MAX_ENTRIES * W values; `keep` (NUM_KEEPS * W) receives
+ * the keeps' values with one roll left, the leaves in its rolls' rows, and
+ * `second` those with two rolls left: it may be `keep` itself (then overwritten).
+ */
+static ALWAYS_INLINE int
+turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
+           const int64_t *mask, const int *upper, const Specials *specials, const Outputs *out,
+           Py_ssize_t col, const int W, double *restrict ev, double *keep, double *second)
+{
+    double *leaf = keep + ROLL_START * W;
+    int64_t filled_everywhere = -1;
+    for (int b = 0; b < W; b++) {
+        filled_everywhere &= mask[b < count ? b : 0];
+    }
+
+    /* each box's distinct points: what scoring them leads to (-inf where filled); the
+       next state differs between a box's points only in the upper total and the flag */
+    for (int c = 0; c < pl->n_cat; c++) {
+        if ((filled_everywhere >> c) & 1) {
+            continue;
+        }
+        int first = pl->box_first[c], end = pl->box_first[c + 1];
+        int is_upper = pl->threshold && pl->upper_of[c];
+        for (int b = 0; b < W; b++) {
+            int s = b < count ? b : 0;
+            if ((mask[s] >> c) & 1) {
+                for (int e = first; e < end; e++) {
+                    ev[e * W + b] = -INFINITY;
+                }
+                continue;
+            }
+            int64_t new_mask = mask[s] | ((int64_t)1 << c);
+            int u = upper[s];
+            if (c == pl->flag_cat || is_upper) {
+                for (int e = first; e < end; e++) {
+                    int reward;
+                    int64_t at = step(pl, flag[s], mask[s], u, c, pl->entry_points[e], 0,
+                                      &reward);
+                    if (at < 0) {
+                        return -1;
+                    }
+                    ev[e * W + b] = (double)reward + values[at];
+                }
+                continue;
+            }
+            double next = values[((int64_t)flag[s] * pl->n_masks + new_mask) * pl->n_upper + u];
+            for (int e = first; e < end; e++) {
+                ev[e * W + b] = (double)pl->entry_points[e] + next;
+            }
+        }
+    }
+    /* each roll: the best box.  Where, in every state, each box's points are worth at
+       least its zero (as in Yahtzee: more points, a higher upper total, a Yahtzee), the
+       best zero stands for every box a roll scores nothing in, and only the rolls that
+       score in a box are looked at there; otherwise every roll and box is. */
+    double zero_best[BLOCK];
+    int dominated = 1;
+    for (int b = 0; b < W; b++) {
+        zero_best[b] = -INFINITY;
+    }
+    for (int c = 0; c < pl->n_cat && dominated; c++) {
+        int z = pl->zero_entry[c];
+        if (z < 0 || ((filled_everywhere >> c) & 1)) {
+            continue;
+        }
+        for (int b = 0; b < W; b++) {
+            double zero = ev[z * W + b];
+            zero_best[b] = zero > zero_best[b] ? zero : zero_best[b];
+            for (int e = pl->box_first[c]; e < pl->box_first[c + 1]; e++) {
+                dominated &= ev[e * W + b] >= zero;
+            }
+        }
+    }
+    for (int r = 0; r < NUM_ROLLS; r++) {
+        for (int b = 0; b < W; b++) {
+            leaf[r * W + b] = dominated ? zero_best[b] : -INFINITY;
+        }
+    }
+    for (int c = 0; c < pl->n_cat; c++) {
+        if ((filled_everywhere >> c) & 1) {
+            continue;
+        }
+        const uint8_t *entry = pl->entry_of[c];
+        if (dominated) {
+            const uint8_t *rolls = pl->scoring_rolls[c];
+            for (int i = 0; i < pl->scoring_count[c]; i++) {
+                int r = rolls[i];
+                row_max(leaf + r * W, leaf + r * W, ev + entry[r] * W, W);
+            }
+        } else {
+            for (int r = 0; r < NUM_ROLLS; r++) {
+                row_max(leaf + r * W, leaf + r * W, ev + entry[r] * W, W);
+            }
+        }
+    }
+    if (out->choice != NULL) {
+        for (int b = 0; b < count; b++) {
+            for (int r = 0; r < NUM_ROLLS; r++) {
+                int pick = 0;
+                for (int c = 0; c < pl->n_cat; c++) {
+                    if (!((mask[b] >> c) & 1)
+                        && ev[pl->entry_of[c][r] * W + b] >= leaf[r * W + b] - TIE) {
+                        pick = c;
+                        break;
+                    }
+                }
+                out->choice[r * out->width + col + b] = (int8_t)pick;
+            }
+        }
+    }
+    /* the special rolls: the best of their own choices */
+    for (int b = 0; b < count; b++) {
+        for (int s = 0; s < specials[b].count; s++) {
+            double worth[MAX_SLOTS];
+            double top = -INFINITY;
+            for (int slot = 0; slot < pl->n_slots; slot++) {
+                int i = s * pl->n_slots + slot;
+                worth[slot] = -INFINITY;
+                if (specials[b].allowed[i]) {
+                    int reward;
+                    int64_t at = step(pl, flag[b], mask[b], upper[b], slot, specials[b].box[i],
+                                      specials[b].bonus[i], &reward);
+                    if (at < 0) {
+                        return -1;
+                    }
+                    worth[slot] = (double)reward + values[at];
+                }
+                top = worth[slot] > top ? worth[slot] : top;
+            }
+            int roll = (int)specials[b].rolls[s];
+            leaf[roll * W + b] = top;
+            if (out->choice != NULL) {
+                int pick = 0;
+                while (pick < pl->n_slots - 1 && !(worth[pick] >= top - TIE)) {
+                    pick++;
+                }
+                out->choice[roll * out->width + col + b] = (int8_t)pick;
+            }
+        }
+    }
+    if (out->leaf != NULL) {
+        for (int r = 0; r < NUM_ROLLS; r++) {
+            for (int b = 0; b < count; b++) {
+                out->leaf[r * out->width + col + b] = leaf[r * W + b];
+            }
+        }
+    }
+
+    /* each keep under five dice: the mean of its six children, from the largest down */
+    for (int pass = 0; pass < 2; pass++) {
+        double *table = pass == 0 ? keep : second;
+        for (int k = ROLL_START - 1; k >= 0; k--) {
+            const uint16_t *kid = children[k];
+            row_mean6(table + k * W, table + kid[0] * W, table + kid[1] * W,
+                      table + kid[2] * W, table + kid[3] * W, table + kid[4] * W,
+                      table + kid[5] * W, W);
+        }
+        double *given = pass == 0 ? out->keep1 : out->keep2;
+        if (given != NULL && given != table) {
+            for (int k = 0; k < NUM_KEEPS; k++) {
+                for (int b = 0; b < count; b++) {
+                    given[k * out->width + col + b] = table[k * W + b];
+                }
+            }
+        }
+        if (pass == 1 && out->start == NULL) {
+            break;
+        }
+        /* each keep: the best value among its sub-keeps, itself included (its parents,
+           one die fewer, come before it and are done), into `second` (in place on the
+           second pass); the rolls' rows then hold each roll's best keep: the next leaves */
+        if (second != table) {
+            for (int b = 0; b < W; b++) {
+                second[b] = table[b];
+            }
+        }
+        for (int k = 1; k < NUM_KEEPS; k++) {
+            double *to = second + k * W;
+            row_max(to, table + k * W, second + parents[k][0] * W, W);
+            for (int j = 1; j < parent_count[k]; j++) {
+                row_max(to, to, second + parents[k][j] * W, W);
+            }
+        }
+    }
+    if (out->start != NULL) {
+        const double *after = second + ROLL_START * W;
+        double total[BLOCK] = {0.0};
+        for (int r = 0; r < NUM_ROLLS; r++) {
+            for (int b = 0; b < W; b++) {
+                total[b] += roll_chance[r] * after[r * W + b];
+            }
+        }
+        for (int b = 0; b < count; b++) {
+            out->start[col + b] = total[b];
+        }
+    }
+    return 0;
+}
+
+/* turn_lanes for BLOCK states side by side. */
+static int
+turn_block(const Plan *pl, const double *values, int count, const int *flag,
+           const int64_t *mask, const int *upper, const Specials *specials, const Outputs *out,
+           Py_ssize_t col)
+{
+    double ev[MAX_ENTRIES * BLOCK];
+    double keep[NUM_KEEPS * BLOCK];
+    return turn_lanes(pl, values, count, flag, mask, upper, specials, out, col, BLOCK, ev,
+                      keep, keep);
+}
+
+/* turn_lanes for one state, straight into its tables out->keep1 and out->keep2 (the
+   leaves are the rolls' rows of keep1). */
+static int
+turn_single(const Plan *pl, const double *values, int flag, int64_t mask, int upper,
+            const Specials *specials, const Outputs *out)
+{
+    double ev[MAX_ENTRIES];
+    return turn_lanes(pl, values, 1, &flag, &mask, &upper, specials, out, 0, 1, ev,
+                      out->keep1, out->keep2);
+}
+
+/* Check a state; the flat row of its special tables, or -1 (with an error set). */
+static int64_t
+check_state(const Plan *pl, int64_t flag, int64_t mask, int64_t upper)
+{
+    if (!pl->ready) {
+        PyErr_SetString(PyExc_RuntimeError, "this plan was not made");
+        return -1;
+    }
+    if (flag < 0 || flag >= pl->n_flags || mask < 0 || mask >= pl->n_masks || upper < 0
+        || upper >= pl->n_upper) {
+        PyErr_Format(PyExc_ValueError, "no such state (%lld, %lld, %lld)", (long long)flag,
+                     (long long)mask, (long long)upper);
+        return -1;
+    }
+    return flag * pl->n_masks + mask;
+}
+
+static Specials
+table_specials(const Plan *pl, int64_t row)
+{
+    Specials none = {0, NULL, NULL, NULL, NULL};
+    if (pl->n_specials == 0 || !pl->sp_varies[row]) {
+        return none;
+    }
+    Py_ssize_t at = (Py_ssize_t)row * pl->n_specials * pl->n_slots;
+    Specials found = {pl->n_specials, pl->sp_rolls, pl->sp_allowed + at, pl->sp_box + at,
+                      pl->sp_bonus + at};
+    return found;
+}
+
+/* Work out `count` states of parallel int64 arrays, BLOCK at a time, without the GIL. */
+static int
+turn_states(const Plan *pl, const double *values, Py_ssize_t count, const int64_t *flags, const int64_t *masks,
+            const int64_t *uppers, const Outputs *out)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (check_state(pl, flags[i], masks[i], uppers[i]) < 0) {
+            return -1;
+        }
+    }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t lo = 0; lo < count && !failed; lo += BLOCK) {
+        int n = count - lo < BLOCK ? (int)(count - lo) : BLOCK;
+        int flag[BLOCK], upper[BLOCK];
+        int64_t mask[BLOCK];
+        Specials specials[BLOCK];
+        for (int b = 0; b < n; b++) {
+            flag[b] = (int)flags[lo + b];
+            mask[b] = masks[lo + b];
+            upper[b] = (int)uppers[lo + b];
+            specials[b] = table_specials(pl, flag[b] * pl->n_masks + mask[b]);
+        }
+        failed = turn_block(pl, values, n, flag, mask, upper, specials, out, lo) < 0;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+        return -1;
+    }
+    return 0;
+}
+
+static int
+state_arrays(PyObject *o_flags, PyObject *o_masks, PyObject *o_uppers, Py_buffer views[3])
+{
+    PyObject *objs[3] = {o_flags, o_masks, o_uppers};
+    for (int i = 0; i < 3; i++) {
+        if (get_buffer(objs[i], &views[i], 8, "states", 0) < 0) {
+            for (int j = 0; j < i; j++) {
+                PyBuffer_Release(&views[j]);
+            }
+            return -1;
+        }
+    }
+    if (items(&views[1]) != items(&views[0]) || items(&views[2]) != items(&views[0])) {
+        PyErr_SetString(PyExc_ValueError, "the state arrays differ in length");
+        for (int j = 0; j < 3; j++) {
+            PyBuffer_Release(&views[j]);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* The value table of the model's states (read-only, checked for size). */
+static int
+value_table(const Plan *pl, PyObject *obj, Py_buffer *view)
+{
+    if (get_buffer(obj, view, 8, "values", 0) < 0) {
+        return -1;
+    }
+    if (items(view) != pl->n_values) {
+        PyErr_SetString(PyExc_ValueError, "the value table does not fit the model");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Work out states given as three int64 arrays into output tables of `rows[i]`
+ * items of `itemsize[i]` bytes per state (None: not wanted); with `starts`, the
+ * one output is each state's expected points to come, else the outputs are
+ * leaf, keep1, keep2 and choice.
+ */
+static PyObject *
+run_states(Plan *self, PyObject *args, int starts)
+{
+    PyObject *o_values, *o_st[3], *o_out[4] = {Py_None, Py_None, Py_None, Py_None};
+    static const Py_ssize_t start_rows[1] = {1}, start_size[1] = {8};
+    static const Py_ssize_t turn_rows[4] = {NUM_ROLLS, NUM_KEEPS, NUM_KEEPS, NUM_ROLLS};
+    static const Py_ssize_t turn_size[4] = {8, 8, 8, 1};
+    int n = starts ? 1 : 4;
+    const Py_ssize_t *rows = starts ? start_rows : turn_rows;
+    const Py_ssize_t *itemsize = starts ? start_size : turn_size;
+    int parsed = starts ? PyArg_ParseTuple(args, "OOOOO", &o_values, &o_st[0], &o_st[1],
+                                           &o_st[2], &o_out[0])
+                        : PyArg_ParseTuple(args, "OOOOOOOO", &o_values, &o_st[0], &o_st[1],
+                                           &o_st[2], &o_out[0], &o_out[1], &o_out[2],
+                                           &o_out[3]);
+    if (!parsed) {
+        return NULL;
+    }
+    Py_buffer values, st[3], views[4];
+    void *bufs[4] = {NULL, NULL, NULL, NULL};
+    int taken[4] = {0, 0, 0, 0};
+    int result = -1;
+    if (value_table(self, o_values, &values) < 0) {
+        return NULL;
+    }
+    if (state_arrays(o_st[0], o_st[1], o_st[2], st) < 0) {
+        PyBuffer_Release(&values);
+        return NULL;
+    }
+    Py_ssize_t width = items(&st[0]);
+    for (int i = 0; i < n; i++) {
+        if (o_out[i] == Py_None && !(i == 0 && starts)) {
+            continue;
+        }
+        if (get_buffer(o_out[i], &views[i], itemsize[i], "output", 1) < 0) {
+            goto done;
+        }
+        taken[i] = 1;
+        bufs[i] = views[i].buf;
+        if (items(&views[i]) != rows[i] * width) {
+            PyErr_SetString(PyExc_ValueError, "an output table does not fit the states");
+            goto done;
+        }
+    }
+    {
+        Outputs start_out = {bufs[0], NULL, NULL, NULL, NULL, width};
+        Outputs turn_out = {NULL, bufs[0], bufs[1], bufs[2], bufs[3], width};
+        result = turn_states(self, values.buf, width, st[0].buf, st[1].buf, st[2].buf,
+                             starts ? &start_out : &turn_out);
+    }
+done:
+    for (int i = 0; i < n; i++) {
+        if (taken[i]) {
+            PyBuffer_Release(&views[i]);
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        PyBuffer_Release(&st[i]);
+    }
+    PyBuffer_Release(&values);
+    if (result < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+Plan_start(Plan *self, PyObject *args)
+{
+    return run_states(self, args, 1);
+}
+
+static PyObject *
+Plan_turn(Plan *self, PyObject *args)
+{
+    return run_states(self, args, 0);
+}
+
+/*
+ * turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus]): one
+ * state's keep1 and keep2 (462 + 462 values in `out`; the leaves are keep1's rolls'
+ * rows) and choices (None: not wanted); the
+ * optional arrays are its special rolls and their choices (rolls x slots), in place
+ * of the plan's tables.
+ */
+static PyObject *
+Plan_turn_one(Plan *self, PyObject *args)
+{
+    long long flag, mask, upper;
+    PyObject *o_values, *o_out, *o_choice;
+    PyObject *o_sp[4] = {Py_None, Py_None, Py_None, Py_None};
+    if (!PyArg_ParseTuple(args, "OLLLOO|OOOO", &o_values, &flag, &mask, &upper, &o_out,
+                          &o_choice, &o_sp[0], &o_sp[1], &o_sp[2], &o_sp[3])) {
+        return NULL;
+    }
+    int64_t row = check_state(self, flag, mask, upper);
+    if (row < 0) {
+        return NULL;
+    }
+    Py_buffer values, out_view, choice_view, sp[4];
+    int got = 0, result = -1, have_out = 0, have_choice = 0;
+    Specials specials = {0, NULL, NULL, NULL, NULL};
+    if (value_table(self, o_values, &values) < 0) {
+        return NULL;
+    }
+    have_out = get_buffer(o_out, &out_view, 8, "out", 1) == 0;
+    if (!have_out) {
+        goto done;
+    }
+    if (o_choice != Py_None) {
+        have_choice = get_buffer(o_choice, &choice_view, 1, "choice", 1) == 0;
+        if (!have_choice) {
+            goto done;
+        }
+    }
+    if (items(&out_view) != 2 * NUM_KEEPS
+        || (have_choice && items(&choice_view) != NUM_ROLLS)) {
+        PyErr_SetString(PyExc_ValueError, "turn_one: wrong output sizes");
+        goto done;
+    }
+    if (o_sp[0] != Py_None) {
+        Py_ssize_t sizes[4] = {8, 1, 2, 2};
+        for (; got < 4; got++) {
+            if (get_buffer(o_sp[got], &sp[got], sizes[got], "specials", 0) < 0) {
+                goto done;
+            }
+        }
+        Py_ssize_t n = items(&sp[0]);
+        const int64_t *rolls = sp[0].buf;
+        int fits = n <= MAX_SPECIALS;
+        for (int i = 1; i < 4; i++) {
+            fits = fits && items(&sp[i]) == n * self->n_slots;
+        }
+        for (Py_ssize_t i = 0; fits && i < n; i++) {
+            fits = rolls[i] >= 0 && rolls[i] < NUM_ROLLS;
+        }
+        if (!fits) {
+            PyErr_SetString(PyExc_ValueError, "turn_one: special arrays that do not fit");
+            goto done;
+        }
+        Specials given = {(int)n, rolls, sp[1].buf, sp[2].buf, sp[3].buf};
+        specials = given;
+    } else {
+        specials = table_specials(self, row);
+    }
+    {
+        double *buf = out_view.buf;
+        Outputs out = {NULL, NULL, buf, buf + NUM_KEEPS, have_choice ? choice_view.buf : NULL,
+                       1};
+        result = turn_single(self, values.buf, (int)flag, mask, (int)upper, &specials, &out);
+        if (result < 0) {
+            PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+        }
+    }
+done:
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&sp[i]);
+    }
+    if (have_choice) {
+        PyBuffer_Release(&choice_view);
+    }
+    if (have_out) {
+        PyBuffer_Release(&out_view);
+    }
+    PyBuffer_Release(&values);
+    if (result < 0) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/*
+ * The slot where a state scores a roll: the first choice within TIE of the best
+ * (points, upper bonus and what is to come), the roll's special choices where
+ * the plan's tables say they vary, else the open boxes at their own points.
+ * -1 when there is no choice (a full card), -2 when a choice leads outside the
+ * table.
+ */
+static int
+box_choice(const Plan *pl, const double *values, int flag, int64_t mask, int upper, int roll)
+{
+    double worth[MAX_SLOTS];
+    double top = -INFINITY;
+    int slots = pl->n_cat;
+    const uint8_t *allowed = NULL;
+    const int16_t *box = NULL, *bonus = NULL;
+    int64_t row = (int64_t)flag * pl->n_masks + mask;
+    if (pl->n_specials > 0 && pl->sp_varies[row]) {
+        for (int s = 0; s < pl->n_specials; s++) {
+            if (pl->sp_rolls[s] == roll) {
+                Py_ssize_t at = ((Py_ssize_t)row * pl->n_specials + s) * pl->n_slots;
+                allowed = pl->sp_allowed + at;
+                box = pl->sp_box + at;
+                bonus = pl->sp_bonus + at;
+                slots = pl->n_slots;
+            }
+        }
+    }
+    for (int slot = 0; slot < slots; slot++) {
+        int open = allowed != NULL ? allowed[slot] : !((mask >> slot) & 1);
+        worth[slot] = -INFINITY;
+        if (open) {
+            int reward;
+            int64_t at = step(pl, flag, mask, upper, slot,
+                              allowed != NULL ? box[slot] : pl->base[roll][slot],
+                              allowed != NULL ? bonus[slot] : 0, &reward);
+            if (at < 0) {
+                return -2;
+            }
+            worth[slot] = (double)reward + values[at];
+            top = worth[slot] > top ? worth[slot] : top;
+        }
+    }
+    for (int slot = 0; slot < slots; slot++) {
+        if (worth[slot] != -INFINITY && worth[slot] >= top - TIE) {
+            return slot;
+        }
+    }
+    return -1;
+}
+
+/* best_box(values, flag, mask, upper, roll): box_choice of one state and roll. */
+static PyObject *
+Plan_best_box(Plan *self, PyObject *args)
+{
+    PyObject *o_values;
+    long long flag, mask, upper;
+    int roll;
+    Py_buffer values;
+    if (!PyArg_ParseTuple(args, "OLLLi", &o_values, &flag, &mask, &upper, &roll)) {
+        return NULL;
+    }
+    if (check_state(self, flag, mask, upper) < 0) {
+        return NULL;
+    }
+    if (roll < 0 || roll >= NUM_ROLLS) {
+        PyErr_Format(PyExc_ValueError, "no roll %d", roll);
+        return NULL;
+    }
+    if (value_table(self, o_values, &values) < 0) {
+        return NULL;
+    }
+    int pick = box_choice(self, values.buf, (int)flag, mask, (int)upper, roll);
+    PyBuffer_Release(&values);
+    if (pick == -2) {
+        PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+        return NULL;
+    }
+    return PyLong_FromLong(pick);
+}
+
+/* best_boxes(values, flags, masks, uppers, rolls, out): box_choice of each game (int64). */
+static PyObject *
+Plan_best_boxes(Plan *self, PyObject *args)
+{
+    PyObject *o_values, *o_st[3], *o_rolls, *o_out;
+    Py_buffer values, st[3], rolls, out;
+    if (!PyArg_ParseTuple(args, "OOOOOO", &o_values, &o_st[0], &o_st[1], &o_st[2], &o_rolls,
+                          &o_out)) {
+        return NULL;
+    }
+    if (value_table(self, o_values, &values) < 0) {
+        return NULL;
+    }
+    if (state_arrays(o_st[0], o_st[1], o_st[2], st) < 0) {
+        PyBuffer_Release(&values);
+        return NULL;
+    }
+    int have_rolls = get_buffer(o_rolls, &rolls, 8, "rolls", 0) == 0;
+    int have_out = have_rolls && get_buffer(o_out, &out, 8, "out", 1) == 0;
+    Py_ssize_t games = items(&st[0]);
+    int failed = !have_out;
+    if (have_out && (items(&rolls) != games || items(&out) != games)) {
+        PyErr_SetString(PyExc_ValueError, "best_boxes: one roll and one answer per game");
+        failed = 1;
+    }
+    const int64_t *flags = st[0].buf, *masks = st[1].buf, *uppers = st[2].buf;
+    const int64_t *roll = have_rolls ? rolls.buf : NULL;
+    for (Py_ssize_t i = 0; !failed && i < games; i++) {
+        if (check_state(self, flags[i], masks[i], uppers[i]) < 0) {
+            failed = 1;
+        } else if (roll[i] < 0 || roll[i] >= NUM_ROLLS) {
+            PyErr_SetString(PyExc_ValueError, "best_boxes: no such roll");
+            failed = 1;
+        }
+    }
+    if (!failed) {
+        int64_t *answer = out.buf;
+        int outside = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < games; i++) {
+            answer[i] = box_choice(self, values.buf, (int)flags[i], masks[i], (int)uppers[i],
+                                   (int)roll[i]);
+            outside |= answer[i] == -2;
+        }
+        Py_END_ALLOW_THREADS
+        if (outside) {
+            PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+            failed = 1;
+        }
+    }
+    if (have_out) {
+        PyBuffer_Release(&out);
+    }
+    if (have_rolls) {
+        PyBuffer_Release(&rolls);
+    }
+    for (int i = 0; i < 3; i++) {
+        PyBuffer_Release(&st[i]);
+    }
+    PyBuffer_Release(&values);
+    if (failed) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static void
+Plan_release(Plan *self)
+{
+    if (self->has_views) {
+        PyBuffer_Release(&self->allowed_view);
+        PyBuffer_Release(&self->box_view);
+        PyBuffer_Release(&self->bonus_view);
+        PyBuffer_Release(&self->varies_view);
+        self->has_views = 0;
+    }
+    self->ready = 0;
+    self->n_specials = 0;
+    self->sp_allowed = NULL;
+    self->sp_box = self->sp_bonus = NULL;
+    self->sp_varies = NULL;
+}
+
+static void
+Plan_dealloc(Plan *self)
+{
+    Plan_release(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/*
+ * Plan(sizes, upper_of, entry_box, entry_points, entry_of, special_rolls, allowed, box,
+ *      bonus, varies, base)
+ * sizes: int64 [n_cat, n_flags, n_masks, n_upper, threshold, upper_bonus, flag_cat,
+ * bonus_levels]; entry_box and entry_points: each box's distinct points, listed once;
+ * entry_of: (n_cat, 252) the entry of each box and roll; the special tables have one
+ * row per (flag, mask), and may be empty when there are no special rolls; base: (252, n_cat)
+ * what each roll scores in each box by the box's own rule.
+ */
+static int
+Plan_init(Plan *self, PyObject *args, PyObject *kwds)
+{
+    PyObject *o[11];
+    Py_buffer small[7];
+    static const char *names[7] = {"sizes", "upper_of", "entry_box", "entry_points",
+                                   "entry_of", "special rolls", "base"};
+    (void)kwds;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOO", &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
+                          &o[6], &o[7], &o[8], &o[9], &o[10])) {
+        return -1;
+    }
+    if (!keeps_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_keeps() must be called first");
+        return -1;
+    }
+    Plan_release(self);
+    int got = 0, ok = 0;
+    for (; got < 7; got++) {
+        if (get_buffer(o[got < 6 ? got : 10], &small[got], 8, names[got], 0) < 0) {
+            goto fail;
+        }
+    }
+    const int64_t *sizes = small[0].buf;
+    if (items(&small[0]) != 8) {
+        PyErr_SetString(PyExc_ValueError, "sizes: eight numbers expected");
+        goto fail;
+    }
+    self->n_cat = (int)sizes[0];
+    self->n_slots = self->n_cat + 1;
+    self->n_flags = (int)sizes[1];
+    self->n_masks = sizes[2];
+    self->n_upper = (int)sizes[3];
+    self->threshold = (int)sizes[4];
+    self->upper_bonus = (int)sizes[5];
+    self->flag_cat = (int)sizes[6];
+    self->bonus_levels = (int)sizes[7];
+    self->n_entries = (int)items(&small[2]);
+    self->n_specials = (int)items(&small[5]);
+    if (sizes[0] < 1 || sizes[0] > MAX_CATEGORIES || sizes[1] < 1 || sizes[1] > 64
+        || self->n_masks != ((int64_t)1 << self->n_cat) || sizes[3] < 1 || sizes[3] > 4096
+        || sizes[4] < 0 || (self->threshold && self->n_upper != self->threshold + 1)
+        || (!self->threshold && self->n_upper != 1) || sizes[6] < -1 || sizes[6] >= sizes[0]
+        || sizes[5] < 0 || sizes[5] > 1000000 || sizes[7] < 1
+        || items(&small[1]) != self->n_cat || items(&small[3]) != self->n_entries
+        || self->n_entries > MAX_ENTRIES || items(&small[4]) != self->n_cat * NUM_ROLLS
+        || self->n_specials > MAX_SPECIALS || items(&small[6]) != NUM_ROLLS * self->n_cat) {
+        PyErr_SetString(PyExc_ValueError, "inconsistent model sizes");
+        goto fail;
+    }
+    const int64_t *base = small[6].buf;
+    for (int i = 0; i < NUM_ROLLS * self->n_cat; i++) {
+        if (base[i] < 0 || base[i] > 1000000) {
+            PyErr_SetString(PyExc_ValueError, "inconsistent box points");
+            goto fail;
+        }
+        self->base[i / self->n_cat][i % self->n_cat] = (int)base[i];
+    }
+    self->n_values = (int64_t)self->n_flags * self->n_masks * self->n_upper;
+    const int64_t *upper_of = small[1].buf, *entry_box = small[2].buf;
+    const int64_t *points = small[3].buf, *entry_of = small[4].buf, *rolls = small[5].buf;
+    for (int c = 0; c < self->n_cat; c++) {
+        self->upper_of[c] = upper_of[c] != 0;
+    }
+    self->upper_of[self->n_cat] = 0;
+    for (int e = 0; e < self->n_entries; e++) {
+        if (entry_box[e] < 0 || entry_box[e] >= self->n_cat || points[e] < 0
+            || points[e] > 1000000) {
+            PyErr_SetString(PyExc_ValueError, "inconsistent box entries");
+            goto fail;
+        }
+        self->entry_box[e] = (int)entry_box[e];
+        self->entry_points[e] = (int)points[e];
+    }
+    for (int c = 0, e = 0; c <= self->n_cat; c++) {
+        self->box_first[c] = e;
+        while (e < self->n_entries && entry_box[e] == c) {
+            e++;
+        }
+        if (c == self->n_cat && e != self->n_entries) {
+            PyErr_SetString(PyExc_ValueError, "the box entries are not listed box by box");
+            goto fail;
+        }
+    }
+    for (int c = 0; c < self->n_cat; c++) {
+        self->zero_entry[c] = -1;
+        for (int e = self->box_first[c]; e < self->box_first[c + 1]; e++) {
+            if (points[e] == 0) {
+                self->zero_entry[c] = e;
+            }
+        }
+        self->scoring_count[c] = 0;
+        for (int r = 0; r < NUM_ROLLS; r++) {
+            int64_t e = entry_of[c * NUM_ROLLS + r];
+            if (e < 0 || e >= self->n_entries || entry_box[e] != c) {
+                PyErr_SetString(PyExc_ValueError, "inconsistent roll entries");
+                goto fail;
+            }
+            self->entry_of[c][r] = (uint8_t)e;
+            if (e != self->zero_entry[c]) {
+                self->scoring_rolls[c][self->scoring_count[c]++] = (uint8_t)r;
+            }
+        }
+    }
+    for (int s = 0; s < self->n_specials; s++) {
+        if (rolls[s] < 0 || rolls[s] >= NUM_ROLLS) {
+            PyErr_SetString(PyExc_ValueError, "inconsistent special rolls");
+            goto fail;
+        }
+        self->sp_rolls[s] = rolls[s];
+    }
+    Py_buffer *views[4] = {&self->allowed_view, &self->box_view, &self->bonus_view,
+                           &self->varies_view};
+    Py_ssize_t itemsizes[4] = {1, 2, 2, 1};
+    int have = 0;
+    for (; have < 4; have++) {
+        if (get_buffer(o[6 + have], views[have], itemsizes[have], "specials", 0) < 0) {
+            break;
+        }
+    }
+    if (have < 4) {
+        for (int i = 0; i < have; i++) {
+            PyBuffer_Release(views[i]);
+        }
+        goto fail;
+    }
+    self->has_views = 1;
+    Py_ssize_t rows = (Py_ssize_t)self->n_flags * self->n_masks;
+    Py_ssize_t cells = rows * self->n_specials * self->n_slots;
+    if (self->n_specials > 0
+        && (items(&self->allowed_view) != cells || items(&self->box_view) != cells
+            || items(&self->bonus_view) != cells || items(&self->varies_view) != rows)) {
+        PyErr_SetString(PyExc_ValueError, "the special tables do not fit the model");
+        Plan_release(self);
+        goto fail;
+    }
+    self->sp_allowed = self->allowed_view.buf;
+    self->sp_box = self->box_view.buf;
+    self->sp_bonus = self->bonus_view.buf;
+    self->sp_varies = self->varies_view.buf;
+    self->ready = 1;
+    ok = 1;
+fail:
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&small[i]);
+    }
+    return ok ? 0 : -1;
+}
+
+static PyMethodDef Plan_methods[] = {
+    {"start", (PyCFunction)Plan_start, METH_VARARGS,
+     "start(values, flags, masks, uppers, out): each state's expected points to come."},
+    {"turn", (PyCFunction)Plan_turn, METH_VARARGS,
+     "turn(values, flags, masks, uppers, leaf, keep1, keep2, choice): states' turn tables."},
+    {"best_box", (PyCFunction)Plan_best_box, METH_VARARGS,
+     "best_box(values, flag, mask, upper, roll): the slot where the state scores the roll."},
+    {"best_boxes", (PyCFunction)Plan_best_boxes, METH_VARARGS,
+     "best_boxes(values, flags, masks, uppers, rolls, out): each game's slot."},
+    {"turn_one", (PyCFunction)Plan_turn_one, METH_VARARGS,
+     "turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus])."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject PlanType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "yahtzee.solver._kernel.Plan",
+    .tp_doc = "A scoring model's constants and value table, as the kernel reads them.",
+    .tp_basicsize = sizeof(Plan),
+    .tp_itemsize = 0,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Plan_init,
+    .tp_dealloc = (destructor)Plan_dealloc,
+    .tp_methods = Plan_methods,
+};
+
+static PyMethodDef module_methods[] = {
+    {"set_keeps", set_keeps, METH_VARARGS,
+     "set_keeps(children, parents, chances, sub_keeps): the keeps' tables, once."},
+    {"best_keep", best_keep, METH_VARARGS,
+     "best_keep(table, leaf, roll): the position of the roll's best keep (0: score now)."},
+    {"best_keeps", best_keeps, METH_VARARGS,
+     "best_keeps(table, leaf, where, rolls, out): each game's best keep position."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef kernel_module = {
+    PyModuleDef_HEAD_INIT, "_kernel",
+    "The solver's optional compiled kernel: the values inside a turn, state by state.", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__kernel(void)
+{
+    if (PyType_Ready(&PlanType) < 0) {
+        return NULL;
+    }
+    PyObject *module = PyModule_Create(&kernel_module);
+    if (module == NULL) {
+        return NULL;
+    }
+    Py_INCREF(&PlanType);
+    if (PyModule_AddObject(module, "Plan", (PyObject *)&PlanType) < 0) {
+        Py_DECREF(&PlanType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    PyModule_AddIntConstant(module, "BLOCK", BLOCK);
+    return module;
+}

@@ -1,0 +1,38 @@
+"""Types of the optional compiled kernel (``_kernel.c``); ``yahtzee.solver.accel`` uses it.
+
+Every array is a C-contiguous numpy array (the kernel reads it through the
+buffer protocol): int64 states and indices, float64 values, int8 choices,
+bool and int16 special tables.
+"""
+
+from typing import Any
+
+from numpy.typing import NDArray
+
+BLOCK: int
+
+def set_keeps(children: NDArray[Any], parents: NDArray[Any], chances: NDArray[Any],
+              sub_keeps: NDArray[Any]) -> None: ...
+def best_keep(table: NDArray[Any], leaf: NDArray[Any], roll: int) -> int: ...
+def best_keeps(table: NDArray[Any], leaf: NDArray[Any], where: NDArray[Any],
+               rolls: NDArray[Any], out: NDArray[Any]) -> None: ...
+
+class Plan:
+    def __init__(self, sizes: NDArray[Any], upper_of: NDArray[Any], entry_box: NDArray[Any],
+                 entry_points: NDArray[Any], entry_of: NDArray[Any],
+                 special_rolls: NDArray[Any], allowed: NDArray[Any], box: NDArray[Any],
+                 bonus: NDArray[Any], varies: NDArray[Any], base: NDArray[Any]) -> None: ...
+    def start(self, values: NDArray[Any], flags: NDArray[Any], masks: NDArray[Any],
+              uppers: NDArray[Any], out: NDArray[Any]) -> None: ...
+    def turn(self, values: NDArray[Any], flags: NDArray[Any], masks: NDArray[Any],
+             uppers: NDArray[Any], leaf: NDArray[Any], keep1: NDArray[Any],
+             keep2: NDArray[Any], choice: NDArray[Any] | None) -> None: ...
+    def best_box(self, values: NDArray[Any], flag: int, mask: int, upper: int,
+                 roll: int) -> int: ...
+    def best_boxes(self, values: NDArray[Any], flags: NDArray[Any], masks: NDArray[Any],
+                   uppers: NDArray[Any], rolls: NDArray[Any], out: NDArray[Any]) -> None: ...
+    def turn_one(self, values: NDArray[Any], flag: int, mask: int, upper: int,
+                 out: NDArray[Any], choice: NDArray[Any] | None,
+                 rolls: NDArray[Any] | None = ...,
+                 allowed: NDArray[Any] | None = ..., box: NDArray[Any] | None = ...,
+                 bonus: NDArray[Any] | None = ...) -> None: ...

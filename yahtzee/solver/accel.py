@@ -1,0 +1,228 @@
+"""The optional compiled kernel (``_kernel.c``), seen as numpy arrays in and out.
+
+The kernel works out the values inside a turn state by state in C: the
+dynamic program's inner work, done in ``yahtzee.solver.dynamic`` with numpy
+otherwise.  ``pip install`` compiles it where a C compiler is at hand; if it
+is missing, or the environment variable ``YAHTZEE_PURE_NUMPY`` is set (to
+anything but 0), ``PLAN`` is None and every function here returns None:
+the caller then uses numpy.  Both give the same values, to rounding in the
+last bits (the order of a few sums differs), and the same choices.
+
+The kernel reads a model's constants from a ``Plan`` made once per model;
+a turn's special choices come from the model's tables unless given.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from collections.abc import Callable
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from yahtzee.solver.keeps import (CHILDREN, MAX_SUB_KEEPS, NUM_KEEPS, NUM_ROLLS, PARENT_GROUPS,
+                                  ROLL_PROBABILITY, ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS,
+                                  FloatArray, IntArray)
+from yahtzee.solver.model import ScoringModel
+
+if TYPE_CHECKING:
+    from yahtzee.solver import _kernel
+
+PURE_NUMPY = "YAHTZEE_PURE_NUMPY"
+"""The environment variable that, set to anything but 0, leaves the kernel out."""
+
+TurnArrays = tuple[FloatArray, FloatArray, FloatArray, "npt.NDArray[np.int8] | None"]
+"""Leaf (252, B), keep1 (462, B), keep2 (462, B) and, if asked for, choice (252, B)."""
+_ONE_TURN = 2 * NUM_KEEPS
+"""One state's keep1 and keep2 tables, end to end (the leaves are keep1's rolls' rows)."""
+
+
+def _parents() -> IntArray:
+    """Return each keep's parents (one die fewer), padded with -1 to five."""
+    table = np.full((NUM_KEEPS, 5), -1, dtype=np.int64)
+    for lo, hi, parents in PARENT_GROUPS:
+        table[lo:hi, :parents.shape[1]] = parents
+    return table
+
+
+def _sub_keeps() -> IntArray:
+    """Return each roll's distinct keeps in tie-breaking order, padded with -1."""
+    padding = np.arange(MAX_SUB_KEEPS)[None, :] >= SUB_KEEP_COUNT[:, None]
+    return np.where(padding, -1, SUB_KEEPS).astype(np.int64)
+
+
+def _load() -> ModuleType | None:
+    """Return the kernel's module, its keep tables set; None without the kernel."""
+    if os.environ.get(PURE_NUMPY, "") not in ("", "0"):
+        return None
+    try:
+        from yahtzee.solver import _kernel
+    except ImportError:
+        return None
+    _kernel.set_keeps(np.ascontiguousarray(CHILDREN, dtype=np.int64), _parents(),
+                      np.ascontiguousarray(ROLL_PROBABILITY), _sub_keeps())
+    return _kernel
+
+
+_KERNEL = _load()
+PLAN: type[_kernel.Plan] | None = None if _KERNEL is None else _KERNEL.Plan
+"""The kernel's ``Plan`` type, or None: numpy alone (tests set it to None for numpy)."""
+_BEST_KEEP: Callable[[FloatArray, FloatArray, int], int] | None = (
+    None if _KERNEL is None else _KERNEL.best_keep)
+_BEST_KEEPS: Callable[[FloatArray, FloatArray, IntArray, IntArray, IntArray], None] | None = (
+    None if _KERNEL is None else _KERNEL.best_keeps)
+
+_PLANS: dict[int, _kernel.Plan] = {}
+
+
+def plan_of(model: ScoringModel) -> _kernel.Plan:
+    """Return the kernel's plan of ``model`` (made once, dropped with the model)."""
+    key = id(model)
+    plan = _PLANS.get(key)
+    if plan is None:
+        assert PLAN is not None
+        plan = _make_plan(PLAN, model)
+        _PLANS[key] = plan
+        weakref.finalize(model, _PLANS.pop, key, None)
+    return plan
+
+
+def _make_plan(kind: type[_kernel.Plan], model: ScoringModel) -> _kernel.Plan:
+    """Return a new plan of ``model``: its sizes, box entries and special tables."""
+    slots, points, _ = model.leaf_plan
+    sizes = np.array([model.n_categories, model.n_flag_states, model.n_masks, model.n_upper,
+                      model.upper_threshold, model.upper_bonus,
+                      -1 if model.flag_category is None else model.flag_category,
+                      model.bonus_levels], dtype=np.int64)
+    special = model.special
+    if special is None:
+        rolls = np.zeros(0, dtype=np.int64)
+        allowed = varies = np.zeros(0, dtype=np.bool_)
+        box = bonus = np.zeros(0, dtype=np.int16)
+    else:
+        rolls = np.ascontiguousarray(special.rolls, dtype=np.int64)
+        allowed, box, bonus, varies = (special.allowed, special.box_points,
+                                       special.bonus_points, special.varies)
+    return kind(sizes, np.array(model.upper, dtype=np.int64),
+                np.ascontiguousarray(slots, dtype=np.int64),
+                np.ascontiguousarray(points, dtype=np.int64),
+                np.ascontiguousarray(model.leaf_plan_by_box, dtype=np.int64),
+                rolls, allowed, box, bonus, varies,
+                np.ascontiguousarray(model.base, dtype=np.int64))
+
+
+def _int64(array: IntArray) -> IntArray:
+    """Return ``array`` as contiguous int64 (itself when it already is)."""
+    return np.ascontiguousarray(array, dtype=np.int64)
+
+
+def start_values(model: ScoringModel, values: FloatArray, flag: IntArray, mask: IntArray,
+                 upper: IntArray) -> FloatArray | None:
+    """Return the expected points to come of states at a turn's start; None without the kernel.
+
+    The special choices come from the model's tables.
+    """
+    if PLAN is None:
+        return None
+    out = np.empty(len(mask))
+    plan_of(model).start(values, _int64(flag), _int64(mask), _int64(upper), out)
+    return out
+
+
+def turn_tables(model: ScoringModel, values: FloatArray, flag: IntArray, mask: IntArray,
+                upper: IntArray, want_choice: bool = False) -> TurnArrays | None:
+    """Return the values inside a turn of states (and the choices); None without the kernel.
+
+    The special choices come from the model's tables; a choice is the first
+    box within ``TIE`` of the best one.
+    """
+    if PLAN is None:
+        return None
+    width = len(mask)
+    leaf = np.empty((NUM_ROLLS, width))
+    keep1 = np.empty((NUM_KEEPS, width))
+    keep2 = np.empty((NUM_KEEPS, width))
+    choice = np.empty((NUM_ROLLS, width), dtype=np.int8) if want_choice else None
+    plan_of(model).turn(values, _int64(flag), _int64(mask), _int64(upper), leaf, keep1, keep2,
+                        choice)
+    return leaf, keep1, keep2, choice
+
+
+def one_turn(model: ScoringModel, values: FloatArray, flag: int, mask: int, upper: int,
+             specials: tuple[IntArray, npt.NDArray[np.bool_], npt.NDArray[np.int16],
+                             npt.NDArray[np.int16]] | None = None,
+             want_choice: bool = True) -> TurnArrays | None:
+    """Return the values inside a turn of one state, each (rows, 1); None without the kernel.
+
+    ``specials`` (rolls, allowed, box points, bonus points; rolls x slots) are
+    the state's special choices in place of the model's tables.  The choices
+    are worked out only if ``want_choice``.
+    """
+    if PLAN is None:
+        return None
+    out = np.empty((_ONE_TURN, 1))
+    choice = np.empty((NUM_ROLLS, 1), dtype=np.int8) if want_choice else None
+    plan = _PLANS.get(id(model)) or plan_of(model)
+    if specials is None:
+        plan.turn_one(values, flag, mask, upper, out, choice)
+    else:
+        rolls, allowed, box, bonus = specials
+        plan.turn_one(values, flag, mask, upper, out, choice, _int64(rolls),
+                      np.ascontiguousarray(allowed), np.ascontiguousarray(box, dtype=np.int16),
+                      np.ascontiguousarray(bonus, dtype=np.int16))
+    return out[ROLL_START:NUM_KEEPS], out[:NUM_KEEPS], out[NUM_KEEPS:], choice
+
+
+def best_keep(table: FloatArray, leaf: FloatArray, roll: int) -> int | None:
+    """Return the position of the roll's best keep among its keeps (0: score now).
+
+    ``table`` holds the keeps' values with the rolls left, ``leaf`` the value
+    of scoring each roll now (a turn's tables of one state, contiguous); the
+    first keep within ``TIE`` of the best wins.  None without the kernel.
+    """
+    if PLAN is None or _BEST_KEEP is None:
+        return None
+    return _BEST_KEEP(table, leaf, roll)
+
+
+def best_keeps(table: FloatArray, leaf: FloatArray, where: IntArray,
+               rolls: IntArray) -> IntArray | None:
+    """Return, for games of a batch, the position of each one's best keep (0: score now).
+
+    ``table`` (462, B) and ``leaf`` (252, B) are the batch's turn tables (C
+    order), ``where`` each game's column and ``rolls`` its roll; the first
+    keep within ``TIE`` of the best wins.  None without the kernel.
+    """
+    if PLAN is None or _BEST_KEEPS is None:
+        return None
+    out = np.empty(len(rolls), dtype=np.int64)
+    _BEST_KEEPS(table, leaf, _int64(where), _int64(rolls), out)
+    return out
+
+
+def best_box(model: ScoringModel, values: FloatArray, flag: int, mask: int, upper: int,
+             roll: int) -> int | None:
+    """Return the slot where the state scores the roll: the first choice within ``TIE`` of the best.
+
+    The roll's choices are its special ones where the model's tables say they
+    vary, else the open boxes at their own points.  None without the kernel or
+    on a full card.
+    """
+    if PLAN is None:
+        return None
+    box = plan_of(model).best_box(values, flag, mask, upper, roll)
+    return None if box < 0 else box
+
+
+def best_boxes(model: ScoringModel, values: FloatArray, flag: IntArray, mask: IntArray,
+               upper: IntArray, rolls: IntArray) -> IntArray | None:
+    """Return ``best_box`` of many states, each with its roll; None without the kernel."""
+    if PLAN is None:
+        return None
+    out = np.empty(len(rolls), dtype=np.int64)
+    plan_of(model).best_boxes(values, _int64(flag), _int64(mask), _int64(upper), _int64(rolls),
+                              out)
+    return out
