@@ -103,7 +103,16 @@ def test_setup_starts_the_table_and_its_computers_wait_for_it(
         """Stand in for the cache: the fake build."""
         return build(rules, report)
 
+    moments_of: list[object] = []
+
+    def load_or_build_moments(rules: Rules, solution: Solution, store: Any,
+                              report: Report) -> object:
+        """Stand in for the spread-and-chances table: made after the table, from it."""
+        moments_of.append(solution)
+        return object()
+
     monkeypatch.setattr("yahtzee.solver.cache.load_or_build", load_or_build)
+    monkeypatch.setattr("yahtzee.solver.cache.load_or_build_moments", load_or_build_moments)
     shown: list[SolverEvent] = []
     setup = Setup(report=shown.append)
     setup.load_in_background(yahtzee_variant(COURSE))
@@ -111,7 +120,7 @@ def test_setup_starts_the_table_and_its_computers_wait_for_it(
     assert build.halfway.wait(10) and not shown
     threading.Timer(0.05, build.go_on.set).start()
     assert setup.tables()(COURSE) is TABLE
-    assert build.calls == 1
+    assert build.calls == 1 and moments_of == [TABLE]
     assert BuildStarted("course") in shown
     setup.close()
 

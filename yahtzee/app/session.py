@@ -118,8 +118,9 @@ class Setup:
         return self._tables
 
     def load_in_background(self, variant: Variant) -> None:
-        """Start loading, or building, the solved table of ``variant``'s rules in the background.
+        """Start loading, or building, ``variant``'s rule set's tables in the background.
 
+        The solved table, then the spreads and chances of optimal play.
         Returns at once (Poker Dice has no such table); the table's build is
         reported only once something waits for it.  ``SolverUnavailableError``
         without numpy.
@@ -128,13 +129,19 @@ class Setup:
         if rules is None or rules.name in self._loaders:
             return
         with _numpy_needed():
-            from yahtzee.solver.cache import load_or_build
+            from yahtzee.solver.cache import load_or_build, load_or_build_moments
         from yahtzee.storage.tables import TableFiles
         store = TableFiles.in_cache_folder()
 
         def load(rules: Rules, report: Report) -> Solution:
-            """Return the table of ``rules`` from the cache folder, or build it."""
-            return load_or_build(rules, store, report)
+            """Return the table of ``rules`` from the cache folder, or build it.
+
+            The spread-and-chances table follows (the computer that plays to
+            win and the win chances filed with the game read it).
+            """
+            solution = load_or_build(rules, store, report)
+            load_or_build_moments(rules, solution, store, report)
+            return solution
 
         self._loaders[rules.name] = TableLoader(rules, load, self.report)
 
