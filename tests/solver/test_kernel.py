@@ -30,9 +30,10 @@ from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.dynamic import (States, TurnValues, level_states, single_turn_values, solve,
-                                    table_specials, turn_values)
+                                    state_index, table_specials, turn_values)
 from yahtzee.solver.keeps import IntArray
 from yahtzee.solver.model import ScoringModel, yahtzee_model
+from yahtzee.solver.moments import Moments, turn_moments
 from yahtzee.solver.poker import PokerStrategy
 from yahtzee.solver.simulate import play_games
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy, TurnStrategy
@@ -202,6 +203,27 @@ def test_simulated_games_are_the_same_with_numpy_alone(rules: Rules, official: S
     monkeypatch.setattr(accel, "PLAN", None)
     slow = play_games(solution.model, solution.values, 1500, seed=11)
     assert np.array_equal(fast, slow)
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_moments_are_numpys_in_every_turn(rules: Rules, official: Solution, course: Solution,
+                                          official_moments: Moments,
+                                          course_moments: Moments) -> None:
+    solution = _solution(rules, official, course)
+    model, values = solution.model, solution.values
+    tables = (official_moments if rules is OFFICIAL else course_moments).tables()
+    rng = np.random.default_rng(6)
+    for turns in range(model.rounds):
+        states = level_states(model, turns)
+        pick = np.sort(rng.choice(len(states), size=min(len(states), 60), replace=False))
+        batch = States(states.flag[pick], states.mask[pick], states.upper[pick])
+        fast = accel.moments_start(model, values, tables, batch.flag, batch.mask, batch.upper)
+        slow = turn_moments(model, values, tables, batch).start
+        assert fast is not None
+        assert np.allclose(fast, slow, rtol=1e-13, atol=1e-9)
+        stored = np.stack([t.ravel()[state_index(model, batch.flag, batch.mask, batch.upper)]
+                           for t in tables])
+        assert np.allclose(fast, stored, rtol=1e-13, atol=1e-9)
 
 
 def _plan_inputs(model: ScoringModel) -> dict[str, IntArray]:

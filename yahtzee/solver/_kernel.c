@@ -397,27 +397,17 @@ row_mean6(double *restrict to, const double *c0, const double *c1, const double 
 }
 
 /*
- * The turn of `count` (at most W) states, W side by side (row k of a table
- * holds W values: keep[k * W + b] is keep k of state b); returns 0, or -1 if a
- * choice leads outside the table.  `specials[b]` are state b's special
- * choices (count 0 when its Yahtzee rolls offer the open boxes plainly).
- * `ev` is scratch of MAX_ENTRIES * W values; `keep` (NUM_KEEPS * W) receives
- * the keeps' values with one roll left, the leaves in its rolls' rows, and
- * `second` those with two rolls left: it may be `keep` itself (then overwritten).
+ * Each box's distinct points (entry e): what scoring them leads to, for W
+ * states side by side (ev[e * W + b]; -inf where the box is filled, and for
+ * boxes filled in every state nothing is written).  -1 if a choice leads
+ * outside the table.  The next state differs between a box's points only in
+ * the upper total and the flag.
  */
 static ALWAYS_INLINE int
-turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
-           const int64_t *mask, const int *upper, const Specials *specials, const Outputs *out,
-           Py_ssize_t col, const int W, double *restrict ev, double *keep, double *second)
+entry_values(const Plan *pl, const double *values, int count, const int *flag,
+             const int64_t *mask, const int *upper, int64_t filled_everywhere, const int W,
+             double *restrict ev)
 {
-    double *leaf = keep + ROLL_START * W;
-    int64_t filled_everywhere = -1;
-    for (int b = 0; b < W; b++) {
-        filled_everywhere &= mask[b < count ? b : 0];
-    }
-
-    /* each box's distinct points: what scoring them leads to (-inf where filled); the
-       next state differs between a box's points only in the upper total and the flag */
     for (int c = 0; c < pl->n_cat; c++) {
         if ((filled_everywhere >> c) & 1) {
             continue;
@@ -451,6 +441,63 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
                 ev[e * W + b] = (double)pl->entry_points[e] + next;
             }
         }
+    }
+    return 0;
+}
+
+/*
+ * The s-th special roll of a state: its best choice's worth (`top`) and the
+ * first slot within TIE of it; -1 if a choice leads outside the table.
+ */
+static int
+special_best(const Plan *pl, const double *values, int flag, int64_t mask, int upper,
+             const Specials *sp, int s, double *top)
+{
+    double worth[MAX_SLOTS];
+    double best = -INFINITY;
+    for (int slot = 0; slot < pl->n_slots; slot++) {
+        int i = s * pl->n_slots + slot;
+        worth[slot] = -INFINITY;
+        if (sp->allowed[i]) {
+            int reward;
+            int64_t at = step(pl, flag, mask, upper, slot, sp->box[i], sp->bonus[i], &reward);
+            if (at < 0) {
+                return -1;
+            }
+            worth[slot] = (double)reward + values[at];
+        }
+        best = worth[slot] > best ? worth[slot] : best;
+    }
+    int pick = 0;
+    while (pick < pl->n_slots - 1 && !(worth[pick] >= best - TIE)) {
+        pick++;
+    }
+    *top = best;
+    return pick;
+}
+
+/*
+ * The turn of `count` (at most W) states, W side by side (row k of a table
+ * holds W values: keep[k * W + b] is keep k of state b); returns 0, or -1 if a
+ * choice leads outside the table.  `specials[b]` are state b's special
+ * choices (count 0 when its Yahtzee rolls offer the open boxes plainly).
+ * `ev` is scratch of MAX_ENTRIES * W values; `keep` (NUM_KEEPS * W) receives
+ * the keeps' values with one roll left, the leaves in its rolls' rows, and
+ * `second` those with two rolls left: it may be `keep` itself (then overwritten).
+ */
+static ALWAYS_INLINE int
+turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
+           const int64_t *mask, const int *upper, const Specials *specials, const Outputs *out,
+           Py_ssize_t col, const int W, double *restrict ev, double *keep, double *second)
+{
+    double *leaf = keep + ROLL_START * W;
+    int64_t filled_everywhere = -1;
+    for (int b = 0; b < W; b++) {
+        filled_everywhere &= mask[b < count ? b : 0];
+    }
+
+    if (entry_values(pl, values, count, flag, mask, upper, filled_everywhere, W, ev) < 0) {
+        return -1;
     }
     /* each roll: the best box.  Where, in every state, each box's points are worth at
        least its zero (as in Yahtzee: more points, a higher upper total, a Yahtzee), the
@@ -514,29 +561,15 @@ turn_lanes(const Plan *pl, const double *values, int count, const int *flag,
     /* the special rolls: the best of their own choices */
     for (int b = 0; b < count; b++) {
         for (int s = 0; s < specials[b].count; s++) {
-            double worth[MAX_SLOTS];
-            double top = -INFINITY;
-            for (int slot = 0; slot < pl->n_slots; slot++) {
-                int i = s * pl->n_slots + slot;
-                worth[slot] = -INFINITY;
-                if (specials[b].allowed[i]) {
-                    int reward;
-                    int64_t at = step(pl, flag[b], mask[b], upper[b], slot, specials[b].box[i],
-                                      specials[b].bonus[i], &reward);
-                    if (at < 0) {
-                        return -1;
-                    }
-                    worth[slot] = (double)reward + values[at];
-                }
-                top = worth[slot] > top ? worth[slot] : top;
+            double top;
+            int pick = special_best(pl, values, flag[b], mask[b], upper[b], &specials[b], s,
+                                    &top);
+            if (pick < 0) {
+                return -1;
             }
             int roll = (int)specials[b].rolls[s];
             leaf[roll * W + b] = top;
             if (out->choice != NULL) {
-                int pick = 0;
-                while (pick < pl->n_slots - 1 && !(worth[pick] >= top - TIE)) {
-                    pick++;
-                }
                 out->choice[roll * out->width + col + b] = (int8_t)pick;
             }
         }
@@ -621,6 +654,162 @@ turn_single(const Plan *pl, const double *values, int flag, int64_t mask, int up
     double ev[MAX_ENTRIES];
     return turn_lanes(pl, values, 1, &flag, &mask, &upper, specials, out, 0, 1, ev,
                       out->keep1, out->keep2);
+}
+
+/* The keeps' means under five dice from the rolls' rows, `W` numbers a keep. */
+static ALWAYS_INLINE void
+keep_means(double *table, const int W)
+{
+    for (int k = ROLL_START - 1; k >= 0; k--) {
+        const uint16_t *kid = children[k];
+        row_mean6(table + k * W, table + kid[0] * W, table + kid[1] * W, table + kid[2] * W,
+                  table + kid[3] * W, table + kid[4] * W, table + kid[5] * W, W);
+    }
+}
+
+/* `best` (one number a keep): each keep's best value among its sub-keeps in `table`. */
+static void
+best_sub_keeps(const double *table, double *best)
+{
+    best[0] = table[0];
+    for (int k = 1; k < NUM_KEEPS; k++) {
+        row_max(best + k, table + k, best + parents[k][0], 1);
+        for (int j = 1; j < parent_count[k]; j++) {
+            row_max(best + k, best + k, best + parents[k][j], 1);
+        }
+    }
+}
+
+/* The position of the first of the roll's keeps whose value in `table` is within TIE of
+   `top`, the best of them (the roll's own row is the roll's value: scoring now). */
+static inline int
+chosen_keep(const double *table, double top, int roll)
+{
+    int pick = 0;
+    while (pick < sub_keep_count[roll] - 1 && !(table[sub_keeps[roll][pick]] >= top - TIE)) {
+        pick++;
+    }
+    return pick;
+}
+
+/*
+ * The moments of one state at a turn's start (see yahtzee/solver/moments.py):
+ * following optimal play's choices (a box: the boxes in order, a later one
+ * only if better by more than TIE, as numpy's leaf_values; a keep: the first
+ * within TIE of the best), the mean of the squared points to come and the two
+ * chances, from `tables` (second, bonus, yahtzee) of the states after the
+ * turn.  -1 if a choice leads outside the table.
+ */
+static int
+moments_single(const Plan *pl, const double *values, const double *const tables[3], int flag,
+               int64_t mask, int upper, const Specials *specials, double result[3])
+{
+    double ev[MAX_ENTRIES];
+    double keep[NUM_KEEPS], second[NUM_KEEPS];
+    double q1[NUM_KEEPS * 3], q2[NUM_KEEPS * 3];
+    int8_t slot_of[NUM_ROLLS];
+    double *leaf = keep + ROLL_START;
+
+    if (entry_values(pl, values, 1, &flag, &mask, &upper, mask, 1, ev) < 0) {
+        return -1;
+    }
+    for (int r = 0; r < NUM_ROLLS; r++) {
+        double top = -INFINITY;
+        int pick = 0, any = 0;
+        for (int c = 0; c < pl->n_cat; c++) {
+            if ((mask >> c) & 1) {
+                continue;
+            }
+            double v = ev[pl->entry_of[c][r]];
+            if (!any || v > top + TIE) {
+                pick = c;
+            }
+            top = !any || v > top ? v : top;
+            any = 1;
+        }
+        leaf[r] = top;
+        slot_of[r] = (int8_t)pick;
+    }
+    int special_at[NUM_ROLLS];
+    for (int r = 0; r < NUM_ROLLS; r++) {
+        special_at[r] = -1;
+    }
+    for (int s = 0; s < specials->count; s++) {
+        double top;
+        int pick = special_best(pl, values, flag, mask, upper, specials, s, &top);
+        if (pick < 0) {
+            return -1;
+        }
+        int roll = (int)specials->rolls[s];
+        leaf[roll] = top;
+        slot_of[roll] = (int8_t)pick;
+        special_at[roll] = s;
+    }
+    /* what each final roll's box leads to: its points r and the state after,
+       second = r*r + 2 r V + second', and the two chances there (worked out once
+       per box and points, as the roll's box is one of those but for special rolls) */
+    double entry_q[MAX_ENTRIES][3];
+    uint8_t entry_done[MAX_ENTRIES];
+    memset(entry_done, 0, sizeof entry_done);
+    for (int r = 0; r < NUM_ROLLS; r++) {
+        int slot = slot_of[r], s = special_at[r];
+        double *q = q1 + (ROLL_START + r) * 3;
+        int e = s < 0 ? pl->entry_of[slot][r] : -1;
+        if (e >= 0 && entry_done[e]) {
+            q[0] = entry_q[e][0];
+            q[1] = entry_q[e][1];
+            q[2] = entry_q[e][2];
+            continue;
+        }
+        int box = 0, bonus = 0;
+        if (s >= 0) {
+            box = specials->box[s * pl->n_slots + slot];
+            bonus = specials->bonus[s * pl->n_slots + slot];
+        } else {
+            box = pl->base[r][slot];
+        }
+        int reward;
+        int64_t at = step(pl, flag, mask, upper, slot, box, bonus, &reward);
+        if (at < 0) {
+            return -1;
+        }
+        q[0] = ((double)((int64_t)reward * reward) + (double)(2 * (int64_t)reward) * values[at])
+               + tables[0][at];
+        q[1] = tables[1][at];
+        q[2] = tables[2][at];
+        if (e >= 0) {
+            entry_q[e][0] = q[0];
+            entry_q[e][1] = q[1];
+            entry_q[e][2] = q[2];
+            entry_done[e] = 1;
+        }
+    }
+    /* one roll left: the keeps' means, and the keep taken from each roll */
+    keep_means(keep, 1);
+    keep_means(q1, 3);
+    best_sub_keeps(keep, second);
+    for (int r = 0; r < NUM_ROLLS; r++) {
+        const double *from = q1 + sub_keeps[r][chosen_keep(keep, second[ROLL_START + r], r)] * 3;
+        double *to = q2 + (ROLL_START + r) * 3;
+        to[0] = from[0];
+        to[1] = from[1];
+        to[2] = from[2];
+    }
+    /* two rolls left: the same from the best keeps' numbers */
+    keep_means(second, 1);
+    keep_means(q2, 3);
+    best_sub_keeps(second, keep);
+    double total[3] = {0.0, 0.0, 0.0};
+    for (int r = 0; r < NUM_ROLLS; r++) {
+        const double *from = q2 + sub_keeps[r][chosen_keep(second, keep[ROLL_START + r], r)] * 3;
+        for (int q = 0; q < 3; q++) {
+            total[q] += roll_chance[r] * from[q];
+        }
+    }
+    result[0] = total[0];
+    result[1] = total[1];
+    result[2] = total[2];
+    return 0;
 }
 
 /* Check a state; the flat row of its special tables, or -1 (with an error set). */
@@ -1046,6 +1235,80 @@ Plan_best_boxes(Plan *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/*
+ * moments(values, second, bonus, yahtzee, flags, masks, uppers, out): moments_single
+ * of each state into out (3, B), from the three tables of the states after the turn.
+ */
+static PyObject *
+Plan_moments(Plan *self, PyObject *args)
+{
+    PyObject *o_tables[4], *o_st[3], *o_out;
+    Py_buffer tables[4], st[3], out;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO", &o_tables[0], &o_tables[1], &o_tables[2],
+                          &o_tables[3], &o_st[0], &o_st[1], &o_st[2], &o_out)) {
+        return NULL;
+    }
+    int got = 0, failed = 1, have_states = 0, have_out = 0;
+    for (; got < 4; got++) {
+        if (value_table(self, o_tables[got], &tables[got]) < 0) {
+            goto done;
+        }
+    }
+    have_states = state_arrays(o_st[0], o_st[1], o_st[2], st) == 0;
+    have_out = have_states && get_buffer(o_out, &out, 8, "out", 1) == 0;
+    if (!have_out) {
+        goto done;
+    }
+    Py_ssize_t count = items(&st[0]);
+    if (items(&out) != 3 * count) {
+        PyErr_SetString(PyExc_ValueError, "moments: three numbers per state expected");
+        goto done;
+    }
+    const int64_t *flags = st[0].buf, *masks = st[1].buf, *uppers = st[2].buf;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (check_state(self, flags[i], masks[i], uppers[i]) < 0) {
+            goto done;
+        }
+    }
+    {
+        const double *after[3] = {tables[1].buf, tables[2].buf, tables[3].buf};
+        double *numbers = out.buf;
+        int outside = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < count && !outside; i++) {
+            double result[3];
+            Specials specials = table_specials(self, flags[i] * self->n_masks + masks[i]);
+            outside = moments_single(self, tables[0].buf, after, (int)flags[i], masks[i],
+                                     (int)uppers[i], &specials, result) < 0;
+            for (int q = 0; q < 3; q++) {
+                numbers[q * count + i] = result[q];
+            }
+        }
+        Py_END_ALLOW_THREADS
+        if (outside) {
+            PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+            goto done;
+        }
+    }
+    failed = 0;
+done:
+    if (have_out) {
+        PyBuffer_Release(&out);
+    }
+    if (have_states) {
+        for (int i = 0; i < 3; i++) {
+            PyBuffer_Release(&st[i]);
+        }
+    }
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&tables[i]);
+    }
+    if (failed) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static void
 Plan_release(Plan *self)
 {
@@ -1237,6 +1500,8 @@ static PyMethodDef Plan_methods[] = {
      "best_box(values, flag, mask, upper, roll): the slot where the state scores the roll."},
     {"best_boxes", (PyCFunction)Plan_best_boxes, METH_VARARGS,
      "best_boxes(values, flags, masks, uppers, rolls, out): each game's slot."},
+    {"moments", (PyCFunction)Plan_moments, METH_VARARGS,
+     "moments(values, second, bonus, yahtzee, flags, masks, uppers, out): states' moments."},
     {"turn_one", (PyCFunction)Plan_turn_one, METH_VARARGS,
      "turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus])."},
     {NULL, NULL, 0, NULL},

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -129,6 +129,23 @@ def start_values(model: ScoringModel, values: FloatArray, flag: IntArray, mask: 
         return None
     out = np.empty(len(mask))
     plan_of(model).start(values, _int64(flag), _int64(mask), _int64(upper), out)
+    return out
+
+
+def moments_start(model: ScoringModel, values: FloatArray, tables: Sequence[FloatArray],
+                  flag: IntArray, mask: IntArray, upper: IntArray) -> FloatArray | None:
+    """Return the moments of states at a turn's start, (3, B); None without the kernel.
+
+    ``tables`` are the second moment and the two chances of every state
+    (``moments.QUANTITIES``), already worked out for the states after this
+    turn; the choices are optimal play's, as ``moments.turn_moments`` takes them.
+    """
+    if PLAN is None:
+        return None
+    out = np.empty((3, len(mask)))
+    second, bonus, yahtzee = tables
+    plan_of(model).moments(values, second, bonus, yahtzee, _int64(flag), _int64(mask),
+                           _int64(upper), out)
     return out
 
 

@@ -18,15 +18,19 @@ takes.  The two chances are means of what the card holds at the end.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.solver.dynamic import (BATCH, TIE, Progress, States, TurnValues,
+from yahtzee.solver import accel
+from yahtzee.solver.dynamic import (BATCH, THREADS, TIE, Progress, States, TurnValues,
                                     level_states, share_equal_totals, state_index, step,
                                     table_specials, turn_values)
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_KEEPS,
@@ -168,23 +172,36 @@ def turn_moments(model: ScoringModel, values: FloatArray, tables: Sequence[Float
 def solve_moments(model: ScoringModel, values: FloatArray, progress: Progress | None = None,
                   batch: int = BATCH,
                   before_turn: Callable[[int], None] | None = None) -> Moments:
-    """Return the ``Moments`` of every state, from the solved ``values``, last turn first."""
+    """Return the ``Moments`` of every state, from the solved ``values``, last turn first.
+
+    With the compiled kernel, each turn's batches are shared among ``THREADS``
+    threads (each writes its own states and reads only later turns').
+    """
     tables = final_tables(model)
     flats = [t.ravel() for t in tables]
-    for turns in range(model.rounds - 1, -1, -1):
-        if before_turn is not None:
-            before_turn(turns)
-        states = level_states(model, turns)
-        for start in range(0, len(states), batch):
-            part = states.part(start, start + batch)
-            index = state_index(model, part.flag, part.mask, part.upper)
+
+    def solve_batch(states: States, start: int) -> None:
+        """Work out the batch of ``states`` starting at ``start``."""
+        part = states.part(start, start + batch)
+        index = state_index(model, part.flag, part.mask, part.upper)
+        numbers = accel.moments_start(model, values, tables, part.flag, part.mask, part.upper)
+        if numbers is None:
             numbers = turn_moments(model, values, tables, part).start
-            for flat, row in zip(flats, numbers):
-                flat[index] = row
-        for table in tables:
-            share_equal_totals(model, table, turns)
-        if progress is not None:
-            progress(model.rounds - turns, model.rounds)
+        for flat, row in zip(flats, numbers):
+            flat[index] = row
+
+    threads = min(THREADS, os.cpu_count() or 1) if accel.PLAN is not None else 1
+    with ThreadPoolExecutor(threads) as pool:
+        for turns in range(model.rounds - 1, -1, -1):
+            if before_turn is not None:
+                before_turn(turns)
+            states = level_states(model, turns)
+            for _ in pool.map(partial(solve_batch, states), range(0, len(states), batch)):
+                pass
+            for table in tables:
+                share_equal_totals(model, table, turns)
+            if progress is not None:
+                progress(model.rounds - turns, model.rounds)
     return Moments(*tables)
 
 
