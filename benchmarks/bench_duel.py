@@ -71,7 +71,7 @@ def decision_times(rules_name: str, games: int, seed: int) -> list[float]:
                 box = chooser.category(card, dice)
                 if timed:
                     times.append(time.perf_counter() - started)
-                card.choose(box, Dice.of(dice))
+                card.choose_number(box.number, Dice.of(dice))
     return times
 
 

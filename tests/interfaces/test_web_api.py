@@ -255,8 +255,8 @@ def test_every_connection_sends_its_answers_without_delay() -> None:
     """Nagle's algorithm is off on the server's connections (asyncio turns it off for TCP).
 
     With it on, the body of an answer written after its head waited for the
-    client's delayed acknowledgement: 40 ms for every request after the
-    first on a kept-alive connection.
+    client's delayed acknowledgement: 40 ms for requests that follow each
+    other closely on a kept-alive connection.
     """
     listening = bind("127.0.0.1", 0)
 

@@ -188,7 +188,7 @@ def test_stats_of_a_full_history(data: Path, monkeypatch: pytest.MonkeyPatch,
             _figures("Computer", "yahtzee/course", 1, 1, 0, 210, 210.0, [(210, 219, 1)]),
         ],
         "computers": [
-            _figures("optimal", "yahtzee/course", 1, 1, 0, 250, 250.0, [(250, 259, 1)],
+            _figures("computer", "yahtzee/course", 1, 1, 0, 250, 250.0, [(250, 259, 1)],
                      "strength"),
             _figures("greedy", "yahtzee/course", 2, 1, 0, 190, 182.5,
                      [(170, 179, 1), (180, 189, 0), (190, 199, 1)], "strength"),
@@ -212,7 +212,7 @@ def test_stats_of_a_full_history(data: Path, monkeypatch: pytest.MonkeyPatch,
         "    210-219 | # 1"]
     assert lines[computers:] == [
         "Computer strengths",
-        "  optimal (yahtzee/course): played 1, wins 1, ties 0, best 250, mean 250.0",
+        "  computer (yahtzee/course): played 1, wins 1, ties 0, best 250, mean 250.0",
         "    250-259 | # 1",
         "  greedy (yahtzee/course): played 2, wins 1, ties 0, best 190, mean 182.5",
         "    170-179 | # 1", "    180-189 | 0", "    190-199 | # 1"]
