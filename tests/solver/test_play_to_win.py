@@ -20,12 +20,12 @@ import numpy as np
 import pytest
 
 from yahtzee.domain.category_value import CategoryValue as CV
-from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.players.kinds import COMPUTER, EXPECTED, GREEDY
 from yahtzee.solver.cache import Solution
+from yahtzee.solver.calibration import play_turn
 from yahtzee.solver.duel import Contender, duel
 from yahtzee.solver.dynamic import States, level_states, table_specials, turn_values
 from yahtzee.solver.factory import duel_games, get_strategy
@@ -219,13 +219,7 @@ def play_solitaire(strategy: Any, rules: Rules, seed: int) -> int:
     facing = getattr(strategy, "facing", None)
     chooser = facing(()) if facing is not None else strategy
     for _ in range(rules.ROUNDS):
-        dice = [rng.randint(1, 6) for _ in range(5)]
-        for rolls_left in (2, 1):
-            keep = chooser.keep(card, dice, rolls_left)
-            if keep is None:
-                break
-            dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
-        card.choose(chooser.category(card, dice), Dice.of(dice))
+        play_turn(chooser, card, rng)
     return card.score()
 
 

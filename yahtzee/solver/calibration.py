@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.score_card import ScoreCard
@@ -38,15 +38,27 @@ class Bin:
     count: int
 
 
-def play_turn(strategy: OptimalStrategy, card: ScoreCard, rng: random.Random) -> None:
-    """Play one turn of optimal play on ``card`` with dice from ``rng``."""
+class Decider(Protocol):
+    """What playing a turn asks of a strategy: a keep before each re-roll, then a box."""
+
+    def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
+        """Return the dice values to keep, or None to score now."""
+        ...
+
+    def category(self, card: Any, dice: Sequence[int]) -> Any:
+        """Return the box (anything with a menu ``number``) to score the dice in."""
+        ...
+
+
+def play_turn(strategy: Decider, card: ScoreCard, rng: random.Random) -> None:
+    """Play one turn of ``strategy`` (optimal play, say) on ``card`` with dice from ``rng``."""
     dice = [rng.randint(1, 6) for _ in range(5)]
     for rolls_left in (2, 1):
         keep = strategy.keep(card, dice, rolls_left)
         if keep is None:
             break
         dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
-    card.choose(strategy.category(card, dice), Dice.of(dice))
+    card.choose_number(strategy.category(card, dice).number, Dice.of(dice))
 
 
 def predictions(rules: Rules, profiler: Profiler, strategy: OptimalStrategy, games: int,

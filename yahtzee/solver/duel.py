@@ -80,22 +80,6 @@ class Tally:
             mine += theirs
 
 
-def _chances_of_actors(outlooks: Outlooks, total: FloatArray, index: IntArray,
-                       actor: IntArray) -> FloatArray:
-    """Return, per game, the chance to win of the player about to roll (``actor``)."""
-    players, games = total.shape
-    chances = np.empty(games)
-    for i in range(players):
-        cols = np.flatnonzero(actor == i)
-        if len(cols) == 0:
-            continue
-        others = [j for j in range(players) if j != i]
-        rivals = Field.of(outlooks, total[others][:, cols], index[others][:, cols])
-        chances[cols] = chance_to_win(total[i, cols], index[i, cols], np.arange(len(cols)),
-                                      rivals, outlooks)
-    return chances
-
-
 def _play_to_win(contender: Contender, outlooks: Outlooks, rng: np.random.Generator,
                  states: States, banked: FloatArray, rivals: Field
                  ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
@@ -127,15 +111,18 @@ def _play_batch(contenders: Sequence[Contender], outlooks: Outlooks, rng: np.ran
         for seat in range(players):
             actor = (seat + seat_of_game) % players
             index = state_index(model, flag, mask, upper)
-            predictions.append((actor, _chances_of_actors(outlooks, total, index, actor)))
+            chances = np.empty(games)
+            predictions.append((actor, chances))
             for i, contender in enumerate(contenders):
                 cols = np.flatnonzero(actor == i)
                 if len(cols) == 0:
                     continue
+                others = [j for j in range(players) if j != i]
+                rivals = Field.of(outlooks, total[others][:, cols], index[others][:, cols])
+                chances[cols] = chance_to_win(total[i, cols], index[i, cols],
+                                              np.arange(len(cols)), rivals, outlooks)
                 states = States(flag[i, cols], mask[i, cols], upper[i, cols])
                 if contender.to_win:
-                    others = [j for j in range(players) if j != i]
-                    rivals = Field.of(outlooks, total[others][:, cols], index[others][:, cols])
                     played = _play_to_win(contender, outlooks, rng, states, total[i, cols],
                                           rivals)
                 else:
