@@ -27,6 +27,7 @@ from yahtzee.domain.die import Die
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
 from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.engine.engine import EngineObserver, TurnView
+from yahtzee.engine.moves import Move
 from yahtzee.interfaces.cli import main
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.console_game import Game
@@ -72,21 +73,20 @@ class PolicyPlayer(HumanPlayer):
     five dice are alike), and takes the box worth most.
     """
 
-    def command(self, view: TurnView) -> str:
-        """Return the next toggle toward the wanted dice, ``score`` early now and then, or roll."""
+    def move(self, view: TurnView, choosing: bool) -> Move:
+        """Return the box worth most when ``choosing`` (the first of equals); otherwise the
+        next toggle toward the wanted dice, ``score`` early now and then, or ``roll``."""
+        if choosing:
+            items = view.card.menu(_dice_of(view.dice))
+            return Move.box(max(items, key=lambda item: item.points).number)
         if view.rolls_left == 1 and view.round % 4 == 1:
-            return "score"
+            return Move.score()
         counts = Counter(view.dice)
         face = max(counts, key=lambda f: (counts[f], f))
         for index, (value, saved) in enumerate(zip(view.dice, view.saved)):
             if (value == face) != saved:
-                return str(index + 1)
-        return "score" if all(view.saved) else "roll"
-
-    def category(self, view: TurnView) -> str:
-        """Return the menu number of the box worth most (the first of equals)."""
-        items = view.card.menu(_dice_of(view.dice))
-        return str(max(items, key=lambda item: item.points).number)
+                return Move.toggle(index + 1)
+        return Move.score() if all(view.saved) else Move.roll()
 
 
 def _dice_of(values: Sequence[int]) -> Dice:
@@ -144,7 +144,7 @@ def play_through(seed: int, variant: Variant, lines: Sequence[str], players: int
 
 def resume_game(save: SaveFile, console: Console,
                 observers: Sequence[EngineObserver] = ()) -> Game:
-    """Return the saved game seated at ``console``, as ``--resume`` does (``Die.r`` restored).
+    """Return the saved game seated at ``console``, as ``--resume`` does (its dice' state restored).
 
     ``play_game()`` on the result goes on from the current turn, without the banner.
     """

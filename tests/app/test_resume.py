@@ -324,7 +324,7 @@ def test_snapshot_round_trips_through_json() -> None:
     record = run.game.engine.record()
     again = record_from_dict(json.loads(json.dumps(record_to_dict(record))))
     assert again == record
-    assert again.rng == Die.r.getstate()
+    assert again.rng == run.game.engine.rng.getstate()
 
 
 # -- atomic writes -------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The engine alone, driven as a front end drives it: prompt, submit, outcome; no input, no output.
+"""The engine alone, driven as a front end drives it: prompt, apply a move, outcome; no I/O.
 
 The dice are checked against an independent ``random.Random`` with the same
 seed, so every roll the engine reports is known in advance.
@@ -17,8 +17,9 @@ from yahtzee.domain.die import Die
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
 from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.domain.score_card import ScoreCard
-from yahtzee.engine.engine import (Engine, GameOver, Phase, Refusal, Rolled, Scored,
-                                   ScoringStarted, Toggled, TurnOver)
+from yahtzee.engine.engine import (Engine, FirstRoll, GameOver, Outcome, Phase, Refusal, Rolled,
+                                   Scored, ScoringStarted, Toggled, TurnOver)
+from yahtzee.engine.moves import Move, Notation, parse_box, parse_die_command
 from yahtzee.engine.records import Decision, TurnSummary, turn_summaries
 
 VARIANT = yahtzee_variant(COURSE)
@@ -62,33 +63,44 @@ def seats(count: int = 2, variant: Variant = VARIANT) -> list[Seat]:
     return [Seat(f"P{n}", variant.new_card()) for n in range(1, count + 1)]
 
 
+def submit(engine: Engine, text: str) -> Outcome:
+    """Apply the move ``text`` names, parsed as the console parses it (it must name one)."""
+    scoring = engine.prompt().phase is Phase.SCORING
+    move = parse_box(text) if scoring else parse_die_command(text)
+    assert move is not None, f"{text!r} names no move"
+    return engine.apply(move)
+
+
 def rolls(seed: int, count: int) -> list[int]:
     """Return the first ``count`` die values an independent generator seeded ``seed`` draws."""
     generator = random.Random(seed)
     return [generator.randint(1, 6) for _ in range(count)]
 
 
-def test_the_first_prompt_makes_the_first_roll_for_seat_0() -> None:
-    engine = Engine(VARIANT, seats(), seed=4)
+def test_a_new_game_throws_the_first_roll_for_seat_0_and_prompts_roll_nothing() -> None:
+    observer = Observer()
+    engine = Engine(VARIANT, seats(), seed=4, observers=[observer])
+    assert observer.changes == 1
     prompt = engine.prompt()
     assert prompt.phase is Phase.ROLLING and prompt.seat == 0
     assert list(prompt.view.dice) == rolls(4, 5)
     assert prompt.view.saved == (False,) * 5 and prompt.view.rolls_left == 2
     assert prompt.view.round == 1 and prompt.menu == ()
-    assert engine.prompt() == prompt  # asking again rolls nothing
+    assert engine.prompt() == prompt and engine.record() == engine.record()
+    assert observer.changes == 1  # asking rolls nothing and tells nobody
 
 
 def test_toggles_and_rolls_report_exactly_what_changed() -> None:
     engine = Engine(VARIANT, seats(), seed=4)
     first = rolls(4, 13)
     engine.prompt()
-    outcome = engine.submit(" 2 ")
-    assert outcome.accepted and outcome.command == "2"
+    outcome = submit(engine, " 2 ")
+    assert outcome.accepted and outcome.move == Move.toggle(2)
     assert outcome.events == (Toggled(2, True),)
-    outcome = engine.submit("ROLL")
+    outcome = submit(engine, "ROLL")
     expected = [first[5], first[1], *first[6:9]]  # die 2 is saved
     assert outcome.events == (Rolled(tuple(expected), 1),)
-    outcome = engine.submit("roll")
+    outcome = submit(engine, "roll")
     expected = [first[9], first[1], *first[10:13]]
     assert outcome.events == (Rolled(tuple(expected), 0), ScoringStarted(out_of_rolls=True))
     prompt = engine.prompt()
@@ -97,48 +109,126 @@ def test_toggles_and_rolls_report_exactly_what_changed() -> None:
     assert [d.command for d in engine.log] == ["2", "roll", "roll"]
 
 
-@pytest.mark.parametrize("junk", ["", "0", "6", "rol", "roll score", "７", "13"])
-def test_a_refused_die_command_changes_nothing(junk: str) -> None:
+@pytest.mark.parametrize("junk", ["", "0", "6", "01", "rol", "roll score", "７", "13", "+1"])
+def test_a_line_naming_no_die_move_parses_to_nothing(junk: str) -> None:
+    assert parse_die_command(junk) is None
+
+
+@pytest.mark.parametrize("junk", ["", "0", "abc", "1.5", "roll", "1000", "01", "013",
+                                  "+1", "\u0661", "\uff11\uff13"])
+def test_a_line_naming_no_box_parses_to_nothing(junk: str) -> None:
+    assert parse_box(junk) is None
+
+
+@pytest.mark.parametrize(("text", "move"), [(" Roll ", Move.roll()), ("SCORE", Move.score()),
+                                            ("5", Move.toggle(5)), ("12", Move.box(12))])
+def test_lines_parse_to_typed_moves_whose_text_reads_back(text: str, move: Move) -> None:
+    parsed = parse_box(text) if move.chooses_box else parse_die_command(text)
+    assert parsed == move and (parse_box(str(move)) if move.chooses_box
+                               else parse_die_command(str(move))) == move
+
+
+def test_the_faces_notation_reads_a_keep_sorted() -> None:
+    assert parse_die_command("636", Notation.FACES) == Move.keep([3, 6, 6])
+    assert str(Move.keep([6, 3, 6])) == "366"
+    assert parse_die_command("3", Notation.FACES) == Move.keep([3])
+    assert parse_die_command("roll", Notation.FACES) == Move.roll()
+    assert parse_die_command("123456", Notation.FACES) is None
+    assert parse_die_command("30", Notation.FACES) is None
+
+
+@pytest.mark.parametrize("move", [Move.toggle(0), Move.toggle(6)])
+def test_a_die_the_turn_has_not_is_refused_and_changes_nothing(move: Move) -> None:
     engine = Engine(VARIANT, seats(), seed=1)
     before = engine.prompt()
-    outcome = engine.submit(junk)
+    outcome = engine.apply(move)
     assert not outcome.accepted and outcome.refusal is Refusal.NOT_A_DIE_COMMAND
-    assert outcome.command == junk.strip() and outcome.events == ()
+    assert outcome.move == move and outcome.events == ()
     assert engine.prompt() == before and engine.log == []
 
 
-@pytest.mark.parametrize("junk", ["", "0", "14", "abc", "1.5", "roll", "1000", "01", "013",
-                                  "+1", "\u0661", "\uff11\uff13"])
-def test_a_box_not_on_the_menu_is_refused_and_changes_nothing(junk: str) -> None:
+@pytest.mark.parametrize("number", [0, 14, 99])
+def test_a_box_not_on_the_menu_is_refused_and_changes_nothing(number: int) -> None:
     engine = Engine(VARIANT, seats(), seed=1)
-    engine.prompt()
-    engine.submit("score")
+    engine.apply(Move.score())
     before = engine.prompt()
-    outcome = engine.submit(junk)
+    outcome = engine.apply(Move.box(number))
     assert outcome.refusal is Refusal.NOT_ON_MENU
     assert engine.prompt() == before and len(engine.log) == 1
 
 
+def test_a_move_of_the_other_phase_is_refused_and_changes_nothing() -> None:
+    engine = Engine(VARIANT, seats(), seed=1)
+    before = engine.prompt()
+    assert engine.apply(Move.box(13)).refusal is Refusal.WRONG_PHASE
+    assert engine.prompt() == before and engine.log == []
+    engine.apply(Move.score())
+    choosing = engine.prompt()
+    for move in (Move.roll(), Move.toggle(1), Move.score(), Move.keep([1])):
+        assert engine.apply(move).refusal is Refusal.WRONG_PHASE
+    assert engine.prompt() == choosing and len(engine.log) == 1
+
+
+def test_the_legal_moves_are_what_the_engine_accepts() -> None:
+    engine = Engine(VARIANT, seats(), seed=4)
+    toggles = [Move.toggle(n) for n in range(1, 6)]
+    assert engine.legal_moves() == toggles + [Move.roll(), Move.score()]
+    for die in range(1, 6):
+        engine.apply(Move.toggle(die))
+    assert Move.roll() not in engine.legal_moves()
+    engine.apply(Move.score())
+    menu = engine.prompt().menu
+    assert engine.legal_moves() == [Move.box(item.number) for item in menu]
+
+
+def test_a_keep_of_faces_saves_those_dice_and_rolls_the_others() -> None:
+    engine = Engine(VARIANT, seats(), seed=4)
+    first = rolls(4, 10)
+    dice = tuple(first[:5])
+    faces = sorted(dice)[:2]
+    outcome = engine.apply(Move.keep(faces))
+    assert outcome.accepted
+    flags = [False] * 5
+    wanted = list(faces)
+    for i, value in enumerate(dice):
+        if value in wanted:
+            flags[i] = True
+            wanted.remove(value)
+    rolled = iter(first[5:8])
+    expected = tuple(v if flag else next(rolled) for v, flag in zip(dice, flags))
+    toggles = [Toggled(i + 1, True) for i, flag in enumerate(flags) if flag]
+    assert outcome.events == (*toggles, Rolled(expected, 1))
+    assert [d.command for d in engine.log] == [str(t.die) for t in toggles] + ["roll"]
+
+
+def test_a_keep_of_faces_not_shown_or_of_every_die_is_refused() -> None:
+    engine = Engine(VARIANT, seats(), seed=4)
+    dice = engine.prompt().view.dice
+    missing = next(face for face in range(1, 7) if face not in dice)
+    before = engine.prompt()
+    assert engine.apply(Move.keep([missing])).refusal is Refusal.NOT_SHOWN
+    assert engine.apply(Move.keep(dice)).refusal is Refusal.ALL_SAVED
+    assert engine.prompt() == before and engine.log == []
+
+
 def test_roll_with_all_five_dice_saved_is_refused_and_changes_nothing() -> None:
     engine = Engine(VARIANT, seats(), seed=4)
-    engine.prompt()
     for die in "12345":
-        engine.submit(die)
+        submit(engine, die)
     before = engine.prompt()
-    outcome = engine.submit(" Roll ")
+    outcome = submit(engine, " Roll ")
     assert outcome.refusal is Refusal.ALL_SAVED and outcome.events == ()
     assert engine.prompt() == before and len(engine.log) == 5
-    engine.submit("3")
-    assert engine.submit("roll").accepted and engine.prompt().view.rolls_left == 1
+    submit(engine, "3")
+    assert submit(engine, "roll").accepted and engine.prompt().view.rolls_left == 1
 
 
 def _yahtzee_of_sixes(scores: list[int | None]) -> Engine:
     """Return an official-rules engine, its card holding ``scores``, scoring five 6s."""
     card = ScoreCard.restore(OFFICIAL, scores, 0)
-    Die.r = ScriptedRandom([6] * 5)
-    engine = Engine(yahtzee_variant(OFFICIAL), [Seat("P1", card)])
+    engine = Engine(yahtzee_variant(OFFICIAL), [Seat("P1", card)], rng=ScriptedRandom([6] * 5))
     engine.prompt()
-    engine.submit("score")
+    submit(engine, "score")
     return engine
 
 
@@ -148,10 +238,10 @@ def test_an_open_box_the_forced_joker_forbids_is_refused_with_the_box_it_require
     engine = _yahtzee_of_sixes(scores)
     before = engine.prompt()
     assert [item.number for item in before.menu] == [6]
-    outcome = engine.submit("13")
+    outcome = submit(engine, "13")
     assert outcome.refusal is Refusal.JOKER and outcome.joker == JokerBar("Sixes")
     assert engine.prompt() == before
-    filled = engine.submit("12")
+    filled = submit(engine, "12")
     assert filled.refusal is Refusal.NOT_ON_MENU and filled.joker is None
 
 
@@ -159,21 +249,20 @@ def test_with_its_upper_box_filled_the_joker_requires_a_lower_box() -> None:
     scores: list[int | None] = [None] * 13
     scores[11], scores[5] = 0, 24
     engine = _yahtzee_of_sixes(scores)
-    outcome = engine.submit("1")
+    outcome = submit(engine, "1")
     assert outcome.refusal is Refusal.JOKER and outcome.joker == JokerBar(None)
-    assert engine.submit("6").refusal is Refusal.NOT_ON_MENU
-    assert engine.submit("7").accepted
+    assert submit(engine, "6").refusal is Refusal.NOT_ON_MENU
+    assert submit(engine, "7").accepted
 
 
 def test_the_course_rules_have_no_joker_refusal() -> None:
     scores: list[int | None] = [None] * 13
     scores[11] = 0
     card = ScoreCard.restore(COURSE, scores, 0)
-    Die.r = ScriptedRandom([6] * 5)
-    engine = Engine(VARIANT, [Seat("P1", card)])
+    engine = Engine(VARIANT, [Seat("P1", card)], rng=ScriptedRandom([6] * 5))
     engine.prompt()
-    engine.submit("score")
-    assert engine.submit("1").accepted
+    submit(engine, "score")
+    assert submit(engine, "1").accepted
 
 
 def test_scoring_fills_the_box_logs_it_and_passes_the_dice() -> None:
@@ -181,12 +270,13 @@ def test_scoring_fills_the_box_logs_it_and_passes_the_dice() -> None:
     engine = Engine(VARIANT, players, seed=4)
     dice = tuple(rolls(4, 5))
     engine.prompt()
-    engine.submit("score")
-    outcome = engine.submit("13")
+    submit(engine, "score")
+    outcome = submit(engine, "13")
     item = outcome.events[0]
     assert isinstance(item, Scored) and item.seat == 0
     assert (item.item.number, item.item.name, item.item.points) == (13, "Chance", sum(dice))
-    assert outcome.events[1:] == (TurnOver(seat=1, round=1),)
+    second = rolls(4, 10)[5:]  # the next turn's first roll is thrown as the box is scored
+    assert outcome.events[1:] == (TurnOver(seat=1, round=1), FirstRoll(1, tuple(second)))
     assert players[0].card.score() == sum(dice)
     assert engine.log[-1] == Decision(1, 0, dice, (False,) * 5, 2, "13", sum(dice), "Chance")
     assert engine.prompt().seat == 1 and engine.scoring_dice(0) == {
@@ -200,9 +290,9 @@ def test_a_whole_game_ends_once_with_the_winners_and_refuses_more() -> None:
     last = None
     for _ in range(13 * 2):
         prompt = engine.prompt()
-        engine.submit("score")
+        submit(engine, "score")
         number = engine.prompt().menu[0].number
-        last = engine.submit(str(number))
+        last = submit(engine, str(number))
     assert last is not None and engine.is_over()
     totals = [p.card.score() for p in players]
     best = max(totals)
@@ -210,9 +300,9 @@ def test_a_whole_game_ends_once_with_the_winners_and_refuses_more() -> None:
     assert last.events[-1] == GameOver(winners)
     assert observer.ends == 1
     assert engine.prompt().phase is Phase.OVER
-    assert engine.submit("roll").refusal is Refusal.GAME_OVER
-    # a change after every first roll, every score command and every box
-    assert observer.changes == 26 * 3
+    assert submit(engine, "roll").refusal is Refusal.GAME_OVER
+    # a change at the first roll, then after every score command and every box
+    assert observer.changes == 1 + 26 * 2
     assert prompt.view.round == 13
 
 
@@ -221,22 +311,17 @@ def test_a_record_restores_the_game_exactly_where_it_stood() -> None:
     engine = Engine(VARIANT, players, seed=21)
     engine.prompt()
     for command in ("1", "roll", "score", "13", "3"):
-        engine.submit(command)
+        submit(engine, command)
         engine.prompt()
     record = engine.record()
     copies = [Seat(p.name, VARIANT.restore_card(*VARIANT.card_contents(p.card))) for p in players]
     restored = Engine.restore(record, VARIANT, copies)
     assert where(restored) == where(engine)
+    shared = Die.r.getstate()
     for command in ("roll", "roll", "12"):
-        state = Die.r.getstate()  # both games draw from the one shared generator
-        again = restored.submit(command)
-        Die.r.setstate(state)
-        assert again == engine.submit(command)
-    state = Die.r.getstate()
-    assert restored.record() == engine.record()
-    next_turn = where(restored)
-    Die.r.setstate(state)
-    assert next_turn == where(engine)
+        assert submit(restored, command) == submit(engine, command)  # each game its own dice
+    assert restored.record() == engine.record() and where(restored) == where(engine)
+    assert Die.r.getstate() == shared  # no game draws from the UML's shared generator
 
 
 def test_restoring_with_other_seats_is_refused() -> None:
@@ -257,8 +342,8 @@ def test_poker_dice_plays_nine_rounds_on_the_same_engine(
     engine = Engine(POKER_DICE, seats(1, POKER_DICE), seed=2)
     for _ in range(9):
         engine.prompt()
-        engine.submit("score")
-        engine.submit(str(engine.prompt().menu[0].number))
+        submit(engine, "score")
+        submit(engine, str(engine.prompt().menu[0].number))
     assert engine.is_over() and engine.seats[0].card.rounds_used() == 9
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
@@ -281,13 +366,13 @@ def test_turn_summaries_replay_what_the_engine_reported(variant: Variant) -> Non
         if prompt.phase is Phase.ROLLING:
             command = chooser.choice(["1", "2", "3", "4", "5", "roll", "roll", "score"])
             saved = tuple(v for v, s in zip(view.dice, view.saved) if s)
-            for event in engine.submit(command).events:
+            for event in submit(engine, command).events:
                 if isinstance(event, Rolled):
                     kept.append(saved)
                     rolls.append(event.dice)
             continue
         item = chooser.choice(prompt.menu)
-        events = engine.submit(str(item.number)).events
+        events = submit(engine, str(item.number)).events
         scored = next(event for event in events if isinstance(event, Scored))
         live.append(TurnSummary(view.round, view.seat, tuple(rolls), tuple(kept), scored.item,
                                 engine.seats[view.seat].card.score()))

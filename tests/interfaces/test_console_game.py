@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.oracle import NAMES, ScriptedRandom, points
-from yahtzee import Die, Game, HumanPlayer, ScoreCard
+from yahtzee import Game, HumanPlayer, ScoreCard
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.interfaces.cli import main
 from yahtzee.interfaces.console import DIE_PROMPT, Console, local_time
@@ -29,12 +29,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def play(script: str, *, players: int = 2, seed: int | None = 1,
-         rules: Rules = COURSE) -> tuple[str, Game]:
-    """Play a game fed ``script``; return the transcript and the game."""
+         rules: Rules = COURSE, rng: random.Random | None = None) -> tuple[str, Game]:
+    """Play a game fed ``script`` (its dice from ``rng`` if given); return the transcript and
+    the game."""
     out = io.StringIO()
     variant = yahtzee_variant(rules)
     game = Game([HumanPlayer(f"Player {n}", variant.new_card()) for n in range(1, players + 1)],
-                variant=variant, console=Console(io.StringIO(script), out), seed=seed)
+                variant=variant, console=Console(io.StringIO(script), out), seed=seed, rng=rng)
     try:
         game.play_game()
     except EOFError:
@@ -143,15 +144,14 @@ def test_commands_ignore_case_and_surrounding_blanks() -> None:
 def test_saved_dice_stay_and_the_others_are_rolled() -> None:
     transcript, _ = play("1\n5\n")
     assert "1: value {} SAVE".format(first_rolls(1, 1)[0][0]) in transcript
-    Die.r = ScriptedRandom([2, 2, 3, 4, 5, 6, 6, 6])
-    transcript, _ = play("1\n2\nroll\n", seed=None)
+    transcript, _ = play("1\n2\nroll\n", rng=ScriptedRandom([2, 2, 3, 4, 5, 6, 6, 6]))
     assert dice_blocks(transcript)[-1] == [2, 2, 6, 6, 6]
     assert "1: value 2 SAVE\n2: value 2 SAVE\n3: value 6\n" in transcript
 
 
 def test_after_two_rerolls_the_player_must_score() -> None:
-    Die.r = ScriptedRandom([1, 2, 3, 4, 6] + [5] * 5 + [6] * 5)
-    transcript, game = play("roll\nroll\nroll\n13\n", seed=None)
+    transcript, game = play("roll\nroll\nroll\n13\n",
+                            rng=ScriptedRandom([1, 2, 3, 4, 6] + [5] * 5 + [6] * 5))
     tail = transcript.split("Out of rolls, you must score\n", 1)[1]
     assert tail.startswith("Dice:\n1: value 6\n2: value 6\n3: value 6\n4: value 6\n5: value 6\n"
                            "Select a category that you have not scored in yet:\n")
@@ -173,9 +173,8 @@ def test_bad_category_numbers_reprompt_and_used_boxes_are_not_offered() -> None:
 
 def test_course_bonus_through_the_console_takes_a_turn() -> None:
     yahtzee_dice = [4] * 5
-    Die.r = ScriptedRandom(yahtzee_dice * 13)
     script = "score\n12\n" * 4 + "".join(f"score\n{box}\n" for box in range(1, 10))
-    transcript, game = play(script, players=1, seed=None)
+    transcript, game = play(script, players=1, rng=ScriptedRandom(yahtzee_dice * 13))
     assert transcript.count("12: Yahtzee, 100 points") == 3
     assert transcript.count("You scored 100 points in Yahtzee") == 3
     card = game.players[0].card
@@ -187,8 +186,8 @@ def test_course_bonus_through_the_console_takes_a_turn() -> None:
 
 
 def test_official_rules_offer_only_the_forced_joker_box() -> None:
-    Die.r = ScriptedRandom([6] * 10)
-    transcript, game = play("score\n12\nscore\n6\n", players=1, seed=None, rules=OFFICIAL)
+    transcript, game = play("score\n12\nscore\n6\n", players=1, rng=ScriptedRandom([6] * 10),
+                            rules=OFFICIAL)
     second_menu = transcript.split("Select a category that you have not scored in yet:\n")[2]
     assert second_menu.startswith(" 6: Sixes, 130 points\n"
                                   "You scored 30 points in Sixes and a 100-point Yahtzee bonus\n")
@@ -196,9 +195,8 @@ def test_official_rules_offer_only_the_forced_joker_box() -> None:
 
 
 def test_an_open_box_the_joker_forbids_is_refused_with_the_reason_and_the_menu_again() -> None:
-    Die.r = ScriptedRandom([6] * 10 + [2] * 5)
     transcript, game = play("score\n12\nscore\n13\n01\n12\n6\nscore\n1\n", players=1,
-                            seed=None, rules=OFFICIAL)
+                            rng=ScriptedRandom([6] * 10 + [2] * 5), rules=OFFICIAL)
     menu = "Select a category that you have not scored in yet:\n 6: Sixes, 130 points\n"
     assert (menu + "The joker rule puts this Yahtzee in Sixes while Sixes is open\n"
             + menu + "Please enter a category you have not scored yet\n"
@@ -210,8 +208,8 @@ def test_an_open_box_the_joker_forbids_is_refused_with_the_reason_and_the_menu_a
 
 
 def test_the_joker_refusal_names_the_lower_boxes_once_the_upper_box_is_filled() -> None:
-    Die.r = ScriptedRandom([6] * 5 + [1, 1, 2, 6, 6] + [6] * 5)
-    transcript, _ = play("score\n12\nscore\n6\nscore\n1\n7\n", players=1, seed=None,
+    transcript, _ = play("score\n12\nscore\n6\nscore\n1\n7\n", players=1,
+                         rng=ScriptedRandom([6] * 5 + [1, 1, 2, 6, 6] + [6] * 5),
                          rules=OFFICIAL)
     assert ("The joker rule puts this Yahtzee in a lower box while one is open\n"
             "Select a category that you have not scored in yet:\n 7: Three of a Kind, 130 points"

@@ -14,7 +14,8 @@ from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.engine.engine import TurnView
 from yahtzee.players.kinds import (COMPUTER, EXPECTED, GREEDY, HUMAN, KINDS, STRATEGIES,
                                    default_names, find_kind)
-from yahtzee.players.players import ComputerPlayer, HumanPlayer, saved_flags
+from yahtzee.engine.moves import Move, saved_flags
+from yahtzee.players.players import ComputerPlayer, HumanPlayer
 
 VARIANT = yahtzee_variant(COURSE)
 
@@ -59,8 +60,8 @@ def test_default_names_number_seats_of_people_and_repeated_computer_kinds() -> N
 
 def test_a_person_supplies_no_command_of_their_own() -> None:
     person = HumanPlayer("Ann", VARIANT.new_card())
-    assert person.command(view((1, 2, 3, 4, 5), (False,) * 5)) is None
-    assert person.category(view((1, 2, 3, 4, 5), (False,) * 5)) is None
+    assert person.move(view((1, 2, 3, 4, 5), (False,) * 5), False) is None
+    assert person.move(view((1, 2, 3, 4, 5), (False,) * 5), True) is None
     assert person.kind_name == "human"
 
 
@@ -74,17 +75,17 @@ def test_a_computer_unsaves_before_it_saves_then_rolls() -> None:
     computer = ComputerPlayer("Computer", VARIANT.new_card(), load)
     assert loads == []
     dice = (5, 2, 5, 3, 1)
-    assert computer.command(view(dice, (False, True, False, False, False))) == "2"
-    assert computer.command(view(dice, (False,) * 5)) == "1"
-    assert computer.command(view(dice, (True, False, False, False, False))) == "3"
-    assert computer.command(view(dice, (True, False, True, False, False))) == "roll"
-    assert computer.category(view(dice, (False,) * 5)) == "13"
+    assert computer.move(view(dice, (False, True, False, False, False)), False) == Move.toggle(2)
+    assert computer.move(view(dice, (False,) * 5), False) == Move.toggle(1)
+    assert computer.move(view(dice, (True, False, False, False, False)), False) == Move.toggle(3)
+    assert computer.move(view(dice, (True, False, True, False, False)), False) == Move.roll()
+    assert computer.move(view(dice, (False,) * 5), True) == Move.box(13)
     assert loads == [1]  # the strategy is loaded once, when first needed
 
 
 def test_a_computer_that_keeps_nothing_more_scores() -> None:
     computer = ComputerPlayer("Greedy", VARIANT.new_card(), lambda: FixedStrategy(None), GREEDY)
-    assert computer.command(view((6, 6, 6, 6, 6), (False,) * 5)) == "score"
+    assert computer.move(view((6, 6, 6, 6, 6), (False,) * 5), False) == Move.score()
     with pytest.raises(ValueError):
         ComputerPlayer("Nobody", VARIANT.new_card(), lambda: FixedStrategy(None), HUMAN)
 
@@ -93,8 +94,8 @@ def test_a_computer_that_keeps_every_die_scores_instead_of_rolling_nothing() -> 
     computer = ComputerPlayer("Computer", VARIANT.new_card(),
                               lambda: FixedStrategy((1, 2, 3, 4, 5)))
     dice = (5, 4, 3, 2, 1)
-    assert computer.command(view(dice, (True,) * 5)) == "score"
-    assert computer.command(view(dice, (False,) * 5)) == "score"
+    assert computer.move(view(dice, (True,) * 5), False) == Move.score()
+    assert computer.move(view(dice, (False,) * 5), False) == Move.score()
 
 
 def test_saved_flags_prefer_dice_already_saved() -> None:

@@ -18,6 +18,7 @@ from yahtzee import CategoryValue, Dice, Die, Game, HumanPlayer, Player, ScoreCa
 from yahtzee.domain.card import Card
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.domain.rules import OFFICIAL, Rules
+from yahtzee.engine.moves import Move
 from yahtzee.engine.engine import TurnView
 from yahtzee.interfaces.console import Console, analysis_json, keep_text, move_text
 from yahtzee.players.kinds import EXPECTED
@@ -64,14 +65,14 @@ class Blunderer(ComputerPlayer):
         super().__init__("Blunderer", VARIANT.new_card(), optimal(solution))
         self.round = round_
 
-    def category(self, view: TurnView) -> str:
-        """Return the worst box in the chosen round, the optimal one otherwise."""
-        if view.round != self.round:
-            return super().category(view)
+    def move(self, view: TurnView, choosing: bool) -> Move:
+        """Return the worst box in the chosen round, the optimal move otherwise."""
+        if view.round != self.round or not choosing:
+            return super().move(view, choosing)
         strategy = self.prepare()
         assert isinstance(strategy, OptimalStrategy) and isinstance(self.card, ScoreCard)
         values = strategy.category_values(self.card, view.dice)
-        return str(min(values, key=lambda box: values[box]).number)
+        return Move.box(min(values, key=lambda box: values[box]).number)
 
 
 class Mimic(HumanPlayer):
@@ -82,13 +83,9 @@ class Mimic(HumanPlayer):
         super().__init__("Player 1", VARIANT.new_card())
         self.twin = ComputerPlayer("twin", self.card, optimal(solution))
 
-    def command(self, view: TurnView) -> str:
-        """Return the computer's next command, as typed."""
-        return self.twin.command(view)
-
-    def category(self, view: TurnView) -> str:
-        """Return the computer's box."""
-        return self.twin.category(view)
+    def move(self, view: TurnView, choosing: bool) -> Move:
+        """Return the computer's next move, as typed."""
+        return self.twin.move(view, choosing)
 
 
 def play(players: Sequence[Player], seed: int,
@@ -235,9 +232,9 @@ def test_the_computer_unsaves_before_it_saves() -> None:
         return TurnView(round=1, seat=0, dice=(2, 3, 5, 4, 3), saved=saved, rolls_left=2,
                         card=player.card, variant=VARIANT)
 
-    assert player.command(view((False, False, True, False, False))) == "3"
-    assert player.command(view((False, False, False, False, False))) == "2"
-    assert player.command(view((False, True, False, False, True))) == "roll"
+    assert player.move(view((False, False, True, False, False)), False) == Move.toggle(3)
+    assert player.move(view((False, False, False, False, False)), False) == Move.toggle(2)
+    assert player.move(view((False, True, False, False, True)), False) == Move.roll()
 
 
 class _EqualKeeps:

@@ -127,6 +127,13 @@ class Variant:
     card_contents: Callable[[Card], tuple[tuple[int | None, ...], int]]
     """The inverse of ``restore_card``: a card's box contents and its Yahtzee bonus count."""
     face_labels: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
+    dice: int = 5
+    """How many dice a turn rolls."""
+
+    @property
+    def boxes(self) -> int:
+        """How many boxes a card has, numbered from 1 on the menu (one is filled each round)."""
+        return self.rounds
 
     def face(self, value: int) -> str:
         """Return how a die showing ``value`` (1 to 6) is printed."""

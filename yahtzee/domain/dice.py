@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator
 from typing import ClassVar
 
@@ -87,11 +88,25 @@ class DiceRoll(Dice):
 
     NUM_DIE: ClassVar[int] = 5
 
-    def __init__(self) -> None:
-        """Fill the collection with ``NUM_DIE`` randomly rolled dice."""
+    def __init__(self, *, rng: random.Random | None = None) -> None:
+        """Fill the collection with ``NUM_DIE`` randomly rolled dice.
+
+        ``rng`` is the generator the dice roll with (a game's own); None:
+        the shared ``Die.r``.
+        """
         super().__init__(DiceRoll.NUM_DIE)
         for _ in range(DiceRoll.NUM_DIE):
-            self.add_die(Die())
+            self.add_die(Die(rng=rng))
+
+    @staticmethod
+    def showing(values: Iterable[int], *, rng: random.Random | None = None) -> DiceRoll:
+        """Return dice showing ``values`` (drawing nothing), to roll with ``rng`` from then on."""
+        roll = DiceRoll.__new__(DiceRoll)
+        values = list(values)
+        Dice.__init__(roll, len(values))
+        for value in values:
+            roll.add_die(Die(value, rng=rng))
+        return roll
 
     def toss(self) -> None:
         """Roll every die in the collection."""

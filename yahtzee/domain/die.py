@@ -1,4 +1,4 @@
-"""The ``Die`` class: one six-sided die sharing a single random generator."""
+"""The ``Die`` class: one six-sided die, rolled by its game's generator or the shared default."""
 
 from __future__ import annotations
 
@@ -9,17 +9,25 @@ from typing import ClassVar
 class Die:
     """One die showing a value from 1 to ``SIDES``.
 
-    Every die rolls with the class-wide generator ``Die.r``; seeding it
-    (``Die.r.seed(n)``) makes a whole game's dice reproducible.
+    A die rolls with the generator it is given (a game's engine hands each of
+    its dice the game's own ``random.Random``, saved with the game); a die
+    given none uses the class-wide ``Die.r``, as the UML's dice do, so that
+    seeding it (``Die.r.seed(n)``) makes code that uses the classes alone
+    reproducible.
     """
 
     SIDES: ClassVar[int] = 6
     r: ClassVar[random.Random] = random.Random()
 
-    def __init__(self, value: int | None = None) -> None:
-        """Make a die showing ``value``, or a random face when ``value`` is None."""
+    def __init__(self, value: int | None = None, *, rng: random.Random | None = None) -> None:
+        """Make a die showing ``value``, or a random face when ``value`` is None.
+
+        ``rng`` is the generator the die rolls with; None: the shared ``Die.r``
+        (looked up at each roll, so that replacing ``Die.r`` takes effect).
+        """
+        self._rng = rng
         if value is None:
-            self._value = Die.r.randint(1, Die.SIDES)
+            self._value = self._generator().randint(1, Die.SIDES)
         else:
             self._value = Die._checked(value)
 
@@ -30,9 +38,13 @@ class Die:
             raise ValueError(f"a die shows 1 to {Die.SIDES}, not {value!r}")
         return value
 
+    def _generator(self) -> random.Random:
+        """Return the generator this die rolls with."""
+        return Die.r if self._rng is None else self._rng
+
     def roll(self) -> None:
         """Change the die to a random face from 1 to ``SIDES``."""
-        self._value = Die.r.randint(1, Die.SIDES)
+        self._value = self._generator().randint(1, Die.SIDES)
 
     def get_value(self) -> int:
         """Return the face the die shows."""

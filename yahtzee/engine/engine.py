@@ -1,38 +1,42 @@
 """The turn engine: rounds, turns and the checking of every command, for one to six seats.
 
 The engine never prints or reads.  A front end (the console, a browser)
-asks it what it waits for (``prompt()``: dice commands or a box, from which
-seat, with what that seat sees), hands it one command (``submit()``), and
-gets back an ``Outcome``: accepted, or refused with a ``Refusal``, and the
-events that followed (dice rolled, a die saved, a box scored, the turn or
-the game over).  Every command is checked the same way, whoever sent it.
+asks it what it waits for (``prompt()``: a die move or a box, from which
+seat, with what that seat sees; ``legal_moves()``), hands it one typed
+``Move`` (``apply()``), and gets back an ``Outcome``: accepted, or refused
+with a ``Refusal``, and the events that followed (dice rolled, a die saved,
+a box scored, the next turn's first roll, the game over).  Every move is
+checked the same way, whoever sent it.
+
+Chance is explicit and owned by the game: each engine rolls its dice with
+its own ``random.Random`` (seeded by ``seed``, saved in ``record()``), so a
+game goes on identically after a restore in any process.  Asking the
+engine anything (``prompt()``, ``legal_moves()``, ``record()``) never rolls
+and never notifies: dice are thrown only when a game starts, when a move
+rolls them, and when the move that ends a turn has been applied (the next
+turn's first roll, made by the engine applying that move).
 
 A turn is a small state machine: the dice, which are saved, the re-rolls
-left, and whether the player is choosing a box.  Every accepted command is
+left, and whether the player is choosing a box.  Every accepted move is
 logged as a ``Decision``; ``record()`` returns the whole state as plain data.
 """
 
 from __future__ import annotations
 
 import enum
-import re
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant
 from yahtzee.domain.dice import DiceRoll
-from yahtzee.domain.die import Die
+from yahtzee.engine.moves import Move, MoveKind, saved_flags
 from yahtzee.engine.records import (REROLLS, Decision, GameRecord, PlayerRecord, TurnRecord,
                                     leaders, scoring_dice)
 
 MAX_PLAYERS = 6
 """The most seats a game has."""
-DIE_COMMANDS = ("roll", "score")
-"""The die prompt's word commands (any case, blanks around ignored); a die number also counts."""
-TOGGLES = frozenset(str(n) for n in range(1, DiceRoll.NUM_DIE + 1))
-_MENU_NUMBER = re.compile(r"[1-9][0-9]?")
-"""A box number as the menu prints it: ASCII digits, no leading zero (``01`` is refused)."""
 
 
 class Seat(Protocol):
@@ -66,11 +70,16 @@ class Phase(enum.Enum):
 
 
 class Refusal(enum.Enum):
-    """Why a command was refused (it changed nothing)."""
+    """Why a move was refused (it changed nothing)."""
 
     NOT_A_DIE_COMMAND = "not a die command"
+    """A die move while rolling that names no die of the turn."""
     ALL_SAVED = "all five dice are saved"
-    """``roll`` while every die is saved: it would roll nothing."""
+    """``roll`` while every die is saved (or a keep of every die): it would roll nothing."""
+    NOT_SHOWN = "the dice do not show those faces"
+    """A keep of faces that the dice do not show."""
+    WRONG_PHASE = "the move does not fit the moment"
+    """A box while rolling, or a die move while choosing a box."""
     NOT_ON_MENU = "not on the menu"
     JOKER = "the joker rule requires another box"
     """An open box the forced joker keeps off the menu; ``Outcome.joker`` says where it goes."""
@@ -149,26 +158,33 @@ class TurnOver:
 
 
 @dataclass(frozen=True)
+class FirstRoll:
+    """Seat ``seat``'s turn began with the first roll ``dice`` (thrown as the last turn ended)."""
+
+    seat: int
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class GameOver:
     """The last turn was scored; ``winners`` are the seats with the highest total."""
 
     winners: tuple[int, ...]
 
 
-Event = Rolled | Toggled | ScoringStarted | Scored | TurnOver | GameOver
+Event = Rolled | Toggled | ScoringStarted | Scored | TurnOver | FirstRoll | GameOver
 """What can follow an accepted command."""
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a command did: accepted with its events, or refused (changing nothing) and why.
+    """What a move did: accepted with its events, or refused (changing nothing) and why.
 
-    ``command`` is the command as the engine read it: the text without the
-    blanks around it.  ``joker`` goes with a ``Refusal.JOKER``: where the
-    joker rule sends the dice instead.
+    ``joker`` goes with a ``Refusal.JOKER``: where the joker rule sends the
+    dice instead.
     """
 
-    command: str
+    move: Move
     refusal: Refusal | None = None
     events: tuple[Event, ...] = ()
     joker: JokerBar | None = None
@@ -183,7 +199,7 @@ class EngineObserver(Protocol):
     """Told of every change of a game, to save it or to remember it."""
 
     def changed(self, engine: Engine) -> None:
-        """Called after every accepted command and when a turn's first roll is made."""
+        """Called after every accepted move (and once a new game's first roll is thrown)."""
         ...
 
     def finished(self, engine: Engine) -> None:
@@ -215,52 +231,62 @@ class Progress:
     log: list[Decision] = field(default_factory=list)
 
 
-def _dice_showing(values: Sequence[int]) -> DiceRoll:
-    """Return a ``DiceRoll`` showing ``values`` (it draws from ``Die.r``: restore that after)."""
-    roll = DiceRoll()
-    while roll.get_num_dice():
-        roll.remove_die(0)
-    for value in values:
-        roll.add_die(Die(value))
-    return roll
-
-
 class Engine:
     """One game of a ``Variant`` for one to six seats: the rules of play, with no input or output.
 
-    The dice come from the shared generator ``Die.r``; ``seed`` seeds it so
-    that the same seed gives the same dice.
+    The dice roll with the game's own generator ``rng``: ``seed`` seeds a new
+    one so that the same seed gives the same dice; its state is part of
+    ``record()`` and comes back with ``restore``.  A new game's first roll is
+    thrown as it is made.
     """
 
     def __init__(self, variant: Variant, seats: Sequence[Seat], *, seed: int | None = None,
+                 rng: random.Random | None = None,
                  observers: Sequence[EngineObserver] = ()) -> None:
-        """Seat ``seats`` (their cards empty, or as ``restore`` finds them) for ``variant``."""
+        """Seat ``seats`` (their cards empty) for ``variant`` and throw the first roll.
+
+        ``rng`` is the generator the game's dice roll with; by default a new
+        one seeded with ``seed`` (None: unpredictable).
+        """
+        self._seat_players(variant, seats, observers,
+                           rng if rng is not None else random.Random(seed))
+        self._start_turn()
+        self._changed()
+
+    def _seat_players(self, variant: Variant, seats: Sequence[Seat],
+                      observers: Sequence[EngineObserver], rng: random.Random) -> None:
+        """Set the game's fixed parts: the variant, the seats, the observers, the generator."""
         if not 1 <= len(seats) <= MAX_PLAYERS:
             raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, not {len(seats)}")
         self.variant = variant
         self.seats = list(seats)
         self.observers = list(observers)
+        self.rng = rng
         self.progress = Progress()
-        if seed is not None:
-            Die.r.seed(seed)
 
     @classmethod
     def restore(cls, record: GameRecord, variant: Variant, seats: Sequence[Seat], *,
                 observers: Sequence[EngineObserver] = ()) -> Engine:
-        """Return the game ``record`` describes, and set ``Die.r`` to its saved state.
+        """Return the game ``record`` describes, its generator in the saved state.
 
         ``seats`` must already hold the record's cards (as ``variant.restore_card``
-        makes them); ``ValueError`` if they do not fit the record.
+        makes them); ``ValueError`` if they do not fit the record.  A record
+        saved between two turns (by an older version) gets the next turn's
+        first roll now, from the saved generator: the same dice as before.
         """
         if [(s.name, s.kind_name) for s in seats] != [(p.name, p.kind) for p in record.players]:
             raise ValueError("the seats do not match the saved players")
-        engine = cls(variant, seats, observers=observers)
+        rng = random.Random()
+        rng.setstate(record.rng)
+        engine = cls.__new__(cls)
+        engine._seat_players(variant, seats, observers, rng)
         turn = None
         if record.turn is not None:
-            turn = Turn(_dice_showing(record.turn.dice), list(record.turn.saved),
+            turn = Turn(DiceRoll.showing(record.turn.dice, rng=rng), list(record.turn.saved),
                         record.turn.rolls_left, record.turn.choosing)
         engine.progress = Progress(record.round, record.seat, turn, list(record.log))
-        Die.r.setstate(record.rng)
+        if turn is None and not engine.is_over():
+            engine._start_turn()
         return engine
 
     # -- state -----------------------------------------------------------
@@ -277,12 +303,8 @@ class Engine:
         """Return the seat whose turn it is, counted from 0."""
         return self.progress.seat
 
-    def turn_started(self) -> bool:
-        """Return whether the current turn's first roll has been made."""
-        return self.progress.turn is not None
-
     def prompt(self) -> Prompt:
-        """Return what the engine waits for; the first call of a turn makes its first roll."""
+        """Return what the engine waits for, from which seat, and what that seat sees."""
         if self.is_over():
             seat = self.progress.seat
             return Prompt(Phase.OVER, TurnView(self.variant.rounds, seat, (), (), 0,
@@ -298,73 +320,124 @@ class Engine:
         return Prompt(Phase.SCORING, view, tuple(view.card.menu(turn.dice)))
 
     def _turn(self) -> Turn:
-        """Return the turn in progress, starting one (first roll) if there is none."""
-        if self.progress.turn is None:
-            self.progress.turn = Turn(DiceRoll(), [False] * DiceRoll.NUM_DIE)
-            self._changed()
-        return self.progress.turn
+        """Return the turn in progress (there is one whenever the game is not over)."""
+        turn = self.progress.turn
+        assert turn is not None, "a turn is under way until the game is over"
+        return turn
 
-    # -- commands --------------------------------------------------------
-    def submit(self, raw: str) -> Outcome:
-        """Carry out one command for the seat to play, and return what happened.
+    def _start_turn(self) -> FirstRoll:
+        """Throw the current seat's first roll with the game's generator (a chance step)."""
+        dice = DiceRoll(rng=self.rng)
+        self.progress.turn = Turn(dice, [False] * dice.get_num_dice())
+        return FirstRoll(self.progress.seat, self.progress.turn.values())
 
-        While rolling: ``roll``, ``score`` (any case, blanks around ignored) or
-        a die number 1 to 5; ``roll`` is refused while all five dice are saved.
-        While scoring: the menu number of an offered box, written as the menu
-        prints it.  Anything else is refused and changes nothing.
+    def legal_moves(self) -> list[Move]:
+        """Return every move the seat to play may make now, in the positions notation.
+
+        While rolling: each die's toggle, ``roll`` unless every die is saved,
+        and ``score``; while choosing: each box on the menu.  A keep of faces
+        is legal when its faces are shown (``apply`` checks it).
         """
-        text = raw.strip()
         if self.is_over():
-            return Outcome(text, Refusal.GAME_OVER)
+            return []
         turn = self._turn()
         if turn.choosing:
-            return self._choose(turn, text)
-        return self._die_command(turn, text)
+            card = self.seats[self.progress.seat].card
+            return [Move.box(item.number) for item in card.menu(turn.dice)]
+        moves = [Move.toggle(n) for n in range(1, len(turn.saved) + 1)]
+        if not all(turn.saved):
+            moves.append(Move.roll())
+        return moves + [Move.score()]
 
-    def _die_command(self, turn: Turn, text: str) -> Outcome:
-        """Carry out ``roll``, ``score`` or a toggle."""
-        command = text.lower()
-        events: list[Event] = []
-        if command == "roll" and all(turn.saved):
-            return Outcome(text, Refusal.ALL_SAVED)
-        if command == "roll" and turn.rolls_left > 0:
-            self._record(command)
-            for die, saved in zip(turn.dice, turn.saved):
-                if not saved:
-                    die.roll()
-            turn.rolls_left -= 1
-            events.append(Rolled(turn.values(), turn.rolls_left))
-            if turn.rolls_left == 0:
-                turn.choosing = True
-                events.append(ScoringStarted(out_of_rolls=True))
-        elif command == "score":
-            self._record(command)
+    # -- moves -----------------------------------------------------------
+    def apply(self, move: Move) -> Outcome:
+        """Carry out ``move`` for the seat to play, and return what happened.
+
+        Refused, changing nothing: a move after the end, a box while rolling
+        or a die move while choosing, a die the turn has not, ``roll`` while
+        every die is saved, a keep of faces not shown, a box not on the menu.
+        """
+        if self.is_over():
+            return Outcome(move, Refusal.GAME_OVER)
+        turn = self._turn()
+        if move.chooses_box != turn.choosing:
+            return Outcome(move, Refusal.WRONG_PHASE)
+        if turn.choosing:
+            return self._choose(turn, move)
+        return self._die_move(turn, move)
+
+    def _die_move(self, turn: Turn, move: Move) -> Outcome:
+        """Carry out a toggle, ``roll``, ``score`` or a keep of faces."""
+        if move.kind is MoveKind.KEEP:
+            return self._keep(turn, move)
+        if move.kind is MoveKind.ROLL:
+            if all(turn.saved):
+                return Outcome(move, Refusal.ALL_SAVED)
+            events = self._roll(turn)
+        elif move.kind is MoveKind.SCORE:
+            self._record(str(move))
             turn.choosing = True
-            events.append(ScoringStarted(out_of_rolls=False))
-        elif command in TOGGLES:
-            self._record(command)
-            index = int(command) - 1
-            turn.saved[index] = not turn.saved[index]
-            events.append(Toggled(index + 1, turn.saved[index]))
+            events = [ScoringStarted(out_of_rolls=False)]
+        elif 1 <= move.number <= len(turn.saved):
+            events = [self._toggle(turn, move.number)]
         else:
-            return Outcome(text, Refusal.NOT_A_DIE_COMMAND)
+            return Outcome(move, Refusal.NOT_A_DIE_COMMAND)
         self._changed()
-        return Outcome(text, None, tuple(events))
+        return Outcome(move, None, tuple(events))
 
-    def _choose(self, turn: Turn, text: str) -> Outcome:
-        """Score the dice in the box numbered ``text``, if it is offered, and end the turn."""
+    def _keep(self, turn: Turn, move: Move) -> Outcome:
+        """Save exactly the dice showing ``move.faces`` and roll the others.
+
+        The log records it as the toggles and the roll it stands for, so that
+        every record reads the same whichever notation the player used.
+        """
+        if len(move.faces) >= len(turn.saved):
+            return Outcome(move, Refusal.ALL_SAVED)
+        try:
+            target = saved_flags(turn.values(), turn.saved, move.faces)
+        except ValueError:
+            return Outcome(move, Refusal.NOT_SHOWN)
+        events: list[Event] = []
+        for index, wanted in sorted(enumerate(target), key=lambda pair: pair[1]):
+            if turn.saved[index] != wanted:
+                events.append(self._toggle(turn, index + 1))
+        events += self._roll(turn)
+        self._changed()
+        return Outcome(move, None, tuple(events))
+
+    def _toggle(self, turn: Turn, die: int) -> Toggled:
+        """Save or unsave die ``die`` (from 1), logging the toggle."""
+        self._record(str(die))
+        turn.saved[die - 1] = not turn.saved[die - 1]
+        return Toggled(die, turn.saved[die - 1])
+
+    def _roll(self, turn: Turn) -> list[Event]:
+        """Roll the dice not saved, logging the roll; at the last re-roll, start choosing."""
+        self._record(str(Move.roll()))
+        for die, saved in zip(turn.dice, turn.saved):
+            if not saved:
+                die.roll()
+        turn.rolls_left -= 1
+        events: list[Event] = [Rolled(turn.values(), turn.rolls_left)]
+        if turn.rolls_left == 0:
+            turn.choosing = True
+            events.append(ScoringStarted(out_of_rolls=True))
+        return events
+
+    def _choose(self, turn: Turn, move: Move) -> Outcome:
+        """Score the dice in the box ``move`` names, if it is offered, and end the turn.
+
+        The next turn's first roll is thrown at once (unless the game is over).
+        """
         card = self.seats[self.progress.seat].card
-        if not _MENU_NUMBER.fullmatch(text):
-            return Outcome(text, Refusal.NOT_ON_MENU)
-        number = int(text)
-        if number not in {item.number for item in card.menu(turn.dice)}:
-            joker = card.joker_bar(number, turn.dice)
+        if move.number not in {item.number for item in card.menu(turn.dice)}:
+            joker = card.joker_bar(move.number, turn.dice)
             if joker is not None:
-                return Outcome(text, Refusal.JOKER, joker=joker)
-            return Outcome(text, Refusal.NOT_ON_MENU)
+                return Outcome(move, Refusal.JOKER, joker=joker)
+            return Outcome(move, Refusal.NOT_ON_MENU)
         seat = self.progress.seat
-        item = card.choose_number(number, turn.dice)
-        self._record(text, item)
+        item = card.choose_number(move.number, turn.dice)
+        self._record(str(move), item)
         events: list[Event] = [Scored(seat, item)]
         self.progress.turn = None
         self.progress.seat += 1
@@ -372,12 +445,14 @@ class Engine:
             self.progress.seat = 0
             self.progress.round += 1
         events.append(TurnOver(self.progress.seat, self.progress.round + 1))
+        if not self.is_over():
+            events.append(self._start_turn())
         self._changed()
         if self.is_over():
             events.append(GameOver(tuple(self.winners())))
             for observer in self.observers:
                 observer.finished(self)
-        return Outcome(text, None, tuple(events))
+        return Outcome(move, None, tuple(events))
 
     def finish(self) -> None:
         """Tell the observers, once more, that the game is over.
@@ -390,7 +465,7 @@ class Engine:
                 observer.finished(self)
 
     def _record(self, command: str, item: MenuItem | None = None) -> None:
-        """Log an accepted command (and the box it scored) with the position it was given in."""
+        """Log an accepted move (and the box it scored) with the position it was made in."""
         turn = self._turn()
         self.progress.log.append(Decision(
             self.progress.round + 1, self.progress.seat, turn.values(), tuple(turn.saved),
@@ -412,7 +487,7 @@ class Engine:
         return scoring_dice(self.progress.log, seat, self.variant)
 
     def record(self) -> GameRecord:
-        """Return the game as it stands now, with the state of ``Die.r``, as plain data."""
+        """Return the game as it stands now, with its generator's state, as plain data."""
         players = []
         for seat in self.seats:
             scores, bonus = self.variant.card_contents(seat.card)
@@ -420,7 +495,7 @@ class Engine:
         turn = self.progress.turn
         turn_record = None if turn is None else TurnRecord(
             turn.values(), tuple(turn.saved), turn.rolls_left, turn.choosing)
-        version, internal, gauss = Die.r.getstate()
+        version, internal, gauss = self.rng.getstate()
         return GameRecord(self.variant.name, self.variant.rules_name, tuple(players),
                           self.progress.round, self.progress.seat, turn_record,
                           tuple(self.progress.log), (version, tuple(internal), gauss))

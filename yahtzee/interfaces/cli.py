@@ -18,6 +18,7 @@ from yahtzee.app.session import LATEST
 from yahtzee.domain.games import GAMES, YAHTZEE
 from yahtzee.domain.rules import COURSE, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
+from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.commands import COMMANDS, DEFAULT_DELAY, run
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import prepare_streams, printable
@@ -118,6 +119,15 @@ def _positive(text: str) -> int:
     return value
 
 
+def _notation(text: str) -> Notation:
+    """Parse ``--keep-by``: ``positions`` or ``faces``."""
+    try:
+        return Notation(text.strip().lower())
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{printable(text)!r}: choose positions or faces") from None
+
+
 def program_name() -> str:
     """Return how the user started the program: ``game_driver.py`` or ``python -m yahtzee``."""
     started = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
@@ -157,6 +167,11 @@ def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
     parser.add_argument("--delay", type=_seconds, default=default(None), metavar="SECONDS",
                         help=f"pause before each line of a computer's turn, 0 to {MAX_DELAY:g} "
                              f"(default: {DEFAULT_DELAY} on a terminal, 0 otherwise)")
+    parser.add_argument("--keep-by", type=_notation,
+                        default=default(Notation.POSITIONS), metavar="positions|faces",
+                        help="how to say which dice to keep: 'positions' toggles a die by its "
+                             "number, then 'roll' (the specification's, the default); 'faces' "
+                             "types the faces to keep, e.g. 336, and rolls the rest")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -18,9 +18,9 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from yahtzee.app.service import new_game, resume_game
 from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
-                                 SolverUnavailableError, UnknownSaveError, autosaver, find_save,
-                                 resume_engine)
+                                 SolverUnavailableError, UnknownSaveError, autosaver, find_save)
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
 from yahtzee.interfaces.advise import run_advise
@@ -105,26 +105,14 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore, setup: S
         resumed = _find_save(args.resume, console, store)
         if resumed is None:
             return 2
-        ignored = [option for option, given in (
-            ("--players", args.players not in (None, DEFAULT_PLAYERS)), ("--names", args.names),
-            ("--rules", args.rules), ("--game", args.game != YAHTZEE),
-            ("--seed", args.seed is not None)) if given]
-        if ignored:
-            console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
+        _ignored_on_resume(args, console)
     saver = autosaver(console, resumed, store=store, setup=setup, coached=args.coach)
     try:
-        if resumed is not None:
-            engine, players = resume_engine(resumed, setup, observers=[saver])
-            variant = engine.variant
-        else:
-            variant = get_variant(args.game, args.rules)
-            players = setup.players(args.players or DEFAULT_PLAYERS, args.names, variant)
-            engine = None
-        if any(isinstance(player, ComputerPlayer) for player in players):
-            setup.load_in_background(variant)
-        coach = setup.coach(variant, profiles=True) if args.coach else None
-        game = Game(players, variant=variant, console=console, seed=args.seed, advisor=coach,
-                    observers=[saver], engine=engine)
+        live = (resume_game(setup, resumed, coach=args.coach, autosave=saver)
+                if resumed is not None else
+                new_game(setup, get_variant(args.game, args.rules),
+                         args.players or DEFAULT_PLAYERS, args.names, seed=args.seed,
+                         coach=args.coach, autosave=saver))
     except SolverUnavailableError:
         console.error(NUMPY_NEEDED)
         return 1
@@ -134,6 +122,23 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore, setup: S
         return 130
     if resumed is not None:
         console.resuming(resumed)
+    return _play_to_the_end(Game(live=live, console=console, notation=args.keep_by), setup,
+                            saver)
+
+
+def _ignored_on_resume(args: argparse.Namespace, console: Console) -> None:
+    """Say which of the options given a resumed game ignores (it keeps its own settings)."""
+    ignored = [option for option, given in (
+        ("--players", args.players not in (None, DEFAULT_PLAYERS)), ("--names", args.names),
+        ("--rules", args.rules), ("--game", args.game != YAHTZEE),
+        ("--seed", args.seed is not None)) if given]
+    if ignored:
+        console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
+
+
+def _play_to_the_end(game: Game, setup: Setup, saver: Autosaver) -> int:
+    """Play ``game`` to its end (or until stopped) and close it; return the exit status."""
+    console = game.console
     try:
         game.play_game()
     except EOFError:
@@ -144,7 +149,7 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore, setup: S
         _stopped(console, saver, game)
         return 130
     try:
-        _end_of_game(game, coach, setup, console)
+        _end_of_game(game, game.live.coach, setup, console)
     except KeyboardInterrupt:
         console.say()
         console.stopped_after_end(saver.filed, resume_hint(saver))

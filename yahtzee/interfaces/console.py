@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
+from yahtzee.engine.moves import Notation
 from yahtzee.engine.records import GameRecord, TurnChances, TurnSummary
 from yahtzee.interfaces.streams import printable
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
     from yahtzee.solver.profiles import Profile
 
 DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll" or "score": '
+FACES_PROMPT = ('Type the faces to keep and roll the others (e.g. 336), '
+                '"roll" to roll them all, or "score": ')
+"""The die prompt when keeps are typed as faces (``--keep-by faces``)."""
 MENU_TITLE = "Select a category that you have not scored in yet:"
 BAD_CATEGORY = "Please enter a category you have not scored yet"
 OUT_OF_ROLLS = "Out of rolls, you must score"
@@ -114,9 +118,13 @@ class Console:
             mark = " SAVE" if i < len(saved) and saved[i] else ""
             self.say(f"{i + 1}: value {variant.face(value)}{mark}")
 
-    def ask_die_command(self) -> str:
-        """Ask for a die number, ``roll`` or ``score``; return the line typed."""
-        return self.read(DIE_PROMPT)
+    def ask_die_command(self, notation: Notation = Notation.POSITIONS) -> str:
+        """Ask for a die move, ``roll`` or ``score``; return the line typed.
+
+        In the positions notation (the specification's) a die's number
+        toggles it; in the faces notation the faces typed are kept.
+        """
+        return self.read(DIE_PROMPT if notation is Notation.POSITIONS else FACES_PROMPT)
 
     def show_die_command(self, command: str) -> None:
         """Show a computer player's die command."""
@@ -131,6 +139,11 @@ class Console:
         if len(shown) > ECHO_LIMIT:
             shown = f"{shown[:ECHO_LIMIT]}... ({len(text)} characters)"
         self.say(f"{shown} is not a valid die value")
+
+    def faces_not_shown(self, faces: Sequence[int]) -> None:
+        """Say that the dice do not show the faces a keep named; nothing changed."""
+        self.say(f"The dice do not show {' '.join(str(face) for face in faces)}; "
+                 "type faces the dice show")
 
     def all_saved(self) -> None:
         """Say that ``roll`` would roll nothing, and what to do instead."""

@@ -2,9 +2,10 @@
 
 ``Game().play_game()`` plays the course's two-human game at the terminal,
 as the specification's sample runs show it.  The game itself (turns,
-checking commands, scoring) is the engine's; this class asks the engine
-what it waits for, gets the command from the console (a person) or from
-the player (a computer), hands it to the engine, and prints what happened.
+checking moves, scoring, saving) is the game service's (``LiveGame``);
+this class asks it what the game waits for, reads a person's line and
+parses it into a move (the only place where typed text becomes a move),
+lets the service make a computer's moves, and prints what happened.
 A computer's turn is shown in a few lines (each roll, the dice kept, the
 box and the new total), and in a game with a computer each person's turn
 opens with what the others did since that person's last turn, next to the
@@ -13,21 +14,25 @@ dice, so that it stays on an 80x24 screen with the prompt.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from yahtzee.app.service import LiveGame
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome, Phase, Prompt,
                                    Refusal, Rolled, Scored)
+from yahtzee.engine.moves import Notation, parse_box, parse_die_command
 from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
 from yahtzee.interfaces.console import (Console, box_advice_text, keep_advice_text,
-                                        keep_text)
+                                        move_text)
 from yahtzee.players.kinds import HUMAN, default_names
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
-from yahtzee.solver.coach import Coach
+from yahtzee.solver.coach import BoxAdvice, Coach
 
 if TYPE_CHECKING:
+    from yahtzee.app.service import Coaching
     from yahtzee.solver.profiles import Profile
 
 
@@ -41,27 +46,40 @@ class Game:
 
     def __init__(self, players: Sequence[Player] | None = None, *,
                  variant: Variant | None = None, console: Console | None = None,
-                 seed: int | None = None, observers: Sequence[EngineObserver] = (),
-                 advisor: Coach | None = None, engine: Engine | None = None) -> None:
+                 seed: int | None = None, rng: random.Random | None = None,
+                 observers: Sequence[EngineObserver] = (),
+                 advisor: Coach | None = None, engine: Engine | None = None,
+                 live: LiveGame | None = None,
+                 notation: Notation = Notation.POSITIONS) -> None:
         """Set up a game; with no arguments, the course's two-human Yahtzee game.
 
-        ``seed`` seeds the dice (``Die.r``) so that the same seed gives the same
-        dice; ``advisor`` (the coach) advises humans before each decision.
+        ``seed`` seeds the game's dice so that the same seed gives the same
+        dice; ``advisor`` (the coach) advises people before each decision.
         ``engine``, a game already under way (resumed), is played on from where
         it stands, without the banner; ``players`` must then be its seats.
+        ``live``, a game the service made (new or resumed), is played as it
+        stands and takes the place of every other argument but ``console``
+        and ``notation``.  ``notation`` is how people type a keep.
         """
-        if engine is not None:
-            variant = engine.variant
-        self.variant = variant if variant is not None else yahtzee_variant()
-        if players is None:
-            players = [HumanPlayer(name, self.variant.new_card())
-                       for name in default_names([HUMAN, HUMAN])]
-        self.players = list(players)
+        if live is None:
+            if engine is not None:
+                variant = engine.variant
+            variant = variant if variant is not None else yahtzee_variant()
+            if players is None:
+                players = [HumanPlayer(name, variant.new_card())
+                           for name in default_names([HUMAN, HUMAN])]
+            live = LiveGame(engine if engine is not None else Engine(
+                variant, players, seed=seed, rng=rng, observers=observers), players,
+                coach=advisor)
+            self.started = engine is not None
+        else:
+            self.started = live.resumed
+        self.live = live
+        self.variant = live.variant
+        self.players = live.players
+        self.engine = live.engine
         self.console = console if console is not None else Console()
-        self.advisor = advisor
-        self.started = engine is not None
-        self.engine = engine if engine is not None else Engine(
-            self.variant, self.players, seed=seed, observers=observers)
+        self.notation = notation
 
     @property
     def log(self) -> list[Decision]:
@@ -77,7 +95,7 @@ class Game:
         """Play every remaining round, then show the final cards and the winner.
 
         ``EOFError`` or ``KeyboardInterrupt`` from the console stop it where it
-        stands (every accepted command is already with the engine's observers).
+        stands (every accepted move is already with the engine's observers).
         """
         resumed = self.started
         if not self.started:
@@ -89,11 +107,11 @@ class Game:
             resumed = False
         self.show_final()
         if over_already:
-            self.engine.finish()
+            self.live.finish()
 
     def play_turn(self, *, resumed: bool = False) -> None:
         """Play the current player's turn to its end (from where it stands)."""
-        prompt = self.engine.prompt()
+        prompt = self.live.prompt()
         player = self.players[prompt.seat]
         if isinstance(player, ComputerPlayer):
             player.prepare()  # its table may still be in the making: wait here, before its turn
@@ -110,21 +128,36 @@ class Game:
             self.console.card(player.card)
             self.console.recap(recap, self._names(), self.variant, first_turn=first_turn)
             self.console.dice(self.variant, view.dice, view.saved)
-            if self.advisor is not None:
-                advice = self.advisor.roll_advice(player.card, view.dice, view.saved,
-                                                  view.rolls_left)
-                self.console.advice(keep_advice_text(advice, self.variant))
-                keeps = self.advisor.keep_options(player.card, view.dice, view.rolls_left)
-                self._coach_options([(keep_text(k, self.variant), p) for k, p in keeps],
-                                    prompt.seat)
-            command = player.command(view)
-            if command is None:
-                command = self.console.ask_die_command()
-            else:
-                self.console.show_die_command(command)
-            self._show_die_outcome(self.engine.submit(command))
-            prompt = self.engine.prompt()
+            self._coach(prompt)
+            self._die_move(player, prompt)
+            prompt = self.live.prompt()
         self._score(player, prompt)
+
+    def _die_move(self, player: Player, prompt: Prompt) -> None:
+        """Take one die move from ``player`` (a person types it) and show what it did."""
+        move = player.move(prompt.view, False)
+        if move is not None:
+            self.console.show_die_command(str(move))
+            self._show_die_outcome(self.live.play(move))
+            return
+        text = self.console.ask_die_command(self.notation)
+        move = parse_die_command(text, self.notation, len(prompt.view.dice))
+        if move is None:
+            self.console.invalid_die(text.strip())
+        else:
+            self._show_die_outcome(self.live.play(move))
+
+    def _coach(self, prompt: Prompt) -> None:
+        """Print the coach's advice, its best options and the win chances (with a coach)."""
+        coaching = self.live.coaching()
+        if coaching is None or coaching.advice is None:
+            return
+        if isinstance(coaching.advice, BoxAdvice):
+            self.console.advice(box_advice_text(coaching.advice))
+        else:
+            self.console.advice(keep_advice_text(coaching.advice, self.variant))
+        self._coach_options([(move_text(option, self.variant), profile)
+                             for option, profile in coaching.options], coaching)
 
     def _recap(self, seat: int) -> tuple[list[TurnSummary], bool]:
         """Return the other players' turns since ``seat``'s last one, in a game with a computer.
@@ -132,7 +165,7 @@ class Game:
         Also returns whether ``seat`` has not played a turn yet.  A game of
         people only shows none: it prints exactly the specification's texts.
         """
-        if not any(isinstance(p, ComputerPlayer) for p in self.players):
+        if not self.live.has_computer():
             return [], False
         turns = turn_summaries(self.engine.log, self.variant, len(self.players))
         last = max((i for i, turn in enumerate(turns) if turn.seat == seat), default=-1)
@@ -148,42 +181,31 @@ class Game:
         view = prompt.view
         first = view.rolls_left == REROLLS and not any(view.saved)
         self.console.computer_roll(name, self.variant, view.dice, None if first else view.saved)
-        while prompt.phase is Phase.ROLLING:
-            view = prompt.view
+        while True:
+            view = self.live.prompt().view
             kept = tuple(v for v, saved in zip(view.dice, view.saved) if saved)
-            outcome = self._computer_submit(player, player.command(view))
+            _, outcome = self.live.computer_move()
             for event in outcome.events:
                 if isinstance(event, Rolled):
                     self.console.computer_reroll(name, self.variant, kept, event.dice)
-            prompt = self.engine.prompt()
-        outcome = self._computer_submit(player, player.category(prompt.view))
-        for event in outcome.events:
-            if isinstance(event, Scored):
-                self.console.computer_scored(name, event.item, player.card.score())
+                elif isinstance(event, Scored):
+                    self.console.computer_scored(name, event.item, player.card.score())
+                    return
 
-    def _computer_submit(self, player: ComputerPlayer, command: str) -> Outcome:
-        """Hand the engine a computer's command; a refusal is a fault of its strategy."""
-        outcome = self.engine.submit(command)
-        if not outcome.accepted:
-            raise RuntimeError(f"{player.name}'s strategy sent a refused command "
-                               f"{command!r} ({outcome.refusal})")
-        return outcome
-
-    def _coach_options(self, options: list[tuple[str, Profile]], seat: int) -> None:
+    def _coach_options(self, options: list[tuple[str, Profile]], coaching: Coaching) -> None:
         """Print the best options' profiles and, with opponents, everyone's win chances."""
-        assert self.advisor is not None
         self.console.options(options)
-        chances = self.advisor.win_chances([p.card for p in self.players], seat,
-                                           options[0][1] if options else None)
-        if chances is not None:
-            self.console.win_chances(self._names(), chances)
+        if coaching.chances is not None:
+            self.console.win_chances(self._names(), coaching.chances)
 
     def _show_die_outcome(self, outcome: Outcome) -> None:
-        """Print what a die command did: refused, or the dice after the last re-roll."""
+        """Print what a die move did: refused, or the dice after the last re-roll."""
         if outcome.refusal is Refusal.ALL_SAVED:
             self.console.all_saved()
+        elif outcome.refusal is Refusal.NOT_SHOWN:
+            self.console.faces_not_shown(outcome.move.faces)
         elif not outcome.accepted:
-            self.console.invalid_die(outcome.command)
+            self.console.invalid_die(str(outcome.move))
         for event in outcome.events:
             if isinstance(event, Rolled) and event.rolls_left == 0:
                 self.console.out_of_rolls()
@@ -193,26 +215,26 @@ class Game:
         """Show the menu until the player names an offered box; say what it scored."""
         while True:
             self.console.menu(prompt.menu)
-            if self.advisor is not None:
-                advice = self.advisor.category_advice(player.card, prompt.view.dice)
-                self.console.advice(box_advice_text(advice))
-                boxes = self.advisor.box_options(player.card, prompt.view.dice)
-                self._coach_options([(f"score {box.name}", p) for box, p in boxes], prompt.seat)
-            choice = player.category(prompt.view)
-            if choice is None:
-                choice = self.console.ask_category()
-            else:
-                self.console.show_category(choice)
-            outcome = self.engine.submit(choice)
-            if outcome.accepted:
+            self._coach(prompt)
+            outcome = self._box_move(player, prompt)
+            if outcome is not None and outcome.accepted:
                 break
-            if outcome.joker is not None:
+            if outcome is not None and outcome.joker is not None:
                 self.console.joker_refused(outcome.joker)
             else:
                 self.console.bad_category()
         for event in outcome.events:
             if isinstance(event, Scored):
                 self.console.scored(event.item)
+
+    def _box_move(self, player: Player, prompt: Prompt) -> Outcome | None:
+        """Return what the box ``player`` names did (None: a typed line names no box)."""
+        move = player.move(prompt.view, True)
+        if move is not None:
+            self.console.show_category(str(move))
+        else:
+            move = parse_box(self.console.ask_category())
+        return None if move is None else self.live.play(move)
 
     # -- the end ---------------------------------------------------------
     def show_final(self) -> None:

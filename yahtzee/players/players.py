@@ -1,20 +1,20 @@
-"""Players: each has a name and a score card, and supplies the commands of its turns.
+"""Players: each has a name and a score card, and supplies the moves of its turns.
 
-A person's commands come from the front end (the console reads them); a
-computer player computes its commands with a strategy and returns them, and
-showing them is the front end's job.  The engine checks every command the
-same way, whoever sent it.
+A person's moves come from the front end (the console reads them, a browser
+sends them); a computer player computes its moves with a strategy and
+returns them, and showing them is the front end's job.  The engine checks
+every move the same way, whoever made it.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 from yahtzee.domain.card import Card
 from yahtzee.engine.engine import TurnView
+from yahtzee.engine.moves import Move, toggles_to_keep
 from yahtzee.players.kinds import COMPUTER, HUMAN, PlayerKind
 
 
@@ -71,29 +71,21 @@ class Player(ABC):
         return self.card
 
     @abstractmethod
-    def command(self, view: TurnView) -> str | None:
-        """Return the next die-prompt command, or None when the front end must ask a person."""
-
-    @abstractmethod
-    def category(self, view: TurnView) -> str | None:
-        """Return the menu number of the box to score, or None when a person must be asked."""
+    def move(self, view: TurnView, choosing: bool) -> Move | None:
+        """Return the next move (a box when ``choosing``), or None when a person must be asked."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r}, score={self.card.score()})"
 
 
 class HumanPlayer(Player):
-    """A person: the front end reads this player's commands, so both methods return None."""
+    """A person: the front end reads this player's moves, so ``move`` returns None."""
 
     def __init__(self, name: str, card: Card) -> None:
         """Seat a person called ``name`` with ``card``."""
         super().__init__(name, card, HUMAN)
 
-    def command(self, view: TurnView) -> str | None:
-        """Return None: the front end asks the person."""
-        return None
-
-    def category(self, view: TurnView) -> str | None:
+    def move(self, view: TurnView, choosing: bool) -> Move | None:
         """Return None: the front end asks the person."""
         return None
 
@@ -121,44 +113,23 @@ class ComputerPlayer(Player):
             self._strategy = self._load_strategy()
         return self._strategy
 
-    def command(self, view: TurnView) -> str:
-        """Return the toggle or ``roll`` that moves the dice toward the strategy's keep.
+    def move(self, view: TurnView, choosing: bool) -> Move:
+        """Return the strategy's next move: a step toward its keep, or its box when ``choosing``.
 
-        Dice are unsaved before others are saved, so that a front end showing
-        each step never shows more dice saved than the strategy keeps.  A keep
+        While rolling, the move is one toggle or ``roll``, so that a front
+        end can show each step; dice are unsaved before others are saved, so
+        that no step shows more dice saved than the strategy keeps.  A keep
         of all five dice is ``score``: the engine refuses a roll that rolls nothing.
         """
+        if choosing:
+            return Move.box(self._deciding(view).category(self.card, view.dice).number)
         keep = self._deciding(view).keep(self.card, view.dice, view.rolls_left)
         if keep is None or len(keep) >= len(view.dice):
-            return "score"  # keeping every die would roll nothing: the engine refuses that
-        target = saved_flags(view.dice, view.saved, keep)
-        changes = [i for i, (now, wanted) in enumerate(zip(view.saved, target)) if now != wanted]
-        changes.sort(key=lambda i: not view.saved[i])
-        return str(changes[0] + 1) if changes else "roll"
-
-    def category(self, view: TurnView) -> str:
-        """Return the strategy's box, by its menu number."""
-        return str(self._deciding(view).category(self.card, view.dice).number)
+            return Move.score()  # keeping every die would roll nothing: the engine refuses that
+        toggles = toggles_to_keep(view.dice, view.saved, keep)
+        return Move.toggle(toggles[0]) if toggles else Move.roll()
 
     def _deciding(self, view: TurnView) -> Strategy:
         """Return the strategy, facing the other cards on the table when it plays to win."""
         strategy = self.prepare()
         return strategy.facing(view.others) if isinstance(strategy, Competitor) else strategy
-
-
-def saved_flags(dice: Sequence[int], saved: Sequence[bool], keep: Sequence[int]) -> list[bool]:
-    """Return which dice to save so that the saved values are the multiset ``keep``.
-
-    Dice already saved are preferred, so that as few toggles as possible are
-    needed; ``ValueError`` if the dice do not hold ``keep``.
-    """
-    wanted = Counter(keep)
-    flags = [False] * len(dice)
-    for prefer_saved in (True, False):
-        for i, value in enumerate(dice):
-            if not flags[i] and saved[i] == prefer_saved and wanted[value] > 0:
-                flags[i] = True
-                wanted[value] -= 1
-    if +wanted:
-        raise ValueError(f"cannot keep {sorted(keep)} from the dice {list(dice)}")
-    return flags

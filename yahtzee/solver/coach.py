@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision, TurnChances
-from yahtzee.players.players import saved_flags
+from yahtzee.engine.moves import saved_flags
 
 if TYPE_CHECKING:
     from yahtzee.solver.play_to_win import PlayToWinStrategy
@@ -107,6 +107,8 @@ class ScoreBox:
 
 Move = Keep | ScoreBox
 """A decision the coach judges or advises."""
+Option = tuple[Move, "Profile"]
+"""One of a position's best options: a keep (or scoring now) or a box, with its profile."""
 
 
 @dataclass(frozen=True)

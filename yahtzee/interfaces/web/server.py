@@ -40,12 +40,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, GameTable, Settings, TableError,
+                                 Tables)
 from yahtzee.app.session import Setup, SolverUnavailableError
-from yahtzee.app.tables import (DEFAULT_CAPACITY, MAX_SEED, GameTable, Move, MoveKind,
-                                Settings, TableError, Tables)
+from yahtzee.domain.card import Variant
 from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
 from yahtzee.domain.rules import COURSE, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
+from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.console import GAME_NAMES, NUMPY_NEEDED, Console
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
@@ -154,20 +156,21 @@ def parse_settings(data: Any) -> Settings:
                     _flag(data, "hot_seat", False))
 
 
-def parse_move(data: Any) -> tuple[Move, int | None]:
-    """Return the move a request asks for and the version it was drawn at (None if not given)."""
+def parse_move(data: Any, variant: Variant) -> tuple[Move, int | None]:
+    """Return the move a request asks for in a game of ``variant``, and the version it was
+    drawn at (None if not given); ``BadRequest`` (400) saying what is wrong."""
     if not isinstance(data, dict):
         raise BadRequest(400, "A move is a JSON object.")
     action = data.get("action")
-    kinds = {kind.value: kind for kind in MoveKind}
+    kinds = {kind.value: kind for kind in WEB_MOVES}
     if not isinstance(action, str) or action not in kinds:
         raise BadRequest(400, "A move is toggle (with a die), roll, score or box (with a box).")
     kind = kinds[action]
     number = 0
-    if kind in (MoveKind.TOGGLE, MoveKind.BOX):
-        field = "die" if kind is MoveKind.TOGGLE else "box"
+    if kind in NUMBERED:
+        field, count = NUMBERED[kind]
+        top = count(variant)
         given = data.get(field)
-        top = 5 if kind is MoveKind.TOGGLE else 13
         if isinstance(given, bool) or not isinstance(given, int) or not 1 <= given <= top:
             raise BadRequest(400, f"'{field}' must be a number from 1 to {top}.")
         number = given
@@ -175,6 +178,14 @@ def parse_move(data: Any) -> tuple[Move, int | None]:
     if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
         raise BadRequest(400, "'version' must be a whole number.")
     return Move(kind, number), version
+
+
+WEB_MOVES = (MoveKind.TOGGLE, MoveKind.ROLL, MoveKind.SCORE, MoveKind.BOX)
+"""The moves a page sends (a keep of faces is the console's notation; the page toggles dice)."""
+NUMBERED: dict[MoveKind, tuple[str, Callable[[Variant], int]]] = {
+    MoveKind.TOGGLE: ("die", lambda variant: variant.dice),
+    MoveKind.BOX: ("box", lambda variant: variant.boxes)}
+"""The moves that carry a number: its field and its largest value in a game."""
 
 
 class SecurityHeaders:
@@ -299,7 +310,7 @@ class WebTable:
     async def move(self, request: Request) -> Response:
         """Carry out a move for the seat whose secret the request holds; answer with the state."""
         table = await self.table(request.path_params["game_id"])
-        move, version = parse_move(await read_json(request))
+        move, version = parse_move(await read_json(request), table.live.variant)
         secret = request.headers.get(SECRET_HEADER)
         view = await run_in_threadpool(table.act, secret, move, version)
         self.notify(table.game_id)

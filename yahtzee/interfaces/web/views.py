@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from yahtzee.app.tables import Denial, Happened, TableError, TableView
-from yahtzee.engine.engine import Refusal
+from yahtzee.app.browser import Denial, Happened, TableError, TableView
+from yahtzee.engine.engine import Phase, Refusal
 from yahtzee.interfaces.console import (GAME_NAMES, box_advice_text, faces, joker_text,
                                         keep_advice_text, luck_line, move_text, percent,
                                         profile_text, reroll_text, scored_text, winner_line)
@@ -32,6 +32,8 @@ REFUSALS = {
     Refusal.ALL_SAVED: "All five dice are saved: unsave one to roll it, or score.",
     Refusal.NOT_ON_MENU: "Please choose a box you have not scored yet.",
     Refusal.GAME_OVER: "The game is over.",
+    Refusal.WRONG_PHASE: "That move does not fit now: choose a box, or roll first.",
+    Refusal.NOT_SHOWN: "The dice do not show those faces.",
 }
 """The message of each refusal of the engine (a joker's names the box)."""
 REFUSED_STATUS = 422
@@ -71,7 +73,7 @@ def state_json(view: TableView, you: frozenset[int]) -> dict[str, Any]:
 
     Seats are numbered from 1 here, as the page's test hooks number them.
     """
-    over = not view.seats or view.phase.value == "over"
+    over = not view.seats or view.phase is Phase.OVER
     offers = {item.number: item.points for item in view.offers}
     players = []
     for number, seat in enumerate(view.seats):

@@ -1,0 +1,459 @@
+"""The browser table's games: many games at once, each a live game with its seats' secrets.
+
+A ``BrowserGame`` is one game at a server: a ``LiveGame`` of the game
+service (engine, players, coach, autosave) and the seats' secrets (a
+browser acts for the seats whose secret it holds), with the recent moves
+and the view a page draws.  ``BrowserGames`` holds the live ones, creates
+new games, takes saved browser games up again after a restart, and caps how
+many are held in memory.  Every move goes through the game service,
+checked exactly as at the console.
+
+Games run side by side in threads, each under its own lock and rolling
+its own dice: no generator and no lock is shared between games.  The
+solver's tables load under one lock (so that no table is built twice at
+once).  Nothing here prints: refusals are ``TableError`` with a
+``Denial``, and views are plain data.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import hmac
+import random
+import secrets
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from yahtzee.app.service import LiveGame, new_game, resume_game
+from yahtzee.app.session import Autosaver, Setup, find_save
+from yahtzee.domain.card import MenuItem, Variant
+from yahtzee.domain.dice import Dice
+from yahtzee.domain.games import get_variant
+from yahtzee.engine.engine import FirstRoll, Outcome, Phase, Rolled, Scored
+from yahtzee.engine.moves import Move
+from yahtzee.players.kinds import PlayerKind, find_kind
+from yahtzee.players.players import ComputerPlayer
+from yahtzee.storage.history import History
+from yahtzee.storage.problems import StorageError, StorageProblems
+from yahtzee.storage.saves import SaveStore
+from yahtzee.storage.snapshot import SnapshotError
+from yahtzee.storage.web_games import GAME_ID, WebGame, WebGameStore
+
+if TYPE_CHECKING:
+    from yahtzee.solver.coach import BoxAdvice, KeepAdvice, Option, PlayerAnalysis
+
+MAX_SEED = 2 ** 63 - 1
+"""The largest seed a game takes (as on the command line)."""
+RECENT = 40
+"""How many of the latest moves a table remembers for its view."""
+DEFAULT_CAPACITY = 200
+"""How many games a server keeps live at most, by default."""
+
+_SOLVER_LOAD_LOCK = threading.Lock()
+"""Held while a game's solver tables load, so that no table is built twice at once."""
+
+
+class Denial(enum.Enum):
+    """Why a table refused a request before the engine saw it (it changed nothing)."""
+
+    UNKNOWN_GAME = "unknown game"
+    NOT_YOUR_SEAT = "the secret acts for no seat of this game"
+    NOT_YOUR_TURN = "another seat is to play"
+    COMPUTER_TURN = "a computer is to play"
+    WRONG_PHASE = "the move does not fit the moment (rolling or choosing a box)"
+    STALE = "the game has moved on since the page was drawn"
+    GAME_OVER = "the game is over"
+    FULL = "the server has as many live games as it takes"
+    REFUSED = "the engine refused the command"
+    """The engine's own refusal: ``TableError.outcome`` holds it."""
+
+
+class TableError(Exception):
+    """A request a table refused, and why; nothing changed."""
+
+    def __init__(self, denial: Denial, outcome: Outcome | None = None) -> None:
+        """Refuse for ``denial``; ``outcome`` is the engine's refusal, for ``Denial.REFUSED``."""
+        super().__init__(denial.value)
+        self.denial = denial
+        self.outcome = outcome
+
+
+@dataclass(frozen=True)
+class Settings:
+    """A new game as its creator asked for it; ``seed`` None draws one (kept, for restarts)."""
+
+    variant: Variant
+    kinds: tuple[PlayerKind, ...]
+    names: tuple[str, ...]
+    seed: int | None = None
+    coach: bool = True
+    hot_seat: bool = False
+
+
+@dataclass(frozen=True)
+class Happened:
+    """One line of what happened at the table: a seat's roll, re-roll or box."""
+
+    seat: int
+    dice: tuple[int, ...]
+    kept: tuple[int, ...] | None = None
+    """The dice kept for a re-roll (None: the turn's first roll)."""
+    item: MenuItem | None = None
+    """The box scored (then ``dice`` are the dice scored)."""
+    total: int = 0
+    """The seat's total after the box."""
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One seat as everyone sees it: its boxes (None: open), printed rows and total."""
+
+    name: str
+    kind: str
+    computer: bool
+    boxes: tuple[tuple[int, str, int | None], ...]
+    """(menu number, name, points or None while open) for every box."""
+    rows: tuple[tuple[str, int], ...]
+    """The card's printed rows after the boxes (bonus and totals)."""
+    total: int
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table as it stands after ``version`` changes: everything a page draws."""
+
+    game_id: str
+    version: int
+    variant: Variant
+    phase: Phase
+    round: int
+    seat: int
+    dice: tuple[int, ...]
+    saved: tuple[bool, ...]
+    rolls_left: int
+    seats: tuple[SeatView, ...]
+    offers: tuple[MenuItem, ...]
+    """What each box on the menu would give the seat to play now (its dice as they stand)."""
+    advice: KeepAdvice | BoxAdvice | None
+    options: tuple[Option, ...]
+    """With the coach, on a person's turn: the best options with their outcome profiles."""
+    chances: tuple[float, ...] | None
+    """Each seat's chance to finish first (with the coach and two or more players)."""
+    analyses: tuple[PlayerAnalysis, ...]
+    """At the end, with the coach: each player's expected score, luck and decisions' cost."""
+    winners: tuple[int, ...]
+    happened: tuple[Happened, ...]
+    hot_seat: bool
+    coach: bool
+
+
+def hash_secret(secret: str) -> str:
+    """Return the SHA-256 (hex) of a seat secret, as the game's file keeps it."""
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class GameTable:
+    """One game at a server: the live game, its record of settings and the seats' secrets."""
+
+    web: WebGame
+    live: LiveGame
+    saver: Autosaver
+    games: WebGameStore
+    happened: list[Happened] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    touched: float = field(default_factory=time.monotonic)
+    """When the table was last asked for anything (``time.monotonic``)."""
+    _view: TableView | None = None
+
+    @property
+    def version(self) -> int:
+        """How far the game has gone: it grows with every accepted move.
+
+        It follows from the saved game alone (twice the accepted moves, one
+        more while the game goes on), so it survives a restart of the server.
+        """
+        return 2 * len(self.live.engine.log) + (0 if self.live.is_over() else 1)
+
+    @property
+    def game_id(self) -> str:
+        """The game's ID: in its link, its save and its history entry."""
+        return self.web.game_id
+
+    def seats_of(self, secret: str | None) -> frozenset[int]:
+        """Return the seats (from 0) that ``secret`` acts for (none for a wrong or no secret)."""
+        if not secret:
+            return frozenset()
+        digest = hash_secret(secret)
+        found: set[int] = set()
+        for known, seats in self.web.secrets:
+            if hmac.compare_digest(known, digest):
+                found.update(seats)
+        return frozenset(found)
+
+    def is_over(self) -> bool:
+        """Return whether every round has been played."""
+        return self.live.is_over()
+
+    def computer_to_play(self) -> bool:
+        """Return whether the seat to play is a computer's (and the game goes on)."""
+        return self.live.computer_to_play()
+
+    # -- moves -------------------------------------------------------------
+    def act(self, secret: str | None, move: Move, version: int | None = None) -> TableView:
+        """Carry out ``move`` for the seat to play, if ``secret`` acts for it; return the view.
+
+        ``TableError`` (nothing changed) for a wrong seat, out of turn, a move
+        that does not fit the phase, a ``version`` other than the table's,
+        or a move the engine refuses.
+        """
+        seats = self.seats_of(secret)
+        with self.lock:
+            self.touched = time.monotonic()
+            self._check_turn(seats, version)
+            prompt = self.live.prompt()
+            if move.chooses_box != (prompt.phase is Phase.SCORING):
+                raise TableError(Denial.WRONG_PHASE)
+            outcome = self.live.play(move)
+            if not outcome.accepted:
+                raise TableError(Denial.REFUSED, outcome)
+            self._note(prompt.seat, prompt.view.dice, prompt.view.saved, outcome)
+            self._after_move()
+            return self._view_now()
+
+    def _check_turn(self, seats: frozenset[int], version: int | None) -> None:
+        """Refuse (``TableError``) a move by no seat, out of turn, at the end or drawn stale."""
+        if not seats:
+            raise TableError(Denial.NOT_YOUR_SEAT)
+        if self.live.is_over():
+            raise TableError(Denial.GAME_OVER)
+        if version is not None and version != self.version:
+            raise TableError(Denial.STALE)
+        if self.live.engine.current_seat() not in seats:
+            raise TableError(Denial.COMPUTER_TURN if self.computer_to_play()
+                             else Denial.NOT_YOUR_TURN)
+
+    def computer_step(self) -> bool:
+        """Make one move of the computer to play (a toggle, a roll or its box).
+
+        Return False when no computer is to play.
+        """
+        with self.lock:
+            if not self.computer_to_play():
+                return False
+            view = self.live.prompt().view
+            _, outcome = self.live.computer_move()
+            self._note(view.seat, view.dice, view.saved, outcome)
+            self._after_move()
+            return True
+
+    def _note(self, seat: int, dice: tuple[int, ...], saved: tuple[bool, ...],
+              outcome: Outcome) -> None:
+        """Remember the rolls and the box of an accepted move for the moves' list."""
+        kept = tuple(v for v, s in zip(dice, saved) if s)
+        for event in outcome.events:
+            if isinstance(event, Rolled):
+                self.happened.append(Happened(seat, event.dice, kept))
+            elif isinstance(event, Scored):
+                total = self.live.players[event.seat].card.score()
+                self.happened.append(Happened(event.seat, dice, item=event.item, total=total))
+            elif isinstance(event, FirstRoll):
+                self.happened.append(Happened(event.seat, event.dice))
+        del self.happened[:-RECENT]
+
+    def _after_move(self) -> None:
+        """Note the save's ID in the game's record once it has one; drop it once filed."""
+        save_id = self.saver.save_id
+        if save_id is not None and self.web.save_id != save_id:
+            self.web = self.web.with_save(save_id)
+            try:
+                self.games.write(self.web)
+            except OSError as error:
+                self.saver.store.problems.cannot_save(error)
+        if self.saver.filed:
+            self.games.remove(self.game_id)
+
+    # -- views -------------------------------------------------------------
+    def view(self) -> TableView:
+        """Return the table as it stands (drawn once per change; a query: nothing changes)."""
+        with self.lock:
+            self.touched = time.monotonic()
+            return self._view_now()
+
+    def _view_now(self) -> TableView:
+        """Return the view of the current state (the lock held)."""
+        if self._view is not None and self._view.version == self.version:
+            return self._view
+        live = self.live
+        prompt = live.prompt()
+        view = prompt.view
+        over = prompt.phase is Phase.OVER
+        coaching = live.coaching()
+        self._view = TableView(
+            self.game_id, self.version, live.variant, prompt.phase, view.round, view.seat,
+            () if over else view.dice, () if over else view.saved, view.rolls_left,
+            tuple(self._seat_view(n) for n in range(len(live.players))),
+            () if over else tuple(view.card.menu(Dice.of(view.dice))),
+            None if coaching is None else coaching.advice,
+            () if coaching is None else coaching.options,
+            None if coaching is None else coaching.chances,
+            tuple(live.analyses()) if over and live.coach is not None else (),
+            tuple(live.engine.winners()) if over else (), tuple(self.happened),
+            self.web.hot_seat, live.coach is not None)
+        return self._view
+
+    def _seat_view(self, seat: int) -> SeatView:
+        """Return one seat as everyone sees it."""
+        player = self.live.players[seat]
+        scores, _ = self.live.variant.card_contents(player.card)
+        rows = player.card.rows()
+        boxes = tuple((n, rows[n - 1][0], points) for n, points in enumerate(scores, start=1))
+        return SeatView(player.name, player.kind_name, player.kind.is_computer, boxes,
+                        tuple(rows[len(scores):]), player.card.score())
+
+    def release(self) -> None:
+        """Let go of the game's save (its lock), so that another process may take it up."""
+        self.saver.store.release()
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """A game just created, with its seats' secrets (given once, never stored)."""
+
+    table: GameTable
+    secrets: tuple[tuple[str, tuple[int, ...]], ...]
+    """Each secret with the seats (from 0) it acts for."""
+
+
+class Tables:
+    """The live games of a server, by ID, at most ``capacity`` of them.
+
+    Browser games saved by an earlier run (listed once, at the start) come
+    back on the first request for their ID.  When the tables are full, a
+    finished game, then the game idle longest, is let go (its save stays,
+    to be taken up again); if every table is busy, a new game is refused.
+    """
+
+    def __init__(self, setup: Setup, problems: StorageProblems, *,
+                 capacity: int = DEFAULT_CAPACITY, games: WebGameStore | None = None) -> None:
+        """Serve games with ``setup``'s solver, reporting storage problems to ``problems``."""
+        self.setup = setup
+        self.problems = problems
+        self.capacity = capacity
+        self.games = games if games is not None else WebGameStore(problems=problems)
+        self.known = self.games.load_all()
+        """Browser games of earlier runs not yet taken up, by ID."""
+        self.live: dict[str, GameTable] = {}
+        self.lock = threading.Lock()
+
+    # -- creating and finding games ----------------------------------------
+    def create(self, settings: Settings) -> NewTable:
+        """Start a new game as ``settings`` say; ``TableError(Denial.FULL)`` if no room is left.
+
+        The solver's tables (for computers and the coach) load before the
+        game starts; ``SolverUnavailableError`` without numpy.
+        """
+        seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(
+            MAX_SEED + 1)
+        humans = tuple(seat for seat, kind in enumerate(settings.kinds) if not kind.is_computer)
+        given: list[tuple[str, tuple[int, ...]]] = []
+        if settings.hot_seat and humans:
+            given.append((secrets.token_urlsafe(18), humans))
+        else:
+            given.extend((secrets.token_urlsafe(18), (seat,)) for seat in humans)
+        web = WebGame(uuid.uuid4().hex, settings.variant.name, settings.variant.rules_name,
+                      tuple(k.name for k in settings.kinds), settings.names, seed,
+                      settings.coach, settings.hot_seat,
+                      tuple((hash_secret(secret), seats) for secret, seats in given))
+        with self.lock:
+            self._make_room()
+            table = self._seat(web)
+            self.games.write(web)
+            self.live[web.game_id] = table
+        return NewTable(table, tuple(given))
+
+    def get(self, game_id: str) -> GameTable:
+        """Return the live game ``game_id``, taking a saved one up again if need be.
+
+        ``TableError(Denial.UNKNOWN_GAME)`` for an ID no game has (or whose
+        save is gone or open in another process).
+        """
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            raise TableError(Denial.UNKNOWN_GAME)
+        with self.lock:
+            table = self.live.get(game_id)
+            if table is not None:
+                return table
+            web = self.known.get(game_id)
+            if web is None:
+                raise TableError(Denial.UNKNOWN_GAME)
+            self._make_room()
+            try:
+                table = self._seat(web)
+            except (StorageError, SnapshotError, ValueError, LookupError):
+                self.known.pop(game_id, None)
+                raise TableError(Denial.UNKNOWN_GAME) from None
+            del self.known[game_id]
+            self.live[game_id] = table
+            return table
+
+    def _make_room(self) -> None:
+        """Let go of a finished game, else the game idle longest, when the tables are full."""
+        if len(self.live) < self.capacity:
+            return
+        idle = [t for t in self.live.values() if not t.computer_to_play()]
+        finished = [t for t in idle if t.is_over()]
+        pool = finished or idle
+        if not pool:
+            raise TableError(Denial.FULL)
+        oldest = min(pool, key=lambda t: t.touched)
+        del self.live[oldest.game_id]
+        oldest.release()
+        if not oldest.is_over():
+            self.known[oldest.game_id] = oldest.web
+
+    def _seat(self, web: WebGame) -> GameTable:
+        """Return the table of ``web``: from its save if it has one, else set up anew."""
+        store = SaveStore(problems=self.problems)
+        try:
+            with _SOLVER_LOAD_LOCK:
+                live, saver = self._live(web, store)
+                for player in live.players:
+                    if isinstance(player, ComputerPlayer):
+                        player.prepare()
+        except BaseException:
+            store.release()
+            raise
+        return GameTable(web, live, saver, self.games)
+
+    def _live(self, web: WebGame, store: SaveStore) -> tuple[LiveGame, Autosaver]:
+        """Return the live game of ``web`` (resumed from its save, or new) and its autosave."""
+        history = History(problems=self.problems)
+        if web.save_id is not None:
+            save = find_save(str(web.save_id), store)
+            if save.uid != web.game_id:
+                raise LookupError(web.game_id)
+            saver = Autosaver(store, history, resumed=save, setup=self.setup,
+                              coached=web.coach)
+            return resume_game(self.setup, save, coach=web.coach, autosave=saver), saver
+        kinds = []
+        for name in web.kinds:
+            kind = find_kind(name)
+            if kind is None:
+                raise ValueError(f"unknown player kind {name!r}")
+            kinds.append(kind)
+        saver = Autosaver(store, history, uid=web.game_id, setup=self.setup, coached=web.coach)
+        variant = get_variant(web.game, web.rules)
+        return new_game(self.setup, variant, kinds, list(web.names), seed=web.seed,
+                        coach=web.coach, autosave=saver), saver
+
+    def close(self) -> None:
+        """Let go of every live game's save."""
+        with self.lock:
+            for table in self.live.values():
+                table.release()
+            self.live.clear()

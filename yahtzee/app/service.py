@@ -1,0 +1,211 @@
+"""The game service: one game in play, whoever plays it (the console or the browser table).
+
+A ``LiveGame`` is a game's engine with its seated players, its autosave and,
+when asked for, the coach.  Front ends ask it what the game waits for
+(``prompt``), hand it a person's typed move (``play``) or let it make the
+computer's next move (``computer_move``), and ask for the coach's word
+(``coaching``).  Everything that changes the game goes through ``play``,
+which the engine checks; the autosave (an engine observer) writes every
+change and files the finished game, so that there is one path that saves.
+
+``new_game`` and ``resume_game`` make live games; the console plays one at
+a time, the browser table (``app.browser``) many side by side, each with
+its own dice (no generator is shared between games) and its own lock.
+Nothing here prints: refusals come back as the engine's ``Outcome`` and
+reports go to the callbacks the interface supplies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from yahtzee.app.session import Autosaver, Setup, resume_engine
+from yahtzee.domain.card import Variant
+from yahtzee.engine.engine import Engine, Outcome, Phase, Prompt
+from yahtzee.engine.moves import Move
+from yahtzee.players.kinds import PlayerKind
+from yahtzee.players.players import ComputerPlayer, Player
+
+if TYPE_CHECKING:
+    from yahtzee.solver.coach import BoxAdvice, Coach, KeepAdvice, Option, PlayerAnalysis
+    from yahtzee.storage.saves import SaveFile
+
+
+class StrategyError(RuntimeError):
+    """A computer's strategy made a move the engine refused: a fault of the program."""
+
+
+@dataclass(frozen=True)
+class Coaching:
+    """The coach's word on the position of the seat to play.
+
+    ``advice`` is the best move (None on a computer's turn: the coach
+    speaks to people only); ``options`` the best options with their outcome
+    profiles (empty without profiles, or on a computer's turn); ``chances``
+    each seat's chance to finish first (None alone or without profiles).
+    """
+
+    advice: KeepAdvice | BoxAdvice | None
+    options: tuple[Option, ...]
+    chances: tuple[float, ...] | None
+
+
+class LiveGame:
+    """One game in play: the engine, the seated players, the coach and the autosave.
+
+    ``coach`` None plays without advice.  ``autosave`` None keeps nothing
+    (a game in memory only); otherwise it is among the engine's observers.
+    """
+
+    def __init__(self, engine: Engine, players: Sequence[Player], *,
+                 coach: Coach | None = None, autosave: Autosaver | None = None,
+                 resumed: bool = False) -> None:
+        """Play ``engine``'s game, whose seats are ``players``; ``resumed``: from a save."""
+        self.engine = engine
+        self.resumed = resumed
+        self.players = list(players)
+        self.coach = coach
+        self.autosave = autosave
+        self._outlook: tuple[tuple[object, ...], tuple[Option, ...],
+                             tuple[float, ...] | None] | None = None
+
+    @property
+    def variant(self) -> Variant:
+        """The game played (Yahtzee under its rules, or Poker Dice)."""
+        return self.engine.variant
+
+    def prompt(self) -> Prompt:
+        """Return what the game waits for (a query: it never rolls, saves or notifies)."""
+        return self.engine.prompt()
+
+    def is_over(self) -> bool:
+        """Return whether every round has been played."""
+        return self.engine.is_over()
+
+    def player_to_move(self) -> Player:
+        """Return the player whose turn it is (the last to play once the game is over)."""
+        return self.players[self.engine.current_seat()]
+
+    def computer_to_play(self) -> bool:
+        """Return whether a computer is to play (and the game goes on)."""
+        return not self.is_over() and isinstance(self.player_to_move(), ComputerPlayer)
+
+    def has_computer(self) -> bool:
+        """Return whether any seat is a computer's."""
+        return any(isinstance(player, ComputerPlayer) for player in self.players)
+
+    # -- moves -------------------------------------------------------------
+    def play(self, move: Move) -> Outcome:
+        """Apply ``move`` for the seat to play; the autosave writes the change.
+
+        A refused move changes nothing.  The move that ends a turn also throws
+        the next turn's first roll; the one that ends the game files it.
+        """
+        return self.engine.apply(move)
+
+    def computer_move(self) -> tuple[Move, Outcome]:
+        """Make the next move of the computer to play: one toggle, roll or box.
+
+        ``ValueError`` when no computer is to play; ``StrategyError`` if its
+        strategy's move is refused (the game is unchanged).
+        """
+        player = self.player_to_move()
+        if self.is_over() or not isinstance(player, ComputerPlayer):
+            raise ValueError("no computer is to play")
+        prompt = self.prompt()
+        move = player.move(prompt.view, prompt.phase is Phase.SCORING)
+        outcome = self.play(move)
+        if not outcome.accepted:
+            raise StrategyError(f"{player.name}'s strategy made a refused move "
+                                f"{move!r} ({outcome.refusal})")
+        return move, outcome
+
+    def finish(self) -> None:
+        """File a game restored after its end (its filing had failed); nothing otherwise."""
+        self.engine.finish()
+
+    # -- the coach -----------------------------------------------------------
+    def coaching(self) -> Coaching | None:
+        """Return the coach's word on the position now (None without a coach or at the end).
+
+        The options and chances depend only on the cards, the dice and the
+        rolls left, not on which dice are saved: they are worked out once per
+        roll and a toggle reads them again from memory.
+        """
+        coach = self.coach
+        if coach is None or self.is_over():
+            return None
+        prompt = self.prompt()
+        if self.computer_to_play():
+            return Coaching(None, (), self._outlook_of(prompt)[1])
+        view = prompt.view
+        advice: KeepAdvice | BoxAdvice
+        if prompt.phase is Phase.ROLLING:
+            advice = coach.roll_advice(view.card, view.dice, view.saved, view.rolls_left)
+        else:
+            advice = coach.category_advice(view.card, view.dice)
+        options, chances = self._outlook_of(prompt)
+        return Coaching(advice, options, chances)
+
+    def _outlook_of(self, prompt: Prompt) -> tuple[tuple[Option, ...], tuple[float, ...] | None]:
+        """Return the best options of the seat to play and each seat's win chance."""
+        assert self.coach is not None
+        view = prompt.view
+        key = (view.round, view.seat, prompt.phase, tuple(view.dice), view.rolls_left)
+        if self._outlook is None or self._outlook[0] != key:
+            options: tuple[Option, ...]
+            if prompt.phase is Phase.ROLLING:
+                options = tuple(self.coach.keep_options(view.card, view.dice, view.rolls_left))
+            else:
+                options = tuple(self.coach.box_options(view.card, view.dice))
+            chances = self.coach.win_chances([p.card for p in self.players], view.seat,
+                                             options[0][1] if options else None)
+            self._outlook = (key, options, None if chances is None else tuple(chances))
+        return self._outlook[1], self._outlook[2]
+
+    def analyses(self) -> list[PlayerAnalysis]:
+        """Return each player's expected score, luck and decisions' cost (needs the coach)."""
+        assert self.coach is not None
+        return self.coach.analyze([p.name for p in self.players], self.engine.log)
+
+
+def new_game(setup: Setup, variant: Variant, kinds: Sequence[PlayerKind],
+             names: Sequence[str] | None = None, *, seed: int | None = None,
+             coach: bool = False, autosave: Autosaver | None = None) -> LiveGame:
+    """Return a new game of ``variant`` for players of ``kinds`` (default names where none).
+
+    Its dice are seeded with ``seed`` (None: unpredictable); ``coach`` loads
+    the coach with its profiles now; ``autosave`` saves it (as its policy
+    says, from the first roll or from the first move).  Computers' tables
+    start loading in the background.  ``SolverUnavailableError`` without
+    numpy when a computer or the coach needs it.
+    """
+    players = setup.players(kinds, names, variant)
+    return _live(setup, Engine(variant, players, seed=seed, observers=_observers(autosave)),
+                 players, coach, autosave, resumed=False)
+
+
+def resume_game(setup: Setup, save: SaveFile, *, coach: bool = False,
+                autosave: Autosaver | None = None) -> LiveGame:
+    """Return the game ``save`` holds, where it stood, its players seated with their cards.
+
+    ``SnapshotError`` if its players cannot be seated (an unknown kind).
+    """
+    engine, players = resume_engine(save, setup, observers=_observers(autosave))
+    return _live(setup, engine, players, coach, autosave, resumed=True)
+
+
+def _observers(autosave: Autosaver | None) -> list[Autosaver]:
+    """Return the engine observers of a game saved by ``autosave`` (none without one)."""
+    return [] if autosave is None else [autosave]
+
+
+def _live(setup: Setup, engine: Engine, players: list[Player], coach: bool,
+          autosave: Autosaver | None, *, resumed: bool) -> LiveGame:
+    """Return the live game, its computers' tables loading and the coach ready if asked for."""
+    if any(isinstance(player, ComputerPlayer) for player in players):
+        setup.load_in_background(engine.variant)
+    advisor = setup.coach(engine.variant, profiles=True) if coach else None
+    return LiveGame(engine, players, coach=advisor, autosave=autosave, resumed=resumed)
