@@ -129,3 +129,20 @@ def test_the_two_human_game_needs_nothing_outside_the_standard_library() -> None
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_no_module_outside_the_domain_assigns_the_shared_die_generator() -> None:
+    """Each game's engine owns its dice; ``Die.r`` is the UML classes' default alone."""
+    offenders = []
+    for path in SOURCES:
+        if path.is_relative_to(ROOT / "yahtzee" / "domain"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets = (node.targets if isinstance(node, ast.Assign)
+                       else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign))
+                       else [])
+            for target in targets:
+                if (isinstance(target, ast.Attribute) and target.attr == "r"
+                        and isinstance(target.value, ast.Name) and target.value.id == "Die"):
+                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert offenders == []

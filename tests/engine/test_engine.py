@@ -380,3 +380,25 @@ def test_turn_summaries_replay_what_the_engine_reported(variant: Variant) -> Non
     assert turn_summaries(engine.log, variant, 3) == live
     assert len(live) == 3 * variant.rounds
     assert turn_summaries(engine.log[:-1], variant, 3) == live[:-1]
+
+
+def test_interleaved_games_roll_the_dice_each_would_roll_alone() -> None:
+    """Each game owns its dice: moves of one game never change another's rolls."""
+    def play(engine: Engine, turns: int) -> list[tuple[int, ...]]:
+        """Roll twice and score the first box, ``turns`` times; return every roll seen."""
+        seen = []
+        for _ in range(turns):
+            seen.append(engine.prompt().view.dice)
+            for command in ("roll", "roll"):
+                seen.append(submit(engine, command).events[0].dice)  # type: ignore[union-attr]
+            submit(engine, str(engine.prompt().menu[0].number))
+        return seen
+
+    alone = [play(Engine(VARIANT, seats(1), seed=seed), 4) for seed in (5, 6)]
+    first, second = Engine(VARIANT, seats(1), seed=5), Engine(VARIANT, seats(1), seed=6)
+    together: list[list[tuple[int, ...]]] = [[], []]
+    for _ in range(4):
+        for index, engine in enumerate((first, second)):
+            together[index] += play(engine, 1)
+            Die.r.seed(99)  # the UML's shared generator has no say in a game's dice
+    assert together == alone

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
+from yahtzee.engine.moves import Move, MoveKind, parse_box, parse_die_command
 
 REROLLS = 2
 """Re-rolls allowed after a turn's first roll."""
@@ -44,6 +45,15 @@ class Decision:
     """For a scoring choice: the points it added (box points plus any Yahtzee bonus)."""
     label: str | None = None
     """For a scoring choice: the name of the box chosen."""
+
+    @property
+    def move(self) -> Move:
+        """The accepted move, typed (the log keeps it in the positions notation)."""
+        move = parse_box(self.command) if self.label is not None else parse_die_command(
+            self.command, dice=len(self.dice))
+        if move is None:
+            raise ValueError(f"the log holds no move {self.command!r}")
+        return move
 
 
 @dataclass(frozen=True)
@@ -151,7 +161,7 @@ def turn_summaries(log: Sequence[Decision], variant: Variant, seats: int) -> lis
             rolls, kept = [decision.dice], []
         elif len(rolls) == len(kept):
             rolls.append(decision.dice)
-        if decision.command == "roll":
+        if decision.move.kind is MoveKind.ROLL:
             kept.append(tuple(v for v, s in zip(decision.dice, decision.saved) if s))
         elif decision.label is not None:
             card = cards[decision.seat]

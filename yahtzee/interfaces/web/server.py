@@ -106,53 +106,68 @@ def _flag(data: dict[str, Any], key: str, default: bool) -> bool:
     return value
 
 
+def _seat(seat: Any) -> tuple[PlayerKind, str]:
+    """Return one seat of a new game's form: its kind and the name given (blank: none)."""
+    if not isinstance(seat, dict):
+        raise BadRequest(400, "Each player is an object with a kind and a name.")
+    named = seat.get("kind")
+    kind = find_kind(named) if isinstance(named, str) else None
+    if kind is None:
+        raise BadRequest(400, f"Each player is one of: {', '.join(k.name for k in KINDS)}.")
+    name = seat.get("name") or ""
+    if not isinstance(name, str):
+        raise BadRequest(400, "A player's name is text.")
+    name = name.strip()
+    if not name.isprintable() or len(name) > MAX_NAME:
+        raise BadRequest(400, f"Names are plain text of at most {MAX_NAME} characters.")
+    return kind, name
+
+
+def _seats(data: dict[str, Any]) -> tuple[tuple[PlayerKind, ...], tuple[str, ...]]:
+    """Return the players' kinds and names (default names where none was given)."""
+    seats = data.get("players", [{"kind": HUMAN.name}, {"kind": COMPUTER.name}])
+    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_PLAYERS:
+        raise BadRequest(400, f"A game has 1 to {MAX_PLAYERS} players.")
+    chosen = [_seat(seat) for seat in seats]
+    kinds = tuple(kind for kind, _ in chosen)
+    names = tuple(name or default for (_, name), default in zip(chosen, default_names(kinds)))
+    if len(set(names)) != len(names):
+        raise BadRequest(400, "Player names must differ.")
+    return kinds, names
+
+
+def _variant(data: dict[str, Any]) -> Variant:
+    """Return the game and rules the form asks for (Yahtzee under its default rules if none)."""
+    game = data.get("game", YAHTZEE)
+    rules = data.get("rules")
+    if not isinstance(game, str) or game not in GAMES:
+        raise BadRequest(400, f"The game is one of: {', '.join(GAMES)}.")
+    if rules is not None and not isinstance(rules, str):
+        raise BadRequest(400, f"The rules are one of: {', '.join(sorted(RULES))}.")
+    try:
+        return get_variant(game, rules if game == YAHTZEE and rules else None)
+    except UnknownGameError:
+        raise BadRequest(400, f"The rules are one of: {', '.join(sorted(RULES))}.") from None
+
+
+def _seed(data: dict[str, Any]) -> int | None:
+    """Return the seed the form asks for (None: none; text of digits is taken too)."""
+    seed = data.get("seed")
+    if isinstance(seed, str):
+        text = seed.strip()
+        seed = None if not text else int(text) if text.isascii() and text.isdigit() else -1
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                             or not 0 <= seed <= MAX_SEED):
+        raise BadRequest(400, "A seed is a whole number from 0 to 2^63-1.")
+    return seed
+
+
 def parse_settings(data: Any) -> Settings:
     """Return the new game a form asks for; ``BadRequest`` (400) saying what is wrong."""
     if not isinstance(data, dict):
         raise BadRequest(400, "A new game is described by a JSON object.")
-    seats = data.get("players", [{"kind": HUMAN.name}, {"kind": COMPUTER.name}])
-    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_PLAYERS:
-        raise BadRequest(400, f"A game has 1 to {MAX_PLAYERS} players.")
-    kinds: list[PlayerKind] = []
-    given: list[str] = []
-    for seat in seats:
-        if not isinstance(seat, dict):
-            raise BadRequest(400, "Each player is an object with a kind and a name.")
-        named = seat.get("kind")
-        kind = find_kind(named) if isinstance(named, str) else None
-        if kind is None:
-            raise BadRequest(400, "Each player is one of: "
-                                  f"{', '.join(k.name for k in KINDS)}.")
-        name = seat.get("name") or ""
-        if not isinstance(name, str):
-            raise BadRequest(400, "A player's name is text.")
-        name = name.strip()
-        if not name.isprintable() or len(name) > MAX_NAME:
-            raise BadRequest(400, f"Names are plain text of at most {MAX_NAME} characters.")
-        kinds.append(kind)
-        given.append(name)
-    defaults = default_names(kinds)
-    names = tuple(name or default for name, default in zip(given, defaults))
-    if len(set(names)) != len(names):
-        raise BadRequest(400, "Player names must differ.")
-    game = data.get("game", YAHTZEE)
-    rules = data.get("rules")
-    if game not in GAMES:
-        raise BadRequest(400, f"The game is one of: {', '.join(GAMES)}.")
-    if game != YAHTZEE or rules in ("", None):
-        rules = None
-    try:
-        variant = get_variant(game, rules)
-    except UnknownGameError:
-        raise BadRequest(400, f"The rules are one of: {', '.join(sorted(RULES))}.") from None
-    seed = data.get("seed")
-    if isinstance(seed, str):
-        seed = int(seed) if seed.strip().isascii() and seed.strip().isdigit() else (
-            None if not seed.strip() else -1)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                             or not 0 <= seed <= MAX_SEED):
-        raise BadRequest(400, "A seed is a whole number from 0 to 2^63-1.")
-    return Settings(variant, tuple(kinds), names, seed, _flag(data, "coach", True),
+    kinds, names = _seats(data)
+    return Settings(_variant(data), kinds, names, _seed(data), _flag(data, "coach", True),
                     _flag(data, "hot_seat", False))
 
 

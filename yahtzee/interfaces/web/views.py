@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from yahtzee.app.browser import Denial, Happened, TableError, TableView
+from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
 from yahtzee.interfaces.console import (GAME_NAMES, box_advice_text, faces, joker_text,
                                         keep_advice_text, luck_line, move_text, percent,
@@ -68,37 +69,64 @@ def title(view: TableView) -> str:
     return f"{name}, {view.variant.rules_name} rules"
 
 
+def _boxes(view: TableView, seat: int, offers: dict[int, int]) -> list[dict[str, Any]]:
+    """Return one seat's boxes for the page: number, name, score, and what it would give now.
+
+    ``now`` is given for the seat to play only, in its open boxes and, under
+    course rules, in a filled Yahtzee box that would take a Yahtzee bonus.
+    """
+    to_play = seat == view.seat and view.phase is not Phase.OVER
+    return [{"number": n, "name": name, "score": score,
+             "now": offers.get(n) if to_play and (score is None or view.variant.name == YAHTZEE)
+             else None}
+            for n, name, score in view.seats[seat].boxes]
+
+
+def _players(view: TableView) -> list[dict[str, Any]]:
+    """Return every seat's card as the page draws it (seats from 1)."""
+    offers = {item.number: item.points for item in view.offers}
+    return [{"seat": number + 1, "name": seat.name, "kind": seat.kind,
+             "computer": seat.computer, "boxes": _boxes(view, number, offers),
+             "rows": [[label, value] for label, value in seat.rows], "total": seat.total}
+            for number, seat in enumerate(view.seats)]
+
+
+def _advice(view: TableView, you: frozenset[int]) -> str | None:
+    """Return the coach's advice, for the seat it advises only (None for anyone else)."""
+    if view.advice is None or view.seat not in you:
+        return None
+    if isinstance(view.advice, BoxAdvice):
+        return "Coach: " + box_advice_text(view.advice)
+    return "Coach: " + keep_advice_text(view.advice, view.variant)
+
+
+def _chances(view: TableView) -> list[dict[str, Any]] | None:
+    """Return each seat's chance to finish first, in numbers and words (public to all)."""
+    if view.chances is None:
+        return None
+    return [{"seat": number + 1, "name": seat.name, "chance": round(chance, 4),
+             "shown": percent(chance)}
+            for number, (seat, chance) in enumerate(zip(view.seats, view.chances))]
+
+
+def _winner(view: TableView) -> str | None:
+    """Return the winner line at the end (None while the game goes on)."""
+    if view.phase is not Phase.OVER or not view.winners:
+        return None
+    names = [view.seats[s].name for s in view.winners]
+    return winner_line(names, view.seats[view.winners[0]].total, solo=len(view.seats) == 1)
+
+
 def state_json(view: TableView, you: frozenset[int]) -> dict[str, Any]:
     """Return the table as the page draws it; ``you`` are the seats (from 0) the viewer plays.
 
     Seats are numbered from 1 here, as the page's test hooks number them.
+    The coach's advice and options go only to the seat they advise; the win
+    chances are everyone's.
     """
-    over = not view.seats or view.phase is Phase.OVER
-    offers = {item.number: item.points for item in view.offers}
-    players = []
-    for number, seat in enumerate(view.seats):
-        boxes = [{"number": n, "name": name, "score": score,
-                  "now": offers.get(n) if number == view.seat and not over and score is None
-                  else None}
-                 for n, name, score in seat.boxes]
-        if view.variant.name == "yahtzee" and number == view.seat and not over:
-            # a course-rules Yahtzee bonus is offered in the filled Yahtzee box
-            for box in boxes:
-                if box["score"] is not None and box["number"] in offers:
-                    box["now"] = offers[box["number"]]
-        players.append({"seat": number + 1, "name": seat.name, "kind": seat.kind,
-                        "computer": seat.computer, "boxes": boxes,
-                        "rows": [[label, value] for label, value in seat.rows],
-                        "total": seat.total})
-    advice = None
-    if view.advice is not None:
-        advice = ("Coach: " + (box_advice_text(view.advice) if isinstance(view.advice, BoxAdvice)
-                               else keep_advice_text(view.advice, view.variant)))
-    winner = None
-    if over and view.winners:
-        names = [view.seats[s].name for s in view.winners]
-        winner = winner_line(names, view.seats[view.winners[0]].total, solo=len(view.seats) == 1)
+    over = view.phase is Phase.OVER
     to_play = None if over else view.seats[view.seat]
+    private = view.seat in you
     return {
         "game": view.game_id, "version": view.version, "title": title(view),
         "phase": view.phase.value, "round": view.round, "rounds": view.variant.rounds,
@@ -107,15 +135,12 @@ def state_json(view: TableView, you: frozenset[int]) -> dict[str, Any]:
         "computer_turn": to_play is not None and to_play.computer,
         "you": sorted(seat + 1 for seat in you),
         "dice": [view.variant.face(v) for v in view.dice], "saved": list(view.saved),
-        "rolls_left": view.rolls_left, "players": players,
-        "coach": view.coach, "advice": advice,
+        "rolls_left": view.rolls_left, "players": _players(view),
+        "coach": view.coach, "advice": _advice(view, you),
         "options": [f"{move_text(move, view.variant)}: {profile_text(profile)}"
-                    for move, profile in view.options],
-        "win_chances": None if view.chances is None else [
-            {"seat": number + 1, "name": seat.name, "chance": round(chance, 4),
-             "shown": percent(chance)}
-            for number, (seat, chance) in enumerate(zip(view.seats, view.chances))],
+                    for move, profile in view.options] if private else [],
+        "win_chances": _chances(view),
         "luck": [luck_line(a) for a in view.analyses] or None,
         "moves": [happened_text(event, view) for event in view.happened],
-        "winner": winner, "hot_seat": view.hot_seat,
+        "winner": _winner(view), "hot_seat": view.hot_seat,
     }
