@@ -86,12 +86,14 @@ def mapping(value: object, name: str) -> dict[str, Any]:
 
 
 @overload
-def listed(value: object, name: str, *, length: int | None = None) -> list[Any]: ...
+def listed(value: object, name: str, *, length: int | None = None) -> list[Any]:
+    """Return ``value`` if it is a list (its items unchecked)."""
 
 
 @overload
 def listed(value: object, name: str, item: Callable[[object, str], T], *,
-           length: int | None = None) -> list[T]: ...
+           length: int | None = None) -> list[T]:
+    """Return ``value`` if it is a list, each of its items as ``item`` returns it."""
 
 
 def listed(value: object, name: str, item: Callable[[object, str], Any] | None = None, *,
