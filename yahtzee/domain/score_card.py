@@ -150,14 +150,9 @@ class ScoreCard:
                 rules.bonus_cap is not None and bonus_count > rules.bonus_cap):
             raise ValueError(f"{bonus_count!r} Yahtzee bonuses are not possible")
         card = cls(rules)
-        for cv, category, points in zip(CategoryValue, card._scorecard, scores):
+        for cv, points in zip(CategoryValue, scores):
             if points is not None:
-                if isinstance(points, bool) or not isinstance(points, int):
-                    raise ValueError(f"a box holds whole points, not {points!r}")
-                if points not in rules.possible_points(cv):
-                    raise ValueError(f"{cv} cannot hold {points} points")
-                category.set_score(points)
-                card._scores[cv.get_value()] = points
+                card._restore_box(cv, points)
         filled = sum(points is not None for points in scores)
         later_turns = rules.ROUNDS - filled if rules.bonus_by_choice else filled - 1
         if bonus_count and (scores[CategoryValue.YAHTZEE.get_value()] != FiveOfAKind.POINTS
@@ -165,6 +160,15 @@ class ScoreCard:
             raise ValueError(f"{bonus_count} Yahtzee bonuses are not possible on this card")
         card._yahtzee_bonus = bonus_count
         return card
+
+    def _restore_box(self, cv: CategoryValue, points: int) -> None:
+        """Fill the box ``cv`` with ``points`` on a card being restored (``ValueError``: cannot)."""
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise ValueError(f"a box holds whole points, not {points!r}")
+        if points not in self._rules.possible_points(cv):
+            raise ValueError(f"{cv} cannot hold {points} points")
+        self._scorecard[cv.get_value()].set_score(points)
+        self._scores[cv.get_value()] = points
 
     def __str__(self) -> str:
         return format_rows(self.rows())

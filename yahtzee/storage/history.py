@@ -51,17 +51,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from yahtzee.domain.card import Card
+from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.games import UnknownGameError, get_variant
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.records import (REROLLS, Decision, GameRecord, TurnChances, leaders,
                                     scoring_dice)
+from yahtzee.storage.fields import FieldError, number, optional, text, whole
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.problems import (Damage, DamagedFileError, StorageError, StorageProblems,
                                       StoredFile, left_in_place, set_aside)
-from yahtzee.storage.snapshot import (KIND_NAMES, SnapshotError, check_log, make_card,
-                                      record_variant)
+from yahtzee.storage.snapshot import KIND_NAMES, check_log, make_card, record_variant
 
 HISTORY_FILE = "history.sqlite3"
 SCHEMA_VERSION = 2
@@ -226,6 +226,34 @@ def is_damage(error: sqlite3.Error) -> bool:
 def _digits(values: Sequence[int | bool]) -> str:
     """Return values as space-separated digits (flags as 0 and 1)."""
     return " ".join(str(int(v)) for v in values)
+
+
+@dataclass(frozen=True)
+class _GameRows:
+    """The rows a finished game is filed as, but for the ``games`` and ``card_rows`` tables."""
+
+    players: list[tuple[Any, ...]]
+    """``players`` rows without the game's ID: seat, name, kind, total, bonuses, winner."""
+    decisions: list[tuple[Any, ...]]
+    """``decisions`` rows without the game's ID: seq, round, seat, dice, ... label."""
+    chances: list[tuple[int, int, int, float]]
+    """``win_chances`` rows without the game's ID: round, turn_seat, seat, chance."""
+
+
+def _player_rows(game: GameRecord, cards: Sequence[Card]) -> list[tuple[Any, ...]]:
+    """Return the ``players`` rows of a finished game (without its ID), seat by seat."""
+    winners = set(leaders(cards))
+    return [(seat, player.name, player.kind, card.score(),
+             *((card.upper_bonus(), card.get_yahtzee_bonus())
+               if isinstance(card, ScoreCard) else (None, None)),
+             int(seat in winners))
+            for seat, (player, card) in enumerate(zip(game.players, cards))]
+
+
+def _decision_rows(log: Sequence[Decision]) -> list[tuple[Any, ...]]:
+    """Return the ``decisions`` rows of a game's log (without the game's ID), in order."""
+    return [(seq, d.round, d.seat, _digits(d.dice), _digits(d.saved), d.rolls_left,
+             d.command, d.points, d.label) for seq, d in enumerate(log)]
 
 
 class _SilentProblems:
@@ -430,33 +458,38 @@ class History:
         if chance_rows and not _checked_chances(chance_rows, len(game.players), variant.rounds):
             raise ValueError("the win chances are not one per player at each turn's start")
         cards = [make_card(variant, player) for player in game.players]
-        winners = set(leaders(cards))
-        players = [(seat, player.name, player.kind, card.score(),
-                    *((card.upper_bonus(), card.get_yahtzee_bonus())
-                      if isinstance(card, ScoreCard) else (None, None)),
-                    int(seat in winners))
-                   for seat, (player, card) in enumerate(zip(game.players, cards))]
-        decisions = [(seq, d.round, d.seat, _digits(d.dice), _digits(d.saved), d.rolls_left,
-                      d.command, d.points, d.label) for seq, d in enumerate(game.log)]
-        first: int | None = None
+        rows = _GameRows(_player_rows(game, cards), _decision_rows(game.log), chance_rows)
         with self._open(write=True) as connection:
             assert connection is not None
             with _transaction(connection):
-                row = connection.execute("SELECT id FROM games WHERE uid = ?", (uid,)).fetchone()
-                if row is not None:
-                    first = int(row[0])
-                    uid = uuid.uuid4().hex
-                if first is not None and _game_rows(connection, first) == (
-                        players, [row[1:] for row in decisions]):
-                    game_id = first
-                else:
-                    game_id = self._insert(connection, game, uid, moment, cards, players,
-                                           decisions)
-                    connection.executemany("INSERT INTO win_chances VALUES (?, ?, ?, ?, ?)",
-                                           [(game_id, *row) for row in chance_rows])
+                first, game_id = self._file(connection, game, uid, moment, cards, rows)
         if first is not None:
             self.problems.filed_twice(first, None if game_id == first else game_id)
         return game_id
+
+    def _file(self, connection: sqlite3.Connection, game: GameRecord, uid: str,
+              moment: datetime, cards: Sequence[Card], rows: _GameRows) -> tuple[int | None, int]:
+        """File a game's rows (inside the caller's transaction) unless they are filed already.
+
+        Return the ID of the game filed earlier under ``uid`` (None if none)
+        and the game's ID in the history: the earlier one when it holds the
+        same players and decisions, else a new one (under a new unique ID if
+        ``uid`` is taken).
+        """
+        row = connection.execute("SELECT id FROM games WHERE uid = ?", (uid,)).fetchone()
+        if row is None:
+            first = None
+        else:
+            first = int(row[0])
+            if _game_rows(connection, first) == (rows.players,
+                                                 [row[1:] for row in rows.decisions]):
+                return first, first
+            uid = uuid.uuid4().hex
+        game_id = self._insert(connection, game, uid, moment, cards, rows.players,
+                               rows.decisions)
+        connection.executemany("INSERT INTO win_chances VALUES (?, ?, ?, ?, ?)",
+                               [(game_id, *row) for row in rows.chances])
+        return first, game_id
 
     @staticmethod
     def _insert(connection: sqlite3.Connection, game: GameRecord, uid: str, moment: datetime,
@@ -533,7 +566,7 @@ class History:
             try:
                 games.append(_checked_game(row, players.get(row[0], []), cards.get(row[0], []),
                                            chances.get(row[0], [])))
-            except _BadRowError as error:
+            except FieldError as error:
                 self._left_out(row[0], str(error))
         return games
 
@@ -576,7 +609,7 @@ class History:
             meta = _checked_game(game, players, cards, chances)
             decisions = [_decision(row) for row in rows]
             check_log(get_variant(meta.variant, meta.rules), len(meta.players), decisions)
-        except (_BadRowError, SnapshotError) as error:
+        except FieldError as error:
             raise self._left_out(game_id, str(error)) from None
         return meta, decisions
 
@@ -656,24 +689,6 @@ def _game_rows(connection: sqlite3.Connection,
     return [tuple(row) for row in players], [tuple(row) for row in decisions]
 
 
-class _BadRowError(ValueError):
-    """A row of the history holds what no game can have."""
-
-
-def _whole(value: object, low: int, high: int, what: str) -> int:
-    """Return ``value`` if it is a whole number from ``low`` to ``high``."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _BadRowError(f"{what} is {value!r}")
-    return value
-
-
-def _text(value: object, what: str) -> str:
-    """Return ``value`` if it is text."""
-    if not isinstance(value, str):
-        raise _BadRowError(f"{what} is {value!r}")
-    return value
-
-
 def _checked_chances(rows: Sequence[Sequence[Any]], players: int,
                      rounds: int) -> tuple[TurnChances, ...]:
     """Return the win chances that rows of ``(round, turn_seat, seat, chance)`` hold, in order.
@@ -682,18 +697,17 @@ def _checked_chances(rows: Sequence[Sequence[Any]], players: int,
     of every turn of a finished game of ``rounds`` rounds, adding up to 1 at
     each; otherwise (or without rows) there are none.
     """
-    turns = [(number, turn_seat) for number in range(1, rounds + 1)
+    turns = [(round_, turn_seat) for round_ in range(1, rounds + 1)
              for turn_seat in range(players)]
-    if len(rows) != len(turns) * players or [tuple(row[:3]) for row in rows] != [
-            (*turn, seat) for turn in turns for seat in range(players)]:
+    if [tuple(row[:3]) for row in rows] != [(*turn, seat) for turn in turns
+                                            for seat in range(players)]:
         return ()
-    values = [row[3] for row in rows]
-    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v <= 1
-               for v in values):
+    try:
+        values = [number(row[3], "a chance", low=0, high=1) for row in rows]
+    except FieldError:
         return ()
-    result = tuple(TurnChances(number, turn_seat,
-                               tuple(float(v) for v in values[i * players:(i + 1) * players]))
-                   for i, (number, turn_seat) in enumerate(turns))
+    result = tuple(TurnChances(round_, turn_seat, tuple(values[i * players:(i + 1) * players]))
+                   for i, (round_, turn_seat) in enumerate(turns))
     if any(abs(sum(t.chances) - 1) > CHANCE_TOLERANCE for t in result):
         return ()
     return result
@@ -702,75 +716,106 @@ def _checked_chances(rows: Sequence[Sequence[Any]], players: int,
 def _checked_game(game: Sequence[Any], players: Sequence[Sequence[Any]],
                   rows: Sequence[Sequence[Any]],
                   chances: Sequence[Sequence[Any]] = ()) -> HistoryGame:
-    """Return a game's metadata from its rows, checked against the rules; ``_BadRowError`` if bad.
+    """Return a game's metadata from its rows, checked against the rules; ``FieldError`` if bad.
 
     Each card is rebuilt from its boxes and must print the rows stored, its
     total and bonuses must be those stored, and the winners the leaders.
     Win chances that do not fit the game (``_checked_chances``) are left out.
     """
-    game_id, uid, finished_at, variant_name, rules, rounds = game
-    try:
-        variant = get_variant(_text(variant_name, "the game"), _text(rules, "the rules"))
-    except UnknownGameError as error:
-        raise _BadRowError(str(error)) from None
-    _text(uid, "the unique ID")
-    _text(finished_at, "the time")
-    if rounds != variant.rounds:
-        raise _BadRowError(f"the rounds are {rounds!r}")
-    box_count = len(variant.card_contents(variant.new_card())[0])
+    game_id, uid, finished_at, _variant_name, _rules, rounds = game
+    variant = _checked_variant(game)
     if not 1 <= len(players) <= MAX_PLAYERS or [p[0] for p in players] != list(
             range(len(players))):
-        raise _BadRowError("the players' seats are not 0, 1, ...")
+        raise FieldError("the players' seats are not 0, 1, ...")
+    by_seat = _card_rows(rows)
+    checked = [_checked_player(variant, player, by_seat.get(player[0], ()))
+               for player in players]
+    cards = [card for _, card in checked]
+    if [p.winner for p, _ in checked] != [seat in leaders(cards) for seat in range(len(cards))]:
+        raise FieldError("the winners are not the leaders")
+    return HistoryGame(int(game_id), uid, finished_at, variant.name, variant.rules_name,
+                       rounds, tuple(p for p, _ in checked),
+                       _checked_chances(chances, len(checked), rounds))
+
+
+def _checked_variant(game: Sequence[Any]) -> Variant:
+    """Return the dice game a ``games`` row is of, its other fields checked; else ``FieldError``."""
+    _game_id, uid, finished_at, variant_name, rules, rounds = game
+    try:
+        variant = get_variant(text(variant_name, "the game"), text(rules, "the rules"))
+    except UnknownGameError as error:
+        raise FieldError(str(error)) from None
+    text(uid, "the unique ID")
+    text(finished_at, "the time")
+    if rounds != variant.rounds:
+        raise FieldError(f"the rounds are {rounds!r}")
+    return variant
+
+
+def _card_rows(rows: Sequence[Sequence[Any]]) -> dict[Any, tuple[CardRow, ...]]:
+    """Return rows of ``(seat, label, value, dice)`` as each seat's card rows, in order."""
     by_seat: dict[Any, list[CardRow]] = {}
     for seat, label, value, dice in rows:
         if dice is not None:
-            _text(dice, "a box's dice")
+            text(dice, "a box's dice")
         by_seat.setdefault(seat, []).append(
-            CardRow(_text(label, "a row's label"), _whole(value, 0, 10**6, "a row's value"), dice))
-    cards: list[Card] = []
-    result = []
-    for seat, name, kind, total, upper, bonuses, winner in players:
-        if not _text(name, "a name") or kind not in KIND_NAMES:
-            raise _BadRowError(f"player {name!r} of kind {kind!r}")
-        card_rows = tuple(by_seat.get(seat, ()))
-        # A box holding 0 is read as open: a course card may end with open boxes.
-        boxes = [row.value or None for row in card_rows[:box_count]]
-        count = 0 if bonuses is None else _whole(bonuses, 0, variant.rounds, "the bonuses")
-        try:
-            card = variant.restore_card(boxes, count)
-        except ValueError as error:
-            raise _BadRowError(str(error)) from None
-        if [(row.label, row.value) for row in card_rows] != card.rows():
-            raise _BadRowError(f"the card of {name!r} does not add up")
-        if _whole(total, 0, 10**6, "a total") != card.score() or (
-                isinstance(card, ScoreCard)
-                and (upper, bonuses) != (card.upper_bonus(), card.get_yahtzee_bonus())):
-            raise _BadRowError(f"the total of {name!r} is not its card's")
-        cards.append(card)
-        result.append(HistoryPlayer(seat, name, kind, total, upper, bonuses,
-                                    bool(_whole(winner, 0, 1, "a winner flag")), card_rows))
-    if [p.winner for p in result] != [seat in leaders(cards) for seat in range(len(cards))]:
-        raise _BadRowError("the winners are not the leaders")
-    return HistoryGame(int(game_id), uid, finished_at, variant.name, variant.rules_name,
-                       rounds, tuple(result), _checked_chances(chances, len(result), rounds))
+            CardRow(text(label, "a row's label"), whole(value, "a row's value", low=0, high=10**6),
+                    dice))
+    return {seat: tuple(card_rows) for seat, card_rows in by_seat.items()}
+
+
+def _checked_player(variant: Variant, player: Sequence[Any],
+                    card_rows: tuple[CardRow, ...]) -> tuple[HistoryPlayer, Card]:
+    """Return a ``players`` row as a player, and the card its ``card_rows`` rebuild.
+
+    ``FieldError`` if a field is wrong, or the card does not print those rows
+    or have that total and those bonuses.
+    """
+    seat, name, kind, total, upper, bonuses, winner = player
+    if not text(name, "a name") or kind not in KIND_NAMES:
+        raise FieldError(f"player {name!r} of kind {kind!r}")
+    # A box holding 0 is read as open: a course card may end with open boxes.
+    boxes = [row.value or None for row in card_rows[:_box_count(variant)]]
+    count = 0 if bonuses is None else whole(bonuses, "the bonuses", low=0, high=variant.rounds)
+    try:
+        card = variant.restore_card(boxes, count)
+    except ValueError as error:
+        raise FieldError(str(error)) from None
+    if [(row.label, row.value) for row in card_rows] != card.rows():
+        raise FieldError(f"the card of {name!r} does not add up")
+    if whole(total, "a total", low=0, high=10**6) != card.score() or (
+            isinstance(card, ScoreCard)
+            and (upper, bonuses) != (card.upper_bonus(), card.get_yahtzee_bonus())):
+        raise FieldError(f"the total of {name!r} is not its card's")
+    return HistoryPlayer(seat, name, kind, total, upper, bonuses,
+                         bool(whole(winner, "a winner flag", low=0, high=1)), card_rows), card
+
+
+def _box_count(variant: Variant) -> int:
+    """Return how many boxes a card of ``variant`` has."""
+    return len(variant.card_contents(variant.new_card())[0])
 
 
 def _decision(row: Sequence[Any]) -> Decision:
-    """Return the decision a row of ``decisions`` holds; ``_BadRowError`` if it cannot be one."""
+    """Return the decision a row of ``decisions`` holds; ``FieldError`` if it cannot be one."""
     round_, seat, dice, saved, rolls_left, command, points, label = row
-    faces = _text(dice, "a decision's dice").split()
-    flags = _text(saved, "a decision's saved dice").split()
+    faces = text(dice, "a decision's dice").split()
+    flags = text(saved, "a decision's saved dice").split()
     if not all(f.isascii() and f.isdigit() and len(f) == 1 for f in faces) or not all(
             f in ("0", "1") for f in flags):
-        raise _BadRowError(f"a decision's dice are {dice!r} and {saved!r}")
-    if points is not None:
-        _whole(points, 0, 10**6, "a decision's points")
-    if label is not None:
-        _text(label, "a decision's box")
-    return Decision(_whole(round_, 1, 10**6, "a round"), _whole(seat, 0, MAX_PLAYERS, "a seat"),
+        raise FieldError(f"a decision's dice are {dice!r} and {saved!r}")
+    return Decision(whole(round_, "a round", low=1, high=10**6),
+                    whole(seat, "a seat", low=0, high=MAX_PLAYERS),
                     tuple(int(f) for f in faces), tuple(f == "1" for f in flags),
-                    _whole(rolls_left, 0, REROLLS, "the re-rolls left"),
-                    _text(command, "a command"), points, label)
+                    whole(rolls_left, "the re-rolls left", low=0, high=REROLLS),
+                    text(command, "a command"),
+                    optional(points, "a decision's points", _points),
+                    optional(label, "a decision's box", text))
+
+
+def _points(value: object, name: str) -> int:
+    """Return ``value`` if it is the points a box may hold."""
+    return whole(value, name, low=0, high=10**6)
 
 
 def load_history_game(game_id: int, *, path: Path | None = None

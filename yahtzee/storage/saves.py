@@ -34,6 +34,7 @@ from typing import Any
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.atomic import write_atomic
+from yahtzee.storage.fields import FieldError, flag, hex_id, whole, zoned_time
 from yahtzee.storage.locks import FileLock, try_lock
 from yahtzee.storage.problems import (Damage, SaveInUseError, SaveNotFoundError, StorageError,
                                       StorageProblems, StoredFile, left_in_place, set_aside)
@@ -62,18 +63,6 @@ def now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _time(fields: dict[str, Any], key: str) -> datetime:
-    """Return the UTC time stored under ``key``."""
-    value = fields.get(key)
-    try:
-        moment = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        moment = None
-    if moment is None or moment.tzinfo is None:
-        raise SnapshotError(f"{key!r} must be a time with its zone")
-    return moment
-
-
 @dataclass(frozen=True)
 class SaveFile:
     """One save: its ID, the game's unique ID, when it was created and updated, the game."""
@@ -98,24 +87,21 @@ class SaveFile:
 
     @classmethod
     def from_dict(cls, data: object) -> SaveFile:
-        """Return the save ``data`` describes; ``SnapshotError`` (``NewerVersionError``) if bad."""
+        """Return the save ``data`` describes.
+
+        ``FieldError`` if it is not a save or a field is wrong (``NewerVersionError``
+        if a newer program wrote it, ``SnapshotError`` if its game is impossible).
+        """
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SnapshotError("not a yahtzee save")
-        version = data.get("version")
-        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-            raise SnapshotError("the save has no valid version number")
+        version = whole(data.get("version"), "the save's version", low=1)
         if version > SAVE_VERSION:
             raise NewerVersionError(f"save format {version} is newer than {SAVE_VERSION}")
-        save_id = data.get("id")
-        uid = data.get("uid")
-        finished = data.get("finished")
-        if isinstance(save_id, bool) or not isinstance(save_id, int) or save_id < 1:
-            raise SnapshotError("the save has no valid ID")
-        if not isinstance(uid, str) or not re.fullmatch(r"[0-9a-f]{32}", uid):
-            raise SnapshotError("the save has no valid unique ID")
-        if not isinstance(finished, bool):
-            raise SnapshotError("'finished' must be true or false")
-        return cls(save_id, uid, _time(data, "created"), _time(data, "updated"), finished,
+        return cls(whole(data.get("id"), "the save's ID", low=1),
+                   hex_id(data.get("uid"), "the save's unique ID"),
+                   zoned_time(data.get("created"), "'created'"),
+                   zoned_time(data.get("updated"), "'updated'"),
+                   flag(data.get("finished"), "'finished'"),
                    record_from_dict(data.get("game")))
 
     @property
@@ -336,7 +322,7 @@ class SaveStore:
                 raise SnapshotError("the save's ID does not match its name")
         except NewerVersionError:
             raise set_aside(StoredFile.SAVE, path, Damage.NEWER, self.problems) from None
-        except (SnapshotError, ValueError, RecursionError):
+        except (FieldError, ValueError, RecursionError):
             raise set_aside(StoredFile.SAVE, path, damage, self.problems) from None
         return save
 

@@ -5,7 +5,10 @@ set, each player's name, kind and card, the round and the seat to play, the
 turn in progress (dice, saved flags, re-rolls left, whether the player is
 choosing a box), the log of accepted commands and the state of the shared
 generator ``Die.r``.  Reading one checks every field, so a damaged file is
-refused rather than half used.
+refused rather than half used.  The fields are checked by
+``yahtzee.storage.fields``; a field of the wrong kind raises its
+``FieldError``, a record of a game no play could reach ``SnapshotError``
+(a ``FieldError`` too).
 """
 
 from __future__ import annotations
@@ -22,12 +25,14 @@ from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.records import (REROLLS, Decision, GameRecord, PlayerRecord, RngState,
                                     TurnRecord)
 from yahtzee.players.kinds import KINDS
+from yahtzee.storage.fields import (FieldError, flag, listed, mapping, number, one_of,
+                                    optional, text, whole)
 
 KIND_NAMES = frozenset(kind.name for kind in KINDS)
 """The player kinds a save may name (aliases are for the command line only)."""
 
 
-class SnapshotError(ValueError):
+class SnapshotError(FieldError):
     """Data that do not describe a game this program can resume."""
 
 
@@ -65,35 +70,42 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
 
 
 def record_from_dict(data: object) -> GameRecord:
-    """Return the game record ``data`` describes; ``SnapshotError`` if anything is wrong."""
-    fields = _mapping(data, "game")
-    variant_name = _str(fields, "variant")
-    rules_name = _str(fields, "rules")
+    """Return the game record ``data`` describes.
+
+    ``FieldError`` if a field is of the wrong kind or out of range,
+    ``SnapshotError`` (a ``FieldError``) if no game could be in that state.
+    """
+    fields = mapping(data, "the game")
+    variant_name = text(fields.get("variant"), "the game's name")
+    rules_name = text(fields.get("rules"), "the rules")
     try:
         variant = get_variant(variant_name, rules_name)
     except UnknownGameError as error:
         raise SnapshotError(str(error)) from None
-    raw_players = _list(fields, "players")
-    if not 1 <= len(raw_players) <= MAX_PLAYERS:
+    players = tuple(listed(fields.get("players"), "the players", _player))
+    if not 1 <= len(players) <= MAX_PLAYERS:
         raise SnapshotError(f"a game has 1 to {MAX_PLAYERS} players")
-    players = tuple(_player(raw) for raw in raw_players)
-    round_ = _int(fields, "round", 0, variant.rounds)
-    seat = _int(fields, "seat", 0, len(players) - 1)
-    turn = None if fields.get("turn") is None else _turn(fields["turn"])
+    round_ = whole(fields.get("round"), "the round", low=0, high=variant.rounds)
+    seat = whole(fields.get("seat"), "the seat", low=0, high=len(players) - 1)
+    turn = optional(fields.get("turn"), "the turn", _turn)
     if round_ == variant.rounds and (seat or turn is not None):
         raise SnapshotError("a finished game has no turn in progress")
     log = tuple(decision_from_dict(raw, variant.rounds, len(players))
-                for raw in _list(fields, "log"))
+                for raw in listed(fields.get("log"), "the log"))
     check_log(variant, len(players), log)
     record = GameRecord(variant_name, rules_name, players, round_, seat, turn, log,
                         _rng(fields.get("rng")))
     for index, player in enumerate(players):
-        card = make_card(variant, player)
-        expected = round_ + (1 if index < seat else 0)
-        if card.rounds_used() != expected:
-            raise SnapshotError(f"{player.name!r} has played {card.rounds_used()} turns, "
-                                f"not {expected}")
+        _check_turns_played(make_card(variant, player), player,
+                            round_ + (1 if index < seat else 0))
     return record
+
+
+def _check_turns_played(card: Card, player: PlayerRecord, expected: int) -> None:
+    """Check that ``player``'s card has had ``expected`` turns; ``SnapshotError`` if not."""
+    if card.rounds_used() != expected:
+        raise SnapshotError(f"{player.name!r} has played {card.rounds_used()} turns, "
+                            f"not {expected}")
 
 
 def decision_to_dict(decision: Decision) -> dict[str, Any]:
@@ -104,18 +116,16 @@ def decision_to_dict(decision: Decision) -> dict[str, Any]:
 
 
 def decision_from_dict(data: object, rounds: int, players: int) -> Decision:
-    """Return the decision ``data`` describes; ``SnapshotError`` if anything is wrong."""
-    fields = _mapping(data, "decision")
-    points = fields.get("points")
-    label = fields.get("label")
-    if points is not None and not _is_int(points):
-        raise SnapshotError("a decision's points must be a whole number")
-    if label is not None and not isinstance(label, str):
-        raise SnapshotError("a decision's label must be text")
-    return Decision(_int(fields, "round", 1, rounds), _int(fields, "seat", 0, players - 1),
+    """Return the decision ``data`` describes; ``FieldError`` if a field is wrong."""
+    fields = mapping(data, "a decision")
+    return Decision(whole(fields.get("round"), "a decision's round", low=1, high=rounds),
+                    whole(fields.get("seat"), "a decision's seat", low=0, high=players - 1),
                     _dice(fields.get("dice")), _flags(fields.get("saved")),
-                    _int(fields, "rolls_left", 0, REROLLS), _str(fields, "command"),
-                    points, label)
+                    whole(fields.get("rolls_left"), "a decision's re-rolls left",
+                          low=0, high=REROLLS),
+                    text(fields.get("command"), "a decision's command"),
+                    optional(fields.get("points"), "a decision's points", whole),
+                    optional(fields.get("label"), "a decision's label", text))
 
 
 DIE_COMMANDS = frozenset({"roll", "score", *(str(n) for n in range(1, DiceRoll.NUM_DIE + 1))})
@@ -124,6 +134,12 @@ DIE_COMMANDS = frozenset({"roll", "score", *(str(n) for n in range(1, DiceRoll.N
 
 def check_decision(decision: Decision, rounds: int, players: int) -> None:
     """Check one logged decision on its own; ``SnapshotError`` if no game could have made it."""
+    _check_position(decision, rounds, players)
+    _check_command(decision)
+
+
+def _check_position(decision: Decision, rounds: int, players: int) -> None:
+    """Check a decision's round, seat, dice and re-rolls left; ``SnapshotError`` if impossible."""
     if not 1 <= decision.round <= rounds or not 0 <= decision.seat < players:
         raise SnapshotError("a decision's round or seat is out of range")
     if (len(decision.dice) != DiceRoll.NUM_DIE or len(decision.saved) != DiceRoll.NUM_DIE
@@ -131,6 +147,10 @@ def check_decision(decision: Decision, rounds: int, players: int) -> None:
         raise SnapshotError("a decision's dice are not five faces")
     if not 0 <= decision.rolls_left <= REROLLS:
         raise SnapshotError("a decision's re-rolls left are out of range")
+
+
+def _check_command(decision: Decision) -> None:
+    """Check a decision's command against its points and box; ``SnapshotError`` if impossible."""
     if (decision.points is None) != (decision.label is None):
         raise SnapshotError("a scoring decision has both its points and its box")
     if decision.label is None and (decision.command not in DIE_COMMANDS
@@ -166,81 +186,41 @@ def check_log(variant: Variant, players: int, log: Sequence[Decision]) -> list[C
 
 
 # -- checked reading of JSON-able data -----------------------------------------
-def _is_int(value: object) -> bool:
-    """Return whether ``value`` is an int (and not a bool)."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _mapping(data: object, what: str) -> dict[str, Any]:
-    """Return ``data`` if it is a JSON object."""
-    if not isinstance(data, dict):
-        raise SnapshotError(f"the {what} is not a JSON object")
-    return data
-
-
-def _str(fields: dict[str, Any], key: str) -> str:
-    """Return the text field ``key``."""
-    value = fields.get(key)
-    if not isinstance(value, str):
-        raise SnapshotError(f"{key!r} must be text")
-    return value
-
-
-def _int(fields: dict[str, Any], key: str, low: int, high: int) -> int:
-    """Return the whole-number field ``key``, which must lie in ``low..high``."""
-    value = fields.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise SnapshotError(f"{key!r} must be a whole number from {low} to {high}")
-    return value
-
-
-def _list(fields: dict[str, Any], key: str) -> list[Any]:
-    """Return the list field ``key``."""
-    value = fields.get(key)
-    if not isinstance(value, list):
-        raise SnapshotError(f"{key!r} must be a list")
-    return value
+def _face(value: object, name: str) -> int:
+    """Return ``value`` if it is a die's face."""
+    return whole(value, name, low=1, high=Die.SIDES)
 
 
 def _dice(value: object) -> tuple[int, ...]:
     """Return five die faces."""
-    if (not isinstance(value, list) or len(value) != DiceRoll.NUM_DIE
-            or not all(_is_int(v) and 1 <= v <= Die.SIDES for v in value)):
-        raise SnapshotError(f"dice must be {DiceRoll.NUM_DIE} faces from 1 to {Die.SIDES}")
-    return tuple(value)
+    return tuple(listed(value, "the dice", _face, length=DiceRoll.NUM_DIE))
 
 
 def _flags(value: object) -> tuple[bool, ...]:
     """Return five saved flags."""
-    if (not isinstance(value, list) or len(value) != DiceRoll.NUM_DIE
-            or not all(isinstance(v, bool) for v in value)):
-        raise SnapshotError(f"saved flags must be {DiceRoll.NUM_DIE} true/false values")
-    return tuple(value)
+    return tuple(listed(value, "the saved flags", flag, length=DiceRoll.NUM_DIE))
 
 
-def _player(data: object) -> PlayerRecord:
-    """Return the player record ``data`` describes."""
-    fields = _mapping(data, "player")
-    name = _str(fields, "name")
-    kind = _str(fields, "kind")
-    if not name or kind not in KIND_NAMES:
-        raise SnapshotError(f"bad player {name!r} of kind {kind!r}")
-    scores = _list(fields, "scores")
-    if not all(v is None or _is_int(v) for v in scores):
-        raise SnapshotError("a card's boxes hold whole points or nothing")
-    bonus = fields.get("yahtzee_bonus", 0)
-    if not _is_int(bonus) or bonus < 0:
-        raise SnapshotError("the Yahtzee bonus count must be a whole number")
-    return PlayerRecord(name, kind, tuple(scores), bonus)
+def _box(value: object, name: str) -> int | None:
+    """Return what a box of a card holds: whole points, or None while it is open."""
+    return optional(value, name, whole)
 
 
-def _turn(data: object) -> TurnRecord:
-    """Return the turn record ``data`` describes."""
-    fields = _mapping(data, "turn")
-    choosing = fields.get("choosing")
-    if not isinstance(choosing, bool):
-        raise SnapshotError("'choosing' must be true or false")
-    rolls_left = _int(fields, "rolls_left", 0, REROLLS)
+def _player(data: object, name: str) -> PlayerRecord:
+    """Return the player record ``data`` (reported as ``name``) describes."""
+    fields = mapping(data, name)
+    return PlayerRecord(text(fields.get("name"), f"the name of {name}", empty=False),
+                        one_of(fields.get("kind"), f"the kind of {name}", KIND_NAMES),
+                        tuple(listed(fields.get("scores"), f"the boxes of {name}", _box)),
+                        whole(fields.get("yahtzee_bonus", 0),
+                              f"the Yahtzee bonuses of {name}", low=0))
+
+
+def _turn(data: object, name: str) -> TurnRecord:
+    """Return the turn record ``data`` (reported as ``name``) describes."""
+    fields = mapping(data, name)
+    choosing = flag(fields.get("choosing"), "'choosing'")
+    rolls_left = whole(fields.get("rolls_left"), "the re-rolls left", low=0, high=REROLLS)
     if rolls_left == 0 and not choosing:
         raise SnapshotError("a player out of rolls must be choosing a box")
     return TurnRecord(_dice(fields.get("dice")), _flags(fields.get("saved")), rolls_left,
@@ -249,16 +229,10 @@ def _turn(data: object) -> TurnRecord:
 
 def _rng(data: object) -> RngState:
     """Return a generator state, checked by loading it into a scratch generator."""
-    fields = _mapping(data, "generator state")
-    version = fields.get("version")
-    state = fields.get("state")
-    gauss = fields.get("gauss")
-    if not _is_int(version) or not isinstance(state, list) or not all(map(_is_int, state)):
-        raise SnapshotError("bad generator state")
-    if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, (int, float))):
-        raise SnapshotError("bad generator state")
-    assert isinstance(version, int)
-    result: RngState = (version, tuple(state), None if gauss is None else float(gauss))
+    fields = mapping(data, "the generator state")
+    result: RngState = (whole(fields.get("version"), "the generator's version"),
+                        tuple(listed(fields.get("state"), "the generator's state", whole)),
+                        optional(fields.get("gauss"), "the generator's gauss", number))
     try:
         random.Random().setstate(result)
     except (ValueError, TypeError, OverflowError):
