@@ -25,7 +25,8 @@ import secrets
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from yahtzee.app.service import LiveGame, new_game, resume_game
@@ -37,11 +38,12 @@ from yahtzee.engine.engine import FirstRoll, Outcome, Phase, Rolled, Scored
 from yahtzee.engine.moves import Move
 from yahtzee.players.kinds import PlayerKind, find_kind
 from yahtzee.players.players import ComputerPlayer
+from yahtzee.storage.fields import GAME_ID
 from yahtzee.storage.history import History
 from yahtzee.storage.problems import StorageError, StorageProblems
-from yahtzee.storage.saves import SaveStore
+from yahtzee.storage.saves import BrowserSeats, SaveStore
 from yahtzee.storage.snapshot import SnapshotError
-from yahtzee.storage.web_games import GAME_ID, WebGame, WebGameStore
+from yahtzee.storage.web_games import WebGame, forget_legacy_game, load_legacy_games
 
 if TYPE_CHECKING:
     from yahtzee.solver.coach import BoxAdvice, KeepAdvice, Option, PlayerAnalysis
@@ -158,12 +160,13 @@ def hash_secret(secret: str) -> str:
 
 @dataclass
 class GameTable:
-    """One game at a server: the live game, its record of settings and the seats' secrets."""
+    """One game at a server: the live game, its autosave, and its seats' secrets and settings."""
 
-    web: WebGame
+    game_id: str
+    """The game's ID: in its link, its save and its history entry."""
+    seats: BrowserSeats
     live: LiveGame
     saver: Autosaver
-    games: WebGameStore
     happened: list[Happened] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
@@ -179,18 +182,13 @@ class GameTable:
         """
         return 2 * len(self.live.engine.log) + (0 if self.live.is_over() else 1)
 
-    @property
-    def game_id(self) -> str:
-        """The game's ID: in its link, its save and its history entry."""
-        return self.web.game_id
-
     def seats_of(self, secret: str | None) -> frozenset[int]:
         """Return the seats (from 0) that ``secret`` acts for (none for a wrong or no secret)."""
         if not secret:
             return frozenset()
         digest = hash_secret(secret)
         found: set[int] = set()
-        for known, seats in self.web.secrets:
+        for known, seats in self.seats.secrets:
             if hmac.compare_digest(known, digest):
                 found.update(seats)
         return frozenset(found)
@@ -222,7 +220,6 @@ class GameTable:
             if not outcome.accepted:
                 raise TableError(Denial.REFUSED, outcome)
             self._note(prompt.seat, prompt.view.dice, prompt.view.saved, outcome)
-            self._after_move()
             return self._view_now()
 
     def _check_turn(self, seats: frozenset[int], version: int | None) -> None:
@@ -248,7 +245,6 @@ class GameTable:
             view = self.live.prompt().view
             _, outcome = self.live.computer_move()
             self._note(view.seat, view.dice, view.saved, outcome)
-            self._after_move()
             return True
 
     def _note(self, seat: int, dice: tuple[int, ...], saved: tuple[bool, ...],
@@ -264,18 +260,6 @@ class GameTable:
             elif isinstance(event, FirstRoll):
                 self.happened.append(Happened(event.seat, event.dice))
         del self.happened[:-RECENT]
-
-    def _after_move(self) -> None:
-        """Note the save's ID in the game's record once it has one; drop it once filed."""
-        save_id = self.saver.save_id
-        if save_id is not None and self.web.save_id != save_id:
-            self.web = self.web.with_save(save_id)
-            try:
-                self.games.write(self.web)
-            except OSError as error:
-                self.saver.store.problems.cannot_save(error)
-        if self.saver.filed:
-            self.games.remove(self.game_id)
 
     # -- views -------------------------------------------------------------
     def view(self) -> TableView:
@@ -303,7 +287,7 @@ class GameTable:
             None if coaching is None else coaching.chances,
             tuple(live.analyses()) if over and live.coach is not None else (),
             tuple(live.engine.winners()) if over else (), tuple(self.happened),
-            self.web.hot_seat, live.coach is not None)
+            self.seats.hot_seat, live.coach is not None)
         return self._view
 
     def _seat_view(self, seat: int) -> SeatView:
@@ -330,32 +314,39 @@ class NewTable:
 
 
 class Tables:
-    """The live games of a server, by ID, at most ``capacity`` of them.
+    """The games of a server by ID, at most ``capacity`` of them held in memory.
 
-    Browser games saved by an earlier run (listed once, at the start) come
-    back on the first request for their ID.  When the tables are full, a
-    finished game, then the game idle longest, is let go (its save stays,
-    to be taken up again); if every table is busy, a new game is refused.
+    A browser game's one record is its save (``SaveFile.browser`` holds its
+    seats' secrets and settings); the saves of browser games are listed once,
+    at the start, and come back on the first request for their ID.  When the
+    tables are full, a finished game, then the game idle longest, is let go
+    (its save stays, to be taken up again); if every table is busy, a new
+    game is refused.  Records an earlier version kept beside the saves
+    (``<data folder>/web/<id>.json``) are folded into the saves at the start.
     """
 
     def __init__(self, setup: Setup, problems: StorageProblems, *,
-                 capacity: int = DEFAULT_CAPACITY, games: WebGameStore | None = None) -> None:
+                 capacity: int = DEFAULT_CAPACITY, store: SaveStore | None = None) -> None:
         """Serve games with ``setup``'s solver, reporting storage problems to ``problems``."""
         self.setup = setup
         self.problems = problems
         self.capacity = capacity
-        self.games = games if games is not None else WebGameStore(problems=problems)
-        self.known = self.games.load_all()
-        """Browser games of earlier runs not yet taken up, by ID."""
+        self.store = store if store is not None else SaveStore(problems=problems)
+        self.known = {save.uid: save.save_id for save in self.store.unfinished()
+                      if save.browser is not None}
+        """Browser games saved by earlier runs, not yet taken up: save IDs by game ID."""
         self.live: dict[str, GameTable] = {}
         self.lock = threading.Lock()
+        for legacy in load_legacy_games(problems):
+            self._adopt(legacy)
 
     # -- creating and finding games ----------------------------------------
     def create(self, settings: Settings) -> NewTable:
         """Start a new game as ``settings`` say; ``TableError(Denial.FULL)`` if no room is left.
 
-        The solver's tables (for computers and the coach) load before the
-        game starts; ``SolverUnavailableError`` without numpy.
+        The game is saved at once, with its seats' secrets (as hashes).  The
+        solver's tables (for computers and the coach) load before the game
+        starts; ``SolverUnavailableError`` without numpy.
         """
         seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(
             MAX_SEED + 1)
@@ -365,15 +356,13 @@ class Tables:
             given.append((secrets.token_urlsafe(18), humans))
         else:
             given.extend((secrets.token_urlsafe(18), (seat,)) for seat in humans)
-        web = WebGame(uuid.uuid4().hex, settings.variant.name, settings.variant.rules_name,
-                      tuple(k.name for k in settings.kinds), settings.names, seed,
-                      settings.coach, settings.hot_seat,
-                      tuple((hash_secret(secret), seats) for secret, seats in given))
+        seats = BrowserSeats(seed, settings.coach, settings.hot_seat,
+                             tuple((hash_secret(secret), held) for secret, held in given))
         with self.lock:
             self._make_room()
-            table = self._seat(web)
-            self.games.write(web)
-            self.live[web.game_id] = table
+            table = self._new(uuid.uuid4().hex, seats, settings.variant, settings.kinds,
+                              settings.names)
+            self.live[table.game_id] = table
         return NewTable(table, tuple(given))
 
     def get(self, game_id: str) -> GameTable:
@@ -388,12 +377,12 @@ class Tables:
             table = self.live.get(game_id)
             if table is not None:
                 return table
-            web = self.known.get(game_id)
-            if web is None:
+            save_id = self.known.get(game_id)
+            if save_id is None:
                 raise TableError(Denial.UNKNOWN_GAME)
             self._make_room()
             try:
-                table = self._seat(web)
+                table = self._resume(game_id, save_id)
             except (StorageError, SnapshotError, ValueError, LookupError):
                 self.known.pop(game_id, None)
                 raise TableError(Denial.UNKNOWN_GAME) from None
@@ -413,43 +402,78 @@ class Tables:
         oldest = min(pool, key=lambda t: t.touched)
         del self.live[oldest.game_id]
         oldest.release()
-        if not oldest.is_over():
-            self.known[oldest.game_id] = oldest.web
+        save_id = oldest.saver.save_id
+        if not oldest.is_over() and save_id is not None:
+            self.known[oldest.game_id] = save_id
 
-    def _seat(self, web: WebGame) -> GameTable:
-        """Return the table of ``web``: from its save if it has one, else set up anew."""
-        store = SaveStore(problems=self.problems)
+    def _new(self, game_id: str, seats: BrowserSeats, variant: Variant,
+             kinds: Sequence[PlayerKind], names: Sequence[str]) -> GameTable:
+        """Return a new game's table, saved at once under ``game_id``."""
+        store = SaveStore(self.store.directory, problems=self.problems)
+        saver = Autosaver(store, History(problems=self.problems), uid=game_id,
+                          setup=self.setup, coached=seats.coach, browser=seats)
+        return self._seat(game_id, seats, store, saver, lambda: new_game(
+            self.setup, variant, kinds, names, seed=seats.seed, coach=seats.coach,
+            autosave=saver))
+
+    def _resume(self, game_id: str, save_id: int) -> GameTable:
+        """Return the table of the browser game saved as ``save_id``."""
+        store = SaveStore(self.store.directory, problems=self.problems)
+        try:
+            save = find_save(str(save_id), store)
+            if save.uid != game_id or save.browser is None:
+                raise LookupError(game_id)
+        except BaseException:
+            store.release()
+            raise
+        seats = save.browser
+        saver = Autosaver(store, History(problems=self.problems), resumed=save,
+                          setup=self.setup, coached=seats.coach)
+        return self._seat(game_id, seats, store, saver, lambda: resume_game(
+            self.setup, save, coach=seats.coach, autosave=saver))
+
+    def _seat(self, game_id: str, seats: BrowserSeats, store: SaveStore, saver: Autosaver,
+              make: Callable[[], LiveGame]) -> GameTable:
+        """Return the table of the game ``make()`` gives, its computers' tables loaded."""
         try:
             with _SOLVER_LOAD_LOCK:
-                live, saver = self._live(web, store)
+                live = make()
                 for player in live.players:
                     if isinstance(player, ComputerPlayer):
                         player.prepare()
         except BaseException:
             store.release()
             raise
-        return GameTable(web, live, saver, self.games)
+        return GameTable(game_id, seats, live, saver)
 
-    def _live(self, web: WebGame, store: SaveStore) -> tuple[LiveGame, Autosaver]:
-        """Return the live game of ``web`` (resumed from its save, or new) and its autosave."""
-        history = History(problems=self.problems)
-        if web.save_id is not None:
-            save = find_save(str(web.save_id), store)
-            if save.uid != web.game_id:
-                raise LookupError(web.game_id)
-            saver = Autosaver(store, history, resumed=save, setup=self.setup,
-                              coached=web.coach)
-            return resume_game(self.setup, save, coach=web.coach, autosave=saver), saver
-        kinds = []
-        for name in web.kinds:
-            kind = find_kind(name)
-            if kind is None:
-                raise ValueError(f"unknown player kind {name!r}")
-            kinds.append(kind)
-        saver = Autosaver(store, history, uid=web.game_id, setup=self.setup, coached=web.coach)
-        variant = get_variant(web.game, web.rules)
-        return new_game(self.setup, variant, kinds, list(web.names), seed=web.seed,
-                        coach=web.coach, autosave=saver), saver
+    def _adopt(self, legacy: WebGame) -> None:
+        """Fold a browser game kept by an earlier version into the saves, then drop its file.
+
+        A game with a save gets its seats written into it; a game stopped
+        before its first move is made again from its settings (same seed,
+        same dice) and saved.  A game that cannot be taken over is left as
+        it is (it is reported when asked for).
+        """
+        seats = BrowserSeats(legacy.seed, legacy.coach, legacy.hot_seat, legacy.secrets)
+        try:
+            if legacy.save_id is not None:
+                save = find_save(str(legacy.save_id), self.store)
+                if save.uid != legacy.game_id:
+                    raise LookupError(legacy.game_id)
+                self.store.write(replace(save, browser=seats))
+                self.store.release(save.save_id)
+                self.known[legacy.game_id] = save.save_id
+            else:
+                kinds = [find_kind(name) for name in legacy.kinds]
+                if None in kinds:
+                    raise LookupError(legacy.game_id)
+                table = self._new(legacy.game_id, seats,
+                                  get_variant(legacy.game, legacy.rules),
+                                  [kind for kind in kinds if kind is not None], legacy.names)
+                self.live[legacy.game_id] = table
+        except (StorageError, SnapshotError, ValueError, LookupError, OSError):
+            return
+        forget_legacy_game(legacy.game_id)
 
     def close(self) -> None:
         """Let go of every live game's save."""

@@ -25,7 +25,7 @@ from yahtzee.players.kinds import EXPECTED, PlayerKind, default_names, find_kind
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
 from yahtzee.storage.history import History
 from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
-from yahtzee.storage.saves import SaveFile, SaveStore, now
+from yahtzee.storage.saves import BrowserSeats, SaveFile, SaveStore, now
 from yahtzee.storage.snapshot import SnapshotError, make_card, record_variant
 
 if TYPE_CHECKING:
@@ -211,8 +211,10 @@ class Setup:
 class Autosaver:
     """An engine observer that saves the whole game after every change.
 
-    A new game is first saved at its first accepted command (so a game
-    stopped before any leaves no save); its ID stays locked by the store
+    A new game is first saved at its first accepted move (so a console game
+    stopped before any leaves no save), or, for a game played in the browser
+    (``browser`` given), as soon as it is made: its links are out by then.
+    Its ID stays locked by the store
     until the store releases it.  When the game ends it goes into the
     history and its save is removed.  If saving fails, the problem is
     reported once and the game plays on.
@@ -226,13 +228,15 @@ class Autosaver:
 
     def __init__(self, store: SaveStore, history: History | None = None, *,
                  resumed: SaveFile | None = None, uid: str | None = None,
-                 setup: Setup | None = None, coached: bool = False) -> None:
+                 setup: Setup | None = None, coached: bool = False,
+                 browser: BrowserSeats | None = None) -> None:
         """Save into ``store`` and file finished games in ``history``.
 
         ``resumed`` is the save a resumed game came from; its ID is kept.
         ``uid`` is a new game's unique ID (by default, a random one at its first save).
         ``setup`` gives the solver for the win chances filed with the game;
         ``coached`` says that the coach is on (the solver is used anyway).
+        ``browser`` is a new browser game's seats, saved with it from the start.
         """
         self.uid = resumed.uid if resumed is not None else uid
         self.store = store
@@ -240,6 +244,7 @@ class Autosaver:
         self.setup = setup
         self.coached = coached
         self.save = resumed
+        self.browser = browser
         self.up_to_date = resumed is not None
         """Whether the save on disk holds the game as it stands now."""
         self.warned = False
@@ -267,8 +272,8 @@ class Autosaver:
             self.store.problems.cannot_save(error)
 
     def changed(self, engine: Engine) -> None:
-        """Write the game as it now stands (a new game only once it has an accepted command)."""
-        if self.save is None and not engine.log:
+        """Write the game as it now stands (a new console game once it has an accepted move)."""
+        if self.save is None and not engine.log and self.browser is None:
             return
         self.keep(engine.record())
 
@@ -276,7 +281,7 @@ class Autosaver:
         """Write ``record``, the game as it now stands (``changed`` without the engine)."""
         try:
             if self.save is None:
-                self.save = self.store.create(record, uid=self.uid)
+                self.save = self.store.create(record, uid=self.uid, browser=self.browser)
             else:
                 save = replace(self.save, updated=now(), snapshot=record)
                 self.store.write(save)

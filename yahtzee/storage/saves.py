@@ -34,15 +34,21 @@ from typing import Any
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.atomic import write_atomic
-from yahtzee.storage.fields import FieldError, flag, hex_id, whole, zoned_time
+from yahtzee.storage.fields import (FieldError, flag, hex_id, listed, mapping, refuse, whole,
+                                    zoned_time)
 from yahtzee.storage.locks import FileLock, try_lock
 from yahtzee.storage.problems import (Damage, SaveInUseError, SaveNotFoundError, StorageError,
                                       StorageProblems, StoredFile, left_in_place, set_aside)
 from yahtzee.storage.snapshot import SnapshotError, record_from_dict, record_to_dict
 
 SAVE_FORMAT = "yahtzee-save"
-SAVE_VERSION = 1
-"""The version of the save format this program writes; a higher one is refused."""
+SAVE_VERSION = 2
+"""The newest save format this program reads; a higher one is refused.
+
+Version 2 adds the ``browser`` part of a game played in the browser; a save
+without one is still written as version 1, which older programs read."""
+SECRET_HASH = re.compile(r"[0-9a-f]{64}")
+"""A seat secret's SHA-256, in hex, as a browser game's save keeps it."""
 MAX_SAVE_ID = 999_999_999
 """The highest save ID: IDs have at most nine digits, which ``saves`` and ``--resume`` read."""
 _SAVE_NAME = re.compile(r"([0-9]{1,9})\.json")
@@ -64,8 +70,53 @@ def now() -> datetime:
 
 
 @dataclass(frozen=True)
+class BrowserSeats:
+    """What a game played in the browser keeps beside its record: how people reach their seats.
+
+    ``seed`` is the seed the game was made with; ``coach`` and ``hot_seat``
+    its settings; ``secrets`` each seat link's secret as its SHA-256 (hex)
+    with the seats (from 0) it acts for: the secrets themselves are never stored.
+    """
+
+    seed: int
+    coach: bool
+    hot_seat: bool
+    secrets: tuple[tuple[str, tuple[int, ...]], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the seats' part of the save as JSON-able data."""
+        return {"seed": self.seed, "coach": self.coach, "hot_seat": self.hot_seat,
+                "secrets": [[digest, list(seats)] for digest, seats in self.secrets]}
+
+    @classmethod
+    def from_dict(cls, data: object, players: int) -> BrowserSeats:
+        """Return the seats ``data`` describes for a game of ``players``; ``FieldError`` if bad."""
+        fields = mapping(data, "the browser part")
+
+        def seat(value: object, name: str) -> int:
+            """Return a seat number of this game."""
+            return whole(value, name, low=0, high=players - 1)
+
+        def secret(value: object, name: str) -> tuple[str, tuple[int, ...]]:
+            """Return one secret's hash with its seats."""
+            digest, seats = listed(value, name, length=2)
+            if not isinstance(digest, str) or not SECRET_HASH.fullmatch(digest):
+                raise refuse(name, digest)
+            return digest, tuple(listed(seats, f"{name}'s seats", seat))
+
+        return cls(whole(fields.get("seed"), "the seed", low=0),
+                   flag(fields.get("coach"), "'coach'"),
+                   flag(fields.get("hot_seat"), "'hot_seat'"),
+                   tuple(listed(fields.get("secrets"), "the secrets", secret)))
+
+
+@dataclass(frozen=True)
 class SaveFile:
-    """One save: its ID, the game's unique ID, when it was created and updated, the game."""
+    """One save: its ID, the game's unique ID, when it was created and updated, the game.
+
+    ``browser`` is set for a game played in the browser: its seats' secrets
+    and settings, so that the save is the game's one record.
+    """
 
     save_id: int
     uid: str
@@ -73,13 +124,18 @@ class SaveFile:
     updated: datetime
     finished: bool
     snapshot: GameRecord
+    browser: BrowserSeats | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the save as JSON-able data."""
-        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "id": self.save_id,
-                "uid": self.uid, "created": self.created.isoformat(timespec="microseconds"),
+        data = {"format": SAVE_FORMAT, "version": 1 if self.browser is None else 2,
+                "id": self.save_id, "uid": self.uid,
+                "created": self.created.isoformat(timespec="microseconds"),
                 "updated": self.updated.isoformat(timespec="microseconds"),
                 "finished": self.finished, "game": record_to_dict(self.snapshot)}
+        if self.browser is not None:
+            data["browser"] = self.browser.to_dict()
+        return data
 
     def to_bytes(self) -> bytes:
         """Return the save file's contents: compact JSON on one line, UTF-8."""
@@ -97,12 +153,15 @@ class SaveFile:
         version = whole(data.get("version"), "the save's version", low=1)
         if version > SAVE_VERSION:
             raise NewerVersionError(f"save format {version} is newer than {SAVE_VERSION}")
+        record = record_from_dict(data.get("game"))
+        browser = data.get("browser")
         return cls(whole(data.get("id"), "the save's ID", low=1),
                    hex_id(data.get("uid"), "the save's unique ID"),
                    zoned_time(data.get("created"), "'created'"),
                    zoned_time(data.get("updated"), "'updated'"),
-                   flag(data.get("finished"), "'finished'"),
-                   record_from_dict(data.get("game")))
+                   flag(data.get("finished"), "'finished'"), record,
+                   None if browser is None or version < 2
+                   else BrowserSeats.from_dict(browser, len(record.players)))
 
     @property
     def sort_key(self) -> tuple[datetime, int]:
@@ -211,7 +270,7 @@ class SaveStore:
         return [int(m.group(1)) for m in map(_TAKEN_NAME.fullmatch, names) if m]
 
     def create(self, snapshot: GameRecord, *, uid: str | None = None,
-               when: datetime | None = None) -> SaveFile:
+               when: datetime | None = None, browser: BrowserSeats | None = None) -> SaveFile:
         """Write a new save of ``snapshot`` under a new ID, held locked by this store; return it.
 
         The ID is the first after every one in the folder that no other
@@ -224,7 +283,8 @@ class SaveStore:
         for save_id in _free_ids(taken):
             if save_id in self._locks or not self._try_lock(save_id):
                 continue
-            save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot)
+            save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot,
+                            browser)
             try:
                 write_atomic(self.path(save_id), save.to_bytes(), exclusive=True)
             except FileExistsError:

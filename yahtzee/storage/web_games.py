@@ -1,48 +1,40 @@
-"""The browser table's own file per game: its settings and the hashes of its seats' secrets.
+"""Browser games' own files as an earlier version kept them, read once to fold into the saves.
 
-A game played in the browser is saved like any other (``saves.py``); this
-file adds what the server needs to take the game up again after a restart:
-how it was set up (so a game stopped before its first accepted command is
-set up again the same way, same seed, same dice), which save holds it once
-it has one, and the SHA-256 of each seat link's secret (the secrets
-themselves are never stored).  One JSON file per game,
-``<data folder>/web/<game id>.json``, written atomically; the file goes
-when the game is finished and filed in the history.
-
-The folder is listed once, when the server starts; a request never names
-a file: games are found by their ID in what was listed or created.
+A browser game's one record is now its save (``saves.BrowserSeats`` holds
+its seats' secrets and settings).  Earlier versions kept a second file per
+game, ``<data folder>/web/<game id>.json``, with how the game was set up,
+which save held it, and the SHA-256 of each seat link's secret.  The server
+reads those files when it starts, folds each into the saves, and removes
+it; a damaged one is reported and moved aside.  Nothing writes them any more.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from yahtzee.storage.atomic import write_atomic
+from yahtzee.storage.fields import (GAME_ID, FieldError, flag, hex_id, listed, mapping, one_of,
+                                    optional, refuse, text, whole)
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.problems import Damage, StorageProblems, StoredFile, set_aside
+from yahtzee.storage.saves import SECRET_HASH
 
 WEB_FORMAT = "yahtzee-web-game"
 WEB_VERSION = 1
-GAME_ID = re.compile(r"[0-9a-f]{32}")
-"""A game's ID: 32 lower-case hex digits (also the unique ID of its save and history entry)."""
-SECRET_HASH = re.compile(r"[0-9a-f]{64}")
 MAX_FILE = 64 * 1024
-"""The largest file read back: a game's file is a few hundred bytes."""
+"""The largest file read: a game's file is a few hundred bytes."""
 
 
 def web_dir() -> Path:
-    """Return the folder of the browser games' files (``web`` in the data folder)."""
+    """Return the folder of the earlier browser games' files (``web`` in the data folder)."""
     return data_dir() / "web"
 
 
 @dataclass(frozen=True)
 class WebGame:
-    """How a browser game was set up, where it is saved, and which secret acts for which seats."""
+    """How an earlier version's browser game was set up, where it was saved, and its secrets."""
 
     game_id: str
     game: str
@@ -56,109 +48,72 @@ class WebGame:
     secrets: tuple[tuple[str, tuple[int, ...]], ...]
     """Each secret's SHA-256 (hex) with the seats (from 0) it acts for."""
     save_id: int | None = None
-    """The save holding the game, once it has one."""
-
-    def to_bytes(self) -> bytes:
-        """Return the file's contents: JSON on one line, UTF-8."""
-        data = {"format": WEB_FORMAT, "version": WEB_VERSION, "id": self.game_id,
-                "game": self.game, "rules": self.rules, "kinds": list(self.kinds),
-                "names": list(self.names), "seed": self.seed, "coach": self.coach,
-                "hot_seat": self.hot_seat, "save_id": self.save_id,
-                "secrets": [[digest, list(seats)] for digest, seats in self.secrets]}
-        return (json.dumps(data, separators=(",", ":")) + "\n").encode("utf-8")
-
-    def with_save(self, save_id: int) -> WebGame:
-        """Return this game's description, now saved as ``save_id``."""
-        return replace(self, save_id=save_id)
+    """The save holding the game, once it had one."""
 
     @classmethod
-    def from_dict(cls, data: Any) -> WebGame:
-        """Return the game ``data`` describes; ``ValueError`` if anything in it is wrong."""
-        if not isinstance(data, dict) or data.get("format") != WEB_FORMAT:
-            raise ValueError("not a browser game's file")
-        if data.get("version") != WEB_VERSION:
-            raise ValueError("unknown version")
-        game_id, kinds, names = data.get("id"), data.get("kinds"), data.get("names")
-        seed, save_id, secrets = data.get("seed"), data.get("save_id"), data.get("secrets")
-        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-            raise ValueError("bad game ID")
-        if not (isinstance(kinds, list) and isinstance(names, list) and 1 <= len(kinds) <= 6
-                and len(kinds) == len(names)
-                and all(isinstance(x, str) for x in kinds + names)):
-            raise ValueError("bad players")
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError("bad seed")
-        if save_id is not None and (isinstance(save_id, bool) or not isinstance(save_id, int)
-                                    or save_id < 1):
-            raise ValueError("bad save ID")
-        if not isinstance(secrets, list):
-            raise ValueError("bad secrets")
-        pairs = []
-        for pair in secrets:
-            if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
-                    and SECRET_HASH.fullmatch(pair[0]) and isinstance(pair[1], list)
-                    and all(isinstance(s, int) and not isinstance(s, bool)
-                            and 0 <= s < len(kinds) for s in pair[1])):
-                raise ValueError("bad secret")
-            pairs.append((pair[0], tuple(pair[1])))
-        flags = [data.get("coach"), data.get("hot_seat")]
-        if not all(isinstance(flag, bool) for flag in flags):
-            raise ValueError("bad flags")
-        game, rules = data.get("game"), data.get("rules")
-        if not isinstance(game, str) or not isinstance(rules, str):
-            raise ValueError("bad game")
-        return cls(game_id, game, rules, tuple(kinds), tuple(names), seed,
-                   bool(flags[0]), bool(flags[1]), tuple(pairs), save_id)
+    def from_dict(cls, data: object) -> WebGame:
+        """Return the game ``data`` describes; ``FieldError`` if anything in it is wrong."""
+        fields = mapping(data, "a browser game's file")
+        one_of(fields.get("format"), "the format", (WEB_FORMAT,))
+        one_of(fields.get("version"), "the version", (WEB_VERSION,))
+        kinds = listed(fields.get("kinds"), "the kinds", text)
+        names = listed(fields.get("names"), "the names", text, length=len(kinds))
+        if not 1 <= len(kinds) <= 6:
+            raise refuse("the players", kinds)
+
+        def secret(value: object, name: str) -> tuple[str, tuple[int, ...]]:
+            """Return one secret's hash with the seats it acts for."""
+            digest, seats = listed(value, name, length=2)
+            if not isinstance(digest, str) or not SECRET_HASH.fullmatch(digest):
+                raise refuse(name, digest)
+            return digest, tuple(listed(seats, f"{name}'s seats",
+                                        lambda v, n: whole(v, n, low=0, high=len(kinds) - 1)))
+
+        return cls(hex_id(fields.get("id"), "the game ID"), text(fields.get("game"), "the game"),
+                   text(fields.get("rules"), "the rules"), tuple(kinds), tuple(names),
+                   whole(fields.get("seed"), "the seed", low=0),
+                   flag(fields.get("coach"), "'coach'"), flag(fields.get("hot_seat"), "'hot_seat'"),
+                   tuple(listed(fields.get("secrets"), "the secrets", secret)),
+                   optional(fields.get("save_id"), "the save ID",
+                            lambda v, n: whole(v, n, low=1)))
 
 
-class WebGameStore:
-    """The browser games' files in one folder."""
+def load_legacy_games(problems: StorageProblems, directory: Path | None = None) -> list[WebGame]:
+    """Return every earlier browser game's file of ``directory`` (default: ``web_dir()``).
 
-    def __init__(self, directory: Path | None = None, *, problems: StorageProblems) -> None:
-        """Use the files in ``directory`` (default: ``web_dir()``), reporting to ``problems``."""
-        self.directory = directory if directory is not None else web_dir()
-        self.problems = problems
-
-    def _path(self, game_id: str) -> Path:
-        """Return the file of ``game_id`` (an ID checked against ``GAME_ID``)."""
-        if not GAME_ID.fullmatch(game_id):
-            raise ValueError(f"not a game ID: {game_id!r}")
-        return self.directory / f"{game_id}.json"
-
-    def write(self, game: WebGame) -> None:
-        """Write (or replace) the file of ``game``, atomically."""
-        self.directory.mkdir(parents=True, exist_ok=True)
-        write_atomic(self._path(game.game_id), game.to_bytes())
-
-    def remove(self, game_id: str) -> None:
-        """Delete the file of ``game_id``; no error if it is gone."""
+    Damaged files are reported to ``problems`` and moved aside; unreadable
+    ones are skipped.
+    """
+    folder = directory if directory is not None else web_dir()
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    games = []
+    for name in names:
+        stem, _, suffix = name.partition(".")
+        path = folder / name
+        if suffix != "json" or not GAME_ID.fullmatch(stem):
+            continue
         try:
-            os.unlink(self._path(game_id))
-        except FileNotFoundError:
-            pass
-
-    def load_all(self) -> dict[str, WebGame]:
-        """Return every game of the folder by ID; damaged files are reported and moved aside."""
-        try:
-            names = sorted(os.listdir(self.directory))
+            if not path.is_file() or path.stat().st_size > MAX_FILE:
+                raise refuse("the file", name)
+            game = WebGame.from_dict(json.loads(path.read_bytes().decode("utf-8")))
+            if game.game_id != stem:
+                raise refuse("the ID", game.game_id)
         except OSError:
-            return {}
-        games = {}
-        for name in names:
-            stem, dot, suffix = name.partition(".")
-            if suffix != "json" or not GAME_ID.fullmatch(stem):
-                continue
-            path = self.directory / name
-            try:
-                if not path.is_file() or path.stat().st_size > MAX_FILE:
-                    raise ValueError("not a game's file")
-                game = WebGame.from_dict(json.loads(path.read_bytes().decode("utf-8")))
-                if game.game_id != stem:
-                    raise ValueError("the ID does not match the name")
-            except OSError:
-                continue
-            except (ValueError, RecursionError):
-                set_aside(StoredFile.WEB_GAME, path, Damage.CORRUPT, self.problems)
-                continue
-            games[stem] = game
-        return games
+            continue
+        except (FieldError, ValueError, RecursionError):
+            set_aside(StoredFile.WEB_GAME, path, Damage.CORRUPT, problems)
+            continue
+        games.append(game)
+    return games
+
+
+def forget_legacy_game(game_id: str, directory: Path | None = None) -> None:
+    """Remove the earlier file of ``game_id`` once its game is in the saves; none is fine."""
+    folder = directory if directory is not None else web_dir()
+    try:
+        os.unlink(folder / f"{hex_id(game_id, 'the game ID')}.json")
+    except FileNotFoundError:
+        pass

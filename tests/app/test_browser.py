@@ -1,0 +1,135 @@
+"""The browser table's games: one record per game (the save), restarts, and earlier records.
+
+Games of people alone without the coach need no solver, so these run on the
+standard library.  The dice are checked against an independent generator
+with the game's seed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Problems
+from yahtzee.app.browser import Denial, Settings, TableError, Tables, hash_secret
+from yahtzee.app.session import Setup
+from yahtzee.domain.games import get_variant
+from yahtzee.engine.moves import Move
+from yahtzee.players.kinds import HUMAN
+from yahtzee.storage.saves import SaveStore
+
+VARIANT = get_variant("yahtzee", "official")
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Return a fresh data folder, set for the whole test."""
+    monkeypatch.setenv("YAHTZEE_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(tmp_path / "cache"))
+    return tmp_path
+
+
+def first_roll(seed: int) -> tuple[int, ...]:
+    """Return the first five dice an independent generator seeded ``seed`` throws."""
+    generator = random.Random(seed)
+    return tuple(generator.randint(1, 6) for _ in range(5))
+
+
+def two_people(seed: int = 11) -> Settings:
+    """Return the settings of a seeded game of two people without the coach."""
+    return Settings(VARIANT, (HUMAN, HUMAN), ("Ann", "Bo"), seed, coach=False)
+
+
+def test_a_new_browser_game_is_saved_at_once_with_its_seats_as_hashes(data: Path) -> None:
+    tables = Tables(Setup(), Problems())
+    made = tables.create(two_people())
+    [save] = SaveStore(problems=Problems()).unfinished()
+    assert save.uid == made.table.game_id and save.browser is not None
+    assert save.browser.seed == 11 and not save.browser.coach
+    assert save.browser.secrets == tuple((hash_secret(secret), seats)
+                                         for secret, seats in made.secrets)
+    assert save.snapshot.turn is not None and save.snapshot.turn.dice == first_roll(11)
+    raw = (data / "saves" / f"{save.save_id}.json").read_text(encoding="utf-8")
+    assert all(secret not in raw for secret, _ in made.secrets)
+    assert not (data / "web").exists()  # no second file per game
+    tables.close()
+
+
+def test_a_browser_game_goes_on_after_a_restart_with_the_same_seats(data: Path) -> None:
+    tables = Tables(Setup(), Problems())
+    made = tables.create(two_people())
+    ann, bo = (secret for secret, _ in made.secrets)
+    made.table.act(ann, Move.toggle(1))
+    before = made.table.view()
+    tables.close()
+    again = Tables(Setup(), Problems()).get(made.table.game_id)
+    view = again.view()
+    assert (view.version, view.dice, view.saved) == (before.version, before.dice, before.saved)
+    assert again.seats_of(ann) == {0} and again.seats_of(bo) == {1}
+    with pytest.raises(TableError) as refused:
+        again.act(bo, Move.roll())
+    assert refused.value.denial is Denial.NOT_YOUR_TURN
+
+
+def test_a_console_save_is_no_browser_game(data: Path) -> None:
+    tables = Tables(Setup(), Problems())
+    assert tables.known == {}
+    with pytest.raises(TableError):
+        tables.get("0" * 32)
+
+
+def legacy_file(data: Path, game_id: str, seed: int, secret: str,
+                save_id: int | None) -> Path:
+    """Write a browser game's file as an earlier version kept it; return its path."""
+    folder = data / "web"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{game_id}.json"
+    path.write_text(json.dumps({
+        "format": "yahtzee-web-game", "version": 1, "id": game_id, "game": "yahtzee",
+        "rules": "official", "kinds": ["human", "human"], "names": ["Ann", "Bo"],
+        "seed": seed, "coach": False, "hot_seat": True, "save_id": save_id,
+        "secrets": [[hash_secret(secret), [0, 1]]]}), encoding="utf-8")
+    return path
+
+
+def test_an_earlier_record_of_a_game_without_moves_is_made_again_and_saved(data: Path) -> None:
+    game_id = "ab" * 16
+    path = legacy_file(data, game_id, 7, "s3cret", None)
+    table = Tables(Setup(), Problems()).get(game_id)
+    assert table.view().dice == first_roll(7) and table.seats_of("s3cret") == {0, 1}
+    assert not path.exists()
+    [save] = SaveStore(problems=Problems()).unfinished()
+    assert save.uid == game_id and save.browser is not None and save.browser.hot_seat
+
+
+def test_an_earlier_record_with_a_save_moves_its_seats_into_the_save(data: Path) -> None:
+    tables = Tables(Setup(), Problems())
+    made = tables.create(two_people(5))
+    secret = made.secrets[0][0]
+    made.table.act(secret, Move.roll())
+    game_id = made.table.game_id
+    tables.close()
+    store = SaveStore(problems=Problems())
+    [save] = store.unfinished()
+    store.lock(save.save_id)
+    from dataclasses import replace
+    store.write(replace(save, browser=None))  # as an earlier version saved it
+    store.release()
+    path = legacy_file(data, game_id, 5, "old-secret", save.save_id)
+    table = Tables(Setup(), Problems()).get(game_id)
+    assert not path.exists() and table.seats_of("old-secret") == {0, 1}
+    assert table.version == made.table.version
+
+
+def test_a_damaged_earlier_record_is_set_aside_and_the_others_load(data: Path) -> None:
+    good = "cd" * 16
+    legacy_file(data, good, 3, "fine", None)
+    bad = data / "web" / f"{'ef' * 16}.json"
+    bad.write_text('{"format": "yahtzee-web-game", "version": 1, "id": 3}', encoding="utf-8")
+    problems = Problems()
+    tables = Tables(Setup(), problems)
+    assert tables.get(good).seats_of("fine") == {0, 1}
+    assert [damaged[1] for damaged in problems.damaged] == [bad] and not bad.exists()
