@@ -24,9 +24,10 @@ from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
 from yahtzee.interfaces.advise import run_advise
-from yahtzee.interfaces.console import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED, Console,
-                                        analysis_json, game_words, local_time, saves_json)
+from yahtzee.interfaces.console import Console, analysis_json, saves_json
 from yahtzee.interfaces.console_game import Game
+from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED, game_words,
+                                        local_time)
 from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.history import DamagedGameError, History

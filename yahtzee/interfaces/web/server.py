@@ -46,8 +46,9 @@ from yahtzee.app.tables import (DEFAULT_CAPACITY, MAX_SEED, GameTable, Move, Mov
 from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
 from yahtzee.domain.rules import COURSE, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
-from yahtzee.interfaces.console import GAME_NAMES, NUMPY_NEEDED, Console
+from yahtzee.interfaces.reporting import Reporter as Console
 from yahtzee.interfaces.web.views import refusal, state_json
+from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
 
 MAX_BODY = 4096

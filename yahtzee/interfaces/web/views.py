@@ -11,7 +11,7 @@ from typing import Any
 
 from yahtzee.app.tables import Denial, Happened, TableError, TableView
 from yahtzee.engine.engine import Refusal
-from yahtzee.interfaces.console import (GAME_NAMES, box_advice_text, faces, joker_text,
+from yahtzee.interfaces.wording import (GAME_NAMES, box_advice_text, faces, joker_text,
                                         keep_advice_text, luck_line, move_text, percent,
                                         profile_text, reroll_text, scored_text, winner_line)
 from yahtzee.solver.coach import BoxAdvice
