@@ -121,6 +121,15 @@ def test_no_module_of_the_package_takes_part_in_an_import_cycle() -> None:
     assert cycles == []
 
 
+def test_the_web_imports_nothing_from_the_console() -> None:
+    """The browser table takes its words from ``wording`` and reports through ``reporting``."""
+    web = sorted(ROOT.joinpath("yahtzee", "interfaces", "web").rglob("*.py"))
+    assert web
+    console = "yahtzee.interfaces.console"
+    leaning = [p.name for p in web if imports_of(p, {console})]
+    assert leaning == []
+
+
 def test_the_two_human_game_needs_nothing_outside_the_standard_library() -> None:
     probe = ("import sys; import yahtzee, yahtzee.interfaces.cli, yahtzee.domain.poker_dice; "
              "bad = [m for m in sys.modules "
@@ -144,5 +153,5 @@ def test_no_module_outside_the_domain_assigns_the_shared_die_generator() -> None
             for target in targets:
                 if (isinstance(target, ast.Attribute) and target.attr == "r"
                         and isinstance(target.value, ast.Name) and target.value.id == "Die"):
-                    offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+                    offenders.append(f"{path.relative_to(ROOT)}:{target.lineno}")
     assert offenders == []

@@ -21,7 +21,7 @@ from yahtzee.domain.dice import Dice
 from yahtzee.interfaces.advise import (InputError, card_option, find_box, parse_card,
                                        parse_dice, parse_opponents)
 from yahtzee.interfaces.cli import main
-from yahtzee.interfaces.console import keep_text
+from yahtzee.interfaces.wording import keep_text
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach, Keep, ValueStrategy
 from yahtzee.solver.moments import Moments

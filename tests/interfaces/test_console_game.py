@@ -22,7 +22,8 @@ from tests.oracle import NAMES, ScriptedRandom, points
 from yahtzee import Game, HumanPlayer, ScoreCard
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.interfaces.cli import main
-from yahtzee.interfaces.console import DIE_PROMPT, Console, local_time
+from yahtzee.interfaces.console import DIE_PROMPT, Console
+from yahtzee.interfaces.wording import local_time
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import pytest
 
 from tests.helpers import run_cli
 from yahtzee.interfaces.cli import build_parser
-from yahtzee.interfaces.console import WEB_NEEDED
+from yahtzee.interfaces.wording import WEB_NEEDED
 
 
 def test_serve_listens_on_this_computer_only_unless_told_otherwise() -> None:

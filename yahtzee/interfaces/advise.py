@@ -30,9 +30,10 @@ from yahtzee.app.advice import (ROLLS, AdviceError, BoxRefusedError, GameOverErr
 from yahtzee.app.session import Setup
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.games import YAHTZEE, get_variant
-from yahtzee.interfaces.console import (GAME_NAMES, PROGRAM_NAME, Console, faces,
-                                        joker_text, keep_text, percent, scored_text)
+from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable
+from yahtzee.interfaces.wording import (GAME_NAMES, PROGRAM_NAME, faces, joker_text, keep_text,
+                                        percent, scored_text)
 from yahtzee.solver.coach import Keep
 from yahtzee.storage.stats import JSON_DIGITS
 

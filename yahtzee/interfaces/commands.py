@@ -16,7 +16,8 @@ import json
 import statistics
 import sys
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from yahtzee.app.service import new_game, resume_game
 from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
@@ -24,10 +25,11 @@ from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
 from yahtzee.interfaces.advise import run_advise
-from yahtzee.interfaces.console import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED, Console,
-                                        analysis_json, game_words, local_time, saves_json)
+from yahtzee.interfaces.console import Console, analysis_json, saves_json
 from yahtzee.interfaces.console_game import Game
-from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN
+from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED, game_words,
+                                        local_time)
+from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.history import DamagedGameError, History
 from yahtzee.storage.problems import (DamagedFileError, SaveInUseError, SaveNotFoundError,
@@ -38,6 +40,7 @@ from yahtzee.storage.stats import histogram, load_stats
 if TYPE_CHECKING:
     from yahtzee.solver.cache import TableSource
     from yahtzee.solver.coach import Coach
+    from yahtzee.solver.duel import Tally
 
 DEFAULT_DELAY = 0.6
 """Seconds before each computer command on a terminal (0 when the output is not one)."""
@@ -258,22 +261,42 @@ def run_duel(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     tally = duel_games(strategies, variant, args.games, args.seed, tables, moments)
     seconds = time.perf_counter() - started
-    games = tally.games
-    rates = [float(w) / games for w in tally.wins]
-    margins = [WIN_INTERVAL_Z * (r * (1 - r) / games) ** 0.5 for r in rates]
-    bins = tally.calibration()
     if args.json:
-        console.say(json.dumps({
-            "rules": variant.rules_name, "players": [k.name for k in kinds], "games": games,
-            "wins": [round(float(w), 1) for w in tally.wins],
-            "win_rate": [round(r, 6) for r in rates],
-            "interval_99": [[round(r - m, 6), round(r + m, 6)] for r, m in zip(rates, margins)],
-            "mean_score": [round(float(p) / games, 4) for p in tally.points],
-            "seconds": round(seconds, 3),
-            "calibration": [{"predicted": round(b.predicted, 6), "observed": round(b.observed, 6),
-                             "count": b.count} for b in bins]}))
-        return 0
-    seeded = f", seed {args.seed}" if args.seed is not None else ""
+        console.say(json.dumps(_duel_json(kinds, variant, tally, seconds)))
+    else:
+        _show_duel(console, kinds, variant, tally, seconds, args.seed)
+    return 0
+
+
+def _win_rates(tally: Tally) -> tuple[list[float], list[float]]:
+    """Return each contender's share of the games won and the half-width of its 99% interval."""
+    rates = [float(w) / tally.games for w in tally.wins]
+    margins = [WIN_INTERVAL_Z * (r * (1 - r) / tally.games) ** 0.5 for r in rates]
+    return rates, margins
+
+
+def _duel_json(kinds: Sequence[PlayerKind], variant: Variant, tally: Tally,
+               seconds: float) -> dict[str, Any]:
+    """Return ``duel --json``: the wins, win rates with their 99% intervals, and calibration."""
+    games = tally.games
+    rates, margins = _win_rates(tally)
+    return {
+        "rules": variant.rules_name, "players": [k.name for k in kinds], "games": games,
+        "wins": [round(float(w), 1) for w in tally.wins],
+        "win_rate": [round(r, 6) for r in rates],
+        "interval_99": [[round(r - m, 6), round(r + m, 6)] for r, m in zip(rates, margins)],
+        "mean_score": [round(float(p) / games, 4) for p in tally.points],
+        "seconds": round(seconds, 3),
+        "calibration": [{"predicted": round(b.predicted, 6), "observed": round(b.observed, 6),
+                         "count": b.count} for b in tally.calibration()]}
+
+
+def _show_duel(console: Console, kinds: Sequence[PlayerKind], variant: Variant, tally: Tally,
+               seconds: float, seed: int | None) -> None:
+    """Print the duel's games, each contender's wins, and the win chances' calibration."""
+    games = tally.games
+    rates, margins = _win_rates(tally)
+    seeded = f", seed {seed}" if seed is not None else ""
     noun = "game" if games == 1 else "games"
     console.say(f"{games} {noun} {game_words(variant, 'under', 'of')}, seats rotating{seeded}, "
                 f"in {seconds:.2f} s ({games / max(seconds, 1e-9):.0f} games/s)")
@@ -284,9 +307,8 @@ def run_duel(args: argparse.Namespace) -> int:
                     f"mean score {float(points) / games:.2f}")
     console.say("Win chances at each turn's start, against how the games ended:")
     console.say("  predicted  observed   count")
-    for b in bins:
+    for b in tally.calibration():
         console.say(f"  {b.predicted:9.3f}  {b.observed:8.3f}  {b.count:6d}")
-    return 0
 
 
 DELETE_ALL = "all"
@@ -324,30 +346,48 @@ def _delete_saves(requested: list[str], console: Console, store: SaveStore) -> i
             console.saves_listing([])
             return 0
     else:
-        targets = []
-        for text, word in zip(requested, words):
-            save_id = int(word) if word.isascii() and word.isdigit() and len(word) < 10 else 0
-            try:
-                known = save_id > 0 and not store.load(save_id).finished
-            except StorageError:
-                known = False
-            if not known:
-                console.nothing_deleted(text)
-                return 2
-            if save_id not in targets:
-                targets.append(save_id)
-    status = 0
-    for save_id in targets:
-        try:
-            console.deleted(store.delete(save_id))
-        except SaveInUseError:
-            console.not_deleted_in_use(save_id)
-            status = 1
-        except SaveNotFoundError:
-            pass  # deleted or finished meanwhile, by another process
-        except DamagedFileError:
-            status = 1
-    return status
+        named = _named_saves(requested, console, store)
+        if named is None:
+            return 2
+        targets = named
+    return max([_delete_save(save_id, console, store) for save_id in targets], default=0)
+
+
+def _named_saves(requested: list[str], console: Console, store: SaveStore) -> list[int] | None:
+    """Return the IDs ``requested``, each once; None after naming one of no unfinished game."""
+    targets: list[int] = []
+    for text in requested:
+        save_id = _unfinished_id(text.strip(), store)
+        if save_id is None:
+            console.nothing_deleted(text)
+            return None
+        if save_id not in targets:
+            targets.append(save_id)
+    return targets
+
+
+def _unfinished_id(word: str, store: SaveStore) -> int | None:
+    """Return the ID ``word`` if it names an unfinished game of ``store``, else None."""
+    save_id = int(word) if word.isascii() and word.isdigit() and len(word) < 10 else 0
+    try:
+        known = save_id > 0 and not store.load(save_id).finished
+    except StorageError:
+        known = False
+    return save_id if known else None
+
+
+def _delete_save(save_id: int, console: Console, store: SaveStore) -> int:
+    """Delete the unfinished game ``save_id``; return 1 if it was kept (open elsewhere, damaged)."""
+    try:
+        console.deleted(store.delete(save_id))
+    except SaveInUseError:
+        console.not_deleted_in_use(save_id)
+        return 1
+    except SaveNotFoundError:
+        pass  # deleted or finished meanwhile, by another process
+    except DamagedFileError:
+        return 1
+    return 0
 
 
 def run_stats(args: argparse.Namespace) -> int:

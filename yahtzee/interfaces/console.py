@@ -1,9 +1,12 @@
-"""The console: every text the terminal game prints and every line it reads.
+"""The console: what the terminal game prints and every line it reads.
 
 The texts follow the CS2100 specification's sample runs character for
-character.  Besides the game's screens, the console puts into words what
-the layers below return as data: the coach's advice and analysis, the
-solver's progress, damaged files, saves and statistics.
+character.  Besides the game's screens, the console shows what the layers
+below return as data: the coach's advice and analysis, saves and
+statistics.  Sentences the browser table says too come from
+``yahtzee.interfaces.wording``; errors, the solver's progress and damaged
+files are reported on standard error as ``yahtzee.interfaces.reporting``
+words them.
 """
 
 from __future__ import annotations
@@ -12,20 +15,19 @@ import math
 import sys
 import time
 from collections.abc import Sequence
-from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
 from yahtzee.engine.moves import Notation
-from yahtzee.engine.records import GameRecord, TurnChances, TurnSummary
+from yahtzee.engine.records import TurnChances, TurnSummary
+from yahtzee.interfaces.reporting import Reporter
 from yahtzee.interfaces.streams import printable
-from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
-                                   TableNotStored, TableUnusable)
-from yahtzee.solver.coach import (Assessment, BoxAdvice, Keep, KeepAdvice, Move,
-                                  PlayerAnalysis)
-from yahtzee.storage.problems import Damage, StoredFile
+from yahtzee.interfaces.wording import (PROGRAM_NAME, faces, game_description, game_title,
+                                        joker_text, local_time, luck_line, move_text, percent,
+                                        profile_text, reroll_text, scored_text, scored_words,
+                                        winner_line)
+from yahtzee.solver.coach import Assessment, PlayerAnalysis
 from yahtzee.storage.saves import SaveFile
 from yahtzee.storage.snapshot import record_variant
 from yahtzee.storage.stats import JSON_DIGITS, Bucket, Figures, Stats
@@ -43,22 +45,12 @@ OUT_OF_ROLLS = "Out of rolls, you must score"
 ALL_SAVED = "All five dice are saved: unsave one to roll it, or type score"
 BANNER_STARS = "*" * 31
 CARD_STARS = "*" * 30
-PROGRAM_NAME = "python -m yahtzee"
-"""How texts name the program: it works however the game was started."""
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
 """The banner's title of each game of the registry."""
-GAME_NAMES = {YAHTZEE: "Yahtzee", POKER_DICE_NAME: "Poker Dice"}
-"""How each game of the registry is named in a sentence."""
-NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
-                "run  python -m pip install -e .  (or  python -m pip install numpy)")
-"""What to say when numpy is missing."""
-WEB_NEEDED = ("the browser table needs the web extra: "
-              "run  python -m pip install -e '.[web]'  (Starlette and uvicorn)")
-"""What ``serve`` says when the web packages are missing."""
 
 
-class Console:
-    """Reads the players' lines and prints the game's screens."""
+class Console(Reporter):
+    """Reads the players' lines and prints the game's screens; reports as a ``Reporter`` does."""
 
     def __init__(self, inp: TextIO | None = None, out: TextIO | None = None, *,
                  delay: float = 0.0) -> None:
@@ -337,70 +329,7 @@ class Console:
         else:
             self.say("Game stopped; it could not be saved.")
 
-    def error(self, message: str) -> None:
-        """Print a one-line error message to standard error."""
-        sys.stderr.write(f"yahtzee: {message}\n")
-
-    def solver_event(self, event: SolverEvent) -> None:
-        """Show what the solver's table cache reports, on standard error.
-
-        The build's turn-by-turn progress is shown only on a terminal, on one line.
-        """
-        err = sys.stderr
-        live = err.isatty()
-        if isinstance(event, TableUnusable):
-            if event.unreadable:
-                self.error(f"cannot read the solver table {event.where} ({event.reason}); "
-                           "rebuilding it")
-            else:
-                self.error(f"the solver table {event.where} is not usable ({event.reason}); "
-                           "rebuilding it")
-        elif isinstance(event, BuildStarted):
-            table = "spread-and-chances" if event.moments else "optimal-play"
-            err.write(f"Building the {table} table for {event.rules} rules "
-                      "(done once, then cached)...\n")
-        elif isinstance(event, BuildProgress):
-            if live:
-                err.write(f"\r  solved {event.done}/{event.total} turns")
-        elif isinstance(event, BuildFinished):
-            err.write(f"{chr(13) if live else ''}  solved {event.total}/{event.total} turns "
-                      f"in {event.seconds:.1f} s\n")
-        elif isinstance(event, TableNotStored):
-            self.error(f"cannot store the solver table in {Path(event.where).parent} "
-                       f"({event.reason}); keeping it in memory only")
-        err.flush()
-
     # -- saves, history and statistics -------------------------------------
-    def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
-                     moved_to: Path | None) -> None:
-        """Say that a stored file is damaged and where it was put (one line, standard error)."""
-        if moved_to is not None:
-            kept = f"it was moved aside to {moved_to.name}"
-        elif damage is Damage.UNREADABLE:
-            kept = "it is left where it is"
-        else:
-            kept = "it could not be moved aside and is ignored"
-        self.error(f"{STORED_FILES[what.value]} {path} {DAMAGES[damage.value]}; {kept}")
-
-    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
-        """Say (standard error) that one game of the history is impossible and is left out."""
-        self.error(f"game {game_id} in the game history {path} is damaged ({reason}); "
-                   "it is left out")
-
-    def filed_twice(self, first_id: int, new_id: int | None) -> None:
-        """Say (standard error) that this game had already been filed in the history."""
-        if new_id is None:
-            self.error(f"this game was already in the history as game {first_id}; "
-                       "it is not filed twice")
-        else:
-            self.error(f"another copy of this game, played differently, is game {first_id} "
-                       f"in the history; this one is filed as game {new_id}")
-
-    def cannot_save(self, error: Exception) -> None:
-        """Warn (standard error) that the game cannot be saved, and that play goes on."""
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        self.error(f"warning: the game cannot be saved ({reason}); play goes on without saving")
-
     def history_unavailable(self, error: Exception) -> None:
         """Say that the game history cannot be read now (another program holds it locked, say)."""
         self.error(f"the game history cannot be read now ({error}); try again later")
@@ -496,12 +425,6 @@ class Console:
             self.say(f"    {scores:>{span}} | {bar + ' ' if bar else ''}{bucket.count}")
 
 
-STORED_FILES = {"save": "the save", "history": "the game history",
-                "saves folder": "the saves folder", "web game": "the browser game's file"}
-DAMAGES = {"truncated": "is cut short", "corrupt": "is corrupt",
-           "newer": "was written by a newer version of yahtzee",
-           "unreadable": "cannot be read", "not a file": "is not a file"}
-"""How a damaged stored file is described, by its kind and its ``Damage``."""
 HISTOGRAM_WIDTH = 40
 """The longest bar of a statistics histogram, in characters."""
 
@@ -512,33 +435,6 @@ RECAP_TITLE = "Since your last turn:"
 RECAP_FIRST_TITLE = "Since the game began:"
 RECAP_WIDTH = 79
 """The widest line of a recap, in columns; the rolls wrap onto indented lines to stay within it."""
-
-
-def faces(values: Sequence[int], variant: Variant) -> str:
-    """Return dice as their face labels, separated by blanks: ``3 5 5 2 6``."""
-    return " ".join(variant.face(v) for v in values)
-
-
-def scored_words(item: MenuItem) -> str:
-    """Return what a choice scored, the box's points and a bonus earned besides told apart.
-
-    ``scored 30 points in Sixes and a 100-point Yahtzee bonus``; a course-rules
-    bonus, which is the whole turn, reads ``scored 100 points in Yahtzee``.
-    """
-    text = f"scored {item.points - item.bonus} points in {item.name}"
-    return f"{text} and a {item.bonus}-point Yahtzee bonus" if item.bonus else text
-
-
-def scored_text(who: str, item: MenuItem) -> str:
-    """Return ``<who> scored <points> points in <box>`` (``who`` is ``You`` or a name)."""
-    return f"{who} {scored_words(item)}"
-
-
-def reroll_text(kept: Sequence[int], dice: Sequence[int], variant: Variant) -> str:
-    """Return a re-roll in words: ``kept 5 5 and rolled: 5 5 1 5 3`` (or every die rolled)."""
-    if not kept:
-        return f"rolled all five again: {faces(dice, variant)}"
-    return f"kept {faces(sorted(kept), variant)} and rolled: {faces(dice, variant)}"
 
 
 def recap_lines(turn: TurnSummary, name: str, variant: Variant) -> list[str]:
@@ -563,22 +459,6 @@ def recap_lines(turn: TurnSummary, name: str, variant: Variant) -> list[str]:
     return lines
 
 
-def local_time(moment: datetime | str) -> str:
-    """Return a moment as people read it: ``YYYY-MM-DD HH:MM`` in local time.
-
-    ``moment`` is a datetime with its time zone, or its ISO text (as stored);
-    a text that is no ISO time is returned as it is.
-    """
-    if isinstance(moment, str):
-        try:
-            when = datetime.fromisoformat(moment)
-        except ValueError:
-            return moment
-    else:
-        when = moment
-    return when.astimezone().strftime("%Y-%m-%d %H:%M")
-
-
 def saves_json(saves: Sequence[SaveFile], opened: set[int]) -> list[dict[str, Any]]:
     """Return ``saves --json``: each unfinished game, ``opened`` marking those open elsewhere."""
     games = []
@@ -594,101 +474,6 @@ def saves_json(saves: Sequence[SaveFile], opened: set[int]) -> list[dict[str, An
             "to_play": None if over else game.players[game.seat].name,
             "open": save.save_id in opened})
     return games
-
-
-def game_title(game: GameRecord) -> str:
-    """Return the game's name and rules as players read them: ``Yahtzee, course rules``."""
-    name = GAME_NAMES.get(game.variant, game.variant)
-    return name if game.rules == game.variant else f"{name}, {game.rules} rules"
-
-
-def game_description(game: GameRecord) -> str:
-    """Return the game, its rules and its round: ``Yahtzee, course rules, round 5 of 13``."""
-    rounds = record_variant(game).rounds
-    return f"{game_title(game)}, round {min(game.round + 1, rounds)} of {rounds}"
-
-
-def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:
-    """Return the closing line naming the winner (or the tie) and the best score."""
-    if solo:
-        return f"{leaders[0]} finished with {best} points"
-    if len(leaders) == 1:
-        return f"{leaders[0]} wins with {best} points"
-    return f"Tie between {_join(leaders)} with {best} points"
-
-
-def game_words(variant: Variant, rules_word: str, game_word: str) -> str:
-    """Return a game in words: Yahtzee by its rule set (``under official rules``), others by name.
-
-    ``rules_word`` comes before a rule set, ``game_word`` before a game's name
-    (``of Poker Dice``).
-    """
-    if variant.name == YAHTZEE:
-        return f"{rules_word} {variant.rules_name} rules"
-    return f"{game_word} {GAME_NAMES[variant.name]}"
-
-
-def joker_text(joker: JokerBar) -> str:
-    """Return why the forced joker refuses an open box, naming where the Yahtzee must go."""
-    if joker.box is None:
-        return "The joker rule puts this Yahtzee in a lower box while one is open"
-    return f"The joker rule puts this Yahtzee in {joker.box} while {joker.box} is open"
-
-
-def _join(names: Sequence[str]) -> str:
-    """Return names joined as ``A, B and C``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def percent(chance: float) -> str:
-    """Return a chance as a whole percentage; ``<1%`` and ``>99%`` short of certainty."""
-    if 0 < chance < 0.005:
-        return "<1%"
-    if 0.995 < chance < 1:
-        return ">99%"
-    return f"{round(chance * 100)}%"
-
-
-def profile_text(profile: Profile) -> str:
-    """Return a profile in words: ``253.0 ± 58.7, upper bonus 68%, Yahtzee 33%``."""
-    text = f"{profile.mean:.1f} ± {profile.sd:.1f}"
-    if profile.bonus is not None and profile.yahtzee is not None:
-        text += f", upper bonus {percent(profile.bonus)}, Yahtzee {percent(profile.yahtzee)}"
-    return text
-
-
-def keep_text(keep: Keep, variant: Variant) -> str:
-    """Return a keep in words: ``keep 3 3 5 and roll``, ``roll all`` or ``score now``."""
-    if keep.scores_now:
-        return "score now"
-    if not keep.values:
-        return "roll all"
-    return "keep " + " ".join(variant.face(v) for v in sorted(keep.values)) + " and roll"
-
-
-def move_text(move: Move, variant: Variant) -> str:
-    """Return a judged move in words: a keep, or ``score <box name>``."""
-    if isinstance(move, Keep):
-        return keep_text(move, variant)
-    return f"score {move.name}"
-
-
-def keep_advice_text(advice: KeepAdvice, variant: Variant) -> str:
-    """Return the coach's advice at the die prompt, naming the dice to have saved."""
-    text = keep_text(advice.keep, variant)
-    if advice.save:
-        which = " ".join(str(n) for n in advice.save)
-        where = f"dice {which} saved" if advice.saved_already else f"save only dice {which}"
-        text = text.replace(" and roll", f" ({where}) and roll")
-    elif advice.unsave_all:
-        text = "unsave every die and roll"
-    return f"{text} (expected {advice.expected:.1f})"
-
-
-def box_advice_text(advice: BoxAdvice) -> str:
-    """Return the coach's advice at the scoring menu."""
-    return (f"score {advice.box.number} ({advice.box.name}) "
-            f"(expected {advice.expected:.1f})")
 
 
 def assessment_json(a: Assessment, variant: Variant) -> dict[str, Any]:
@@ -719,23 +504,3 @@ def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant,
             "turn_chances": [{"round": t.round, "seat": t.seat,
                               "chances": [round(c, JSON_DIGITS) for c in t.chances]}
                              for t in turns]}
-
-
-def luck_line(a: PlayerAnalysis) -> str:
-    """Return ``Ann: 231 = 254.6 expected + 12.3 luck - 35.9 decisions`` for one player.
-
-    The figures are shown to a tenth and add up exactly to the final score:
-    the luck shown is the final score minus the others as shown, within a
-    tenth of the luck computed.
-    """
-    optimum = round(a.optimum * 10)
-    cost = round(a.total_cost * 10)
-    luck = a.final * 10 - optimum + cost
-    sign = "-" if luck < 0 else "+"
-    return (f"{a.name}: {a.final} = {_tenths(optimum)} expected {sign} {_tenths(abs(luck))} luck "
-            f"- {_tenths(cost)} decisions")
-
-
-def _tenths(tenths: int) -> str:
-    """Return a count of tenths (not negative) as a decimal: 2546 is ``254.6``."""
-    return f"{tenths // 10}.{tenths % 10}"

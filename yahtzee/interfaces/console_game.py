@@ -25,8 +25,8 @@ from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome,
                                    Refusal, Rolled, Scored)
 from yahtzee.engine.moves import Notation, parse_box, parse_die_command
 from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
-from yahtzee.interfaces.console import (Console, box_advice_text, keep_advice_text,
-                                        move_text)
+from yahtzee.interfaces.console import Console
+from yahtzee.interfaces.wording import box_advice_text, keep_advice_text, move_text
 from yahtzee.players.kinds import HUMAN, default_names
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
 from yahtzee.solver.coach import BoxAdvice, Coach

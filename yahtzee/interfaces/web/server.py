@@ -48,8 +48,9 @@ from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
 from yahtzee.domain.rules import COURSE, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.moves import Move, MoveKind
-from yahtzee.interfaces.console import GAME_NAMES, NUMPY_NEEDED, Console
+from yahtzee.interfaces.reporting import Reporter
 from yahtzee.interfaces.web.views import refusal, state_json
+from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
 
 MAX_BODY = 4096
@@ -368,9 +369,13 @@ class WebTable:
 
 
 def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
-             console: Console | None = None) -> Starlette:
-    """Return the browser table's application, its games saved in the data folder."""
-    report = console if console is not None else Console()
+             reporter: Reporter | None = None) -> Starlette:
+    """Return the browser table's application, its games saved in the data folder.
+
+    ``reporter`` is told of storage problems and of the solver's builds
+    (by default they go to standard error).
+    """
+    report = reporter if reporter is not None else Reporter()
     tables = Tables(Setup(report=report.solver_event), report, capacity=capacity)
     return WebTable(tables, delay=delay).app()
 
@@ -406,14 +411,14 @@ def address(sock: socket.socket) -> str:
 def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
           capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None) -> int:
     """Serve the browser table on ``host``:``port`` until stopped; return the exit status."""
-    console = Console()
+    reporter = Reporter()
     stream = out if out is not None else sys.stdout
     try:
         sock = bind(host, port)
     except OSError as error:
-        console.error(f"cannot listen on {host}:{port}: {error.strerror or error}")
+        reporter.error(f"cannot listen on {host}:{port}: {error.strerror or error}")
         return 1
-    app = make_app(delay=delay, capacity=capacity, console=console)
+    app = make_app(delay=delay, capacity=capacity, reporter=reporter)
     stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
                  "Ctrl-C stops the server, and games go on after a restart)\n")
     stream.flush()

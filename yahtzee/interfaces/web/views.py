@@ -12,7 +12,7 @@ from typing import Any
 from yahtzee.app.browser import Denial, Happened, TableError, TableView
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
-from yahtzee.interfaces.console import (GAME_NAMES, box_advice_text, faces, joker_text,
+from yahtzee.interfaces.wording import (GAME_NAMES, box_advice_text, faces, joker_text,
                                         keep_advice_text, luck_line, move_text, percent,
                                         profile_text, reroll_text, scored_text, winner_line)
 from yahtzee.solver.coach import BoxAdvice

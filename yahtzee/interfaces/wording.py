@@ -1,0 +1,192 @@
+"""Every player-facing wording that the console and the browser table share.
+
+Names of the games, dice as faces, what a turn scored or re-rolled, the
+coach's advice, outcome profiles and chances, the joker rule's refusal,
+the luck line and the winner line: each sentence is made here once, so
+that a game reads the same at the terminal and in the browser.  Nothing
+here reads or prints; the console and the web put these texts on screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from yahtzee.domain.card import JokerBar, MenuItem, Variant
+from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
+from yahtzee.engine.records import GameRecord
+from yahtzee.solver.coach import BoxAdvice, Keep, KeepAdvice, Move, PlayerAnalysis
+from yahtzee.storage.snapshot import record_variant
+
+if TYPE_CHECKING:
+    from yahtzee.solver.profiles import Profile
+
+PROGRAM_NAME = "python -m yahtzee"
+"""How texts name the program: it works however the game was started."""
+GAME_NAMES = {YAHTZEE: "Yahtzee", POKER_DICE_NAME: "Poker Dice"}
+"""How each game of the registry is named in a sentence."""
+NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
+                "run  python -m pip install -e .  (or  python -m pip install numpy)")
+"""What to say when numpy is missing."""
+WEB_NEEDED = ("the browser table needs the web extra: "
+              "run  python -m pip install -e '.[web]'  (Starlette and uvicorn)")
+"""What ``serve`` says when the web packages are missing."""
+
+
+def faces(values: Sequence[int], variant: Variant) -> str:
+    """Return dice as their face labels, separated by blanks: ``3 5 5 2 6``."""
+    return " ".join(variant.face(v) for v in values)
+
+
+def scored_words(item: MenuItem) -> str:
+    """Return what a choice scored, the box's points and a bonus earned besides told apart.
+
+    ``scored 30 points in Sixes and a 100-point Yahtzee bonus``; a course-rules
+    bonus, which is the whole turn, reads ``scored 100 points in Yahtzee``.
+    """
+    text = f"scored {item.points - item.bonus} points in {item.name}"
+    return f"{text} and a {item.bonus}-point Yahtzee bonus" if item.bonus else text
+
+
+def scored_text(who: str, item: MenuItem) -> str:
+    """Return ``<who> scored <points> points in <box>`` (``who`` is ``You`` or a name)."""
+    return f"{who} {scored_words(item)}"
+
+
+def reroll_text(kept: Sequence[int], dice: Sequence[int], variant: Variant) -> str:
+    """Return a re-roll in words: ``kept 5 5 and rolled: 5 5 1 5 3`` (or every die rolled)."""
+    if not kept:
+        return f"rolled all five again: {faces(dice, variant)}"
+    return f"kept {faces(sorted(kept), variant)} and rolled: {faces(dice, variant)}"
+
+
+def local_time(moment: datetime | str) -> str:
+    """Return a moment as people read it: ``YYYY-MM-DD HH:MM`` in local time.
+
+    ``moment`` is a datetime with its time zone, or its ISO text (as stored);
+    a text that is no ISO time is returned as it is.
+    """
+    if isinstance(moment, str):
+        try:
+            when = datetime.fromisoformat(moment)
+        except ValueError:
+            return moment
+    else:
+        when = moment
+    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def game_title(game: GameRecord) -> str:
+    """Return the game's name and rules as players read them: ``Yahtzee, course rules``."""
+    name = GAME_NAMES.get(game.variant, game.variant)
+    return name if game.rules == game.variant else f"{name}, {game.rules} rules"
+
+
+def game_description(game: GameRecord) -> str:
+    """Return the game, its rules and its round: ``Yahtzee, course rules, round 5 of 13``."""
+    rounds = record_variant(game).rounds
+    return f"{game_title(game)}, round {min(game.round + 1, rounds)} of {rounds}"
+
+
+def winner_line(leaders: Sequence[str], best: int, *, solo: bool = False) -> str:
+    """Return the closing line naming the winner (or the tie) and the best score."""
+    if solo:
+        return f"{leaders[0]} finished with {best} points"
+    if len(leaders) == 1:
+        return f"{leaders[0]} wins with {best} points"
+    return f"Tie between {_join(leaders)} with {best} points"
+
+
+def game_words(variant: Variant, rules_word: str, game_word: str) -> str:
+    """Return a game in words: Yahtzee by its rule set (``under official rules``), others by name.
+
+    ``rules_word`` comes before a rule set, ``game_word`` before a game's name
+    (``of Poker Dice``).
+    """
+    if variant.name == YAHTZEE:
+        return f"{rules_word} {variant.rules_name} rules"
+    return f"{game_word} {GAME_NAMES[variant.name]}"
+
+
+def joker_text(joker: JokerBar) -> str:
+    """Return why the forced joker refuses an open box, naming where the Yahtzee must go."""
+    if joker.box is None:
+        return "The joker rule puts this Yahtzee in a lower box while one is open"
+    return f"The joker rule puts this Yahtzee in {joker.box} while {joker.box} is open"
+
+
+def _join(names: Sequence[str]) -> str:
+    """Return names joined as ``A, B and C``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def percent(chance: float) -> str:
+    """Return a chance as a whole percentage; ``<1%`` and ``>99%`` short of certainty."""
+    if 0 < chance < 0.005:
+        return "<1%"
+    if 0.995 < chance < 1:
+        return ">99%"
+    return f"{round(chance * 100)}%"
+
+
+def profile_text(profile: Profile) -> str:
+    """Return a profile in words: ``253.0 ± 58.7, upper bonus 68%, Yahtzee 33%``."""
+    text = f"{profile.mean:.1f} ± {profile.sd:.1f}"
+    if profile.bonus is not None and profile.yahtzee is not None:
+        text += f", upper bonus {percent(profile.bonus)}, Yahtzee {percent(profile.yahtzee)}"
+    return text
+
+
+def keep_text(keep: Keep, variant: Variant) -> str:
+    """Return a keep in words: ``keep 3 3 5 and roll``, ``roll all`` or ``score now``."""
+    if keep.scores_now:
+        return "score now"
+    if not keep.values:
+        return "roll all"
+    return "keep " + " ".join(variant.face(v) for v in sorted(keep.values)) + " and roll"
+
+
+def move_text(move: Move, variant: Variant) -> str:
+    """Return a judged move in words: a keep, or ``score <box name>``."""
+    if isinstance(move, Keep):
+        return keep_text(move, variant)
+    return f"score {move.name}"
+
+
+def keep_advice_text(advice: KeepAdvice, variant: Variant) -> str:
+    """Return the coach's advice at the die prompt, naming the dice to have saved."""
+    text = keep_text(advice.keep, variant)
+    if advice.save:
+        which = " ".join(str(n) for n in advice.save)
+        where = f"dice {which} saved" if advice.saved_already else f"save only dice {which}"
+        text = text.replace(" and roll", f" ({where}) and roll")
+    elif advice.unsave_all:
+        text = "unsave every die and roll"
+    return f"{text} (expected {advice.expected:.1f})"
+
+
+def box_advice_text(advice: BoxAdvice) -> str:
+    """Return the coach's advice at the scoring menu."""
+    return (f"score {advice.box.number} ({advice.box.name}) "
+            f"(expected {advice.expected:.1f})")
+
+
+def luck_line(a: PlayerAnalysis) -> str:
+    """Return ``Ann: 231 = 254.6 expected + 12.3 luck - 35.9 decisions`` for one player.
+
+    The figures are shown to a tenth and add up exactly to the final score:
+    the luck shown is the final score minus the others as shown, within a
+    tenth of the luck computed.
+    """
+    optimum = round(a.optimum * 10)
+    cost = round(a.total_cost * 10)
+    luck = a.final * 10 - optimum + cost
+    sign = "-" if luck < 0 else "+"
+    return (f"{a.name}: {a.final} = {_tenths(optimum)} expected {sign} {_tenths(abs(luck))} luck "
+            f"- {_tenths(cost)} decisions")
+
+
+def _tenths(tenths: int) -> str:
+    """Return a count of tenths (not negative) as a decimal: 2546 is ``254.6``."""
+    return f"{tenths // 10}.{tenths % 10}"
