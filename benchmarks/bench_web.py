@@ -18,10 +18,14 @@ timed from sending it to its answer (the answer carries the whole new
 state, the coach's advice included, and comes once the move's save is on
 disk).  It prints the games, the moves, the errors (any answer other than
 200, a broken connection), the median, p90, p99 and longest answer time,
-and what was lost: every game must finish and be filed once in the history,
-with no save left over.  The solver's tables must be in the cache folder
-already (any game with the coach builds them once).  ``--source`` serves
-another copy of the project to the same clients, to compare two versions.
+the server's processor time (user + system, from ``/proc/<pid>/stat``) in
+all and during the load alone, the latter per move of the person
+(``server_cpu_ms_per_move``: the computer's commands and the pages' long
+polls are part of what each move costs), and what was lost: every game
+must finish and be filed once in the history, with no save left over.
+The solver's tables must be in the cache folder already (any game with the
+coach builds them once).  ``--source`` serves another copy of the project
+to the same clients, to compare two versions.
 """
 
 from __future__ import annotations
@@ -53,6 +57,7 @@ def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str
         process, url = start_server(data, capacity=max(games, 1) * 2, delay=delay,
                                     source=source)
         try:
+            cpu_before = server_cpu(process.pid)
             started, client_started = time.perf_counter(), time.process_time()
             load = asyncio.run(play_games(url, games, think=think))
             seconds = time.perf_counter() - started
@@ -62,6 +67,7 @@ def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str
             process.terminate()
             process.wait(timeout=60)
         problems = lost(data, load, games)
+    during = cpu - cpu_before
     times = sorted(load.times) or [float("nan")]
     quantile = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
     return {"games": games, "think_seconds": think, "computer_delay": delay,
@@ -71,6 +77,8 @@ def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str
             "p90_ms": round(quantile[89] * 1000, 2), "p99_ms": round(quantile[98] * 1000, 2),
             "max_ms": round(times[-1] * 1000, 2), "errors": len(load.failures),
             "server_cpu_seconds": round(cpu, 1),
+            "server_cpu_load_seconds": round(during, 2),
+            "server_cpu_ms_per_move": round(during / max(len(load.times), 1) * 1000, 2),
             "client_cpu_seconds": round(client, 1),
             "load_average": round(os.getloadavg()[0], 2), "lost": problems}
 
@@ -104,6 +112,9 @@ def main() -> int:
         print(f"processor time: server {figures['server_cpu_seconds']} s, clients "
               f"{figures['client_cpu_seconds']} s; load average "
               f"{figures['load_average']}")
+        print(f"server processor time per move of the person: "
+              f"{figures['server_cpu_ms_per_move']} ms ({figures['server_cpu_load_seconds']} s "
+              f"during the load / {figures['moves']} moves)")
         print("nothing lost" if not figures["lost"] else "LOST: " + "; ".join(figures["lost"]))
     return 1 if figures["lost"] else 0
 

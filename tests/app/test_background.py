@@ -126,8 +126,25 @@ def test_setup_starts_the_table_and_its_computers_wait_for_it(
 
 
 def test_a_game_of_poker_dice_has_no_table_to_make(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("yahtzee.solver.cache.load_or_build",
-                        lambda *args: pytest.fail("a table was made"))
+    made: list[str] = []
+
+    def load_or_build(rules: Rules, store: Any, report: Report) -> Solution:
+        """Stand in for the cache: note the rule set (checked in the test's own thread)."""
+        made.append(rules.name)
+        return TABLE
+
+    monkeypatch.setattr("yahtzee.solver.cache.load_or_build", load_or_build)
+    monkeypatch.setattr("yahtzee.solver.cache.load_or_build_moments", lambda *args: object())
     setup = Setup()
-    setup.load_in_background(get_variant("poker-dice"))
-    setup.close()
+    try:
+        setup.load_in_background(get_variant("poker-dice"))
+    finally:
+        setup.close()
+    assert made == [], "a table was made for Poker Dice"
+    setup = Setup()
+    try:  # the stand-in is the one a game's table would come from
+        setup.load_in_background(yahtzee_variant(COURSE))
+        assert setup.tables()(COURSE) is TABLE
+    finally:
+        setup.close()
+    assert made == ["course"]

@@ -18,7 +18,6 @@ class Dice:
         """Make an empty collection meant to hold about ``num`` dice."""
         if num < 0:
             raise ValueError(f"a capacity cannot be negative, not {num}")
-        self._capacity = num
         self._dice: list[Die] = []
 
     @staticmethod

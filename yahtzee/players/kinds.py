@@ -51,14 +51,6 @@ def find_kind(name: str) -> PlayerKind | None:
     return next((k for k in KINDS if name == k.name or name in k.aliases), None)
 
 
-def kind_of_strategy(strategy: str) -> PlayerKind:
-    """Return the computer kind that plays ``strategy``; ``KeyError`` if none does."""
-    for kind in KINDS:
-        if kind.strategy == strategy:
-            return kind
-    raise KeyError(strategy)
-
-
 def default_names(kinds: Sequence[PlayerKind]) -> list[str]:
     """Return default names: ``Player N`` for a person in seat N, the kind's label otherwise.
 

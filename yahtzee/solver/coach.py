@@ -255,17 +255,6 @@ class Coach:
             outlooks[seat] = best.outlook
         return win_chances(outlooks)
 
-    @staticmethod
-    def chance_to_beat(profile: Profile, totals: Sequence[int]) -> float:
-        """Return the chance that a final score with ``profile`` is the highest among ``totals``.
-
-        ``totals`` are other players' final scores, known; a tie counts as a
-        shared win (half, against one other player).
-        """
-        from yahtzee.solver.winning import Outlook, win_chances
-        known = [Outlook(float(total), 0.0) for total in totals]
-        return win_chances([profile.outlook, *known])[0]
-
     def move_chances(self, card: Card, dice: Sequence[int], rolls_left: int,
                      totals: Sequence[int]) -> tuple[dict[tuple[int, ...], float],
                                                      dict[int, float]] | None:

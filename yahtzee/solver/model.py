@@ -113,11 +113,6 @@ class ScoringModel:
         """Return the tracked bonuses of a flag state."""
         return max(flag_state - 1, 0)
 
-    def turns_used(self, flag_state: int, mask: int) -> int:
-        """Return the turns a state has used."""
-        extra = self.bonus_taken(flag_state) if self.bonus_uses_turn else 0
-        return bin(mask).count("1") + extra
-
     @cached_property
     def point_levels(self) -> tuple[IntArray, ...]:
         """Per box, the distinct points a roll can score there (sorted)."""
@@ -171,10 +166,6 @@ class ScoringModel:
                     found |= set(_distinct(self.special.box_points[..., c]).tolist())
                 points[c] = tuple(sorted(found))
         return points
-
-    def upper_room(self, sub: int) -> int:
-        """Return the most points the upper boxes left open by ``sub`` can still add."""
-        return sum(max(p) for c, p in self.upper_points.items() if not sub >> c & 1)
 
     @cached_property
     def reachable_upper(self) -> dict[int, tuple[int, ...]]:
