@@ -22,7 +22,8 @@ from tests.oracle import NAMES, ScriptedRandom, points
 from yahtzee import Game, HumanPlayer, ScoreCard
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.interfaces.cli import main
-from yahtzee.interfaces.console import DIE_PROMPT, Console
+from yahtzee.engine.moves import Notation
+from yahtzee.interfaces.console import DIE_PROMPT, FACES_PROMPT, Console
 from yahtzee.interfaces.wording import local_time
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 
@@ -382,3 +383,22 @@ def test_times_are_shown_to_people_in_local_time_to_the_minute(
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+def test_keeps_typed_as_faces_keep_those_dice_and_roll_the_others() -> None:
+    out = io.StringIO()
+    variant = yahtzee_variant(COURSE)
+    game = Game([HumanPlayer("Player 1", variant.new_card())], variant=variant,
+                console=Console(io.StringIO("55\n6x\n66\nscore\n13\n"), out),
+                rng=ScriptedRandom([6, 1, 6, 2, 3, 4, 5, 6]), notation=Notation.FACES)
+    try:
+        game.play_game()
+    except EOFError:
+        pass
+    transcript = out.getvalue()
+    assert transcript.count(FACES_PROMPT) == 5  # the fifth: the next turn's, at end of input
+    assert "The dice do not show 5 5; type faces the dice show\n" in transcript
+    assert "6x is not a valid die value\n" in transcript
+    assert ("1: value 6 SAVE\n2: value 4\n3: value 6 SAVE\n4: value 5\n5: value 6\n"
+            in transcript)
+    assert [d.command for d in game.log] == ["1", "3", "roll", "score", "13"]

@@ -36,8 +36,7 @@ if TYPE_CHECKING:
     from yahtzee.solver.profiles import Profile
 
 DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll" or "score": '
-FACES_PROMPT = ('Type the faces to keep and roll the others (e.g. 336), '
-                '"roll" to roll them all, or "score": ')
+FACES_PROMPT = 'Type the faces to keep (e.g. 336) to roll the others, "roll" or "score": '
 """The die prompt when keeps are typed as faces (``--keep-by faces``)."""
 MENU_TITLE = "Select a category that you have not scored in yet:"
 BAD_CATEGORY = "Please enter a category you have not scored yet"
