@@ -260,10 +260,6 @@ class Autosaver:
         """Return the ID to resume this game with, if its latest state is saved."""
         return self.save_id if self.up_to_date else None
 
-    def is_newest(self) -> bool:
-        """Return whether this game's save is the one written last (plain ``--resume`` picks it)."""
-        return self.save_id is not None and self.store.newest_id() == self.save_id
-
     def _cannot_save(self, error: Exception) -> None:
         """Note that saving failed; report it the first time only."""
         self.up_to_date = False
@@ -396,12 +392,6 @@ def find_save(requested: str, store: SaveStore) -> SaveFile:
                 continue  # finished meanwhile (by a process that could not file it)
             raise UnknownSaveError(requested)
         return save
-
-
-def new_engine(players: Sequence[Player], variant: Variant, *, seed: int | None = None,
-               observers: Sequence[EngineObserver] = ()) -> Engine:
-    """Return a new game of ``variant`` for ``players``, its dice seeded with ``seed``."""
-    return Engine(variant, players, seed=seed, observers=observers)
 
 
 def resume_engine(save: SaveFile, setup: Setup, *,

@@ -826,8 +826,3 @@ def load_history_game(game_id: int, *, path: Path | None = None
     there is no such game.
     """
     return History(path).load_game(game_id)
-
-
-def history_games(*, path: Path | None = None) -> list[HistoryGame]:
-    """Return every finished game's metadata, oldest first."""
-    return History(path).games()

@@ -400,17 +400,6 @@ class SaveStore:
             return []
         return sorted(int(m.group(1)) for m in map(_SAVE_NAME.fullmatch, names) if m)
 
-    def newest_id(self) -> int | None:
-        """Return the ID of the save file written last (by modification time), if any."""
-        newest: tuple[int, int] | None = None
-        for save_id in self.saved_ids():
-            try:
-                stamp = (os.stat(self.path(save_id)).st_mtime_ns, save_id)
-            except OSError:
-                continue
-            newest = stamp if newest is None else max(newest, stamp)
-        return None if newest is None else newest[1]
-
     def unfinished(self) -> list[SaveFile]:
         """Return the saves of unfinished games, the most recently played first.
 
