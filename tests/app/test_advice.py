@@ -12,7 +12,7 @@ from tests.helpers import variant_of
 from yahtzee.app.advice import (MAX_MOVES, BoxRefusedError, GameOverError, Move, NoDiceError,
                                 NoRollLeftError, NothingToUndoError, Position, RealDiceGame,
                                 box_names, ranked_moves, win_chances)
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, JokerBar, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.solver.cache import Solution
@@ -26,7 +26,7 @@ GAMES = ["official", "course", "poker"]
 def coaches(official: Solution, course: Solution, official_moments: Moments,
             course_moments: Moments) -> dict[str, Coach]:
     """A coach with profiles for each game of the tests (the tables built once per session)."""
-    return {name: Setup().coach(variant_of(name), profiles=True) for name in GAMES}
+    return {name: Solvers().coach(variant_of(name), profiles=True) for name in GAMES}
 
 
 def random_card(variant: Variant, rng: random.Random, turns: int) -> Card:

@@ -15,7 +15,7 @@ import pytest
 
 from tests.helpers import run_cli, variant_of
 from yahtzee.app.advice import ranked_moves
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.interfaces.advise import (InputError, card_option, find_box, parse_card,
@@ -37,7 +37,7 @@ GAME_OPTIONS = {"official": ["--rules", "official"], "course": ["--rules", "cour
 def coaches(official: Solution, course: Solution, official_moments: Moments,
             course_moments: Moments) -> dict[str, Coach]:
     """A coach with profiles for each game of the tests (the tables built once per session)."""
-    return {name: Setup().coach(variant_of(name), profiles=True) for name in GAME_OPTIONS}
+    return {name: Solvers().coach(variant_of(name), profiles=True) for name in GAME_OPTIONS}
 
 
 @pytest.fixture(scope="module")

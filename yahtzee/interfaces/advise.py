@@ -27,7 +27,7 @@ from typing import Any
 from yahtzee.app.advice import (ROLLS, AdviceError, BoxRefusedError, GameOverError, Move,
                                 NoDiceError, NoRollLeftError, NothingToUndoError,
                                 RealDiceGame, box_names, ranked_moves)
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.games import YAHTZEE, get_variant
 from yahtzee.interfaces.console import Console
@@ -584,7 +584,7 @@ def run_advise(args: argparse.Namespace) -> int:
     except InputError as error:
         console.error(str(error))
         return 2
-    coach = Setup(report=console.solver_event).coach(variant, profiles=True)
+    coach = Solvers(report=console.solver_event).coach(variant, profiles=True)
     if args.json:
         moves = ranked_moves(coach, card, dice, roll, opponents)
         console.say(json.dumps(advice_json(variant, roll, dice, moves, opponents), indent=2))

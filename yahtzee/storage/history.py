@@ -1,6 +1,6 @@
 """The history of finished games: an SQLite database, ``<data folder>/history.sqlite3``.
 
-Tables (schema version 2, kept in ``PRAGMA user_version``):
+BrowserGames (schema version 2, kept in ``PRAGMA user_version``):
 
 - ``games``: ``id``, ``uid`` (the save's unique ID, so a game is filed once),
   ``finished_at`` (UTC ISO time), ``variant``, ``rules``, ``rounds``;

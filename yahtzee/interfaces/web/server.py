@@ -40,9 +40,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, GameTable, Settings, TableError,
-                                 Tables)
-from yahtzee.app.session import Setup, SolverUnavailableError
+from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, BrowserGame, BrowserGames,
+                                 GameRequestError, Settings)
+from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
 from yahtzee.domain.rules import COURSE, RULES
@@ -235,9 +235,9 @@ class SecurityHeaders:
 class WebTable:
     """The server's state: the live games, who waits for their changes, the computers' pace."""
 
-    def __init__(self, tables: Tables, *, delay: float = DEFAULT_DELAY) -> None:
-        """Serve ``tables``; computers wait ``delay`` seconds before each command."""
-        self.tables = tables
+    def __init__(self, games: BrowserGames, *, delay: float = DEFAULT_DELAY) -> None:
+        """Serve ``games``; computers wait ``delay`` seconds before each move."""
+        self.games = games
         self.delay = delay
         self.changes: dict[str, asyncio.Event] = {}
         self.driving: set[str] = set()
@@ -250,15 +250,15 @@ class WebTable:
         if event is not None:
             event.set()
 
-    async def table(self, game_id: str) -> GameTable:
+    async def table(self, game_id: str) -> BrowserGame:
         """Return the live game ``game_id`` (from its save if need be), its computers moving."""
-        table = self.tables.live.get(game_id)
+        table = self.games.live.get(game_id)
         if table is None:
-            table = await run_in_threadpool(self.tables.get, game_id)
+            table = await run_in_threadpool(self.games.get, game_id)
         self.drive(table)
         return table
 
-    def drive(self, table: GameTable) -> None:
+    def drive(self, table: BrowserGame) -> None:
         """Start playing the computers' turns of ``table`` if one is to play and none is playing."""
         if table.game_id in self.driving or not table.computer_to_play():
             return
@@ -267,7 +267,7 @@ class WebTable:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _drive(self, table: GameTable) -> None:
+    async def _drive(self, table: BrowserGame) -> None:
         """Play computer commands, ``delay`` apart, until a person is to play or the game ends."""
         try:
             while table.computer_to_play():
@@ -297,7 +297,7 @@ class WebTable:
         """Start a new game; answer with its ID and each seat's secret (given only here)."""
         settings = parse_settings(await read_json(request))
         try:
-            made = await run_in_threadpool(self.tables.create, settings)
+            made = await run_in_threadpool(self.games.create, settings)
         except SolverUnavailableError:
             return _error(503, NUMPY_NEEDED)
         table = made.table
@@ -344,7 +344,7 @@ class WebTable:
                     return await handler(request)
                 except BadRequest as error:
                     return _error(error.status, error.message)
-                except TableError as error:
+                except GameRequestError as error:
                     return _error(*refusal(error))
             return answer
 
@@ -362,7 +362,7 @@ class WebTable:
             """Allow enough worker threads for saves; let go of every game's save at the end."""
             anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
             yield
-            self.tables.close()
+            self.games.close()
 
         return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)],
                          lifespan=lifespan)
@@ -376,8 +376,8 @@ def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
     (by default they go to standard error).
     """
     report = reporter if reporter is not None else Reporter()
-    tables = Tables(Setup(report=report.solver_event), report, capacity=capacity)
-    return WebTable(tables, delay=delay).app()
+    games = BrowserGames(Solvers(report=report.solver_event), report, capacity=capacity)
+    return WebTable(games, delay=delay).app()
 
 
 def bind(host: str, port: int) -> socket.socket:
