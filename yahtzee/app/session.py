@@ -402,7 +402,7 @@ def find_save(requested: str, store: SaveStore) -> SaveFile:
 
 def resume_engine(save: SaveFile, setup: Solvers, *,
                   observers: Sequence[EngineObserver] = ()) -> tuple[Engine, list[Player]]:
-    """Return the saved game, its players seated with their cards, and ``Die.r`` restored."""
+    """Return the saved game, its players seated with their cards, its dice' generator restored."""
     record = save.snapshot
     variant = record_variant(record)
     players = []

@@ -82,7 +82,7 @@ class GameRecord:
 
     ``variant`` and ``rules`` are registry names (``yahtzee.domain.games``);
     ``round`` counts from 0 and equals the game's rounds once it is over;
-    ``rng`` is the state of the shared dice generator ``Die.r``.
+    ``rng`` is the state of the game's own dice generator (``Engine.rng``).
     """
 
     variant: str
