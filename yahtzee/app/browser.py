@@ -31,15 +31,16 @@ from typing import TYPE_CHECKING
 
 from yahtzee.app.service import LiveGame, new_game, resume_game
 from yahtzee.app.session import Autosave, Solvers, find_save
-from yahtzee.domain.card import MenuItem, Variant
+from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.engine import FirstRoll, Outcome, Phase, Rolled, Scored
 from yahtzee.engine.moves import Move
-from yahtzee.players.kinds import PlayerKind, find_kind
+from yahtzee.engine.records import Decision, replayed_cards
+from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.fields import GAME_ID
-from yahtzee.storage.history import History
+from yahtzee.storage.history import History, HistoryGame
 from yahtzee.storage.problems import StorageError, StorageProblems
 from yahtzee.storage.saves import BrowserSeats, SaveStore
 from yahtzee.storage.snapshot import SnapshotError
@@ -293,15 +294,35 @@ class BrowserGame:
     def _seat_view(self, seat: int) -> SeatView:
         """Return one seat as everyone sees it."""
         player = self.live.players[seat]
-        scores, _ = self.live.variant.card_contents(player.card)
-        rows = player.card.rows()
-        boxes = tuple((n, rows[n - 1][0], points) for n, points in enumerate(scores, start=1))
-        return SeatView(player.name, player.kind_name, player.kind.is_computer, boxes,
-                        tuple(rows[len(scores):]), player.card.score())
+        return seat_view(player.name, player.kind, player.card, self.live.variant)
 
     def release(self) -> None:
         """Let go of the game's save (its lock), so that another process may take it up."""
         self.saver.store.release()
+
+
+def seat_view(name: str, kind: PlayerKind, card: Card, variant: Variant) -> SeatView:
+    """Return a seat as everyone sees it: its boxes, its printed rows after them, its total."""
+    scores, _ = variant.card_contents(card)
+    rows = card.rows()
+    boxes = tuple((n, rows[n - 1][0], points) for n, points in enumerate(scores, start=1))
+    return SeatView(name, kind.name, kind.is_computer, boxes, tuple(rows[len(scores):]),
+                    card.score())
+
+
+def final_view(game: HistoryGame, log: Sequence[Decision]) -> GameView:
+    """Return the last view of a finished game, from its entry in the history.
+
+    Its cards come from replaying the log; kinds the program no longer knows
+    show as people.
+    """
+    variant = get_variant(game.variant, game.rules)
+    cards = replayed_cards(log, variant, len(game.players))
+    seats = tuple(seat_view(p.name, find_kind(p.kind) or HUMAN, card, variant)
+                  for p, card in zip(game.players, cards))
+    winners = tuple(p.seat for p in game.players if p.winner)
+    return GameView(game.uid, 2 * len(log), variant, Phase.OVER, variant.rounds, 0, (), (), 0,
+                    seats, (), None, (), None, (), winners, (), False, False)
 
 
 @dataclass(frozen=True)
@@ -389,6 +410,22 @@ class BrowserGames:
             del self.known[game_id]
             self.live[game_id] = table
             return table
+
+    def finished(self, game_id: str) -> GameView:
+        """Return the last view of the game ``game_id``, finished and filed in the history.
+
+        ``GameRequestError(Denial.UNKNOWN_GAME)`` when no such game is filed.
+        """
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            raise GameRequestError(Denial.UNKNOWN_GAME)
+        history = History(problems=self.problems)
+        number = history.id_of(game_id)
+        try:
+            if number is None:
+                raise LookupError(game_id)
+            return final_view(*history.load_game(number))
+        except (LookupError, StorageError, ValueError):
+            raise GameRequestError(Denial.UNKNOWN_GAME) from None
 
     def _make_room(self) -> None:
         """Let go of a finished game, else the game idle longest, when the tables are full."""

@@ -172,6 +172,15 @@ def turn_summaries(log: Sequence[Decision], variant: Variant, seats: int) -> lis
     return summaries
 
 
+def replayed_cards(log: Sequence[Decision], variant: Variant, seats: int) -> list[Card]:
+    """Return every seat's card as ``log`` leaves it, by replaying its boxes on fresh cards."""
+    cards = [variant.new_card() for _ in range(seats)]
+    for decision in log:
+        if decision.label is not None:
+            cards[decision.seat].choose_number(int(decision.command), Dice.of(decision.dice))
+    return cards
+
+
 def leaders(cards: Sequence[Card]) -> list[int]:
     """Return the seats with the highest total (more than one on a tie)."""
     best = max(card.score() for card in cards)

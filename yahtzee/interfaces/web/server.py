@@ -40,7 +40,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, BrowserGame, BrowserGames,
+from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, BrowserGame, BrowserGames, Denial,
                                  GameRequestError, Settings)
 from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
@@ -308,8 +308,19 @@ class WebTable:
                       for secret, seats in made.secrets]}, status_code=201)
 
     async def state(self, request: Request) -> Response:
-        """Answer with the game's state once its version passes ``after`` (or after a while)."""
-        table = await self.table(request.path_params["game_id"])
+        """Answer with the game's state once its version passes ``after`` (or after a while).
+
+        A game finished and filed in the history (its save gone) is answered
+        with its final cards and winner.
+        """
+        game_id = request.path_params["game_id"]
+        try:
+            table = await self.table(game_id)
+        except GameRequestError as error:
+            if error.denial is not Denial.UNKNOWN_GAME:
+                raise
+            view = await run_in_threadpool(self.games.finished, game_id)
+            return JSONResponse(state_json(view, frozenset()))
         after = request.query_params.get("after", "")
         if after.isascii() and after.isdigit() and len(after) < 12:
             waited = int(after)
