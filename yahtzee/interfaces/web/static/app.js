@@ -218,6 +218,7 @@ function enqueue(move) {
   }
   if (move.action === "box" && view.phase === "rolling") queue.push({action: "score"});
   queue.push(move);
+  if (move.action === "box") toTop();
   clearMessage();
   predict();
   draw();
@@ -380,7 +381,8 @@ function buildCard() {
       cells[s].boxes.push({td, text, button});
     });
     if (i === 5 && full) {
-      const bonus = row(`Bonus (+${UPPER_BONUS} at ${UPPER_THRESHOLD})`, "bonus-progress");
+      const bonus = row(`Bonus at ${UPPER_THRESHOLD}`, "bonus-progress");
+      setAttr(bonus.firstChild, "title", `${UPPER_BONUS} points once Ones to Sixes add up to ${UPPER_THRESHOLD}`);
       players.forEach((p, s) => {
         const td = el("td", {"data-testid": `upper-bonus-${p.seat}`});
         bonus.append(td);
@@ -416,7 +418,10 @@ function drawCard() {
   view.players.forEach((p, s) => {
     const turn = view.turn === p.seat && view.phase !== "over";
     const th = cells.heads[s];
-    setText(th, p.name + (state.you.includes(p.seat) ? " (you)" : ""));
+    if (th.dataset.key !== p.name) {
+      th.dataset.key = p.name;
+      th.replaceChildren(p.name, ...(state.you.includes(p.seat) ? [el("span", {class: "you", text: " (you)"})] : []));
+    }
     th.classList.toggle("turn", turn);
     setAttr(th, "aria-current", turn ? "true" : null);
     p.boxes.forEach((box, i) => {
@@ -505,8 +510,10 @@ function drawCoach() {
   const chances = view.win_chances || [];
   $("coach-panel").hidden = !view.coach || over;
   const advice = canPlay() && view.advice ? view.advice : "";
-  setText($("advice"), advice);
-  $("advice").hidden = !advice;
+  for (const id of ["advice", "advice-low"]) {   // the second sits under the card on a phone
+    setText($(id), advice);
+    $(id).hidden = !advice;
+  }
   const key = JSON.stringify([chances, view.options]);
   if ($("coach-panel").dataset.key !== key) {
     $("coach-panel").dataset.key = key;
@@ -580,6 +587,8 @@ function draw() {
   $("loading").hidden = true;
   $("missing").hidden = true;
   $("table").hidden = false;
+  setAttr($("table"), "data-version", state.version);
+  setAttr($("table"), "data-pending", queue.length);
   const focused = document.activeElement;
   setText($("title"), view.title);
   setText($("status"), statusText());
