@@ -154,10 +154,15 @@ def new_page(browser: Browser, width: int = 1280, height: int = 800,
     return page
 
 
-def start_game(page: Page, server: Server, seed: int, coach: bool = True) -> None:
-    """Start a game of a person against the computer from the form."""
+def start_game(page: Page, server: Server, seed: int, coach: bool = True,
+               screens: Path | None = None) -> None:
+    """Start a game of a person against the computer (the form's screenshot in ``screens``)."""
     page.goto(server.url)
     hook(page, "new-game").wait_for()
+    if screens is not None:
+        size = page.viewport_size
+        assert size is not None
+        page.screenshot(path=str(screens / f"form-{size['width']}x{size['height']}.png"))
     page.fill("#seed", str(seed))
     if not coach:
         page.uncheck("#coach")
@@ -296,3 +301,93 @@ def test_clicks_over_a_slow_link_are_queued_and_sent_in_order(
     assert stood["saved"][:2] == [True, True] and stood["rolls_left"] == 1
     assert stood["dice"][:2] == before[:2]
     page.context.close()
+
+
+IN_VIEW = """() => {
+  const ids = ['die-1', 'die-2', 'die-3', 'die-4', 'die-5', 'roll'];
+  const boxes = [...document.querySelectorAll('[data-testid^="box-"]')]
+    .filter((b) => !b.hidden && b.offsetParent !== null);
+  const out = [];
+  const hooks = ids.map((id) => document.querySelector(`[data-testid="${id}"]`));
+  for (const node of [...hooks, ...boxes]) {
+    const r = node.getBoundingClientRect();
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth || !r.height) {
+      out.push(node.dataset.testid);
+    }
+  }
+  return {outside: out, boxes: boxes.length,
+          lowest: Math.min(...boxes.map((b) => b.getBoundingClientRect().height))};
+}"""
+"""What of the dice, Roll and the open boxes lies outside the viewport; how many boxes; the
+least box height."""
+
+
+def prompt_in_view(page: Page, where: str, touch: bool) -> None:
+    """Check that the dice, Roll and every open box of the person are in view without scrolling."""
+    seen = page.evaluate(IN_VIEW)
+    assert seen["outside"] == [], where
+    assert seen["boxes"] >= 1, where
+    if touch:
+        assert seen["lowest"] >= 44, where
+
+
+def open_boxes(state: Any) -> int:
+    """Return how many boxes of the first seat are open."""
+    return sum(box["score"] is None for box in state["players"][0]["boxes"])
+
+
+@pytest.mark.parametrize("width, height, touch", SIZES)
+def test_the_dice_roll_and_every_open_box_are_on_one_screen_at_every_prompt(
+        browser: Browser, server: Server, screens: Path,
+        width: int, height: int, touch: bool) -> None:
+    page = new_page(browser, width, height, touch)
+    start_game(page, server, seed=30 + width, screens=screens)
+    turns = 13 if touch else 3
+    for turn in range(turns):
+        my_turn_or_end(page)
+        settled(page)
+        where = f"{width}x{height}, turn {turn + 1}"
+        assert page.evaluate("scrollY") == 0 or touch, where
+        prompt_in_view(page, where + ", first roll", touch)
+        assert page.locator('[data-testid^="box-"]:visible').count() == open_boxes(
+            server.state(page))
+        if turn == 0:
+            page.screenshot(path=str(screens / f"your-turn-{width}x{height}.png"))
+        hook(page, "die-1").click()
+        hook(page, "roll").click()
+        settled(page)
+        prompt_in_view(page, where + ", after a roll", touch)
+        hook(page, "score").click()
+        settled(page)
+        prompt_in_view(page, where + ", choosing a box", touch)
+        page.mouse.wheel(0, 600)  # a player who scrolled down to the card
+        with page.expect_response("**/moves"):
+            hook(page, f"box-{best_box(page)}").click()
+        assert hook(page, "die-1").evaluate("(d) => d.getBoundingClientRect().top >= 0")
+        if turn == 0:
+            page.wait_for_function(
+                "() => document.querySelector('#status').textContent.includes('Computer')")
+            page.screenshot(path=str(screens / f"computer-turn-{width}x{height}.png"))
+    if touch:
+        hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS)
+        ended(page, screens, f"{width}x{height}")
+        wide = new_page(browser)
+        wide.goto(page.url)
+        hook(wide, "winner").wait_for(state="visible", timeout=WAIT_MS)
+        ended(wide, screens, "1280x800")
+        wide.context.close()
+    page.context.close()
+
+
+def ended(page: Page, screens: Path, size: str) -> None:
+    """Check the end of the game: the winner in view, announced, with totals and Play again."""
+    winner = hook(page, "winner")
+    box = winner.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size[
+        "height"]  # type: ignore[index]
+    assert page.locator("#end").get_attribute("aria-labelledby") == "end-title"
+    assert winner.inner_text() in page.locator("#announce").inner_text()
+    assert page.get_by_role("button", name="Play again").is_visible()
+    for seat in (1, 2):
+        assert hook(page, f"total-{seat}").inner_text().isdigit()
+    page.screenshot(path=str(screens / f"end-{size}.png"))
