@@ -391,3 +391,75 @@ def ended(page: Page, screens: Path, size: str) -> None:
     for seat in (1, 2):
         assert hook(page, f"total-{seat}").inner_text().isdigit()
     page.screenshot(path=str(screens / f"end-{size}.png"))
+
+
+def test_the_card_the_legend_the_keys_and_the_announcements(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    start_game(page, server, seed=44)
+    my_turn_or_end(page)
+    settled(page)
+    # the card: box names as row headers, the bonus's progress to 63, totals in the usual order
+    names = page.locator('#cards tbody th[scope="row"]').all_inner_texts()
+    assert names[0] == "Ones" and "Chance" in names and "Bonus at 63" in names
+    assert page.locator("#cards tbody.totals th").all_inner_texts() == [
+        "Upper section", "Upper bonus", "Lower section", "Yahtzee bonus", "Total"]
+    for seat in (1, 2):
+        assert "63" in hook(page, f"upper-bonus-{seat}").inner_text()
+    # previews only for the player to move, marked as previews, a zero marked as a zero
+    state = server.state(page)
+    previews = page.locator("#cards button.box:visible")
+    assert previews.count() == 13
+    for box in state["players"][0]["boxes"]:
+        button = hook(page, f"box-{box['number']}")
+        assert ("zero" in str(button.get_attribute("class"))) == (box["now"] == 0)
+        assert f"Score {box['now']} in {box['name']}" in str(button.get_attribute("aria-label"))
+    others = page.locator("#cards tbody:not(.totals) tr:not(.bonus-progress) td:nth-child(3)")
+    assert others.all_inner_texts() == [""] * 13
+    assert "preview" in page.locator("#card-hint").inner_text()
+    # the legend opens with a tap or a click
+    legend = page.locator("details.legend")
+    legend.locator("summary").click()
+    assert legend.locator("dd").first.is_visible()
+    assert "±" in legend.inner_text() and "Win chances" in legend.inner_text()
+    assert page.title().startswith("Your turn")
+    # keyboard focus stays on the control used
+    hook(page, "die-1").focus()
+    page.keyboard.press("Enter")
+    settled(page)
+    assert hook(page, "die-1").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.activeElement.dataset.testid") == "die-1"
+    ring = hook(page, "die-1").evaluate("(d) => getComputedStyle(d).outlineColor")
+    saved = hook(page, "die-1").evaluate("(d) => getComputedStyle(d).backgroundColor")
+    assert ring != saved and ring == "rgb(20, 71, 230)"
+    hook(page, "roll").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".includes('1 re-roll left')", timeout=WAIT_MS)
+    assert page.evaluate("document.activeElement.dataset.testid") == "roll"
+    # the shortcuts are shown, and can be switched off (and stay off)
+    assert hook(page, "roll").locator("kbd").is_visible()
+    page.keyboard.press("2")
+    page.wait_for_selector('[data-testid="die-2"][aria-pressed="true"]')
+    settled(page)
+    page.uncheck("#shortcuts")
+    assert not hook(page, "roll").locator("kbd").is_visible()
+    page.keyboard.press("2")
+    page.keyboard.press("s")
+    page.wait_for_timeout(300)
+    assert hook(page, "die-2").get_attribute("aria-pressed") == "true"
+    assert str(page.locator("#table").get_attribute("data-pending")) == "0"
+    page.reload()
+    my_turn_or_end(page)
+    assert not page.locator("#shortcuts").is_checked()
+    # the computer's moves are said once, in a polite live region
+    hook(page, "score").click()
+    hook(page, f"box-{best_box(page)}").click()
+    page.wait_for_function("() => document.querySelector('#announce').textContent"
+                           ".includes('Computer scored')", timeout=WAIT_MS)
+    announce = page.locator("#announce")
+    assert announce.get_attribute("aria-live") == "polite"
+    my_turn_or_end(page)
+    assert "Your turn" in announce.inner_text()
+    assert page.locator("#status").get_attribute("aria-live") is None
+    page.context.close()
