@@ -31,6 +31,19 @@ from yahtzee.solver.moments import Moments
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
 
+axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+"""The axe-core rules checked: WCAG 2.0 to 2.2, levels A and AA."""
+
+
+def accessible(page: Page, where: str) -> None:
+    """Check that axe-core finds no WCAG 2.2 A or AA violation on the page as it stands."""
+    found = axe_playwright.Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}})
+    violations = [(v["id"], [n["target"] for n in v["nodes"]])
+                  for v in found.response["violations"]]
+    assert violations == [], where
+
+
 DELAY = "0.05"
 """Seconds between a computer's commands."""
 SHOWN_WITHIN = 10.0
@@ -163,6 +176,7 @@ def start_game(page: Page, server: Server, seed: int, coach: bool = True,
         size = page.viewport_size
         assert size is not None
         page.screenshot(path=str(screens / f"form-{size['width']}x{size['height']}.png"))
+        accessible(page, "the form")
     page.fill("#seed", str(seed))
     if not coach:
         page.uncheck("#coach")
@@ -353,6 +367,7 @@ def test_the_dice_roll_and_every_open_box_are_on_one_screen_at_every_prompt(
             server.state(page))
         if turn == 0:
             page.screenshot(path=str(screens / f"your-turn-{width}x{height}.png"))
+            accessible(page, where + ", your turn")
         hook(page, "die-1").click()
         hook(page, "roll").click()
         settled(page)
@@ -368,6 +383,7 @@ def test_the_dice_roll_and_every_open_box_are_on_one_screen_at_every_prompt(
             page.wait_for_function(
                 "() => document.querySelector('#status').textContent.includes('Computer')")
             page.screenshot(path=str(screens / f"computer-turn-{width}x{height}.png"))
+            accessible(page, where + ", the computer's turn")
     if touch:
         hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS)
         ended(page, screens, f"{width}x{height}")
@@ -391,6 +407,7 @@ def ended(page: Page, screens: Path, size: str) -> None:
     for seat in (1, 2):
         assert hook(page, f"total-{seat}").inner_text().isdigit()
     page.screenshot(path=str(screens / f"end-{size}.png"))
+    accessible(page, f"the end, {size}")
 
 
 def test_the_card_the_legend_the_keys_and_the_announcements(

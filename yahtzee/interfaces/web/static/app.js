@@ -308,15 +308,15 @@ function clearMessage() {
 // -- the table ------------------------------------------------------------------
 const dice = [];
 function buildDice() {
-  for (let i = 0; i < 5; i++) {
-    const button = el("button", {type: "button", class: "die", "data-testid": `die-${i + 1}`,
+  for (let index = 0; index < 5; index++) {
+    const button = el("button", {type: "button", class: "die", "data-testid": `die-${index + 1}`,
                                  "aria-pressed": "false"});
     const pips = el("span", {class: "pips", "aria-hidden": "true"});
     for (let p = 0; p < 9; p++) pips.append(el("span", {class: "pip off"}));
     const face = el("span", {class: "face", "aria-hidden": "true"});
     const label = el("span", {class: "saved-label", "aria-hidden": "true", text: "saved"});
     button.append(pips, face, label);
-    button.addEventListener("click", () => enqueue({action: "toggle", die: i + 1}));
+    button.addEventListener("click", () => enqueue({action: "toggle", die: index + 1}));
     dice.push({button, pips, face});
     $("dice").append(button);
   }
