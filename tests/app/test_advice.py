@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.helpers import variant_of
-from yahtzee.app.advice import (MAX_MOVES, BoxRefusedError, GameOverError, Move, NoDiceError,
+from yahtzee.app.advice import (BoxRefusedError, GameOverError, Move, NoDiceError,
                                 NoRollLeftError, NothingToUndoError, Position, RealDiceGame,
                                 box_names, ranked_moves, win_chances)
 from yahtzee.app.session import Setup
@@ -18,6 +18,7 @@ from yahtzee.domain.dice import Dice
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach
 from yahtzee.solver.moments import Moments
+from yahtzee.solver.ranking import TOP_MOVES as MAX_MOVES
 
 GAMES = ["official", "course", "poker"]
 

@@ -30,12 +30,13 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.solver.dynamic import (TIE, States, TurnValues, first_best, state_index, step,
+from yahtzee.solver.dynamic import (States, TurnValues, first_best, state_index, step,
                                     step_one, table_specials)
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
                                   best_sub_keep, expected_over_keeps, keep_number, roll_number)
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.moments import LAST_TURN_POINTS, LastTurn
+from yahtzee.solver.ranking import TIE
 from yahtzee.solver.strategy import best_keep
 
 POINT_WEIGHT = 1e-7
