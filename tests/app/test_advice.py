@@ -19,7 +19,7 @@ from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach
 from yahtzee.solver.moments import Moments
 from yahtzee.engine.records import ROLLS
-from yahtzee.solver.ranking import TIE
+from yahtzee.solver.ties import TIE
 from yahtzee.solver.ranking import TOP_MOVES as MAX_MOVES
 
 GAMES = ["official", "course", "poker"]

@@ -1,6 +1,7 @@
 """Layer 4, the solver: the exact optimal strategy for Yahtzee-like dice games, and the coach.
 
-This package needs numpy (only its ``events``, ``ranking`` and ``coach`` modules do not).
+This package needs numpy (only its ``events``, ``ties``, ``ranking`` and ``coach``
+modules do not).
 The modules: ``keeps`` (the multisets of dice), ``model`` (a game's scoring
 model), ``dynamic`` (the dynamic program), ``cache`` (checked value tables,
 kept through a ``TableStore`` the application supplies), ``events`` (what the

@@ -26,7 +26,7 @@ from yahtzee.solver import accel
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_KEEPS,
                                   FloatArray, IntArray, best_sub_keep, expected_over_keeps)
 from yahtzee.solver.model import BoolArray, ScoringModel, ShortArray
-from yahtzee.solver.ranking import TIE
+from yahtzee.solver.ties import TIE
 
 _SUB_KEEPS_T = np.ascontiguousarray(SUB_KEEPS.T)
 """``SUB_KEEPS`` with one row per position: (32, 252)."""

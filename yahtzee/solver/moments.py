@@ -36,7 +36,7 @@ from yahtzee.solver.dynamic import (BATCH, THREADS, Progress, States, TurnValues
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_KEEPS,
                                   FloatArray, IntArray, best_sub_keep, expected_over_keeps)
 from yahtzee.solver.model import ScoringModel
-from yahtzee.solver.ranking import TIE
+from yahtzee.solver.ties import TIE
 
 QUANTITIES = ("second", "bonus", "yahtzee")
 """The tables of ``Moments``, in the order they are stored."""

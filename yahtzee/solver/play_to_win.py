@@ -36,8 +36,8 @@ from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
                                   best_sub_keep, expected_over_keeps, keep_number, roll_number)
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.moments import LAST_TURN_POINTS, LastTurn
-from yahtzee.solver.ranking import TIE
 from yahtzee.solver.strategy import best_keep
+from yahtzee.solver.ties import TIE
 
 POINT_WEIGHT = 1e-7
 """What one expected point adds to a chance of winning: only enough to break ties."""

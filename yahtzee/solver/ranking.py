@@ -30,17 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from yahtzee.solver.ties import TIE
+
 if TYPE_CHECKING:
     from yahtzee.solver.profiles import Profile
 
-TIE = 1e-9
-"""Choices whose values differ by less than this are equal, and the tie order decides.
-
-The values are exact up to rounding in the last bits (about 1e-13), which
-depends on the order of the sums; equal choices must not be told apart by
-it.  The solver's tables (``dynamic``, and ``_kernel.c``'s ``TIE``) break
-ties with the same bound.
-"""
 TOP_MOVES = 3
 """How many moves the advice shows: the best one and the next two."""
 

@@ -30,7 +30,7 @@ from yahtzee.solver.dynamic import (SpecialChoices, States, TurnValues,
 from yahtzee.solver.keeps import (KEEPS, MAX_SUB_KEEPS, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray,
                                   IntArray, roll_number)
 from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
-from yahtzee.solver.ranking import TIE
+from yahtzee.solver.ties import TIE
 from yahtzee.domain.card import Card
 
 _TURNS_REMEMBERED = 64
