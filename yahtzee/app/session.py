@@ -194,10 +194,7 @@ class Solvers:
             """Return the outcome profiler of ``variant`` (its tables built the first time)."""
             return get_profiler(variant, self.solutions(), self.moments())
 
-        coach = Coach(variant, load, profiler if profiles else None)
-        coach.strategy
-        coach.profiler
-        return coach
+        return Coach(variant, load, profiler if profiles else None).load()
 
     def moments(self) -> MomentsSource:
         """Return the source of the spread-and-chances tables, kept in the cache folder."""

@@ -20,6 +20,8 @@ from yahtzee.engine.moves import Move, MoveKind, parse_box, parse_die_command
 
 REROLLS = 2
 """Re-rolls allowed after a turn's first roll."""
+ROLLS = 1 + REROLLS
+"""Rolls in a turn: the first, then at most ``REROLLS`` re-rolls."""
 
 RngState = tuple[int, tuple[int, ...], float | None]
 """The state of a ``random.Random``, as ``getstate()`` returns it."""
