@@ -21,6 +21,7 @@ import argparse
 import json
 import re
 import shlex
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -72,13 +73,13 @@ def _face_list(variant: Variant) -> str:
     return " ".join(variant.face_labels)
 
 
-def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
-    """Return the dice values (1 to 6) of a typed roll: five faces, blanks or commas between.
+def parse_dice(variant: Variant, text: str, count: int = DICE) -> tuple[int, ...]:
+    """Return the dice values (1 to 6) of a typed roll: ``count`` faces, blanks or commas between.
 
-    A Yahtzee roll may also be typed as five digits together (``55216``).
+    A Yahtzee roll may also be typed as digits together (``55216``).
     """
     tokens = text.replace(",", " ").split()
-    if len(tokens) == 1 and len(tokens[0]) == DICE and variant.name == YAHTZEE:
+    if len(tokens) == 1 and len(tokens[0]) == count and variant.name == YAHTZEE:
         tokens = list(tokens[0])
     labels = [label.upper() for label in variant.face_labels]
     values = []
@@ -88,10 +89,29 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
                              f"({_face_list(variant)}); type the five dice, "
                              f"such as {example_dice(variant)}")
         values.append(labels.index(token.upper()) + 1)
-    if len(values) != DICE:
+    if len(values) != count:
         raise InputError(f"that is {len(values)} {'die' if len(values) == 1 else 'dice'}; "
-                         f"type all five, such as {example_dice(variant)}")
+                         + (f"type all five, such as {example_dice(variant)}" if count == DICE
+                            else f"type the {count} you rolled"))
     return tuple(values)
+
+
+def parse_keep(variant: Variant, text: str, dice: Sequence[int]) -> tuple[int, ...]:
+    """Return the faces a ``keep`` line names (``336``, or ``3 3 6``), sorted.
+
+    The faces notation of a keep: they must be one to four of the faces
+    ``dice`` show; ``InputError`` saying what is wrong otherwise.
+    """
+    tokens = text.replace(",", " ").split()
+    count = len(tokens[0]) if len(tokens) == 1 and variant.name == YAHTZEE else len(tokens)
+    if not 1 <= count < DICE:
+        raise InputError(f"type the faces you keep, one to four of them, such as keep "
+                         f"{faces(sorted(dice)[:2], variant)}")
+    kept = tuple(sorted(parse_dice(variant, text, count)))
+    if Counter(kept) - Counter(dice):
+        raise InputError(f"the dice {faces(dice, variant)} do not show "
+                         f"{faces(kept, variant)}")
+    return kept
 
 
 def _key(name: str) -> str:
@@ -330,6 +350,7 @@ Commands:
   card              show your card
   undo              take back the last box you scored
   back              take back the last step (the dice typed last, or a box)
+  keep 3 3 6        say which dice you keep (their faces); then type just the dice you roll
   opponents 120 95  note the other players' final totals ("opponents none" forgets them)
   help              show this text
   quit              stop (the last line tells how to go on later)"""
@@ -348,6 +369,8 @@ class AdviseSession:
         self.variant = game.variant
         self.args = args
         self._moves: list[Move] = []
+        self._kept: tuple[int, ...] = ()
+        """The faces kept for the next roll (``keep``): the next line gives only the others."""
         self._start = game.card
 
     def run(self) -> int:
@@ -422,6 +445,8 @@ class AdviseSession:
             followed(words[1:])
         elif not text:
             self._enter()
+        elif self._kept and self._looks_like_dice(words, DICE - len(self._kept)):
+            self._rolled(self._kept + parse_dice(self.variant, text, DICE - len(self._kept)))
         elif self.game.roll == 0 or self._looks_like_dice(words):
             self._rolled(parse_dice(self.variant, text))
         else:
@@ -440,15 +465,28 @@ class AdviseSession:
     def _commands_followed(self) -> dict[str, Callable[[Sequence[str]], None]]:
         """Return the commands that may have words after them, by their first word."""
         return {"opponent": self._opponents, "opponents": self._opponents,
-                "score": lambda words: self._score(" ".join(words))}
+                "keep": self._keep, "score": lambda words: self._score(" ".join(words))}
 
-    def _looks_like_dice(self, words: Sequence[str]) -> bool:
-        """Return whether a line is meant as dice rather than a box: five words, or faces only."""
+    def _keep(self, words: Sequence[str]) -> None:
+        """Note the faces kept for the next roll (the faces notation), checked against the dice."""
+        if self.game.roll == 0:
+            raise NoDiceError()
+        if self.game.roll >= ROLLS:
+            raise NoRollLeftError()
+        self._kept = parse_keep(self.variant, " ".join(words), self.game.dice)
+        left = DICE - len(self._kept)
+        self.console.say(f"Kept {faces(self._kept, self.variant)}: type the {left} "
+                         f"{'die' if left == 1 else 'dice'} you roll")
+
+    def _looks_like_dice(self, words: Sequence[str], count: int = DICE) -> bool:
+        """Return whether a line is meant as ``count`` dice rather than a box: ``count`` words,
+        or faces only."""
         tokens = " ".join(words).replace(",", " ").split()
         if len(tokens) == 1:
-            return self.variant.name == YAHTZEE and len(tokens[0]) == DICE and tokens[0].isdigit()
+            return (self.variant.name == YAHTZEE and len(tokens[0]) == count
+                    and tokens[0].isdigit())
         labels = {label.upper() for label in self.variant.face_labels}
-        return len(tokens) == DICE or all(token.upper() in labels for token in tokens)
+        return len(tokens) == count or all(token.upper() in labels for token in tokens)
 
     def _enter(self) -> None:
         """Take the advice to score on an empty line; otherwise say what to type."""
@@ -465,6 +503,7 @@ class AdviseSession:
     def _rolled(self, dice: tuple[int, ...]) -> None:
         """Take the dice typed as the turn's next roll and advise on them."""
         self.game.rolled(dice)
+        self._kept = ()
         self._advise()
 
     def _advise(self) -> None:
@@ -498,6 +537,7 @@ class AdviseSession:
 
     def _took_back(self, item: MenuItem | None) -> None:
         """Say what was taken back, then show the position it returned to."""
+        self._kept = ()
         game = self.game
         if item is not None:
             self.console.say(f"Took back {item.points} points in {item.name}; "
