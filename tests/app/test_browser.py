@@ -1,8 +1,8 @@
 """The browser table's games: one record per game (the save), restarts, and earlier records.
 
-Games of people alone without the coach need no solver, so these run on the
-standard library.  The dice are checked against an independent generator
-with the game's seed.
+Games of people alone without the coach need no solver (the coach's
+advice to score now is the one test that loads it).  The dice are checked
+against an independent generator with the game's seed.
 """
 
 from __future__ import annotations
@@ -14,11 +14,17 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Problems
-from yahtzee.app.browser import Denial, Settings, GameRequestError, BrowserGames, hash_secret
+from tests.oracle import ScriptedRandom
+from yahtzee.app.browser import BrowserGames, Denial, GameRequestError, Settings, hash_secret
+from yahtzee.app.service import LiveGame
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
+from yahtzee.engine.engine import Engine
 from yahtzee.engine.moves import Move
 from yahtzee.players.kinds import HUMAN
+from yahtzee.players.players import HumanPlayer
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.coach import KeepAdvice
 from yahtzee.storage.saves import SaveStore
 
 VARIANT = get_variant("yahtzee", "official")
@@ -133,3 +139,16 @@ def test_a_damaged_earlier_record_is_set_aside_and_the_others_load(data: Path) -
     tables = BrowserGames(Solvers(), problems)
     assert tables.get(good).seats_of("fine") == {0, 1}
     assert [damaged[1] for damaged in problems.damaged] == [bad] and not bad.exists()
+
+
+def test_advice_to_score_now_names_the_box(official: Solution, data: Path) -> None:
+    players = [HumanPlayer("Ann", VARIANT.new_card())]
+    engine = Engine(VARIANT, players, rng=ScriptedRandom([6] * 5))
+    live = LiveGame(engine, players, coach=Solvers().coach(VARIANT))
+    coaching = live.coaching()
+    assert coaching is not None and isinstance(coaching.advice, KeepAdvice)
+    assert coaching.advice.keep.scores_now
+    assert coaching.box_now is not None and coaching.box_now.box.name == "Yahtzee"
+    live.play(Move.toggle(1))
+    again = live.coaching()
+    assert again is not None and again.box_now == coaching.box_now

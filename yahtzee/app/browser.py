@@ -142,6 +142,8 @@ class GameView:
     offers: tuple[MenuItem, ...]
     """What each box on the menu would give the seat to play now (its dice as they stand)."""
     advice: KeepAdvice | BoxAdvice | None
+    box_now: BoxAdvice | None
+    """With keep advice to score now: the box to score."""
     options: tuple[Option, ...]
     """With the coach, on a person's turn: the best options with their outcome profiles."""
     chances: tuple[float, ...] | None
@@ -284,6 +286,7 @@ class BrowserGame:
             tuple(self._seat_view(n) for n in range(len(live.players))),
             () if over else tuple(view.card.menu(Dice.of(view.dice))),
             None if coaching is None else coaching.advice,
+            None if coaching is None else coaching.box_now,
             () if coaching is None else coaching.options,
             None if coaching is None else coaching.chances,
             tuple(live.analyses()) if over and live.coach is not None else (),
@@ -322,7 +325,7 @@ def final_view(game: HistoryGame, log: Sequence[Decision]) -> GameView:
                   for p, card in zip(game.players, cards))
     winners = tuple(p.seat for p in game.players if p.winner)
     return GameView(game.uid, 2 * len(log), variant, Phase.OVER, variant.rounds, 0, (), (), 0,
-                    seats, (), None, (), None, (), winners, (), False, False)
+                    seats, (), None, None, (), None, (), winners, (), False, False)
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,8 @@ class Coaching:
     advice: KeepAdvice | BoxAdvice | None
     options: tuple[Option, ...]
     chances: tuple[float, ...] | None
+    box_now: BoxAdvice | None = None
+    """When the advice is to stop rolling and score now: the box to score (and its value)."""
 
 
 class LiveGame:
@@ -142,12 +144,15 @@ class LiveGame:
             return Coaching(None, (), self._outlook_of(prompt)[1])
         view = prompt.view
         advice: KeepAdvice | BoxAdvice
+        box_now = None
         if prompt.phase is Phase.ROLLING:
             advice = coach.roll_advice(view.card, view.dice, view.saved, view.rolls_left)
+            if advice.keep.scores_now:
+                box_now = coach.category_advice(view.card, view.dice)
         else:
             advice = coach.category_advice(view.card, view.dice)
         options, chances = self._outlook_of(prompt)
-        return Coaching(advice, options, chances)
+        return Coaching(advice, options, chances, box_now)
 
     def _outlook_of(self, prompt: Prompt) -> tuple[tuple[Option, ...], tuple[float, ...] | None]:
         """Return the best options of the seat to play and each seat's win chance."""

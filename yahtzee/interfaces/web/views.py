@@ -97,6 +97,8 @@ def _advice(view: GameView, you: frozenset[int]) -> str | None:
         return None
     if isinstance(view.advice, BoxAdvice):
         return "Coach: " + box_advice_text(view.advice)
+    if view.box_now is not None:
+        return "Coach: stop rolling and " + box_advice_text(view.box_now)
     return "Coach: " + keep_advice_text(view.advice, view.variant)
 
 
