@@ -151,7 +151,9 @@ def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
         if message is not None:
             assert answer.json() == {"error": message}
     assert client.get(f"/api/games/{game}").json() == before
-    assert SaveStore(problems=Problems()).unfinished() == []  # no accepted command yet
+    [save] = SaveStore(problems=Problems()).unfinished()  # saved as made, its links given out
+    assert save.snapshot.log == () and save.snapshot.turn is not None
+    assert save.snapshot.turn.dice == first_roll
 
     assert move(client, game, first, action="score").status_code == 200
     assert move(client, game, first, action="box", box=5).json()["turn"] == 2

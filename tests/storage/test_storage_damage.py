@@ -24,7 +24,7 @@ from yahtzee.domain.games import POKER_DICE
 from yahtzee.interfaces.console import Console
 from yahtzee.storage.history import SCHEMA_VERSION, History
 from yahtzee.storage.problems import Damage, StoredFile
-from yahtzee.storage.saves import SaveStore
+from yahtzee.storage.saves import SAVE_VERSION, SaveStore
 
 ASIDE = r"\.corrupt-\d{8}T\d{6}Z"
 
@@ -70,7 +70,7 @@ def _inconsistent(path: Path) -> None:
 def _newer(path: Path) -> None:
     """Mark the save as written in a later format."""
     data = json.loads(path.read_text())
-    data["version"] = 2
+    data["version"] = SAVE_VERSION + 1
     path.write_text(json.dumps(data))
 
 
