@@ -156,17 +156,20 @@ def turn_rows(analysis: PlayerAnalysis, seat: int, log: Sequence[Decision],
     scored = {d.round: (d.label or "", d.points or 0) for d in log
               if d.seat == seat and d.label is not None}
     starts = {(t.round, t.seat): t.chances[t.seat] for t in chances}
-    rows = []
-    for number in sorted({d.round for d in log if d.seat == seat}):
-        decisions = tuple(a for a in analysis.decisions if a.round == number)
-        rolls = [r for r in analysis.rolls if r.round == number]
-        keeps = tuple(a.choice.values for a in decisions
-                      if isinstance(a.choice, Keep) and not a.choice.scores_now)
-        box, points = scored.get(number, ("", 0))
-        rows.append(TurnRow(number, seat, tuple(r.dice for r in rolls), keeps, box, points,
-                            sum(a.cost for a in decisions), sum(r.luck for r in rolls),
-                            decisions, starts.get((number, seat))))
-    return tuple(rows)
+    return tuple(_turn_row(analysis, seat, number, scored.get(number, ("", 0)),
+                           starts.get((number, seat)))
+                 for number in sorted({d.round for d in log if d.seat == seat}))
+
+
+def _turn_row(analysis: PlayerAnalysis, seat: int, number: int, scored: tuple[str, int],
+              chance: float | None) -> TurnRow:
+    """Return one turn's row: round ``number`` of the player, with the box and points scored."""
+    decisions = tuple(a for a in analysis.decisions if a.round == number)
+    rolls = [r for r in analysis.rolls if r.round == number]
+    keeps = tuple(a.choice.values for a in decisions
+                  if isinstance(a.choice, Keep) and not a.choice.scores_now)
+    return TurnRow(number, seat, tuple(r.dice for r in rolls), keeps, scored[0], scored[1],
+                   sum(a.cost for a in decisions), sum(r.luck for r in rolls), decisions, chance)
 
 
 def roll_number(rolls_left: int) -> int:

@@ -391,7 +391,7 @@ class Coach:
         optimum = strategy.expected_final(self.variant.new_card())
         cards = [self.variant.new_card() for _ in names]
         judged: list[list[Assessment]] = [[] for _ in names]
-        luck = [0.0 for _ in names]
+        luck = [0.0] * len(names)
         rolls: list[list[RollLuck]] = [[] for _ in names]
         turns = self.turn_chances(len(names), log) if chances is None else chances
         by_round: dict[int, tuple[float, ...]] = {}

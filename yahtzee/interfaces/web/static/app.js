@@ -196,6 +196,8 @@ function draw() {
   $("moves").scrollTop = $("moves").scrollHeight;
   $("winner-line").hidden = !state.winner;
   $("winner-line").textContent = state.winner || "";
+  $("review-line").hidden = !state.winner;
+  $("review-link").href = `/game/${encodeURIComponent(state.game)}/review`;
   drawLinks();
 }
 
