@@ -26,9 +26,9 @@ COLOURS = ("#0b5fa5", "#b33c00", "#1b7a4c", "#8e3b8a", "#6e5600", "#3d3d9e")
 """Each seat's line colour: dark enough to stand out against white (3:1 at least)."""
 DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3")
 """Each seat's line pattern, so that lines differ without colour too."""
-WIDTH, HEIGHT = 420, 250
+WIDTH, HEIGHT = 360, 230
 """The win-chance chart's drawing size (it scales to the page's width)."""
-LEFT, RIGHT, TOP, BOTTOM = 46, 14, 12, 44
+LEFT, RIGHT, TOP, BOTTOM = 46, 16, 14, 44
 """The chart's margins, for the axes' ticks and titles."""
 INK, MUTED, GRID = "#1d2433", "#4b5563", "#d8dde3"
 """Text, secondary text and grid line colours."""
@@ -48,7 +48,7 @@ h2 { font-size: 1.15rem; margin: 1.2rem 0 .4rem; }
 h3 { font-size: 1rem; margin: .8rem 0 .3rem; }
 a { color: #0b5fa5; }
 figure { margin: 0; }
-.chart { width: 100%; max-width: 44rem; height: auto; display: block; background: white;
+.chart { width: 100%; max-width: 36rem; height: auto; display: block; background: white;
          border: 1px solid #ddd; border-radius: .4rem; }
 .chart.small { max-width: 28rem; }
 .chart.bar { max-width: 24rem; border: 0; }
@@ -68,7 +68,11 @@ th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: left
          vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.dice { white-space: nowrap; }
-tr.costly td { background: #fdf0ec; }
+tr.costly td, tr.costly th { background: #fdf0ec; }
+table.turns { min-width: 62rem; }
+td.better { min-width: 18rem; }
+table.narrow { width: auto; }
+.chart.square { max-width: 18rem; }
 .won { font-weight: 700; color: var(--felt); }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 form.filters label { display: flex; flex-direction: column; font-size: .9rem; }
@@ -233,14 +237,17 @@ def player_section(review: Review, seat: int, top: float) -> str:
     if not items:
         items = ["<li>Every decision was the best one there was.</li>"]
     ranked = review.rolls_ranked(seat)
+    luck = ""
     if ranked:
-        items.append(f"<li>Luckiest roll: {esc(roll_words(ranked[0], variant))}.</li>")
-        items.append(f"<li>Unluckiest roll: {esc(roll_words(ranked[-1], variant))}.</li>")
+        luck = (f'<p class="note">Luck of the dice:</p><ul>'
+                f"<li>Luckiest roll: {esc(roll_words(ranked[0], variant))}.</li>"
+                f"<li>Unluckiest roll: {esc(roll_words(ranked[-1], variant))}.</li></ul>")
     return (f'<section class="player" aria-label="{esc(a.name)}"><h3>{esc(a.name)}</h3>'
             f"<p>{esc(luck_line(a))}</p>{luck_bar(a, top)}"
             f'<p class="note">Optimal play expects {a.optimum:.1f} points from an empty card; '
             f"the dice gave {signed(a.luck)} against that, and the decisions gave up "
-            f"{a.total_cost:.1f} expected points.</p><ul>{''.join(items)}</ul></section>")
+            f"{a.total_cost:.1f} expected points.</p>"
+            f'<p class="note">Biggest mistakes:</p><ul>{"".join(items)}</ul>{luck}</section>')
 
 
 def _turn_cells(row: TurnRow, review: Review) -> str:
@@ -252,7 +259,8 @@ def _turn_cells(row: TurnRow, review: Review) -> str:
     chance = "\u2013" if row.chance is None else f"{row.chance * 100:.0f}%"
     scored = f"{row.box} ({row.points})" if row.box else "\u2013"
     return (f'<td class="num">{chance}</td><td class="dice">{esc(rolls)}</td>'
-            f'<td class="dice">{esc(keeps)}</td><td>{esc(scored)}</td><td>{esc(better)}</td>'
+            f'<td class="dice">{esc(keeps)}</td><td>{esc(scored)}</td>'
+            f'<td class="better">{esc(better)}</td>'
             f'<td class="num">{row.cost:.1f}</td><td class="num">{signed(row.luck)}</td>')
 
 
@@ -276,10 +284,11 @@ def turn_table(review: Review) -> str:
         ("Round", ' class="num"'), ("Player", ""), ("Chance", ' class="num"'), ("Rolls", ""),
         ("Kept", ""), ("Scored", ""), ("Better move", ""), ("Cost", ' class="num"'),
         ("Luck", ' class="num"')))
-    return ('<div class="scroll" tabindex="0" role="region" aria-label="Every turn">'
-            '<table class="turns"><caption>Chance: the chance to win as the turn began. '
-            'Cost: expected points given up against optimal play. Luck: points the rolls '
-            'gave against what was expected.</caption>'
+    return ('<p class="note">Chance: the chance to win as the turn began. Cost: expected '
+            'points given up against optimal play. Luck: points the rolls gave against what '
+            'was expected. The table scrolls sideways on a narrow screen.</p>'
+            '<div class="scroll" tabindex="0" role="region" aria-label="Every turn">'
+            '<table class="turns"><caption>Every turn, in the order played</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 
@@ -378,7 +387,7 @@ def calibration_chart(bins: Sequence[tuple[float, float, int]]) -> str:
         """Return the chart coordinate of a chance along either axis."""
         return pad + chance * span
 
-    parts = [f'<svg class="chart small" viewBox="0 0 {size} {size}" role="img" '
+    parts = [f'<svg class="chart square" viewBox="0 0 {size} {size}" role="img" '
              'aria-label="Predicted win chances against how often they came true" '
              'xmlns="http://www.w3.org/2000/svg">',
              f'<line x1="{at(0)}" y1="{size - at(0)}" x2="{at(1)}" y2="{size - at(1)}" '

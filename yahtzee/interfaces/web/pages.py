@@ -154,7 +154,7 @@ def stats_section(stats: Stats) -> str:
             "honest chances lie on the diagonal.</p>"
             f"<figure>{calibration_chart(bins)}</figure>"
             '<div class="scroll" tabindex="0" role="region" aria-label="Calibration">'
-            '<table><thead><tr><th scope="col" class="num">Predicted</th>'
+            '<table class="narrow"><thead><tr><th scope="col" class="num">Predicted</th>'
             '<th scope="col" class="num">Observed</th><th scope="col" class="num">Turns</th>'
             f"</tr></thead><tbody>{rows}</tbody></table></div>")
     parts.append("</section>")
