@@ -74,6 +74,8 @@ class Swing:
     seat: int
     before: float
     after: float
+    turn: int = 0
+    """The turn's place among every turn's start (``Review.chances``), from 0."""
 
     @property
     def change(self) -> float:
@@ -114,13 +116,34 @@ class Review:
             return [[] for _ in self.analyses]
         return [[*a.chances, share] for a, share in zip(self.analyses, self.outcome())]
 
+    def turn_points(self) -> list[list[tuple[float, float]]]:
+        """Return each player's win chance at every turn's start and at the end, placed in time.
+
+        A point is (rounds played before it, chance): the turn of the k-th
+        of n players in round r is at ``r - 1 + k / n``, the end at the
+        number of rounds.  Empty lists for a game of one player.
+        """
+        if len(self.analyses) < 2 or not self.chances:
+            return [[] for _ in self.analyses]
+        return [[*((self.turn_place(i), t.chances[seat]) for i, t in enumerate(self.chances)),
+                 (float(self.variant.rounds), share)]
+                for seat, share in enumerate(self.outcome())]
+
+    def turn_place(self, turn: int) -> float:
+        """Return where the ``turn``-th turn's start lies in time (the end: the rounds)."""
+        if turn >= len(self.chances):
+            return float(self.variant.rounds)
+        start = self.chances[turn]
+        first = self.chances[0].round
+        return start.round - first + start.seat / len(self.analyses)
+
     def swings(self, count: int = SWINGS) -> list[Swing]:
         """Return the ``count`` turns that moved their player's win chance most, largest first."""
         if len(self.analyses) < 2 or not self.chances:
             return []
         ends = [t.chances for t in self.chances[1:]] + [tuple(self.outcome())]
-        moves = [Swing(t.round, t.seat, t.chances[t.seat], end[t.seat])
-                 for t, end in zip(self.chances, ends)]
+        moves = [Swing(t.round, t.seat, t.chances[t.seat], end[t.seat], turn)
+                 for turn, (t, end) in enumerate(zip(self.chances, ends))]
         ranked = sorted(moves, key=lambda s: (-abs(s.change), s.round, s.seat))
         return [s for s in ranked[:count] if abs(s.change) >= 0.005]
 

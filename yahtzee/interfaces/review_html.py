@@ -96,9 +96,9 @@ def signed(value: float) -> str:
     return f"{shown:+.1f}".replace("-", "\u2212")
 
 
-def _x(index: int, points: int) -> float:
-    """Return the chart's x for the ``index``-th of ``points`` points."""
-    return LEFT + index * (WIDTH - LEFT - RIGHT) / max(points - 1, 1)
+def _x(place: float, rounds: int) -> float:
+    """Return the chart's x for a place in time: rounds played before it (the end: ``rounds``)."""
+    return LEFT + place * (WIDTH - LEFT - RIGHT) / max(rounds, 1)
 
 
 def _y(chance: float) -> float:
@@ -106,7 +106,7 @@ def _y(chance: float) -> float:
     return TOP + (1 - chance) * (HEIGHT - TOP - BOTTOM)
 
 
-def _axes(points: int, rounds: int) -> list[str]:
+def _axes(rounds: int) -> list[str]:
     """Return the win-chart's grid, ticks and axis titles."""
     parts = []
     for percent in (0, 25, 50, 75, 100):
@@ -116,16 +116,16 @@ def _axes(points: int, rounds: int) -> list[str]:
         parts.append(f'<text x="{LEFT - 5}" y="{y + 4:.1f}" text-anchor="end" font-size="11" '
                      f'fill="{INK}">{percent}%</text>')
     base = _y(0)
-    for index in range(points):
+    for index in range(rounds + 1):
         label = str(index + 1) if index < rounds else "end"
-        parts.append(f'<text x="{_x(index, points):.1f}" y="{base + 15:.1f}" '
+        parts.append(f'<text x="{_x(index, rounds):.1f}" y="{base + 15:.1f}" '
                      f'text-anchor="middle" font-size="11" fill="{INK}">{label}</text>')
     parts.append(f'<line x1="{LEFT}" y1="{base:.1f}" x2="{WIDTH - RIGHT}" y2="{base:.1f}" '
                  f'stroke="{INK}" stroke-width="1"/>')
     parts.append(f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{base:.1f}" '
                  f'stroke="{INK}" stroke-width="1"/>')
     parts.append(f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 6}" '
-                 f'text-anchor="middle" font-size="12" fill="{INK}">Round (start)</text>')
+                 f'text-anchor="middle" font-size="12" fill="{INK}">Round</text>')
     parts.append(f'<text transform="translate(12 {(TOP + base) / 2:.1f}) rotate(-90)" '
                  f'text-anchor="middle" font-size="12" fill="{INK}">Chance to win</text>')
     return parts
@@ -138,16 +138,11 @@ def _stroke(seat: int) -> str:
     return f'stroke="{COLOURS[seat % len(COLOURS)]}" stroke-width="2.5"{pattern}'
 
 
-def _swing_marks(review: Review, lines: Sequence[Sequence[float]],
-                 swings: Sequence[Swing]) -> list[str]:
+def _swing_marks(review: Review, swings: Sequence[Swing], rounds: int) -> list[str]:
     """Return a numbered ring on each marked turn's line, where the chance landed."""
     parts = []
-    rounds = [t.round for t in review.chances]
-    first = min(rounds) if rounds else 1
     for number, swing in enumerate(swings, 1):
-        line = lines[swing.seat]
-        index = min(swing.round - first + 1, len(line) - 1)
-        x, y = _x(index, len(line)), _y(line[index])
+        x, y = _x(review.turn_place(swing.turn + 1), rounds), _y(swing.after)
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="none" stroke="{INK}" '
                      f'stroke-width="1.5"/>')
         above = y - 10 if y > TOP + 14 else y + 20
@@ -169,9 +164,10 @@ def line_summary(name: str, line: Sequence[float], rounds: int) -> str:
 def win_chart(review: Review) -> str:
     """Return the win-chance chart as an inline SVG in a figure, with its text alternative.
 
-    One line per player over the rounds' starts and the end (the share of
-    the win each got); the turns that moved a chance most are ringed and
-    numbered, and told in words below.  A game of one player has no chart.
+    One line per player through every turn's start and the end (the share
+    of the win each got), the rounds' starts ticked on the x axis; the
+    turns that moved a chance most are ringed and numbered, and told in
+    words below.  A game of one player has no chart.
     """
     lines = review.chance_lines()
     if not any(lines):
@@ -183,13 +179,13 @@ def win_chart(review: Review) -> str:
     swings = review.swings()
     parts = [f'<svg data-testid="win-chart" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" '
              'role="img" aria-labelledby="win-title win-desc" xmlns="http://www.w3.org/2000/svg">',
-             '<title id="win-title">Each player\'s chance to win at each round\'s start</title>',
-             f'<desc id="win-desc">{esc("; ".join(summaries))}</desc>', *_axes(points, rounds)]
-    for seat, line in enumerate(lines):
-        coords = " ".join(f"{_x(i, points):.1f},{_y(v):.1f}" for i, v in enumerate(line))
+             '<title id="win-title">Each player\'s chance to win as every turn began</title>',
+             f'<desc id="win-desc">{esc("; ".join(summaries))}</desc>', *_axes(rounds)]
+    for seat, line in enumerate(review.turn_points()):
+        coords = " ".join(f"{_x(place, rounds):.1f},{_y(v):.1f}" for place, v in line)
         parts.append(f'<polyline class="player-line" data-seat="{seat + 1}" points="{coords}" '
                      f'fill="none" {_stroke(seat)}/>')
-    parts.extend(_swing_marks(review, lines, swings))
+    parts.extend(_swing_marks(review, swings, rounds))
     parts.append("</svg>")
     legend = "".join(
         f'<li><svg viewBox="0 0 36 10" aria-hidden="true"><line x1="0" y1="5" x2="36" y2="5" '
@@ -197,8 +193,8 @@ def win_chart(review: Review) -> str:
     told = "".join(f"<li>{esc(swing_words(s, names))}</li>" for s in swings)
     moved = (f'<p class="note">The ringed turns moved a chance most:</p><ol>{told}</ol>'
              if swings else "")
-    return (f'<figure>{"".join(parts)}<figcaption>Chance to win at each round\'s start, '
-            f'and at the end the share of the win each player got.</figcaption>'
+    return (f'<figure>{"".join(parts)}<figcaption>Each player\'s chance to win as every '
+            f'turn began, and at the end the share of the win each got.</figcaption>'
             f'<ul class="legend">{legend}</ul>{moved}</figure>')
 
 

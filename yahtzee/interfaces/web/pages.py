@@ -39,7 +39,7 @@ from yahtzee.storage.stats import Figures, Stats, compute_stats
 PAGE_SIZE = 20
 """Finished games listed per page of ``/history``."""
 CACHED_REVIEWS = 32
-"""Reviews kept worked out (a finished game never changes)."""
+"""Reviews kept worked out, by game number and ID (a finished game never changes)."""
 BROWSER_GAME = re.compile(r"[0-9a-f]{32}")
 """A browser game's ID, as ``/game/<id>`` names it."""
 STYLESHEET = "/review.css"
@@ -173,7 +173,7 @@ class Pages:
         """Read the history with ``problems`` told of damage; analyze with ``setup``'s solver."""
         self.setup = setup
         self.problems = problems
-        self.reviews: OrderedDict[int, Review] = OrderedDict()
+        self.reviews: OrderedDict[tuple[int, str], Review] = OrderedDict()
         self.lock = threading.Lock()
 
     def history_page(self, player: str, label: str, number: int) -> str:
@@ -209,14 +209,15 @@ class Pages:
             number = int(game_id)
         else:
             raise LookupError(game_id)
-        with self.lock:
-            if number in self.reviews:
-                self.reviews.move_to_end(number)
-                return self.reviews[number]
         meta, log = history.load_game(number)
+        key = (number, meta.uid)
+        with self.lock:
+            if key in self.reviews:
+                self.reviews.move_to_end(key)
+                return self.reviews[key]
         review = make_review(meta, log, self.setup)
         with self.lock:
-            self.reviews[number] = review
+            self.reviews[key] = review
             while len(self.reviews) > CACHED_REVIEWS:
                 self.reviews.popitem(last=False)
         return review
