@@ -22,6 +22,7 @@ from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
 from yahtzee.engine.moves import Notation
 from yahtzee.engine.records import TurnSummary
 from yahtzee.interfaces.reporting import Reporter
+from yahtzee.interfaces.review import analysis_json, assessment_json  # noqa: F401 (moved)
 from yahtzee.interfaces.streams import printable
 from yahtzee.interfaces.wording import (PROGRAM_NAME, faces, game_description, game_title,
                                         joker_text, local_time, luck_line, move_text, percent,
