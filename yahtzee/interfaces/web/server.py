@@ -49,6 +49,7 @@ from yahtzee.domain.rules import COURSE, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.reporting import Reporter
+from yahtzee.interfaces.web.pages import page_routes
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
@@ -365,6 +366,7 @@ class WebTable:
             Route("/api/games", guarded(self.create), methods=["POST"]),
             Route("/api/games/{game_id}", guarded(self.state)),
             Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
+            *page_routes(self.games.setup, self.games.problems),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ]
 

@@ -538,6 +538,7 @@ function drawEnd() {
     $("luck").replaceChildren(...(view.luck || []).map((line) => el("li", {text: line})));
   }
   $("luck-box").hidden = !(view.luck && view.luck.length);
+  $("review-link").href = `/game/${encodeURIComponent(view.game)}/review`;
 }
 
 function drawMoves() {
