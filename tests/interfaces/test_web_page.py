@@ -25,11 +25,11 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.interfaces.test_web_browser import CHROMIUM, LAUNCH_ARGS, ROOT, WAIT_MS, hook
+from tests.interfaces.test_web_browser import ROOT, WAIT_MS, hook
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -128,15 +128,6 @@ class Server:
                                          headers={"X-Seat-Secret": secret})
         with urllib.request.urlopen(request, timeout=30) as answer:
             return json.load(answer)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, driven by Playwright."""
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

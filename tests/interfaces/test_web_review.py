@@ -21,24 +21,14 @@ import pytest
 
 from tests.helpers import run_cli
 from tests.interfaces.test_review import assert_rows_add_up, parse, script
-from tests.interfaces.test_web_browser import (CHROMIUM, LAUNCH_ARGS, WAIT_MS, Server, hook,
-                                               start_server)
+from tests.interfaces.test_web_browser import WAIT_MS, Server, hook, start_server
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 SIZES = {"wide": (1280, 800), "phone": (390, 844)}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, driven by Playwright."""
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture
