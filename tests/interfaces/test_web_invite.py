@@ -132,15 +132,20 @@ def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
 
 
 def test_the_host_starts_anyway_and_the_missing_person_joins_later(
-        browser: Browser, server: Server) -> None:
-    ann = new_page(browser)
+        browser: Browser, server: Server, screens: Path) -> None:
+    ann = new_page(browser, 390, 844, touch=True)
     make_game(ann, server, ("Ann", "Bo", "Cy"))
     waiting_room(ann, "Bo and Cy")
-    cy = new_page(browser)
+    ann.screenshot(path=str(screens / "waiting-room-390x844.png"))
+    cy = new_page(browser, 390, 844, touch=True)
     cy.goto(str(hook(ann, "seat-link-3").get_attribute("href")))
     waiting_room(cy, "Bo")
     waiting_room(ann, "Bo")
+    assert "Joined: Ann and Cy." in cy.locator("#lobby-joined").inner_text()
     assert cy.get_by_role("button", name="Start anyway").is_hidden()
+    assert cy.locator("#lobby-guest").is_visible() and cy.locator("#links-box").is_hidden()
+    cy.screenshot(path=str(screens / "waiting-guest-390x844.png"))
+    accessible(cy, "a guest's waiting room, 390x844")
     assert forced(cy, "start", "{}") == [403, {
         "error": "Only the player who made the game can start it before everyone has joined."}]
     ann.get_by_role("button", name="Start anyway").click()

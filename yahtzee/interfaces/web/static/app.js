@@ -592,7 +592,10 @@ function drawLinks() {
                        copyButton(url, `the link of seat ${seat} (${name})`)));
       }
     }
-    setText($("address-line"), `Others open it at ${shareOrigin}.`);
+    const local = /^https?:\/\/(127\.|localhost|\[::1\])/.test(shareOrigin);
+    setText($("address-line"), local
+      ? `This server listens on this computer only (${shareOrigin}): to let others on your network in, start it with --host 0.0.0.0.`
+      : `Others reach this server at ${shareOrigin}.`);
   }
   const waiting = waitingFor(state);
   const others = links.some((l) => !l.seats.every((s) => state.you.includes(s))) && !state.hot_seat;
