@@ -77,6 +77,57 @@ def forced(page: Page, path: str = "moves", body: str = '{"action": "roll"}') ->
            }""", [path, body])
 
 
+def qr_rows(page: Page, text: str) -> list[str]:
+    """Return the QR code of ``text`` as the page's encoder makes it: rows of 0 and 1."""
+    rows: list[str] = page.evaluate(
+        "(text) => QR.matrix(text).grid.map((row) => row.map((d) => d ? '1' : '0').join(''))",
+        text)
+    return rows
+
+
+def drawn_qr(page: Page) -> list[str]:
+    """Return the QR code drawn in the waiting room, read back from its SVG path."""
+    size = int(str(page.locator("#links svg.qr").get_attribute("viewBox")).split()[-1]) - 8
+    path = str(page.locator("#links svg.qr path").get_attribute("d"))
+    dark = {tuple(int(n) - 4 for n in step.split("h")[0].split())
+            for step in path.strip("M").split("M")}
+    return ["".join("1" if (x, y) in dark else "0" for x in range(size)) for y in range(size)]
+
+
+def test_the_qr_codes_are_the_standard_s(browser: Browser, server: Server) -> None:
+    """The page's QR encoder gives the symbols segno (an independent encoder) gives."""
+    segno = pytest.importorskip("segno")
+    import segno.encoder
+
+    def standard_padding(buff: Any, version: int, length: int) -> None:
+        """Pad to a codeword boundary only when the bits end inside one (ISO/IEC 18004 7.4.10).
+
+        segno adds a zero codeword when they end on one; both decode alike.
+        """
+        if length % 8:
+            buff.extend([0] * (8 - length % 8))
+
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    texts = ["A", "hello", "w" * 26, "t" * 45, "v" * 120, "s" * 180, "z" * 213,
+             f"http://192.168.1.20:8000/game/{'ab' * 16}#{'x' * 24}"]
+    original = segno.encoder.write_padding_bits
+    segno.encoder.write_padding_bits = standard_padding
+    try:
+        for text in texts:
+            made = page.evaluate("(text) => { const m = QR.matrix(text); "
+                                 "return [m.version, m.mask]; }", text)
+            symbol = segno.make(text, error="m", mode="byte", version=made[0], mask=made[1],
+                                boost_error=False)
+            expected = ["".join(str(b) for b in row) for row in symbol.matrix]
+            assert qr_rows(page, text) == expected, text
+    finally:
+        segno.encoder.write_padding_bits = original
+    assert page.evaluate("QR.matrix('q'.repeat(214))") is None  # beyond version 10
+    page.context.close()
+
+
 def waiting_room(page: Page, waiting_for: str) -> None:
     """Wait until ``page`` shows the waiting room, waiting for ``waiting_for``."""
     page.wait_for_selector(f"#lobby-status:has-text('Waiting for {waiting_for} to join')",
@@ -108,6 +159,9 @@ def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
     assert ann.locator("#lobby").locator('[data-testid="seat-link-2"]').count() == 1
     assert str(link.get_attribute("href")).startswith(server.url.rstrip("/") + "/game/")
     assert ann.get_by_role("button", name="Copy the link of seat 2 (Bo)").is_visible()
+    assert ann.get_by_role("img", name="QR code of the link of seat 2 (Bo)").is_visible()
+    assert ann.locator("#links svg.qr").count() == 1  # none for Ann's own seat
+    assert qr_rows(ann, str(link.get_attribute("href"))) == drawn_qr(ann)
     assert "Joined: Ann." in ann.locator("#lobby-joined").inner_text()
     assert ann.get_by_role("button", name="Start anyway").is_visible()
     ann.screenshot(path=str(screens / "waiting-room-1280x800.png"))

@@ -495,7 +495,7 @@ function drawCard() {
   const playing = canPlay();
   const coachBox = view.advice && /score (\d+) \(/.exec(view.advice);
   view.players.forEach((p, s) => {
-    const turn = view.turn === p.seat && view.phase !== "over";
+    const turn = view.turn === p.seat && view.phase !== "over" && !waitingFor(view);
     const th = cells.heads[s];
     if (th.dataset.key !== p.name) {
       th.dataset.key = p.name;
@@ -575,7 +575,8 @@ function copyButton(url, what) {
 function drawLinks() {
   const links = JSON.parse(localStorage.getItem(`links:${state.game}`) || "[]");
   const list = $("links");
-  const key = JSON.stringify([links, shareOrigin, state.waiting]);
+  const waiting = waitingFor(state);
+  const key = JSON.stringify([links, shareOrigin, state.waiting, waiting]);
   if (list.dataset.key !== key) {
     list.dataset.key = key;
     list.replaceChildren();
@@ -585,11 +586,13 @@ function drawLinks() {
         const name = state.players[seat - 1].name;
         const own = state.you.includes(seat);
         const joined = !state.waiting.includes(seat);
+        // in the waiting room, a QR code for each seat still empty: a phone's camera opens it
+        const code = waiting && !joined && window.QR ? window.QR.svg(url, `QR code of the link of seat ${seat} (${name})`) : null;
         list.append(el("li", {class: joined ? "joined" : "not-joined"},
                        el("span", {class: "seat-name", text: `Seat ${seat} (${name}${own ? ", you" : ""})`}),
                        el("span", {class: "seat-state", text: joined ? " joined " : " not here yet "}),
                        el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url}), " ",
-                       copyButton(url, `the link of seat ${seat} (${name})`)));
+                       copyButton(url, `the link of seat ${seat} (${name})`), ...(code ? [code] : [])));
       }
     }
     const local = /^https?:\/\/(127\.|localhost|\[::1\])/.test(shareOrigin);
@@ -597,7 +600,6 @@ function drawLinks() {
       ? `This server listens on this computer only (${shareOrigin}): to let others on your network in, start it with --host 0.0.0.0.`
       : `Others reach this server at ${shareOrigin}.`);
   }
-  const waiting = waitingFor(state);
   const others = links.some((l) => !l.seats.every((s) => state.you.includes(s))) && !state.hot_seat;
   // while seats are empty the links sit at the top, in the waiting room; later at the bottom
   const home = waiting ? $("lobby-links") : $("invite-links");
