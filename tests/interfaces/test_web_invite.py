@@ -151,6 +151,7 @@ def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
     assert "Official (Hasbro): joker and 100-point Yahtzee bonuses" in rules
     assert "Course (CS2100): the specification's rules" in rules
     assert ann.locator(".seat:nth-of-type(1) .kind option:checked").inner_text() == "Person"
+    accessible(ann, "the form")
     make_game(ann, server)
     waiting_room(ann, "Bo")
     assert ann.title() == "Waiting for players · Yahtzee"
@@ -220,7 +221,7 @@ def test_the_host_starts_anyway_and_the_missing_person_joins_later(
 
 
 def test_the_waiting_room_survives_a_restart_and_the_start_page_offers_the_game(
-        browser: Browser, server: Server) -> None:
+        browser: Browser, server: Server, screens: Path) -> None:
     ann = new_page(browser)
     make_game(ann, server)
     waiting_room(ann, "Bo")
@@ -237,6 +238,8 @@ def test_the_waiting_room_survives_a_restart_and_the_start_page_offers_the_game(
     offer.wait_for(timeout=WAIT_MS)
     line = ann.locator("#continue-list li").first.inner_text()
     assert "Yahtzee, official rules: Ann and Bo, waiting for players" in line
+    ann.screenshot(path=str(screens / "start-page-continue-1280x800.png"))
+    accessible(ann, "the start page with a game to continue")
     offer.click()
     ann.wait_for_url(f"**/game/{game}#*")
     waiting_room(ann, "Bo")

@@ -154,7 +154,6 @@ async function showSetup() {
   for (const r of options.rules) $("rules").append(el("option", {value: r, text: ruleLabels[r] || r}));
   $("rules").value = options.default_rules;
   describeChoices();
-  showContinue();
   $("game").addEventListener("change", () => { $("rules").disabled = $("game").value !== "yahtzee"; });
   $("add-seat").addEventListener("click", () => {
     const count = seats.querySelectorAll(".seat").length;
@@ -168,6 +167,7 @@ async function showSetup() {
     event.preventDefault();
     startGame(gameSettings(), $("setup-message"), $("new-game"));
   });
+  await showContinue();
   $("loading").hidden = true;
   $("setup").hidden = false;
 }
@@ -212,22 +212,22 @@ function gameLine(s) {
   return `${s.title}: ${who}, ${where}${turn}`;
 }
 
+// Asked all at once, before the form shows, so that nothing moves under the player's pointer.
 async function showContinue() {
+  const kept = keptGames().sort((a, b) => b.at - a.at);
+  const states = await Promise.all(kept.map((g) => api(`/api/games/${g.game}`, undefined, 5000, g.secret).catch((error) => {
+    if (error.kind === "refused" && error.status === 404) forgetGame(g.game);
+    return null;
+  })));
   const rows = [];
-  for (const kept of keptGames().sort((a, b) => b.at - a.at)) {
-    let s = null;
-    try {
-      s = await api(`/api/games/${kept.game}`, undefined, 10000, kept.secret);
-    } catch (error) {
-      if (error.kind === "refused" && error.status === 404) forgetGame(kept.game);
-      continue;
-    }
-    if (s.phase === "over") continue;
-    const link = el("a", {href: `/game/${kept.game}#${encodeURIComponent(kept.secret)}`,
-                          class: "button", "data-testid": `continue-${kept.game}`, text: "Continue",
+  kept.forEach((g, i) => {
+    const s = states[i];
+    if (s === null || s.phase === "over") return;
+    const link = el("a", {href: `/game/${g.game}#${encodeURIComponent(g.secret)}`,
+                          class: "button", "data-testid": `continue-${g.game}`, text: "Continue",
                           "aria-label": `Continue ${gameLine(s)}`});
     rows.push(el("li", {}, el("span", {text: gameLine(s)}), " ", link));
-  }
+  });
   $("continue-list").replaceChildren(...rows);
   $("continue").hidden = rows.length === 0;
 }
