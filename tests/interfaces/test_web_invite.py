@@ -132,7 +132,8 @@ def waiting_room(page: Page, waiting_for: str) -> None:
     """Wait until ``page`` shows the waiting room, waiting for ``waiting_for``."""
     page.wait_for_selector(f"#lobby-status:has-text('Waiting for {waiting_for} to join')",
                            timeout=WAIT_MS)
-    assert page.locator("#status").inner_text() == f"Waiting for {waiting_for} to join…"
+    assert page.locator("#lobby-status").inner_text() == f"Waiting for {waiting_for} to join…"
+    assert page.locator("#status").is_hidden()
     assert not hook(page, "roll").is_visible() and not hook(page, "die-1").is_visible()
 
 

@@ -725,6 +725,7 @@ function draw() {
   const focused = document.activeElement;
   setText($("title"), view.title);
   setText($("status"), statusText());
+  $("status").hidden = waitingFor(view);   // the waiting room says it, at the top
   const over = view.phase === "over";
   $("watching").hidden = view.you.length > 0 || over;
   drawDice();
