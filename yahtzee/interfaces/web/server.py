@@ -363,8 +363,8 @@ class WebTable:
 
     async def join(self, table: BrowserGame, secret: str | None) -> None:
         """Note that the seats of ``secret`` joined; tell the waiting pages, start the computers."""
-        if not secret:
-            return
+        if not secret or table.seats_of(secret) <= set(table.seats.joined):
+            return  # the usual case, answered without a thread: nothing to note
         joined: bool = await run_in_threadpool(table.join, secret)
         if joined:
             self.notify(table.game_id)
