@@ -117,6 +117,7 @@ def test_a_seeded_game_against_the_computer_played_by_clicks_ends_as_at_the_cons
     page = browser.new_page(viewport={"width": 1000, "height": 900})
     page.goto(server.url)
     hook(page, "new-game").wait_for()
+    page.select_option("#rules", "course")  # the form's default is official
     page.fill("#seed", "8")
     page.screenshot(path=str(screens / "1-new-game.png"), full_page=True)
     hook(page, "new-game").click()
@@ -224,6 +225,7 @@ def test_a_game_killed_mid_turn_goes_on_where_it_was_when_the_server_starts_agai
     page = browser.new_page()
     page.goto(server.url)
     hook(page, "new-game").wait_for()
+    page.select_option("#rules", "course")  # the form's default is official
     page.fill("#seed", "11")
     hook(page, "new-game").click()
     my_turn_or_end(page)

@@ -168,6 +168,7 @@ def start_game(page: Page, server: Server, seed: int, coach: bool = True,
         assert size is not None
         page.screenshot(path=str(screens / f"form-{size['width']}x{size['height']}.png"))
         accessible(page, "the form")
+    page.select_option("#rules", "course")  # the session's tables are the course rules'
     page.fill("#seed", str(seed))
     if not coach:
         page.uncheck("#coach")

@@ -10,7 +10,10 @@ with a 4xx status, and change nothing):
 - ``GET /api/games/<id>?after=N``: the game's state, as soon as its version
   passes ``N`` (a long poll: how moves reach every browser at once);
 - ``POST /api/games/<id>/moves``: a move for the seat whose secret the
-  ``X-Seat-Secret`` header holds.
+  ``X-Seat-Secret`` header holds;
+- ``POST /api/games/<id>/start``: the host starts a game before every
+  person has joined (a game of two or more people waits for them: a seat
+  joins when its secret is first used, to ask for the state or to move).
 
 Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
 browsers never send to a server, and in a header, never in a URL.  Computer
@@ -45,13 +48,13 @@ from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, BrowserGame, Browse
 from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
-from yahtzee.domain.rules import COURSE, RULES
+from yahtzee.domain.rules import OFFICIAL, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.reporting import Reporter
 from yahtzee.interfaces.web.pages import page_routes
 from yahtzee.interfaces.web.views import refusal, state_json
-from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED
+from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
 
 MAX_BODY = 4096
@@ -236,10 +239,15 @@ class SecurityHeaders:
 class WebTable:
     """The server's state: the live games, who waits for their changes, the computers' pace."""
 
-    def __init__(self, games: BrowserGames, *, delay: float = DEFAULT_DELAY) -> None:
-        """Serve ``games``; computers wait ``delay`` seconds before each move."""
+    def __init__(self, games: BrowserGames, *, delay: float = DEFAULT_DELAY,
+                 address: str | None = None) -> None:
+        """Serve ``games``; computers wait ``delay`` seconds before each move.
+
+        ``address`` is the origin others reach the server at (for seat links).
+        """
         self.games = games
         self.delay = delay
+        self.address = address
         self.changes: dict[str, asyncio.Event] = {}
         self.driving: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -285,14 +293,22 @@ class WebTable:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
     async def options(self, request: Request) -> Response:
-        """Answer with what the new-game form offers, and its defaults."""
+        """Answer with what the new-game form offers, its defaults, and the address to share.
+
+        ``address`` is the origin other people reach the server at
+        (``http://192.168.1.20:8000``), or None when the server does not know
+        its socket (the page then uses its own origin).
+        """
         return JSONResponse({
             "games": [{"name": g, "label": GAME_NAMES[g]} for g in GAMES],
-            "rules": sorted(RULES), "default_rules": COURSE.name,
-            "kinds": [{"name": k.name, "label": k.label, "computer": k.is_computer}
+            "rules": sorted(RULES), "default_rules": OFFICIAL.name,
+            "rule_sets": [{"name": name, "label": label, "description": description}
+                          for name, (label, description) in RULES_WORDS.items()],
+            "kinds": [{"name": k.name, "label": k.label, "computer": k.is_computer,
+                       "shown": KIND_WORDS[k][0], "description": KIND_WORDS[k][1]}
                       for k in KINDS],
             "max_players": MAX_PLAYERS, "max_name": MAX_NAME,
-            "default_players": [HUMAN.name, COMPUTER.name]})
+            "default_players": [HUMAN.name, COMPUTER.name], "address": self.address})
 
     async def create(self, request: Request) -> Response:
         """Start a new game; answer with its ID and each seat's secret (given only here)."""
@@ -322,6 +338,7 @@ class WebTable:
                 raise
             view = await run_in_threadpool(self.games.finished, game_id)
             return JSONResponse(state_json(view, frozenset()))
+        await self.join(table, request.headers.get(SECRET_HEADER))
         after = request.query_params.get("after", "")
         if after.isascii() and after.isdigit() and len(after) < 12:
             waited = int(after)
@@ -341,6 +358,26 @@ class WebTable:
         move, version = parse_move(await read_json(request), table.live.variant)
         secret = request.headers.get(SECRET_HEADER)
         view = await run_in_threadpool(table.act, secret, move, version)
+        self.notify(table.game_id)
+        self.drive(table)
+        return JSONResponse(state_json(view, table.seats_of(secret)))
+
+    async def join(self, table: BrowserGame, secret: str | None) -> None:
+        """Note that the seats of ``secret`` joined; tell the waiting pages, start the computers."""
+        if not secret or table.seats_of(secret) <= set(table.seats.joined):
+            return  # the usual case, answered without a thread: nothing to note
+        joined: bool = await run_in_threadpool(table.join, secret)
+        if joined:
+            self.notify(table.game_id)
+            self.drive(table)
+
+    async def start(self, request: Request) -> Response:
+        """Start a game before everyone joined, for its host; answer with the state."""
+        table = await self.table(request.path_params["game_id"])
+        if not isinstance(await read_json(request), dict):
+            raise BadRequest(400, "A start is a JSON object.")
+        secret = request.headers.get(SECRET_HEADER)
+        view = await run_in_threadpool(table.start, secret)
         self.notify(table.game_id)
         self.drive(table)
         return JSONResponse(state_json(view, table.seats_of(secret)))
@@ -366,6 +403,7 @@ class WebTable:
             Route("/api/games", guarded(self.create), methods=["POST"]),
             Route("/api/games/{game_id}", guarded(self.state)),
             Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
+            Route("/api/games/{game_id}/start", guarded(self.start), methods=["POST"]),
             *page_routes(self.games.setup, self.games.problems),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ]
@@ -382,15 +420,16 @@ class WebTable:
 
 
 def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
-             reporter: Reporter | None = None) -> Starlette:
+             reporter: Reporter | None = None, address: str | None = None) -> Starlette:
     """Return the browser table's application, its games saved in the data folder.
 
     ``reporter`` is told of storage problems and of the solver's builds
-    (by default they go to standard error).
+    (by default they go to standard error); ``address`` is the origin
+    others reach the server at (see ``reachable``).
     """
     report = reporter if reporter is not None else Reporter()
     games = BrowserGames(Solvers(report=report.solver_event), report, capacity=capacity)
-    return WebTable(games, delay=delay).app()
+    return WebTable(games, delay=delay, address=address).app()
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -421,6 +460,37 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
+def lan_address() -> str | None:
+    """Return this machine's address on its network (IPv4), or None if it has none.
+
+    A UDP socket "connected" to a private address picks the interface a
+    packet would leave by; nothing is sent.
+    """
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        found = str(probe.getsockname()[0])
+    except OSError:
+        found = ""
+    finally:
+        probe.close()
+    return found if found and not found.startswith(("0.", "127.")) else None
+
+
+def reachable(sock: socket.socket) -> str:
+    """Return the origin others reach a bound socket at: ``http://192.168.1.20:8000``.
+
+    A socket bound to every interface (``0.0.0.0`` or ``::``) is reached at
+    the machine's network address (this machine's own, 127.0.0.1, if it has
+    none); any other at the address it is bound to.
+    """
+    host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = lan_address() or "127.0.0.1"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
 def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
           capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None) -> int:
     """Serve the browser table on ``host``:``port`` until stopped; return the exit status."""
@@ -431,9 +501,12 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
     except OSError as error:
         reporter.error(f"cannot listen on {host}:{port}: {error.strerror or error}")
         return 1
-    app = make_app(delay=delay, capacity=capacity, reporter=reporter)
+    shared = reachable(sock)
+    app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=shared)
     stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
                  "Ctrl-C stops the server, and games go on after a restart)\n")
+    if f"{shared}/" != address(sock):
+        stream.write(f"Others on your network open {shared}/\n")
     stream.flush()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
                             limit_concurrency=1000, timeout_keep_alive=30,
