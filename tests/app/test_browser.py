@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,8 @@ from yahtzee.engine.engine import Engine
 from yahtzee.engine.moves import Move
 from yahtzee.players.kinds import HUMAN
 from yahtzee.players.players import HumanPlayer
-from yahtzee.solver.cache import Solution
+from yahtzee.interfaces.web.views import COACH_GETTING_READY, state_json
+from yahtzee.solver.cache import Solution, forget_loaded
 from yahtzee.solver.coach import KeepAdvice
 from yahtzee.storage.fields import FieldError
 from yahtzee.storage.saves import BrowserSeats, SaveStore
@@ -235,3 +237,23 @@ def test_a_save_without_joined_seats_counts_as_started(data: Path) -> None:
     for bad in ({"joined": [2]}, {"joined": "0"}, {"started": 1}, {"joined": [True]}):
         with pytest.raises(FieldError):
             BrowserSeats.from_dict({**stored, **bad}, 2)
+
+
+def test_a_game_with_the_coach_starts_while_its_tables_are_built(data: Path) -> None:
+    """On a cold cache the game starts at once; the coach speaks once its tables are built."""
+    forget_loaded()  # nothing in memory, nothing in the fresh cache folder
+    games = BrowserGames(Solvers(), Problems())
+    made = games.create(Settings(VARIANT, (HUMAN,), ("Ann",), 3, coach=True))
+    [(secret, _)] = made.secrets
+    first = made.table.view()
+    assert first.coach and first.coach_pending and first.advice is None
+    assert state_json(first, frozenset({0}))["advice"] == COACH_GETTING_READY
+    made.table.act(secret, Move.toggle(1))  # a person plays on meanwhile
+    deadline = time.monotonic() + 300
+    while made.table.live.coach_pending and time.monotonic() < deadline:
+        time.sleep(0.2)
+    ready = made.table.view()
+    assert not ready.coach_pending and ready.advice is not None and ready.options
+    assert state_json(ready, frozenset({0}))["advice"].startswith("Coach: ")
+    assert state_json(ready, frozenset())["advice"] is None  # only the advised seat hears it
+    games.close()

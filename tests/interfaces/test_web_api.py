@@ -31,6 +31,7 @@ from tests.web_helpers import console_totals  # noqa: E402
 from yahtzee.interfaces.web.server import (MAX_BODY, bind, lan_address, make_app,  # noqa: E402
                                            reachable)
 from yahtzee.solver.cache import Solution  # noqa: E402
+from yahtzee.solver.moments import Moments  # noqa: E402
 from yahtzee.storage.history import History  # noqa: E402
 from yahtzee.storage.saves import SaveStore  # noqa: E402
 from tests.helpers import Problems, humans  # noqa: E402
@@ -77,7 +78,7 @@ def move(client: TestClient, game: str, secret: str, **body: Any) -> Any:
 
 
 def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console(
-        client: TestClient, course: Solution) -> None:
+        client: TestClient, course: Solution, course_moments: Moments) -> None:
     game, (secret,) = new_game(client, seed=8)
     lines: list[str] = []
     state = wait_turn(client, game, secret)
@@ -114,7 +115,7 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
 
 
 def test_a_toggle_leaves_the_options_and_the_chances_as_they_were(
-        client: TestClient, course: Solution) -> None:
+        client: TestClient, course: Solution, course_moments: Moments) -> None:
     game, (secret,) = new_game(client, seed=8)
     state = wait_turn(client, game, secret)
     toggled = move(client, game, secret, action="toggle", die=1).json()

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from yahtzee.app.service import LiveGame, new_game, resume_game
+from yahtzee.app.service import Coaching, LiveGame, new_game, resume_game
 from yahtzee.app.session import Autosave, Solvers, find_save
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
@@ -56,6 +56,8 @@ RECENT = 40
 DEFAULT_CAPACITY = 200
 """How many games a server keeps live at most, by default."""
 
+NO_COACHING = Coaching(None, (), None)
+"""The coach's word in a game without one (or at the end)."""
 _SOLVER_LOAD_LOCK = threading.Lock()
 """Held while a game's solver tables load, so that no table is built twice at once."""
 
@@ -162,6 +164,8 @@ class GameView:
     """The people's seats (from 0) whose link has not been used yet."""
     host: tuple[int, ...] = ()
     """The seats (from 0) of the game's host, who may start it before everyone joins."""
+    coach_pending: bool = False
+    """Whether the coach's tables are still being built (the coach speaks once they are)."""
 
 
 def lobby_steps(kinds: Sequence[PlayerKind]) -> int:
@@ -325,8 +329,13 @@ class BrowserGame:
     def computer_step(self) -> bool:
         """Make one move of the computer to play (a toggle, a roll or its box).
 
-        Return False when no computer is to play.
+        Return False when no computer is to play.  The computer's tables are
+        waited for before the game's lock is taken, so that the game can be
+        looked at while they are still being built.
         """
+        for player in self.live.players:
+            if isinstance(player, ComputerPlayer):
+                player.prepare()
         with self.lock:
             if not self.computer_to_play():
                 return False
@@ -357,29 +366,31 @@ class BrowserGame:
             return self._view_now()
 
     def _view_now(self) -> GameView:
-        """Return the view of the current state (the lock held)."""
+        """Return the view of the current state (the lock held), drawn once per change."""
         waiting = self.waiting()
-        if (self._view is not None and self._view.version == self.version
-                and self._view.waiting == waiting):
-            return self._view
+        view = self._view
+        if (view is None or view.version != self.version or view.waiting != waiting
+                or view.coach_pending != self.live.coach_pending):
+            view = self._view = self._draw(waiting)
+        return view
+
+    def _draw(self, waiting: tuple[int, ...]) -> GameView:
+        """Return the view of the current state, the seats ``waiting`` not joined yet."""
         live = self.live
         prompt = live.prompt()
         view = prompt.view
         over = prompt.phase is Phase.OVER
-        coaching = live.coaching()
-        self._view = GameView(
+        coaching = live.coaching() or NO_COACHING
+        return GameView(
             self.game_id, self.version, live.variant, prompt.phase, view.round, view.seat,
             () if over else view.dice, () if over else view.saved, view.rolls_left,
             tuple(self._seat_view(n) for n in range(len(live.players))),
             () if over else tuple(view.card.menu(Dice.of(view.dice))),
-            None if coaching is None else coaching.advice,
-            None if coaching is None else coaching.box_now,
-            () if coaching is None else coaching.options,
-            None if coaching is None else coaching.chances,
+            coaching.advice, coaching.box_now, coaching.options, coaching.chances,
             tuple(live.analyses()) if over and live.coach is not None else (),
             tuple(live.engine.winners()) if over else (), tuple(self.happened),
-            self.seats.hot_seat, live.coach is not None, self.seats.started, waiting, self.host)
-        return self._view
+            self.seats.hot_seat, live.coach is not None or live.coach_pending,
+            self.seats.started, waiting, self.host, live.coach_pending)
 
     def _seat_view(self, seat: int) -> SeatView:
         """Return one seat as everyone sees it."""
@@ -544,7 +555,7 @@ class BrowserGames:
                          setup=self.setup, coached=seats.coach, browser=seats)
         return self._seat(game_id, seats, store, saver, lambda: new_game(
             self.setup, variant, kinds, names, seed=seats.seed, coach=seats.coach,
-            autosave=saver))
+            autosave=saver, coach_in_background=True))
 
     def _resume(self, game_id: str, save_id: int) -> BrowserGame:
         """Return the table of the browser game saved as ``save_id``."""
@@ -560,17 +571,18 @@ class BrowserGames:
         saver = Autosave(store, History(problems=self.problems), resumed=save,
                          setup=self.setup, coached=seats.coach)
         return self._seat(game_id, seats, store, saver, lambda: resume_game(
-            self.setup, save, coach=seats.coach, autosave=saver))
+            self.setup, save, coach=seats.coach, autosave=saver, coach_in_background=True))
 
     def _seat(self, game_id: str, seats: BrowserSeats, store: SaveStore, saver: Autosave,
               make: Callable[[], LiveGame]) -> BrowserGame:
-        """Return the table of the game ``make()`` gives, its computers' tables loaded."""
+        """Return the table of the game ``make()`` gives; its solver tables load in the background.
+
+        The game starts at once: a computer waits for its tables when it is
+        to play (``computer_step``), and the coach joins once they are built.
+        """
         try:
             with _SOLVER_LOAD_LOCK:
                 live = make()
-                for player in live.players:
-                    if isinstance(player, ComputerPlayer):
-                        player.prepare()
         except BaseException:
             store.release()
             raise

@@ -17,7 +17,7 @@ reports go to the callbacks the interface supplies.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,21 +57,39 @@ class Coaching:
 class LiveGame:
     """One game in play: the engine, the seated players, the coach and the autosave.
 
-    ``coach`` None plays without advice.  ``autosave`` None keeps nothing
-    (a game in memory only); otherwise it is among the engine's observers.
+    ``coach`` None plays without advice; ``coach_later`` gives the coach once
+    its tables are ready (None before), for a game that starts while they
+    are still being built.  ``autosave`` None keeps nothing (a game in
+    memory only); otherwise it is among the engine's observers.
     """
 
     def __init__(self, engine: Engine, players: Sequence[Player], *,
                  coach: Coach | None = None, autosave: Autosave | None = None,
-                 resumed: bool = False) -> None:
+                 resumed: bool = False,
+                 coach_later: Callable[[], Coach | None] | None = None) -> None:
         """Play ``engine``'s game, whose seats are ``players``; ``resumed``: from a save."""
         self.engine = engine
         self.resumed = resumed
         self.players = list(players)
-        self.coach = coach
+        self._coach = coach
+        self._coach_later = coach_later if coach is None else None
         self.autosave = autosave
         self._outlook: tuple[tuple[object, ...], tuple[Option, ...],
                              tuple[float, ...] | None] | None = None
+
+    @property
+    def coach(self) -> Coach | None:
+        """The coach (None without one, or while its tables are still being built)."""
+        if self._coach is None and self._coach_later is not None:
+            self._coach = self._coach_later()
+            if self._coach is not None:
+                self._coach_later = None
+        return self._coach
+
+    @property
+    def coach_pending(self) -> bool:
+        """Whether the game has a coach whose tables are still being built."""
+        return self.coach is None and self._coach_later is not None
 
     @property
     def variant(self) -> Variant:
@@ -178,28 +196,34 @@ class LiveGame:
 
 def new_game(setup: Solvers, variant: Variant, kinds: Sequence[PlayerKind],
              names: Sequence[str] | None = None, *, seed: int | None = None,
-             coach: bool = False, autosave: Autosave | None = None) -> LiveGame:
+             coach: bool = False, autosave: Autosave | None = None,
+             coach_in_background: bool = False) -> LiveGame:
     """Return a new game of ``variant`` for players of ``kinds`` (default names where none).
 
     Its dice are seeded with ``seed`` (None: unpredictable); ``coach`` loads
-    the coach with its profiles now; ``autosave`` saves it (as its policy
-    says, from the first roll or from the first move).  Computers' tables
-    start loading in the background.  ``SolverUnavailableError`` without
-    numpy when a computer or the coach needs it.
+    the coach with its profiles now (with ``coach_in_background``, the game
+    starts at once and the coach joins once its tables are built);
+    ``autosave`` saves it (as its policy says, from the first roll or from
+    the first move).  Computers' tables start loading in the background.
+    ``SolverUnavailableError`` without numpy when a computer or the coach
+    needs it.
     """
     players = setup.players(kinds, names, variant)
     return _live(setup, Engine(variant, players, seed=seed, observers=_observers(autosave)),
-                 players, coach, autosave, resumed=False)
+                 players, coach, autosave, resumed=False, background=coach_in_background)
 
 
 def resume_game(setup: Solvers, save: SaveFile, *, coach: bool = False,
-                autosave: Autosave | None = None) -> LiveGame:
+                autosave: Autosave | None = None,
+                coach_in_background: bool = False) -> LiveGame:
     """Return the game ``save`` holds, where it stood, its players seated with their cards.
 
-    ``SnapshotError`` if its players cannot be seated (an unknown kind).
+    ``coach`` and ``coach_in_background`` as for ``new_game``.  ``SnapshotError``
+    if its players cannot be seated (an unknown kind).
     """
     engine, players = resume_engine(save, setup, observers=_observers(autosave))
-    return _live(setup, engine, players, coach, autosave, resumed=True)
+    return _live(setup, engine, players, coach, autosave, resumed=True,
+                 background=coach_in_background)
 
 
 def _observers(autosave: Autosave | None) -> list[Autosave]:
@@ -208,9 +232,23 @@ def _observers(autosave: Autosave | None) -> list[Autosave]:
 
 
 def _live(setup: Solvers, engine: Engine, players: list[Player], coach: bool,
-          autosave: Autosave | None, *, resumed: bool) -> LiveGame:
-    """Return the live game, its computers' tables loading and the coach ready if asked for."""
-    if any(isinstance(player, ComputerPlayer) for player in players):
-        setup.load_in_background(engine.variant)
-    advisor = setup.coach(engine.variant, profiles=True) if coach else None
-    return LiveGame(engine, players, coach=advisor, autosave=autosave, resumed=resumed)
+          autosave: Autosave | None, *, resumed: bool, background: bool) -> LiveGame:
+    """Return the live game, its computers' tables loading and the coach ready if asked for.
+
+    With ``background`` the coach's tables load in the background and the
+    coach joins the game once they are ready (at once if they were).
+    """
+    variant = engine.variant
+    if background and coach or any(isinstance(player, ComputerPlayer) for player in players):
+        setup.load_in_background(variant)
+    if not coach:
+        return LiveGame(engine, players, autosave=autosave, resumed=resumed)
+    if not background:
+        return LiveGame(engine, players, coach=setup.coach(variant, profiles=True),
+                        autosave=autosave, resumed=resumed)
+
+    def later() -> Coach | None:
+        """Return the coach once its tables are built (None before)."""
+        return setup.coach(variant, profiles=True) if setup.tables_ready(variant) else None
+
+    return LiveGame(engine, players, autosave=autosave, resumed=resumed, coach_later=later)

@@ -151,6 +151,19 @@ class Solvers:
 
         self._loaders[rules.name] = TableLoader(rules, load, self.report)
 
+    def tables_ready(self, variant: Variant) -> bool:
+        """Return whether ``variant``'s tables are ready to use without waiting.
+
+        True for a game with no such tables (Poker Dice) and for a rule set
+        whose background load has finished; False while it goes on, or when
+        none was started.
+        """
+        rules = rules_of(variant)
+        if rules is None:
+            return True
+        loader = self._loaders.get(rules.name)
+        return loader is not None and loader.done()
+
     def close(self) -> None:
         """Stop every background build still under way (its table is not wanted any more)."""
         for loader in self._loaders.values():

@@ -94,9 +94,18 @@ def _players(view: GameView) -> list[dict[str, Any]]:
             for number, seat in enumerate(view.seats)]
 
 
+COACH_GETTING_READY = ("Coach: getting ready (its tables are being built, the first time "
+                       "only); its advice comes with your next move.")
+"""What the seat to play reads while the coach's tables are still being built."""
+
+
 def _advice(view: GameView, you: frozenset[int]) -> str | None:
     """Return the coach's advice, for the seat it advises only (None for anyone else)."""
-    if view.advice is None or view.seat not in you:
+    if view.seat not in you or view.phase is Phase.OVER:
+        return None
+    if view.coach_pending:
+        return COACH_GETTING_READY
+    if view.advice is None:
         return None
     if isinstance(view.advice, BoxAdvice):
         return "Coach: " + box_advice_text(view.advice)
