@@ -37,6 +37,7 @@ from yahtzee.domain.games import yahtzee_variant  # noqa: E402
 from yahtzee.engine.engine import Engine  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -139,9 +140,10 @@ def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
         (move(client, game, first, action="roll", version=before["version"] - 1), 409,
          "The game has moved on; the page now shows where it stands."),
         (client.post(f"/api/games/{game}/moves", content=b"{roll", headers={
-            "X-Seat-Secret": first}), 400, "The request is not JSON."),
+            "X-Seat-Secret": first, **JSON}), 400, "The request is not JSON."),
         (client.post(f"/api/games/{game}/moves", content=b" " * (MAX_BODY + 1), headers={
-            "X-Seat-Secret": first}), 413, f"A request may hold at most {MAX_BODY} bytes."),
+            "X-Seat-Secret": first, **JSON}), 413,
+         f"A request may hold at most {MAX_BODY} bytes."),
         (move(client, "0" * 32, first, action="roll"), 404,
          "No game has this address (it may have ended and been filed)."),
         (move(client, "../../etc/passwd", first, action="roll"), 404, None),
@@ -200,7 +202,7 @@ def test_a_box_already_scored_is_refused_by_the_engine(client: TestClient) -> No
 ])
 def test_a_bad_new_game_form_is_refused_with_what_is_wrong(
         client: TestClient, data: Path, form: Any, message: str) -> None:
-    answer = client.post("/api/games", content=json.dumps(form).encode())
+    answer = client.post("/api/games", content=json.dumps(form).encode(), headers=JSON)
     assert (answer.status_code, answer.json()) == (400, {"error": message})
     assert not (data / "web").exists()
 

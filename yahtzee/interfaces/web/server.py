@@ -25,7 +25,7 @@ import contextlib
 import json
 import socket
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
 from typing import Any, TextIO
 
@@ -49,6 +49,7 @@ from yahtzee.domain.rules import COURSE, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.reporting import Reporter
+from yahtzee.interfaces.web.guards import HostGuard, NoStore, SameOrigin, allowed_hosts
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
@@ -333,8 +334,11 @@ class WebTable:
         self.drive(table)
         return JSONResponse(state_json(view, table.seats_of(secret)))
 
-    def app(self) -> Starlette:
-        """Return the ASGI application serving the page and the API."""
+    def app(self, hosts: Iterable[str] | None = None) -> Starlette:
+        """Return the ASGI application serving the page and the API.
+
+        Only requests for ``hosts`` are answered (None: any host); see ``guards``.
+        """
         def guarded(handler: Callable[[Request], Awaitable[Response]]
                     ) -> Callable[[Request], Awaitable[Response]]:
             """Turn refusals into their 4xx answers."""
@@ -364,20 +368,22 @@ class WebTable:
             yield
             self.tables.close()
 
-        return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)],
-                         lifespan=lifespan)
+        middleware = [Middleware(SecurityHeaders), Middleware(HostGuard, hosts=hosts),
+                      Middleware(SameOrigin), Middleware(NoStore)]
+        return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
 
 def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
-             reporter: Reporter | None = None) -> Starlette:
+             reporter: Reporter | None = None, hosts: Iterable[str] | None = None) -> Starlette:
     """Return the browser table's application, its games saved in the data folder.
 
     ``reporter`` is told of storage problems and of the solver's builds
-    (by default they go to standard error).
+    (by default they go to standard error).  Only requests whose ``Host``
+    is one of ``hosts`` are answered (None: any; ``serve`` always names them).
     """
     report = reporter if reporter is not None else Reporter()
     tables = Tables(Setup(report=report.solver_event), report, capacity=capacity)
-    return WebTable(tables, delay=delay).app()
+    return WebTable(tables, delay=delay).app(hosts)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -409,8 +415,13 @@ def address(sock: socket.socket) -> str:
 
 
 def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
-          capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None) -> int:
-    """Serve the browser table on ``host``:``port`` until stopped; return the exit status."""
+          capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None,
+          extra_hosts: Iterable[str] = ()) -> int:
+    """Serve the browser table on ``host``:``port`` until stopped; return the exit status.
+
+    It answers to the names of its address (see ``guards.allowed_hosts``)
+    and to ``extra_hosts``.
+    """
     reporter = Reporter()
     stream = out if out is not None else sys.stdout
     try:
@@ -418,7 +429,8 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
     except OSError as error:
         reporter.error(f"cannot listen on {host}:{port}: {error.strerror or error}")
         return 1
-    app = make_app(delay=delay, capacity=capacity, reporter=reporter)
+    app = make_app(delay=delay, capacity=capacity, reporter=reporter,
+                   hosts=allowed_hosts(host, extra_hosts))
     stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
                  "Ctrl-C stops the server, and games go on after a restart)\n")
     stream.flush()
