@@ -7,6 +7,8 @@ no move is taken, nothing is written in the data folder.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -161,3 +163,116 @@ def test_rules_of_the_wrong_type_are_a_400(client: TestClient, data: Path, rules
     assert (answer.status_code, answer.json()) == (
         400, {"error": "The rules are one of: course, official."})
     assert games_on_disk(data) == []
+
+
+# -- every bad field is a 400, quietly ------------------------------------------------------
+@pytest.mark.parametrize("form, message", [
+    ({"rules": 5}, "The rules are one of: course, official."),
+    ({"game": None}, "The game is one of: yahtzee, poker-dice."),
+    ({"game": ["yahtzee"]}, "The game is one of: yahtzee, poker-dice."),
+    ({"players": None}, "A game has 1 to 6 players."),
+    ({"players": {"kind": "human"}}, "A game has 1 to 6 players."),
+    ({"players": [{"kind": "human"}] * 7}, "A game has 1 to 6 players."),
+    ({"players": ["human"]}, "Each player is an object with a kind and a name."),
+    ({"players": [{"name": "Ann"}]}, "Each player is one of: human, computer, expected, greedy."),
+    ({"players": [{"kind": 1}]}, "Each player is one of: human, computer, expected, greedy."),
+    ({"players": [{"kind": "human", "name": 5}]}, "A player's name is text."),
+    ({"players": [{"kind": "human", "name": "\u202eAnn"}]},
+     "Names are plain text of at most 24 characters."),
+    ({"seed": 2 ** 63}, "A seed is a whole number from 0 to 2^63-1."),
+    ({"seed": 1.5}, "A seed is a whole number from 0 to 2^63-1."),
+    ({"seed": True}, "A seed is a whole number from 0 to 2^63-1."),
+    ({"seed": "١٢"}, "A seed is a whole number from 0 to 2^63-1."),
+    ({"hot_seat": 1}, "'hot_seat' must be true or false."),
+    ({"coach": None}, "'coach' must be true or false."),
+    ("yahtzee", "A new game is described by a JSON object."),
+])
+def test_every_bad_field_of_a_new_game_is_a_400_with_its_reason(
+        client: TestClient, data: Path, form: Any, message: str) -> None:
+    answer = client.post("/api/games", json=form)
+    assert (answer.status_code, answer.json()) == (400, {"error": message})
+    assert games_on_disk(data) == []
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"action": 1}, "A move is toggle (with a die), roll, score or box (with a box)."),
+    ({}, "A move is toggle (with a die), roll, score or box (with a box)."),
+    ({"action": "toggle"}, "'die' must be a number from 1 to 5."),
+    ({"action": "toggle", "die": "1"}, "'die' must be a number from 1 to 5."),
+    ({"action": "toggle", "die": True}, "'die' must be a number from 1 to 5."),
+    ({"action": "box", "box": 0}, "'box' must be a number from 1 to 13."),
+    ({"action": "box", "box": 1.0}, "'box' must be a number from 1 to 13."),
+    ({"action": "roll", "version": "3"}, "'version' must be a whole number."),
+    ({"action": "roll", "version": False}, "'version' must be a whole number."),
+    (None, "A move is a JSON object."),
+    ([], "A move is a JSON object."),
+])
+def test_every_bad_field_of_a_move_is_a_400_with_its_reason(
+        client: TestClient, body: Any, message: str) -> None:
+    game, (ann, _) = two_people(client)
+    before = client.get(f"/api/games/{game}").json()
+    answer = client.post(f"/api/games/{game}/moves", content=json.dumps(body).encode(),
+                         headers={"X-Seat-Secret": ann, **JSON})
+    assert (answer.status_code, answer.json()) == (400, {"error": message})
+    assert client.get(f"/api/games/{game}").json() == before
+
+
+@pytest.mark.parametrize("body", [b"\xff\xfe", b'{"x": ' + b"[" * 5000 + b"]" * 5000 + b"}",
+                                  b'{"action": "\\ud800"}', b""])
+def test_a_body_that_is_not_json_is_a_400(client: TestClient, body: bytes) -> None:
+    answer = client.post("/api/games", content=body[:4096], headers=JSON)
+    assert answer.status_code in (400, 413)
+    assert set(answer.json()) == {"error"}
+
+
+def test_a_chosen_seed_is_refused_between_people_on_their_own_screens(
+        client: TestClient, data: Path) -> None:
+    people = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    answer = client.post("/api/games", json={"players": people, "seed": 7, "coach": False})
+    assert (answer.status_code, answer.json()) == (400, {"error": (
+        "A chosen seed is for a game of one person (or of one screen): "
+        "the other players could not see it.")})
+    assert games_on_disk(data) == []
+    for form in ({"players": people, "seed": 7, "hot_seat": True},
+                 {"players": [people[0], {"kind": "greedy"}], "seed": "7"},
+                 {"players": people, "seed": ""}):
+        answer = client.post("/api/games", json={**form, "coach": False})
+        assert answer.status_code == 201, answer.text
+
+
+def test_the_api_is_described_by_its_openapi_document(client: TestClient) -> None:
+    answer = client.get("/api/openapi.json")
+    assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
+    described = answer.json()
+    assert described["openapi"].startswith("3.1")
+    assert set(described["paths"]) == {"/api/options", "/api/games", "/api/games/{game_id}",
+                                       "/api/games/{game_id}/moves", "/api/openapi.json"}
+    schemas = described["components"]["schemas"]
+    assert {"NewGame", "MoveRequest", "Seat", "Error"} <= set(schemas)
+    assert schemas["NewGame"]["properties"]["players"]["maxItems"] == 6
+
+
+def test_a_client_that_leaves_mid_body_is_quiet(client: TestClient,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    app = client.app
+    sent: list[dict[str, Any]] = []
+    parts: list[dict[str, Any]] = [
+        {"type": "http.request", "body": b'{"players": [', "more_body": True},
+        {"type": "http.disconnect"}]
+
+    async def receive() -> dict[str, Any]:
+        """Give the first half of a body, then the client's leaving."""
+        return parts.pop(0) if parts else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        """Keep what the server answers."""
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/games", "raw_path": b"/api/games",
+             "query_string": b"", "scheme": "http", "http_version": "1.1",
+             "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5000), "root_path": "",
+             "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
+                         (b"content-length", b"100")]}
+    asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
+    assert sent and sent[0]["status"] == 400
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]

@@ -458,7 +458,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
-WEB_PACKAGES = ("starlette", "uvicorn", "anyio", "h11")
+WEB_PACKAGES = ("starlette", "uvicorn", "anyio", "h11", "msgspec")
 """The packages of the web extra: ``serve`` names the extra when one is missing."""
 
 

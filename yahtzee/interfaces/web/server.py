@@ -22,19 +22,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
-from typing import Any, TextIO
+from typing import TextIO
 
 import anyio.to_thread
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -50,14 +49,15 @@ from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.reporting import Reporter
 from yahtzee.interfaces.web.guards import HostGuard, NoStore, SameOrigin, allowed_hosts
+from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESSAGE,
+                                            SEED_MESSAGE, BodyError, MoveRequest, NewGame,
+                                            Seat, decode, openapi, reason)
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
 
 MAX_BODY = 4096
 """The largest request body taken, in bytes (a new game's form is a few hundred)."""
-MAX_NAME = 24
-"""The longest player name, in characters (as ``--names`` takes them)."""
 LONG_POLL = 25.0
 """How long, in seconds, a request for the state waits for the game to change."""
 DEFAULT_DELAY = 0.5
@@ -84,8 +84,8 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
-    """Return the request's JSON body; ``BadRequest`` (413, 400) if too large or not JSON."""
+async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """Return the request's body; ``BadRequest`` (413) if it is larger than ``limit`` bytes."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > limit):
         raise BadRequest(413, f"A request may hold at most {limit} bytes.")
@@ -94,43 +94,23 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
         body += chunk
         if len(body) > limit:
             raise BadRequest(413, f"A request may hold at most {limit} bytes.")
-    try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise BadRequest(400, "The request is not JSON.") from None
+    return bytes(body)
 
 
-def _flag(data: dict[str, Any], key: str, default: bool) -> bool:
-    """Return the true-or-false field ``key``; ``BadRequest`` if it is something else."""
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise BadRequest(400, f"'{key}' must be true or false.")
-    return value
-
-
-def _seat(seat: Any) -> tuple[PlayerKind, str]:
+def _seat(seat: Seat) -> tuple[PlayerKind, str]:
     """Return one seat of a new game's form: its kind and the name given (blank: none)."""
-    if not isinstance(seat, dict):
-        raise BadRequest(400, "Each player is an object with a kind and a name.")
-    named = seat.get("kind")
-    kind = find_kind(named) if isinstance(named, str) else None
+    kind = find_kind(seat.kind)
     if kind is None:
-        raise BadRequest(400, f"Each player is one of: {', '.join(k.name for k in KINDS)}.")
-    name = seat.get("name") or ""
-    if not isinstance(name, str):
-        raise BadRequest(400, "A player's name is text.")
-    name = name.strip()
+        raise BadRequest(400, FIELD_MESSAGES[(NewGame, "players[].kind")])
+    name = (seat.name or "").strip()
     if not name.isprintable() or len(name) > MAX_NAME:
         raise BadRequest(400, f"Names are plain text of at most {MAX_NAME} characters.")
     return kind, name
 
 
-def _seats(data: dict[str, Any]) -> tuple[tuple[PlayerKind, ...], tuple[str, ...]]:
+def _seats(form: NewGame) -> tuple[tuple[PlayerKind, ...], tuple[str, ...]]:
     """Return the players' kinds and names (default names where none was given)."""
-    seats = data.get("players", [{"kind": HUMAN.name}, {"kind": COMPUTER.name}])
-    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_PLAYERS:
-        raise BadRequest(400, f"A game has 1 to {MAX_PLAYERS} players.")
-    chosen = [_seat(seat) for seat in seats]
+    chosen = [_seat(seat) for seat in form.players]
     kinds = tuple(kind for kind, _ in chosen)
     names = tuple(name or default for (_, name), default in zip(chosen, default_names(kinds)))
     if len(set(names)) != len(names):
@@ -138,63 +118,76 @@ def _seats(data: dict[str, Any]) -> tuple[tuple[PlayerKind, ...], tuple[str, ...
     return kinds, names
 
 
-def _variant(data: dict[str, Any]) -> Variant:
+def _variant(form: NewGame) -> Variant:
     """Return the game and rules the form asks for (Yahtzee under its default rules if none)."""
-    game = data.get("game", YAHTZEE)
-    rules = data.get("rules")
-    if not isinstance(game, str) or game not in GAMES:
-        raise BadRequest(400, f"The game is one of: {', '.join(GAMES)}.")
-    if rules is not None and not isinstance(rules, str):
-        raise BadRequest(400, f"The rules are one of: {', '.join(sorted(RULES))}.")
+    if form.game not in GAMES:
+        raise BadRequest(400, FIELD_MESSAGES[(NewGame, "game")])
     try:
-        return get_variant(game, rules if game == YAHTZEE and rules else None)
+        return get_variant(form.game, form.rules if form.game == YAHTZEE and form.rules
+                           else None)
     except UnknownGameError:
-        raise BadRequest(400, f"The rules are one of: {', '.join(sorted(RULES))}.") from None
+        raise BadRequest(400, RULES_MESSAGE) from None
 
 
-def _seed(data: dict[str, Any]) -> int | None:
-    """Return the seed the form asks for (None: none; text of digits is taken too)."""
-    seed = data.get("seed")
+def _seed(form: NewGame, kinds: tuple[PlayerKind, ...]) -> int | None:
+    """Return the seed the form asks for (None: none; text of digits is taken too).
+
+    A chosen seed is refused in a game of two or more people on their own
+    screens: its creator could foresee every roll, and the others could not.
+    """
+    seed = form.seed
     if isinstance(seed, str):
         text = seed.strip()
         seed = None if not text else int(text) if text.isascii() and text.isdigit() else -1
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                             or not 0 <= seed <= MAX_SEED):
-        raise BadRequest(400, "A seed is a whole number from 0 to 2^63-1.")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise BadRequest(400, SEED_MESSAGE)
+    people = sum(not kind.is_computer for kind in kinds)
+    if seed is not None and people > 1 and not form.hot_seat:
+        raise BadRequest(400, SEED_REFUSED)
     return seed
 
 
-def parse_settings(data: Any) -> Settings:
+SEED_REFUSED = ("A chosen seed is for a game of one person (or of one screen): "
+                "the other players could not see it.")
+
+
+def parse_settings(body: bytes) -> Settings:
     """Return the new game a form asks for; ``BadRequest`` (400) saying what is wrong."""
-    if not isinstance(data, dict):
-        raise BadRequest(400, "A new game is described by a JSON object.")
-    kinds, names = _seats(data)
-    return Settings(_variant(data), kinds, names, _seed(data), _flag(data, "coach", True),
-                    _flag(data, "hot_seat", False))
+    try:
+        form: NewGame = decode(NewGame, body)
+    except BodyError as error:
+        raise BadRequest(400, reason(NewGame, error)) from None
+    kinds, names = _seats(form)
+    return Settings(_variant(form), kinds, names, _seed(form, kinds), form.coach,
+                    form.hot_seat)
 
 
-def parse_move(data: Any, variant: Variant) -> tuple[Move, int | None]:
+def parse_move(body: bytes, variant: Variant) -> tuple[Move, int | None]:
     """Return the move a request asks for in a game of ``variant``, and the version it was
     drawn at (None if not given); ``BadRequest`` (400) saying what is wrong."""
-    if not isinstance(data, dict):
-        raise BadRequest(400, "A move is a JSON object.")
-    action = data.get("action")
+    def numbered(field: str) -> str | None:
+        """Return the reason for a wrong ``die`` or ``box`` (None for another field)."""
+        for name, count in NUMBERED.values():
+            if name == field:
+                return f"'{field}' must be a number from 1 to {count(variant)}."
+        return None
+
+    try:
+        request: MoveRequest = decode(MoveRequest, body)
+    except BodyError as error:
+        raise BadRequest(400, reason(MoveRequest, error, numbered)) from None
     kinds = {kind.value: kind for kind in WEB_MOVES}
-    if not isinstance(action, str) or action not in kinds:
-        raise BadRequest(400, "A move is toggle (with a die), roll, score or box (with a box).")
-    kind = kinds[action]
+    kind = kinds.get(request.action)
+    if kind is None:
+        raise BadRequest(400, FIELD_MESSAGES[(MoveRequest, "action")])
     number = 0
     if kind in NUMBERED:
         field, count = NUMBERED[kind]
-        top = count(variant)
-        given = data.get(field)
-        if isinstance(given, bool) or not isinstance(given, int) or not 1 <= given <= top:
-            raise BadRequest(400, f"'{field}' must be a number from 1 to {top}.")
+        given = getattr(request, field)
+        if given is None or not 1 <= given <= count(variant):
+            raise BadRequest(400, numbered(field) or "")
         number = given
-    version = data.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise BadRequest(400, "'version' must be a whole number.")
-    return Move(kind, number), version
+    return Move(kind, number), request.version
 
 
 WEB_MOVES = (MoveKind.TOGGLE, MoveKind.ROLL, MoveKind.SCORE, MoveKind.BOX)
@@ -294,9 +287,13 @@ class WebTable:
             "max_players": MAX_PLAYERS, "max_name": MAX_NAME,
             "default_players": [HUMAN.name, COMPUTER.name]})
 
+    async def description(self, request: Request) -> Response:
+        """Answer with the API's OpenAPI description."""
+        return JSONResponse(openapi())
+
     async def create(self, request: Request) -> Response:
         """Start a new game; answer with its ID and each seat's secret (given only here)."""
-        settings = parse_settings(await read_json(request))
+        settings = parse_settings(await read_body(request))
         try:
             made = await run_in_threadpool(self.tables.create, settings)
         except SolverUnavailableError:
@@ -327,7 +324,7 @@ class WebTable:
     async def move(self, request: Request) -> Response:
         """Carry out a move for the seat whose secret the request holds; answer with the state."""
         table = await self.table(request.path_params["game_id"])
-        move, version = parse_move(await read_json(request), table.live.variant)
+        move, version = parse_move(await read_body(request), table.live.variant)
         secret = request.headers.get(SECRET_HEADER)
         view = await run_in_threadpool(table.act, secret, move, version)
         self.notify(table.game_id)
@@ -348,6 +345,8 @@ class WebTable:
                     return await handler(request)
                 except BadRequest as error:
                     return _error(error.status, error.message)
+                except ClientDisconnect:
+                    return Response(status_code=400)  # nobody is left to read it
                 except TableError as error:
                     return _error(*refusal(error))
             return answer
@@ -355,6 +354,7 @@ class WebTable:
         routes = [
             Route("/", self.page), Route("/game/{game_id}", self.page),
             Route("/api/options", guarded(self.options)),
+            Route("/api/openapi.json", self.description),
             Route("/api/games", guarded(self.create), methods=["POST"]),
             Route("/api/games/{game_id}", guarded(self.state)),
             Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
