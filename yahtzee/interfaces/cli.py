@@ -309,6 +309,10 @@ def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                        dest="allowed_hosts",
                        help="a host name the server answers to besides its address (its "
                             "name on the network, or behind a proxy); may be repeated")
+    serve.add_argument("--proxy", metavar="ADDRESS", default=None,
+                       help="the address of a reverse proxy (TLS) in front of the server: "
+                            "its X-Forwarded-For and X-Forwarded-Proto are believed, "
+                            "nobody else's")
 
 
 def play_problem(args: argparse.Namespace) -> str | None:

@@ -472,7 +472,7 @@ def run_serve(args: argparse.Namespace) -> int:
         Console().error(WEB_NEEDED)
         return 1
     return serve(args.host, args.port, delay=args.delay, capacity=args.max_games,
-                 extra_hosts=args.allowed_hosts)
+                 extra_hosts=args.allowed_hosts, proxy=args.proxy)
 
 
 COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "duel": run_duel,

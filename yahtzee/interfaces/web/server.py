@@ -48,7 +48,10 @@ from yahtzee.domain.rules import COURSE, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.reporting import Reporter
-from yahtzee.interfaces.web.guards import HostGuard, NoStore, SameOrigin, allowed_hosts
+from yahtzee.interfaces.web.connections import server_config
+from yahtzee.interfaces.web.guards import (HostGuard, NoStore, SameOrigin, allowed_hosts,
+                                           lan_address)
+from yahtzee.interfaces.web.limits import MINUTE, Limits, Slots, Throttle, retry_after
 from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESSAGE,
                                             SEED_MESSAGE, BodyError, MoveRequest, NewGame,
                                             Seat, decode, openapi, reason)
@@ -72,16 +75,30 @@ STATIC = resources.files("yahtzee.interfaces.web") / "static"
 class BadRequest(Exception):
     """A request the server cannot take: its status and the message said to the browser."""
 
-    def __init__(self, status: int, message: str) -> None:
-        """Refuse with ``status`` and ``message``."""
+    def __init__(self, status: int, message: str, retry: float | None = None) -> None:
+        """Refuse with ``status`` and ``message``; ``retry``: seconds to wait (429, 503)."""
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry = retry
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    """Return an error answer: ``{"error": message}`` with ``status``."""
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, retry: float | None = None) -> JSONResponse:
+    """Return an error answer: ``{"error": message}`` with ``status`` (and ``Retry-After``)."""
+    headers = None if retry is None else {"Retry-After": retry_after(retry)}
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+TOO_SLOW = "The request came too slowly."
+TOO_MANY_GAMES = "Too many new games from here: wait a little before the next one."
+TOO_MANY_ROBOTS = "You have as many games of computers alone going as one may: let one end first."
+ROBOTS_FULL = "The server plays as many games of computers alone as it takes; try again later."
+TOO_MANY_POLLS = "Too many pages follow games from here at once."
+
+
+def client_of(request: Request) -> str:
+    """Return the address of the client (behind a trusted proxy: the one the proxy gives)."""
+    return request.client.host if request.client is not None else ""
 
 
 async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
@@ -229,10 +246,16 @@ class SecurityHeaders:
 class WebTable:
     """The server's state: the live games, who waits for their changes, the computers' pace."""
 
-    def __init__(self, tables: Tables, *, delay: float = DEFAULT_DELAY) -> None:
+    def __init__(self, tables: Tables, *, delay: float = DEFAULT_DELAY,
+                 limits: Limits | None = None) -> None:
         """Serve ``tables``; computers wait ``delay`` seconds before each command."""
         self.tables = tables
         self.delay = delay
+        self.limits = limits if limits is not None else Limits()
+        self.throttle = Throttle(self.limits.creations_burst, self.limits.creations_per_minute)
+        self.polls = Slots(self.limits.polls_per_client, self.limits)
+        self.computer_games: dict[str, str] = {}
+        """The computer-only games going on, and the client that started each."""
         self.changes: dict[str, asyncio.Event] = {}
         self.driving: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -272,6 +295,38 @@ class WebTable:
         finally:
             self.driving.discard(table.game_id)
 
+    async def body(self, request: Request) -> bytes:
+        """Return the request's body; ``BadRequest`` if too large (413) or too slow (408)."""
+        try:
+            return await asyncio.wait_for(read_body(request), self.limits.body_timeout)
+        except asyncio.TimeoutError:
+            raise BadRequest(408, TOO_SLOW) from None
+
+    def admit(self, client: str, settings: Settings) -> None:
+        """Refuse (429, 503) a new game past the client's or the server's limits."""
+        exempt = self.limits.exempt(client)
+        if all(kind.is_computer for kind in settings.kinds):
+            going = {game_id: owner for game_id, owner in self.computer_games.items()
+                     if game_id in self.tables.live and not self.tables.live[game_id].is_over()}
+            self.computer_games = going
+            if len(going) >= self.limits.computer_games:
+                raise BadRequest(503, ROBOTS_FULL, retry=MINUTE)
+            mine = sum(owner == client for owner in going.values())
+            if not exempt and mine >= self.limits.computer_games_per_client:
+                raise BadRequest(429, TOO_MANY_ROBOTS, retry=MINUTE)
+        wait = 0.0 if exempt else self.throttle.take(client)
+        if wait:
+            raise BadRequest(429, TOO_MANY_GAMES, retry=wait)
+
+    async def sweep(self) -> None:
+        """Delete abandoned games, every ``Limits.sweep_every`` seconds (see ``Tables.expire``)."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_every)
+            gone = await run_in_threadpool(self.tables.expire, self.limits.fresh_for,
+                                           self.limits.idle_for)
+            for game_id in gone:
+                self.notify(game_id)
+
     # -- routes ------------------------------------------------------------
     async def page(self, request: Request) -> Response:
         """Answer with the page (the same for the form and for a game)."""
@@ -293,12 +348,16 @@ class WebTable:
 
     async def create(self, request: Request) -> Response:
         """Start a new game; answer with its ID and each seat's secret (given only here)."""
-        settings = parse_settings(await read_body(request))
+        settings = parse_settings(await self.body(request))
+        client = client_of(request)
+        self.admit(client, settings)
         try:
             made = await run_in_threadpool(self.tables.create, settings)
         except SolverUnavailableError:
             return _error(503, NUMPY_NEEDED)
         table = made.table
+        if all(kind.is_computer for kind in settings.kinds):
+            self.computer_games[table.game_id] = client
         self.drive(table)
         return JSONResponse({
             "game": table.game_id, "url": f"/game/{table.game_id}",
@@ -312,19 +371,27 @@ class WebTable:
         if after.isascii() and after.isdigit() and len(after) < 12:
             waited = int(after)
             if table.version <= waited:
-                event = self.changes.setdefault(table.game_id, asyncio.Event())
-                try:
-                    await asyncio.wait_for(event.wait(), LONG_POLL)
-                except asyncio.TimeoutError:
-                    pass
+                await self.wait_change(table.game_id, client_of(request))
         seats = table.seats_of(request.headers.get(SECRET_HEADER))
         view = await run_in_threadpool(table.view)
         return JSONResponse(state_json(view, seats))
 
+    async def wait_change(self, game_id: str, client: str) -> None:
+        """Wait for ``game_id`` to change (at most ``LONG_POLL`` seconds); 429 past the cap."""
+        if not self.polls.take(client):
+            raise BadRequest(429, TOO_MANY_POLLS, retry=5)
+        try:
+            event = self.changes.setdefault(game_id, asyncio.Event())
+            await asyncio.wait_for(event.wait(), LONG_POLL)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            self.polls.give_back(client)
+
     async def move(self, request: Request) -> Response:
         """Carry out a move for the seat whose secret the request holds; answer with the state."""
         table = await self.table(request.path_params["game_id"])
-        move, version = parse_move(await read_body(request), table.live.variant)
+        move, version = parse_move(await self.body(request), table.live.variant)
         secret = request.headers.get(SECRET_HEADER)
         view = await run_in_threadpool(table.act, secret, move, version)
         self.notify(table.game_id)
@@ -344,7 +411,7 @@ class WebTable:
                 try:
                     return await handler(request)
                 except BadRequest as error:
-                    return _error(error.status, error.message)
+                    return _error(error.status, error.message, error.retry)
                 except ClientDisconnect:
                     return Response(status_code=400)  # nobody is left to read it
                 except TableError as error:
@@ -365,25 +432,33 @@ class WebTable:
         async def lifespan(app: Starlette) -> AsyncIterator[None]:
             """Allow enough worker threads for saves; let go of every game's save at the end."""
             anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
+            sweeping = asyncio.get_running_loop().create_task(self.sweep())
             yield
+            sweeping.cancel()
             self.tables.close()
 
         middleware = [Middleware(SecurityHeaders), Middleware(HostGuard, hosts=hosts),
                       Middleware(SameOrigin), Middleware(NoStore)]
-        return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+        app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+        app.state.web = self
+        return app
 
 
 def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
-             reporter: Reporter | None = None, hosts: Iterable[str] | None = None) -> Starlette:
+             reporter: Reporter | None = None, hosts: Iterable[str] | None = None,
+             limits: Limits | None = None) -> Starlette:
     """Return the browser table's application, its games saved in the data folder.
 
     ``reporter`` is told of storage problems and of the solver's builds
     (by default they go to standard error).  Only requests whose ``Host``
-    is one of ``hosts`` are answered (None: any; ``serve`` always names them).
+    is one of ``hosts`` are answered (None: any; ``serve`` always names them);
+    ``limits`` bound what clients may ask (default: ``Limits()``).
     """
     report = reporter if reporter is not None else Reporter()
     tables = Tables(Setup(report=report.solver_event), report, capacity=capacity)
-    return WebTable(tables, delay=delay).app(hosts)
+    if limits is None:
+        limits = Limits(computer_games=min(Limits.computer_games, max(1, capacity // 2)))
+    return WebTable(tables, delay=delay, limits=limits).app(hosts)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -414,13 +489,24 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
+def reachable_at(sock: socket.socket) -> str | None:
+    """Return the address other machines open for a socket bound on every address (else None)."""
+    host, port = sock.getsockname()[:2]
+    if host not in ("0.0.0.0", "::"):
+        return None
+    found = lan_address()
+    return None if found is None else f"http://{found}:{port}/"
+
+
 def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
           capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None,
-          extra_hosts: Iterable[str] = ()) -> int:
+          extra_hosts: Iterable[str] = (), proxy: str | None = None) -> int:
     """Serve the browser table on ``host``:``port`` until stopped; return the exit status.
 
     It answers to the names of its address (see ``guards.allowed_hosts``)
-    and to ``extra_hosts``.
+    and to ``extra_hosts``.  ``X-Forwarded-For`` and ``X-Forwarded-Proto``
+    are believed only from the address ``proxy`` (a TLS reverse proxy);
+    without one, never.
     """
     reporter = Reporter()
     stream = out if out is not None else sys.stdout
@@ -431,11 +517,15 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
         return 1
     app = make_app(delay=delay, capacity=capacity, reporter=reporter,
                    hosts=allowed_hosts(host, extra_hosts))
-    stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
+    shown = address(sock).replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:")
+    stream.write(f"Yahtzee is served at {shown}  (open it in a browser; "
                  "Ctrl-C stops the server, and games go on after a restart)\n")
+    others = reachable_at(sock)
+    if others is not None:
+        stream.write(f"Others on your network open {others}  (plain HTTP: for a network "
+                     "you trust; see the README for a TLS proxy)\n")
     stream.flush()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            limit_concurrency=1000, timeout_keep_alive=30,
-                            timeout_graceful_shutdown=2)
+    config = uvicorn.Config(**server_config(
+        app, Limits(), proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
     uvicorn.Server(config).run(sockets=[sock])
     return 0
