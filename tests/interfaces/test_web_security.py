@@ -276,3 +276,22 @@ def test_a_client_that_leaves_mid_body_is_quiet(client: TestClient,
     asyncio.run(app(scope, receive, send))  # type: ignore[arg-type]
     assert sent and sent[0]["status"] == 400
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+# -- on a real network ----------------------------------------------------------------------
+def test_a_server_on_every_address_tells_the_address_others_open(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from yahtzee.interfaces.web import server
+    from yahtzee.interfaces.web.guards import lan_address
+    found = lan_address()
+    assert found is None or (found.count(".") == 3 and not found.startswith("0."))
+    monkeypatch.setattr(server, "lan_address", lambda: "192.168.1.20")
+    everywhere, loopback = server.bind("0.0.0.0", 0), server.bind("127.0.0.1", 0)
+    try:
+        port = everywhere.getsockname()[1]
+        assert server.reachable_at(everywhere) == f"http://192.168.1.20:{port}/"
+        assert server.reachable_at(loopback) is None
+    finally:
+        everywhere.close()
+        loopback.close()
+    assert found is None or found in allowed_hosts("0.0.0.0")

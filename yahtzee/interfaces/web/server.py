@@ -12,6 +12,13 @@ with a 4xx status, and change nothing):
 - ``POST /api/games/<id>/moves``: a move for the seat whose secret the
   ``X-Seat-Secret`` header holds.
 
+- ``GET /api/openapi.json``: the API's OpenAPI description (``schemas``).
+
+Before any route, ``guards`` answers only the server's own host names and
+takes a state-changing request only as JSON from the table's own origin;
+``limits`` bounds what one client may ask (new games, games of computers
+alone, long polls) and ``connections`` how long it may take to ask.
+
 Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
 browsers never send to a server, and in a header, never in a URL.  Computer
 seats are played by the server, one command at a time, ``delay`` seconds
