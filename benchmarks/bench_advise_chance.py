@@ -25,11 +25,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from yahtzee.app.advice import ROLLS, Move, ranked_moves  # noqa: E402
-from yahtzee.app.session import Setup  # noqa: E402
+from yahtzee.app.advice import Move, ranked_moves  # noqa: E402
+from yahtzee.app.session import Solvers  # noqa: E402
 from yahtzee.domain.card import Card, Variant  # noqa: E402
 from yahtzee.domain.dice import Dice  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
+from yahtzee.engine.records import ROLLS  # noqa: E402
 from yahtzee.interfaces.advise import (InputError, parse_card, parse_dice,  # noqa: E402
                                        parse_opponents, parse_roll)
 from yahtzee.solver.coach import ValueStrategy  # noqa: E402
@@ -108,7 +109,7 @@ def main() -> int:
     except InputError as error:
         print(error, file=sys.stderr)
         return 2
-    coach = Setup().coach(variant, profiles=True)
+    coach = Solvers().coach(variant, profiles=True)
     rest_of_turn = Facing(coach.play_to_win(), (), (float(max(totals)),))
     print(f"{'move':<32} {'shown':>6} {'played out':>10}")
     for move in ranked_moves(coach, card, dice, roll, totals):

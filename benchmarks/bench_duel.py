@@ -33,7 +33,7 @@ Z_99 = 2.5758
 
 def decision_times(rules_name: str, games: int, seed: int) -> list[float]:
     """Return the seconds of every decision of the play-to-win side in seeded games."""
-    from yahtzee.app.session import Setup
+    from yahtzee.app.session import Solvers
     from yahtzee.domain.dice import Dice
     from yahtzee.domain.games import get_variant
     from yahtzee.domain.rules import get_rules
@@ -43,11 +43,11 @@ def decision_times(rules_name: str, games: int, seed: int) -> list[float]:
     from yahtzee.solver.play_to_win import PlayToWinStrategy
 
     variant = get_variant("yahtzee", rules_name)
-    setup = Setup()
+    setup = Solvers()
     assert COMPUTER.strategy is not None and EXPECTED.strategy is not None
-    winner = get_strategy(COMPUTER.strategy, variant, setup.tables(), setup.moments())
+    winner = get_strategy(COMPUTER.strategy, variant, setup.solutions(), setup.moments())
     assert isinstance(winner, PlayToWinStrategy)
-    steady = get_strategy(EXPECTED.strategy, variant, setup.tables())
+    steady = get_strategy(EXPECTED.strategy, variant, setup.solutions())
     rng = random.Random(seed)
     times: list[float] = []
     for game in range(games):
@@ -85,13 +85,13 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    from yahtzee.app.session import Setup
+    from yahtzee.app.session import Solvers
     from yahtzee.domain.games import get_variant
     from yahtzee.solver.factory import duel_games
 
     variant = get_variant("yahtzee", args.rules)
-    setup = Setup()
-    tables, moments = setup.tables(), setup.moments()
+    setup = Solvers()
+    tables, moments = setup.solutions(), setup.moments()
     rules = variant.rules_name
     from yahtzee.domain.rules import get_rules
     moments(get_rules(rules))  # built (or read) before the clock starts

@@ -59,8 +59,8 @@ def child_build(which: str) -> dict[str, Any]:
         from yahtzee.domain.rules import get_rules
         from yahtzee.interfaces.console import Console
         from yahtzee.solver.cache import load_or_build
-        from yahtzee.storage.tables import TableFiles
-        store = TableFiles.in_cache_folder()
+        from yahtzee.storage.solver_files import SolverFiles
+        store = SolverFiles.in_cache_folder()
         report = Console().solver_event
         started = time.perf_counter()
         solution = load_or_build(get_rules(which), store, report)

@@ -32,15 +32,15 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
-    from yahtzee.app.session import Setup
+    from yahtzee.app.session import Solvers
     from yahtzee.domain.rules import get_rules
     from yahtzee.solver.calibration import calibration, predictions
     from yahtzee.solver.profiles import Profiler
     from yahtzee.solver.strategy import OptimalStrategy
 
     rules = get_rules(args.rules)
-    setup = Setup()
-    solution = setup.tables()(rules)
+    setup = Solvers()
+    solution = setup.solutions()(rules)
     strategy = OptimalStrategy(rules, solution)
     profiler = Profiler(strategy, setup.moments()(rules))
     started = time.perf_counter()

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from yahtzee.app.session import Setup, resume_engine
+from yahtzee.app.session import Solvers, resume_engine
 from yahtzee.domain.card import Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.die import Die
@@ -148,7 +148,7 @@ def resume_game(save: SaveFile, console: Console,
 
     ``play_game()`` on the result goes on from the current turn, without the banner.
     """
-    engine, players = resume_engine(save, Setup(), observers=observers)
+    engine, players = resume_engine(save, Solvers(), observers=observers)
     return Game(players, console=console, engine=engine)
 
 

@@ -10,7 +10,7 @@ import pytest
 from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.solver.cache import Solution, forget_loaded, load_or_build, load_or_build_moments
 from yahtzee.solver.moments import Moments
-from yahtzee.storage.tables import TableFiles
+from yahtzee.storage.solver_files import SolverFiles
 
 
 @pytest.fixture(scope="session")
@@ -27,22 +27,22 @@ def solver_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def official(solver_cache: Path) -> Solution:
     """The solved table of the official rules (built once per session)."""
-    return load_or_build(OFFICIAL, TableFiles(solver_cache))
+    return load_or_build(OFFICIAL, SolverFiles(solver_cache))
 
 
 @pytest.fixture(scope="session")
 def course(solver_cache: Path) -> Solution:
     """The solved table of the course rules (built once per session)."""
-    return load_or_build(COURSE, TableFiles(solver_cache))
+    return load_or_build(COURSE, SolverFiles(solver_cache))
 
 
 @pytest.fixture(scope="session")
 def official_moments(solver_cache: Path, official: Solution) -> Moments:
     """The spreads and chances of the official rules, stored beside their table (built once)."""
-    return load_or_build_moments(OFFICIAL, official, TableFiles(solver_cache))
+    return load_or_build_moments(OFFICIAL, official, SolverFiles(solver_cache))
 
 
 @pytest.fixture(scope="session")
 def course_moments(solver_cache: Path, course: Solution) -> Moments:
     """The spreads and chances of the course rules, stored beside their table (built once)."""
-    return load_or_build_moments(COURSE, course, TableFiles(solver_cache))
+    return load_or_build_moments(COURSE, course, SolverFiles(solver_cache))

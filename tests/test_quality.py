@@ -187,8 +187,6 @@ def complexities(path: Path) -> dict[tuple[int, str], int]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20: fourteen functions are above 15 until the "
-                                       "layers being rewritten land; remove once merged")
 def test_no_function_is_above_the_complexity_limit() -> None:
     offenders = [f"{path.relative_to(ROOT)}:{line} {name} {score}"
                  for path in sorted(ROOT.joinpath("yahtzee").rglob("*.py"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.console_game import Game
@@ -27,7 +27,7 @@ def console_totals(kinds: Sequence[str], seed: int, lines: Sequence[str],
         kind = find_kind(name)
         assert kind is not None
         seats.append(kind)
-    players = Setup().players(seats, None, variant)
+    players = Solvers().players(seats, None, variant)
     text = "".join(line + "\n" for line in lines)
     game = Game(players, variant=variant, console=Console(io.StringIO(text), io.StringIO()),
                 seed=seed)

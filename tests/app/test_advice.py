@@ -9,15 +9,18 @@ from collections.abc import Callable
 import pytest
 
 from tests.helpers import variant_of
-from yahtzee.app.advice import (MAX_MOVES, BoxRefusedError, GameOverError, Move, NoDiceError,
+from yahtzee.app.advice import (BoxRefusedError, GameOverError, Move, NoDiceError,
                                 NoRollLeftError, NothingToUndoError, Position, RealDiceGame,
                                 box_names, ranked_moves, win_chances)
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, JokerBar, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach
 from yahtzee.solver.moments import Moments
+from yahtzee.engine.records import ROLLS
+from yahtzee.solver.ties import TIE
+from yahtzee.solver.ranking import TOP_MOVES as MAX_MOVES
 
 GAMES = ["official", "course", "poker"]
 
@@ -26,7 +29,7 @@ GAMES = ["official", "course", "poker"]
 def coaches(official: Solution, course: Solution, official_moments: Moments,
             course_moments: Moments) -> dict[str, Coach]:
     """A coach with profiles for each game of the tests (the tables built once per session)."""
-    return {name: Setup().coach(variant_of(name), profiles=True) for name in GAMES}
+    return {name: Solvers().coach(variant_of(name), profiles=True) for name in GAMES}
 
 
 def random_card(variant: Variant, rng: random.Random, turns: int) -> Card:
@@ -277,3 +280,74 @@ def test_the_game_ends_after_its_rounds_and_a_course_bonus_takes_one(
         game.rolled([1, 2, 3, 4, 5])
     game.undo()
     assert not game.is_over() and game.roll == 1
+
+
+def coach_order(coach: Coach, card: Card, dice: list[int], roll: int) -> list[object]:
+    """Return the coach's options for the position (console and browser), as moves."""
+    if roll == ROLLS:
+        return [("box", box.number) for box, _ in coach.box_options(card, dice)]
+    return [("keep", keep.values) for keep, _ in coach.keep_options(card, dice, ROLLS - roll)]
+
+
+def advise_order(moves: list[Move], dice: list[int]) -> list[object]:
+    """Return ``advise``'s moves as the coach shows them: while rolling, boxes as "score now"."""
+    if all(m.box is not None for m in moves):
+        return [("box", m.box.number) for m in moves if m.box is not None]
+    shown: list[object] = []
+    for move in moves:
+        shown_move = ("keep", tuple(sorted(dice)) if move.keep is None else move.keep)
+        if shown_move not in shown:
+            shown.append(shown_move)
+    return shown
+
+
+def first_tie(coach: Coach, variant: Variant, seed: str,
+              with_box: bool) -> tuple[Card, list[int], int]:
+    """Return the first seeded random position, before the last roll, with tied ranked moves.
+
+    ``with_box``: a box (scoring now) must be one of the tied moves.
+    """
+    rng = random.Random(seed)
+    for position in range(1000):
+        card = random_card(variant, rng, rng.randrange(variant.rounds))
+        dice = roll(rng)
+        number = position % 3 + 1
+        moves = ranked_moves(coach, card, dice, number) if number < ROLLS else []
+        if any(abs(a.expected - b.expected) < TIE and (a.box or b.box or not with_box)
+               for a, b in zip(moves, moves[1:])):
+            return card, dice, number
+    raise AssertionError("no tie found")
+
+
+@pytest.mark.parametrize("game, with_box, position, expected", [
+    ("official", False, ([3, 3, 4, 3, 5], 2),
+     [("keep", (3, 3, 3)), ("keep", (3, 3, 3, 4)), ("keep", (3, 3, 3, 5))]),
+    ("poker", True, ([2, 1, 4, 3, 2], 2),
+     [("box", 7), ("keep", (1, 2, 3, 4)), ("keep", (2, 3, 4))]),
+])
+def test_the_coach_and_advise_rank_a_tied_position_alike(
+        game: str, with_box: bool, position: tuple[list[int], int], expected: list[object],
+        coaches: dict[str, Coach]) -> None:
+    """Equal values (within ``TIE``) come in the tie order: scoring now, then more dice, lower."""
+    coach = coaches[game]
+    card, dice, number = first_tie(coach, variant_of(game), f"ties {game}", with_box)
+    moves = ranked_moves(coach, card, dice, number)
+    assert (dice, number) == position
+    assert [("box", m.box.number) if m.box is not None else ("keep", m.keep)
+            for m in moves] == expected
+    assert coach_order(coach, card, dice, number)[:3] == advise_order(moves, dice)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_coach_and_advise_rank_every_position_alike(
+        game: str, coaches: dict[str, Coach]) -> None:
+    """The coach's options are ``advise``'s moves, its boxes standing as one while rolling."""
+    coach = coaches[game]
+    variant = variant_of(game)
+    rng = random.Random(f"same order {game}")
+    for position in range(30):
+        card = random_card(variant, rng, position % variant.rounds)
+        dice = roll(rng)
+        number = position % 3 + 1
+        shown = advise_order(ranked_moves(coach, card, dice, number), dice)
+        assert coach_order(coach, card, dice, number)[:len(shown)] == shown

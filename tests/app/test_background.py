@@ -8,7 +8,7 @@ from typing import Any, cast
 import pytest
 
 from yahtzee.app.background import TableLoader
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant, yahtzee_variant
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 from yahtzee.solver.cache import Solution
@@ -114,12 +114,12 @@ def test_setup_starts_the_table_and_its_computers_wait_for_it(
     monkeypatch.setattr("yahtzee.solver.cache.load_or_build", load_or_build)
     monkeypatch.setattr("yahtzee.solver.cache.load_or_build_moments", load_or_build_moments)
     shown: list[SolverEvent] = []
-    setup = Setup(report=shown.append)
+    setup = Solvers(report=shown.append)
     setup.load_in_background(yahtzee_variant(COURSE))
     setup.load_in_background(yahtzee_variant(COURSE))
     assert build.halfway.wait(10) and not shown
     threading.Timer(0.05, build.go_on.set).start()
-    assert setup.tables()(COURSE) is TABLE
+    assert setup.solutions()(COURSE) is TABLE
     assert build.calls == 1 and moments_of == [TABLE]
     assert BuildStarted("course") in shown
     setup.close()
@@ -135,16 +135,16 @@ def test_a_game_of_poker_dice_has_no_table_to_make(monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr("yahtzee.solver.cache.load_or_build", load_or_build)
     monkeypatch.setattr("yahtzee.solver.cache.load_or_build_moments", lambda *args: object())
-    setup = Setup()
+    setup = Solvers()
     try:
         setup.load_in_background(get_variant("poker-dice"))
     finally:
         setup.close()
     assert made == [], "a table was made for Poker Dice"
-    setup = Setup()
+    setup = Solvers()
     try:  # the stand-in is the one a game's table would come from
         setup.load_in_background(yahtzee_variant(COURSE))
-        assert setup.tables()(COURSE) is TABLE
+        assert setup.solutions()(COURSE) is TABLE
     finally:
         setup.close()
     assert made == ["course"]

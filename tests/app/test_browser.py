@@ -1,8 +1,8 @@
 """The browser table's games: one record per game (the save), restarts, and earlier records.
 
-Games of people alone without the coach need no solver, so these run on the
-standard library.  The dice are checked against an independent generator
-with the game's seed.
+Games of people alone without the coach need no solver (the coach's
+advice to score now is the one test that loads it).  The dice are checked
+against an independent generator with the game's seed.
 """
 
 from __future__ import annotations
@@ -14,11 +14,17 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Problems
-from yahtzee.app.browser import Denial, Settings, TableError, Tables, hash_secret
-from yahtzee.app.session import Setup
+from tests.oracle import ScriptedRandom
+from yahtzee.app.browser import BrowserGames, Denial, GameRequestError, Settings, hash_secret
+from yahtzee.app.service import LiveGame
+from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
+from yahtzee.engine.engine import Engine
 from yahtzee.engine.moves import Move
 from yahtzee.players.kinds import HUMAN
+from yahtzee.players.players import HumanPlayer
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.coach import KeepAdvice
 from yahtzee.storage.saves import SaveStore
 
 VARIANT = get_variant("yahtzee", "official")
@@ -44,7 +50,7 @@ def two_people(seed: int = 11) -> Settings:
 
 
 def test_a_new_browser_game_is_saved_at_once_with_its_seats_as_hashes(data: Path) -> None:
-    tables = Tables(Setup(), Problems())
+    tables = BrowserGames(Solvers(), Problems())
     made = tables.create(two_people())
     [save] = SaveStore(problems=Problems()).unfinished()
     assert save.uid == made.table.game_id and save.browser is not None
@@ -59,25 +65,25 @@ def test_a_new_browser_game_is_saved_at_once_with_its_seats_as_hashes(data: Path
 
 
 def test_a_browser_game_goes_on_after_a_restart_with_the_same_seats(data: Path) -> None:
-    tables = Tables(Setup(), Problems())
+    tables = BrowserGames(Solvers(), Problems())
     made = tables.create(two_people())
     ann, bo = (secret for secret, _ in made.secrets)
     made.table.act(ann, Move.toggle(1))
     before = made.table.view()
     tables.close()
-    again = Tables(Setup(), Problems()).get(made.table.game_id)
+    again = BrowserGames(Solvers(), Problems()).get(made.table.game_id)
     view = again.view()
     assert (view.version, view.dice, view.saved) == (before.version, before.dice, before.saved)
     assert again.seats_of(ann) == {0} and again.seats_of(bo) == {1}
-    with pytest.raises(TableError) as refused:
+    with pytest.raises(GameRequestError) as refused:
         again.act(bo, Move.roll())
     assert refused.value.denial is Denial.NOT_YOUR_TURN
 
 
 def test_a_console_save_is_no_browser_game(data: Path) -> None:
-    tables = Tables(Setup(), Problems())
+    tables = BrowserGames(Solvers(), Problems())
     assert tables.known == {}
-    with pytest.raises(TableError):
+    with pytest.raises(GameRequestError):
         tables.get("0" * 32)
 
 
@@ -98,7 +104,7 @@ def legacy_file(data: Path, game_id: str, seed: int, secret: str,
 def test_an_earlier_record_of_a_game_without_moves_is_made_again_and_saved(data: Path) -> None:
     game_id = "ab" * 16
     path = legacy_file(data, game_id, 7, "s3cret", None)
-    table = Tables(Setup(), Problems()).get(game_id)
+    table = BrowserGames(Solvers(), Problems()).get(game_id)
     assert table.view().dice == first_roll(7) and table.seats_of("s3cret") == {0, 1}
     assert not path.exists()
     [save] = SaveStore(problems=Problems()).unfinished()
@@ -106,7 +112,7 @@ def test_an_earlier_record_of_a_game_without_moves_is_made_again_and_saved(data:
 
 
 def test_an_earlier_record_with_a_save_moves_its_seats_into_the_save(data: Path) -> None:
-    tables = Tables(Setup(), Problems())
+    tables = BrowserGames(Solvers(), Problems())
     made = tables.create(two_people(5))
     secret = made.secrets[0][0]
     made.table.act(secret, Move.roll())
@@ -119,7 +125,7 @@ def test_an_earlier_record_with_a_save_moves_its_seats_into_the_save(data: Path)
     store.write(replace(save, browser=None))  # as an earlier version saved it
     store.release()
     path = legacy_file(data, game_id, 5, "old-secret", save.save_id)
-    table = Tables(Setup(), Problems()).get(game_id)
+    table = BrowserGames(Solvers(), Problems()).get(game_id)
     assert not path.exists() and table.seats_of("old-secret") == {0, 1}
     assert table.version == made.table.version
 
@@ -130,6 +136,19 @@ def test_a_damaged_earlier_record_is_set_aside_and_the_others_load(data: Path) -
     bad = data / "web" / f"{'ef' * 16}.json"
     bad.write_text('{"format": "yahtzee-web-game", "version": 1, "id": 3}', encoding="utf-8")
     problems = Problems()
-    tables = Tables(Setup(), problems)
+    tables = BrowserGames(Solvers(), problems)
     assert tables.get(good).seats_of("fine") == {0, 1}
     assert [damaged[1] for damaged in problems.damaged] == [bad] and not bad.exists()
+
+
+def test_advice_to_score_now_names_the_box(official: Solution, data: Path) -> None:
+    players = [HumanPlayer("Ann", VARIANT.new_card())]
+    engine = Engine(VARIANT, players, rng=ScriptedRandom([6] * 5))
+    live = LiveGame(engine, players, coach=Solvers().coach(VARIANT))
+    coaching = live.coaching()
+    assert coaching is not None and isinstance(coaching.advice, KeepAdvice)
+    assert coaching.advice.keep.scores_now
+    assert coaching.box_now is not None and coaching.box_now.box.name == "Yahtzee"
+    live.play(Move.toggle(1))
+    again = live.coaching()
+    assert again is not None and again.box_now == coaching.box_now

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Problems, run_cli, script_for, variant_of
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Variant
 from yahtzee.engine.records import Decision, TurnChances
 from yahtzee.storage.history import History, HistoryGame
@@ -40,7 +40,7 @@ def filed(data: Path) -> list[tuple[HistoryGame, list[Decision]]]:
 
 def recomputed(variant: Variant, players: int, log: list[Decision]) -> list[TurnChances]:
     """Return the chances at each turn's start as the coach works them out from ``log``."""
-    return Setup().coach(variant, profiles=True).turn_chances(players, log)
+    return Solvers().coach(variant, profiles=True).turn_chances(players, log)
 
 
 def every_turn(rounds: int, players: int) -> list[tuple[int, int]]:

@@ -24,7 +24,7 @@ import pytest
 
 from tests.helpers import (PolicyPlayer, Problems, card_state, feed, final_screen, play_through,
                            resume_game, run_cli, script_for, variant_of)
-from yahtzee.app.session import Autosaver, Setup
+from yahtzee.app.session import Autosave, Solvers
 from yahtzee.domain.die import Die
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.engine.engine import Engine
@@ -64,7 +64,7 @@ def test_resume_after_end_of_input_at_many_points(seed: int, rules: str, tmp_pat
         store = SaveStore(folder / "saves", problems=problems)
         history = History(folder / "history.sqlite3", problems=problems)
         Die.r = random.Random()
-        first = play_through(seed, variant, script[:k], observers=[Autosaver(store, history)])
+        first = play_through(seed, variant, script[:k], observers=[Autosave(store, history)])
         assert not first.game.engine.is_over()
         assert reference.out.startswith(first.out[:-1])
         save = store.latest()
@@ -76,7 +76,7 @@ def test_resume_after_end_of_input_at_many_points(seed: int, rules: str, tmp_pat
 
         Die.r = random.Random()
         out = io.StringIO()
-        saver = Autosaver(store, history, resumed=save)
+        saver = Autosave(store, history, resumed=save)
         game = resume_game(save, Console(feed(script[k:]), out), observers=[saver])
         game.play_game()
         resumed = out.getvalue()
@@ -107,12 +107,12 @@ def test_refused_input_around_an_interruption_changes_nothing(tmp_path: Path) ->
         7, variant, script_for(7, "course")).game)
     Die.r = random.Random()
     store = SaveStore(tmp_path / "saves", problems=Problems())
-    play_through(7, variant, script[:70], observers=[Autosaver(store)])
+    play_through(7, variant, script[:70], observers=[Autosave(store)])
     save = store.latest()
     assert save is not None
     Die.r = random.Random()
     out = io.StringIO()
-    game = resume_game(save, Console(feed(script[70:]), out), observers=[Autosaver(store)])
+    game = resume_game(save, Console(feed(script[70:]), out), observers=[Autosave(store)])
     game.play_game()
     assert card_state(game) == card_state(reference.game)
     assert final_screen(out.getvalue()) == final_screen(reference.out)
@@ -125,7 +125,7 @@ def test_resume_twice_in_one_game(tmp_path: Path) -> None:
     reference = play_through(7, variant, script)
     store = SaveStore(tmp_path / "saves", problems=Problems())
     history = History(tmp_path / "history.sqlite3")
-    play_through(7, variant, script[:20], observers=[Autosaver(store, history)])
+    play_through(7, variant, script[:20], observers=[Autosave(store, history)])
     cuts = [20, 57, 58, len(script)]
     game = reference.game
     for start, stop in zip(cuts, cuts[1:]):
@@ -134,7 +134,7 @@ def test_resume_twice_in_one_game(tmp_path: Path) -> None:
         Die.r = random.Random()
         out = io.StringIO()
         game = resume_game(save, Console(feed(script[start:stop]), out),
-                           observers=[Autosaver(store, history, resumed=save)])
+                           observers=[Autosave(store, history, resumed=save)])
         try:
             game.play_game()
         except EOFError:
@@ -196,7 +196,7 @@ def test_end_of_input_prints_the_hint_and_a_new_game_keeps_the_old_save(
 def test_the_hint_names_the_games_own_id_even_when_it_is_the_newest(tmp_path: Path) -> None:
     """Plain --resume takes the newest save, maybe another window's: the hint names its own."""
     store = SaveStore(tmp_path / "saves", problems=Problems())
-    first, second = Autosaver(store), Autosaver(store)
+    first, second = Autosave(store), Autosave(store)
     play_through(7, variant_of("course"), ["roll"], observers=[first])
     play_through(8, variant_of("course"), ["roll"], observers=[second])
     later = os.stat(store.path(2)).st_mtime_ns + 10**9
@@ -249,7 +249,7 @@ def test_resume_errors_exit_2_and_change_nothing(
 def test_a_game_over_but_not_yet_filed_is_finished_on_resume(tmp_path: Path) -> None:
     """Killed between the last box and the history: resuming shows the end and files the game."""
 
-    class Forgetful(Autosaver):
+    class Forgetful(Autosave):
         """An autosaver that dies before the game's end is filed."""
 
         def finished(self, engine: Engine) -> None:
@@ -263,7 +263,7 @@ def test_a_game_over_but_not_yet_filed_is_finished_on_resume(tmp_path: Path) -> 
     assert save is not None and save.snapshot.round == POKER_DICE.rounds
     out = io.StringIO()
     game = resume_game(save, Console(io.StringIO(), out),
-                       observers=[Autosaver(store, history, resumed=save)])
+                       observers=[Autosave(store, history, resumed=save)])
     game.play_game()
     assert out.getvalue() == final_screen(reference.out)
     assert store.saved_ids() == [] and history.game_ids() == [1]
@@ -277,7 +277,7 @@ def test_computer_players_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     def seats(ann: type[HumanPlayer]) -> list[Player]:
         """Return Ann, played by ``ann``, and the greedy computer."""
-        return [ann("Ann", variant.new_card()), Setup().player(GREEDY, "Greedy", variant)]
+        return [ann("Ann", variant.new_card()), Solvers().player(GREEDY, "Greedy", variant)]
 
     quiet = Console(io.StringIO(), io.StringIO())
     policy = Game(seats(PolicyPlayer), variant=variant, console=quiet, seed=9)
@@ -296,7 +296,7 @@ def test_computer_players_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     history = History(tmp_path / "history.sqlite3")
     game = Game(seats(HumanPlayer), variant=variant,
                 console=Console(feed(script[:40]), io.StringIO()), seed=9,
-                observers=[Autosaver(store, history)])
+                observers=[Autosave(store, history)])
     with pytest.raises(EOFError):
         game.play_game()
     save = store.latest()
@@ -308,7 +308,7 @@ def test_computer_players_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     Die.r = random.Random()
     resumed_out = io.StringIO()
     resumed = resume_game(save, Console(feed(script[40:]), resumed_out),
-                          observers=[Autosaver(store, history, resumed=save)])
+                          observers=[Autosave(store, history, resumed=save)])
     assert isinstance(resumed.players[1], ComputerPlayer)
     resumed.play_game()
     assert card_state(resumed) == card_state(reference)
@@ -331,7 +331,7 @@ def test_snapshot_round_trips_through_json() -> None:
 def _saved_game(tmp_path: Path, commands: int) -> tuple[SaveStore, SaveFile, Game]:
     """Return a store holding the save of a game after ``commands`` commands."""
     store = SaveStore(tmp_path / "saves", problems=Problems())
-    saver = Autosaver(store)
+    saver = Autosave(store)
     run = play_through(7, variant_of("course"), script_for(7, "course")[:commands],
                        observers=[saver])
     assert saver.save is not None

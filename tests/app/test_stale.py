@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Problems, play_through, run_cli, script_for, variant_of
-from yahtzee.app.session import Autosaver
+from yahtzee.app.session import Autosave
 from yahtzee.interfaces.console import Console
 from yahtzee.solver.cache import Solution
 from yahtzee.storage.problems import SaveInUseError
@@ -26,7 +26,7 @@ def test_a_process_writes_only_the_save_it_holds(tmp_path: Path) -> None:
     """A stale process cannot overwrite a save another process has taken over."""
     folder = tmp_path / "saves"
     mine, stale = SaveStore(folder, problems=Problems()), SaveStore(folder, problems=Problems())
-    play_through(7, variant_of("course"), ["roll"], observers=[Autosaver(mine)])
+    play_through(7, variant_of("course"), ["roll"], observers=[Autosave(mine)])
     save = mine.load(1)
     before = mine.path(1).read_bytes()
     with pytest.raises(SaveInUseError):
@@ -39,9 +39,9 @@ def test_the_id_of_a_game_still_held_is_not_handed_out_again(tmp_path: Path) -> 
     """A game ended (its file gone) while a process still holds its ID: a new game takes another."""
     folder = tmp_path / "saves"
     holder, other = SaveStore(folder, problems=Problems()), SaveStore(folder, problems=Problems())
-    play_through(7, variant_of("course"), ["roll"], observers=[Autosaver(holder)])
+    play_through(7, variant_of("course"), ["roll"], observers=[Autosave(holder)])
     holder.path(1).unlink()
-    saver = Autosaver(other)
+    saver = Autosave(other)
     play_through(8, variant_of("course"), ["roll"], observers=[saver])
     assert saver.save_id == 2
 

@@ -15,7 +15,7 @@ import pytest
 
 from tests.helpers import run_cli, variant_of
 from yahtzee.app.advice import ranked_moves
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.interfaces.advise import (InputError, card_option, find_box, parse_card,
@@ -37,7 +37,7 @@ GAME_OPTIONS = {"official": ["--rules", "official"], "course": ["--rules", "cour
 def coaches(official: Solution, course: Solution, official_moments: Moments,
             course_moments: Moments) -> dict[str, Coach]:
     """A coach with profiles for each game of the tests (the tables built once per session)."""
-    return {name: Setup().coach(variant_of(name), profiles=True) for name in GAME_OPTIONS}
+    return {name: Solvers().coach(variant_of(name), profiles=True) for name in GAME_OPTIONS}
 
 
 @pytest.fixture(scope="module")
@@ -520,3 +520,19 @@ def test_ctrl_c_and_ctrl_d_stop_cleanly(strategies: dict[str, ValueStrategy], da
     captured = capsys.readouterr()
     assert (status, captured.err) == (130, "")
     assert captured.out.endswith("your dice, or the box you score: \nStopped.\n")
+
+
+def test_a_keep_typed_as_faces_lets_the_next_line_give_only_the_dice_rolled(
+        strategies: dict[str, ValueStrategy], data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    plain = ["5 5 2 1 6", "2 5 5 5 3"]
+    kept = ["5 5 2 1 6", "keep 3", "keep 5 5 5", "keep 552", "3 5 2", "5 3"]
+    _, clean, _ = session(["--rules", "official"], plain, monkeypatch, capsys)
+    status, out, err = session(["--rules", "official"], kept, monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert len(advice_blocks(clean)) == 2 and advice_blocks(out) == advice_blocks(clean)
+    assert "the dice 5 5 2 1 6 do not show 3" in out
+    assert "the dice 5 5 2 1 6 do not show 5 5 5" in out
+    assert "Kept 2 5 5: type the 2 dice you roll" in out
+    assert "that is 3 dice; type the 2 you rolled" in out
+    assert "2nd roll: 2 5 5 5 3" in out

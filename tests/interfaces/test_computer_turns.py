@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
 from yahtzee.domain.card import Variant
 from yahtzee.domain.rules import COURSE, OFFICIAL
@@ -54,7 +54,7 @@ def play(kinds: Sequence[PlayerKind], script: str, *, variant: Variant, seed: in
          names: Sequence[str] | None = None) -> tuple[Screens, Game]:
     """Play a game of ``kinds`` with people fed ``script``, to its end or its input's end."""
     console = Screens(script)
-    game = Game(Setup().players(kinds, names, variant), variant=variant, console=console,
+    game = Game(Solvers().players(kinds, names, variant), variant=variant, console=console,
                 seed=seed)
     try:
         game.play_game()

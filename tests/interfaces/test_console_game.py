@@ -308,6 +308,25 @@ def read_until(stream: IO[bytes], done: Callable[[bytes], bool], limit: float = 
     return seen
 
 
+def wait_reading(pid: int, seconds: float = 10.0) -> None:
+    """Wait until the process ``pid`` waits in a read (its prompt printed, its input awaited).
+
+    A signal sent between the prompt's flush and the read, with the input
+    closed right after, would meet the end of input first.  Where ``/proc``
+    tells nothing, wait a moment instead.
+    """
+    syscall = Path(f"/proc/{pid}/syscall")
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if syscall.read_text().split()[0] in ("0", "63"):  # read(2): x86-64, arm64
+                return
+        except (OSError, IndexError):
+            time.sleep(0.5)
+            return
+        time.sleep(0.01)
+
+
 def test_ctrl_c_at_a_prompt_ends_the_game_without_a_traceback(tmp_path: Path) -> None:
     env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(tmp_path))
     process = subprocess.Popen([sys.executable, "game_driver.py", "--seed", "2"], cwd=ROOT,
@@ -319,6 +338,7 @@ def test_ctrl_c_at_a_prompt_ends_the_game_without_a_traceback(tmp_path: Path) ->
     prompt = DIE_PROMPT.encode()
     seen = read_until(process.stdout, lambda b: b" SAVE\n" in b and b.endswith(prompt))
     assert b" SAVE\n" in seen and seen.endswith(prompt)
+    wait_reading(process.pid)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_cli
-from yahtzee.app.session import Setup, SolverUnavailableError
+from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.domain.rules import OFFICIAL
@@ -97,11 +97,11 @@ def test_a_game_with_a_computer_ends_with_the_lines_of_analyze(
 def test_without_the_solver_a_game_ends_with_the_winner(
         official: Solution, data: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    def unavailable(self: Setup, variant: Variant, *, profiles: bool = False) -> Coach:
+    def unavailable(self: Solvers, variant: Variant, *, profiles: bool = False) -> Coach:
         """Fail as the coach does without numpy."""
         raise SolverUnavailableError("No module named 'numpy'")
 
-    monkeypatch.setattr(Setup, "coach", unavailable)
+    monkeypatch.setattr(Solvers, "coach", unavailable)
     status, out, err = run_cli(["--players", "human,computer", "--rules", "official",
                                 "--seed", "8"], script(13), monkeypatch, capsys)
     assert (status, err) == (0, "")

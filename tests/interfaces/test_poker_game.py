@@ -8,7 +8,7 @@ import re
 import pytest
 
 from yahtzee import Game, HumanPlayer
-from yahtzee.app.session import Setup
+from yahtzee.app.session import Solvers
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.domain.poker_dice import FACE_VALUES, PokerScoreCard, calculate_score
 from yahtzee.interfaces.cli import main
@@ -20,7 +20,7 @@ def test_a_person_against_the_computer_plays_nine_rounds_to_a_winner() -> None:
     script = "".join(f"score\n{box}\n" for box in range(1, 10))
     out = io.StringIO()
     players = [HumanPlayer("Player 1", POKER_DICE.new_card()),
-               Setup().player(COMPUTER, "Computer", POKER_DICE)]
+               Solvers().player(COMPUTER, "Computer", POKER_DICE)]
     game = Game(players, variant=POKER_DICE, console=Console(io.StringIO(script), out), seed=5)
     game.play_game()
     transcript = out.getvalue()

@@ -150,7 +150,9 @@ def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
         if message is not None:
             assert answer.json() == {"error": message}
     assert client.get(f"/api/games/{game}").json() == before
-    assert SaveStore(problems=Problems()).unfinished() == []  # no accepted command yet
+    [save] = SaveStore(problems=Problems()).unfinished()  # saved as made, its links given out
+    assert save.snapshot.log == () and save.snapshot.turn is not None
+    assert [str(v) for v in save.snapshot.turn.dice] == before["dice"]
 
     assert move(client, game, first, action="score").status_code == 200
     assert move(client, game, first, action="box", box=5).json()["turn"] == 2
@@ -228,6 +230,25 @@ def test_a_game_goes_on_where_it_was_after_the_server_restarts(data: Path) -> No
         assert after["you"] == [1]
         assert move(client, game, first, action="roll").status_code == 200
         assert move(client, game, second, action="roll").status_code == 409
+
+
+def test_a_finished_game_shows_its_final_cards_and_winner_after_a_restart(data: Path) -> None:
+    with TestClient(make_app(delay=0)) as client:
+        game, [secret] = new_game(client, players=[{"kind": "human", "name": "Ann"}],
+                                  game="poker-dice", seed=4, coach=False)
+        state = wait_turn(client, game, secret)
+        while state["turn"] is not None:
+            move(client, game, secret, action="score")
+            box = next(b["number"] for b in state["players"][0]["boxes"] if b["score"] is None)
+            state = move(client, game, secret, action="box", box=box).json()
+        final = client.get(f"/api/games/{game}").json()
+        assert final["winner"] and final["phase"] == "over"
+    with TestClient(make_app(delay=0)) as client:
+        again = client.get(f"/api/games/{game}").json()
+        for key in ("version", "winner", "phase", "players", "round"):
+            assert again[key] == final[key], key
+        assert move(client, game, secret, action="roll").status_code == 404
+        assert client.get(f"/api/games/{'0' * 32}").status_code == 404
 
 
 def test_the_page_and_its_files_are_served_with_the_test_hooks(client: TestClient) -> None:

@@ -27,6 +27,7 @@ with warnings.catch_warnings():
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
+from yahtzee.interfaces.web import server  # noqa: E402
 from yahtzee.interfaces.web.server import make_app  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 
@@ -69,6 +70,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory, course: Solution) -> Iterat
     data = tmp_path_factory.mktemp("fuzz-data")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("YAHTZEE_DATA_DIR", str(data))
+        patch.setattr(server, "LONG_POLL", 0.2)  # a drawn ``after`` waits no longer
         yield Fuzzed(data)
 
 

@@ -114,7 +114,7 @@ def test_abandoned_games_expire_and_their_saves_are_deleted(data: Path, restarte
         if not restarted:
             for game in (untouched, played):  # take them up again: live games
                 assert client.get(f"/api/games/{game}").status_code == 200
-        tables = client.app.state.web.tables
+        tables = client.app.state.web.games
         assert tables.expire(limits.fresh_for, limits.idle_for, time.time() + 60) == []
         soon = time.time() + limits.fresh_for + 1
         assert tables.expire(limits.fresh_for, limits.idle_for, soon) == [untouched]

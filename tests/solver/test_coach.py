@@ -25,7 +25,7 @@ from yahtzee.interfaces.wording import keep_text, move_text
 from yahtzee.players.kinds import EXPECTED
 from yahtzee.players.players import ComputerPlayer, Strategy
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.coach import Coach, Keep, ScoreBox
+from yahtzee.solver.coach import Coach, Keep, ScoreBox, ValueStrategy
 from yahtzee.solver.factory import get_strategy
 from yahtzee.solver.profiles import Profile, Profiler
 from yahtzee.solver.strategy import OptimalStrategy
@@ -238,22 +238,37 @@ def test_the_computer_unsaves_before_it_saves() -> None:
     assert player.move(view((False, True, False, False, True)), False) == Move.roll()
 
 
+_EQUAL_KEEPS = {(1, 4, 4, 4, 6): 140.0, (4, 4, 4, 6): 142.4, (1, 4, 4, 4): 142.4 + 3e-14,
+                (4, 4, 4): 145.1 - 2e-14, (4, 4): 145.1}
+"""Keeps whose values differ only in the last bits, or by a point, in the tie-breaking order."""
+
+
 class _EqualKeeps:
-    """A profiler stand-in: keeps whose means differ only in the last bits, or by a point."""
+    """A strategy and profiler stand-in: the keeps of ``_EQUAL_KEEPS``; Chance scores now."""
+
+    def keep_values(self, card: Card, dice: Sequence[int],
+                    rolls_left: int) -> dict[tuple[int, ...], float]:
+        """Return the values in the tie-breaking order (keeping all five: scoring now)."""
+        return dict(_EQUAL_KEEPS)
+
+    def category_values(self, card: Card, dice: Sequence[int]) -> dict[CategoryValue, float]:
+        """Return Chance, worth as much as scoring now."""
+        return {CategoryValue.CHANCE: 140.0}
 
     def keeps(self, card: Card, dice: Sequence[int],
               rolls_left: int) -> dict[tuple[int, ...], Profile]:
-        """Return the profiles in the tie-breaking order, the first two and last two equal."""
-        return {(1, 4, 4, 4, 6): Profile(140.0, 30.0, 0.0, 0.1),
-                (4, 4, 4, 6): Profile(142.4, 36.0, 0.0, 0.14),
-                (1, 4, 4, 4): Profile(142.4 + 3e-14, 36.0, 0.0, 0.14),
-                (4, 4, 4): Profile(145.1 - 2e-14, 38.5, 0.0, 0.18),
-                (4, 4): Profile(145.1, 38.0, 0.0, 0.2)}
+        """Return the keeps' profiles."""
+        return {keep: Profile(mean, 36.0, 0.0, 0.1) for keep, mean in _EQUAL_KEEPS.items()}
+
+    def boxes(self, card: Card, dice: Sequence[int]) -> dict[CategoryValue, Profile]:
+        """Return Chance's profile."""
+        return {CategoryValue.CHANCE: Profile(140.0, 30.0, 0.0, 0.1)}
 
 
 def test_equal_options_keep_the_tie_breaking_order_whatever_their_last_bits() -> None:
-    coach = Coach(VARIANT, lambda: pytest.fail("no strategy needed"),
-                  lambda: cast(Profiler, _EqualKeeps()))
+    stand_in = _EqualKeeps()
+    coach = Coach(VARIANT, lambda: cast(ValueStrategy, stand_in),
+                  lambda: cast(Profiler, stand_in))
     ranked = coach.keep_options(ScoreCard(OFFICIAL), [1, 4, 4, 4, 6], 2, count=5)
     assert [keep.values for keep, _ in ranked] == [
         (4, 4, 4), (4, 4), (4, 4, 4, 6), (1, 4, 4, 4), (1, 4, 4, 4, 6)]

@@ -40,7 +40,7 @@ from yahtzee.solver.poker import PokerStrategy
 from yahtzee.solver.simulate import play_games, simulate
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy
 from yahtzee.storage.stats import Bucket, histogram
-from yahtzee.storage.tables import TableFiles
+from yahtzee.storage.solver_files import SolverFiles
 
 
 def tables_of(*solved: tuple[Rules, Solution]) -> TableSource:
@@ -410,7 +410,7 @@ def test_damaged_tables_are_detected_and_rebuilt(
     path.write_bytes(data)
     builds = _builds_instead(monkeypatch, official)
     report = Recorder()
-    solution = load_or_build(OFFICIAL, TableFiles(folder), report)
+    solution = load_or_build(OFFICIAL, SolverFiles(folder), report)
     assert builds == [OFFICIAL]
     assert report.events == [TableUnusable(str(path), reason)]
     assert capsys.readouterr() == (
@@ -428,7 +428,7 @@ def test_a_good_stored_table_is_read_not_rebuilt(
     shutil.copy(solver_cache / table_name(OFFICIAL), folder / table_name(OFFICIAL))
     monkeypatch.setattr(cache, "build", lambda *args: pytest.fail("rebuilt a good table"))
     report = Recorder()
-    solution = load_or_build(OFFICIAL, TableFiles(folder), report)
+    solution = load_or_build(OFFICIAL, SolverFiles(folder), report)
     assert np.array_equal(solution.values, official.values)
     assert report.events == []
     assert capsys.readouterr() == ("", "")
@@ -447,7 +447,7 @@ def test_an_unwritable_cache_folder_still_works(
     assert reason is not None
     builds = _builds_instead(monkeypatch, official)
     report = Recorder()
-    solution = load_or_build(OFFICIAL, TableFiles(folder), report)
+    solution = load_or_build(OFFICIAL, SolverFiles(folder), report)
     assert solution is official and builds == [OFFICIAL]
     assert report.events == [TableNotStored(str(folder / table_name(OFFICIAL)), reason)]
     assert capsys.readouterr() == (
@@ -464,7 +464,7 @@ def _in_place_of_table(folder: Path, make: Callable[[Path], None], official: Sol
     make(path)
     builds = _builds_instead(monkeypatch, official)
     report = Recorder()
-    assert load_or_build(OFFICIAL, TableFiles(folder), report) is official
+    assert load_or_build(OFFICIAL, SolverFiles(folder), report) is official
     assert builds == [OFFICIAL]
     cache.forget_loaded()
     return path, report.events

@@ -51,13 +51,13 @@ def test_chances_match_sampling_of_the_same_distributions() -> None:
 
 def test_the_coach_gives_win_chances_from_every_card(official: object) -> None:
     """A player 90 points ahead after two turns (of 13) is well ahead; chances sum to 1."""
-    from yahtzee.app.session import Setup
+    from yahtzee.app.session import Solvers
     from yahtzee.domain.category_value import CategoryValue as CV
     from yahtzee.domain.dice import Dice
     from yahtzee.domain.games import yahtzee_variant
     from yahtzee.domain.rules import OFFICIAL
     from yahtzee.domain.score_card import ScoreCard
-    coach = Setup().coach(yahtzee_variant(OFFICIAL), profiles=True)
+    coach = Solvers().coach(yahtzee_variant(OFFICIAL), profiles=True)
     fresh = [ScoreCard(OFFICIAL), ScoreCard(OFFICIAL)]
     even = coach.win_chances(fresh, 0)
     assert even == pytest.approx([0.5, 0.5], abs=1e-12)
@@ -80,13 +80,13 @@ def test_calibration_groups_predictions_per_tenth() -> None:
 
 def test_win_chances_of_seeded_games_are_near_their_outcomes(official: object) -> None:
     """Over 200 seeded games, predictions of about a half, and at the extremes, come true."""
-    from yahtzee.app.session import Setup
+    from yahtzee.app.session import Solvers
     from yahtzee.domain.rules import OFFICIAL
     from yahtzee.solver.calibration import calibration, predictions
     from yahtzee.solver.profiles import Profiler
     from yahtzee.solver.strategy import OptimalStrategy
-    setup = Setup()
-    strategy = OptimalStrategy(OFFICIAL, setup.tables()(OFFICIAL))
+    setup = Solvers()
+    strategy = OptimalStrategy(OFFICIAL, setup.solutions()(OFFICIAL))
     pairs = predictions(OFFICIAL, Profiler(strategy, setup.moments()(OFFICIAL)), strategy,
                         200, seed=3)
     assert len(pairs) == 200 * 2 * 13

@@ -1,7 +1,7 @@
 """Four programs finishing games at the same moment in a fresh data folder: each filed once.
 
 Real processes, started together behind a barrier, each file a finished
-one-player game (through the ``Autosaver``, as the game does) into a data
+one-player game (through the ``Autosave``, as the game does) into a data
 folder that has no history yet; twenty rounds, a fresh folder each.
 """
 
@@ -13,7 +13,7 @@ from multiprocessing.synchronize import Barrier
 from pathlib import Path
 
 from tests.helpers import Problems, play_through, script_for
-from yahtzee.app.session import Autosaver
+from yahtzee.app.session import Autosave
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.engine.engine import Engine
 from yahtzee.storage.history import History
@@ -28,8 +28,8 @@ def _finish(engine: Engine, folders: list[Path], barrier: Barrier,
     """In each folder, save the finished game, wait for the others, then file it."""
     for folder in folders:
         problems = Problems()
-        saver = Autosaver(SaveStore(folder / "saves", problems=problems),
-                          History(folder / "history.sqlite3", problems=problems))
+        saver = Autosave(SaveStore(folder / "saves", problems=problems),
+                         History(folder / "history.sqlite3", problems=problems))
         saver.changed(engine)
         barrier.wait()
         saver.finished(engine)

@@ -19,12 +19,12 @@ import pytest
 
 from tests.helpers import (Problems, final_screen, play_through, resume_game, run_cli, script_for,
                            variant_of)
-from yahtzee.app.session import Autosaver
+from yahtzee.app.session import Autosave
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.interfaces.console import Console
 from yahtzee.storage.history import SCHEMA_VERSION, History
 from yahtzee.storage.problems import Damage, StoredFile
-from yahtzee.storage.saves import SaveStore
+from yahtzee.storage.saves import SAVE_VERSION, SaveStore
 
 ASIDE = r"\.corrupt-\d{8}T\d{6}Z"
 
@@ -34,7 +34,7 @@ def _saves(data_folder: Path, *games: int) -> None:
     store = SaveStore(data_folder / "saves", problems=Problems())
     for commands in games:
         play_through(7, variant_of("course"), script_for(7, "course")[:commands],
-                     observers=[Autosaver(store)])
+                     observers=[Autosave(store)])
     store.release()
 
 
@@ -70,7 +70,7 @@ def _inconsistent(path: Path) -> None:
 def _newer(path: Path) -> None:
     """Mark the save as written in a later format."""
     data = json.loads(path.read_text())
-    data["version"] = 2
+    data["version"] = SAVE_VERSION + 1
     path.write_text(json.dumps(data))
 
 
@@ -223,8 +223,8 @@ def test_a_damaged_history_found_when_a_game_ends_is_replaced(tmp_path: Path) ->
     path = _history(tmp_path, games=1)
     _garbage(path)
     problems = Problems()
-    saver = Autosaver(SaveStore(tmp_path / "saves", problems=problems),
-                      History(path, problems=problems))
+    saver = Autosave(SaveStore(tmp_path / "saves", problems=problems),
+                     History(path, problems=problems))
     run = play_through(5, variant_of("poker"), script_for(5, "poker"), observers=[saver])
     assert run.game.engine.is_over()
     assert [(what, damage) for what, _, damage, _ in problems.damaged] == [
@@ -242,7 +242,7 @@ def test_a_history_that_cannot_be_written_warns_once(tmp_path: Path) -> None:
     blocker.write_text("a file, not a folder\n")
     problems = Problems()
     store = SaveStore(tmp_path / "saves", problems=problems)
-    saver = Autosaver(store, History(blocker / "history.sqlite3", problems=problems))
+    saver = Autosave(store, History(blocker / "history.sqlite3", problems=problems))
     run = play_through(5, variant_of("poker"), script_for(5, "poker"), observers=[saver])
     assert run.game.engine.is_over()
     assert len(problems.unsaved) == 1 and problems.damaged == []
@@ -252,7 +252,7 @@ def test_a_history_that_cannot_be_written_warns_once(tmp_path: Path) -> None:
     history = History(tmp_path / "history.sqlite3", problems=problems)
     out = io.StringIO()
     game = resume_game(save, Console(io.StringIO(), out),
-                       observers=[Autosaver(store, history, resumed=save)])
+                       observers=[Autosave(store, history, resumed=save)])
     game.play_game()
     assert out.getvalue() == final_screen(run.out)
     assert history.game_ids() == [1] and store.saved_ids() == []
@@ -292,7 +292,7 @@ def test_a_damaged_history_that_cannot_be_moved_is_reported_once(
     history = History(path, problems=problems)
     assert history.game_ids() == []
     assert problems.damaged == [(StoredFile.HISTORY, path, Damage.CORRUPT, None)]
-    saver = Autosaver(SaveStore(tmp_path / "saves", problems=problems), history)
+    saver = Autosave(SaveStore(tmp_path / "saves", problems=problems), history)
     play_through(5, variant_of("poker"), script_for(5, "poker"), observers=[saver])
     assert len(problems.damaged) == 2 and len(problems.unsaved) == 1
     assert path.read_bytes() == before

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import Problems, humans, play_through, run_cli, script_for, variant_of
-from yahtzee.app.session import Autosaver, Setup
+from yahtzee.app.session import Autosave, Solvers
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.games import POKER_DICE
@@ -116,7 +116,7 @@ def _over(variant: Variant, seats: Sequence[tuple[str, str, Card]]) -> GameRecor
     for name, kind_name, card in seats:
         kind = find_kind(kind_name)
         assert kind is not None
-        players.append(Setup().player(kind, name, variant, card))
+        players.append(Solvers().player(kind, name, variant, card))
     engine = Engine(variant, players)
     engine.progress.round = variant.rounds
     return engine.record()
@@ -258,7 +258,7 @@ def test_a_solo_autosaved_game_counts_as_played_not_won(tmp_path: Path) -> None:
     """A one-player game goes into the statistics without a win."""
     problems = Problems()
     history = History(tmp_path / "history.sqlite3", problems=problems)
-    saver = Autosaver(SaveStore(tmp_path / "saves", problems=problems), history)
+    saver = Autosave(SaveStore(tmp_path / "saves", problems=problems), history)
     variant = variant_of("course")
     players = humans(variant, 1)
     engine = Engine(variant, players, observers=[saver])

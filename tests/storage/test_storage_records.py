@@ -19,7 +19,7 @@ import pytest
 
 from tests.helpers import Problems, play_through, run_cli, script_for, variant_of
 from tests.storage.test_storage_damage import _history, _saves
-from yahtzee.app.session import Autosaver
+from yahtzee.app.session import Autosave
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.storage.history import TABLES, History
 from yahtzee.storage.saves import SaveStore
@@ -129,7 +129,7 @@ def test_a_history_missing_a_column_is_set_aside_and_games_are_filed_again(
     _set(path, "ALTER TABLE players DROP COLUMN winner")
     problems = Problems()
     store = SaveStore(tmp_path / "saves", problems=problems)
-    saver = Autosaver(store, History(path, problems=problems))
+    saver = Autosave(store, History(path, problems=problems))
     play_through(5, POKER_DICE, script_for(5, "poker"), observers=[saver])
     assert [str(damage.value) for _, _, damage, _ in problems.damaged] == ["corrupt"]
     assert problems.unsaved == [] and store.saved_ids() == []
@@ -147,8 +147,8 @@ def test_a_history_whose_creation_was_cut_short_is_completed_not_set_aside(
                "finished_at TEXT NOT NULL, variant TEXT NOT NULL, rules TEXT NOT NULL, "
                "rounds INTEGER NOT NULL)")
     problems = Problems()
-    saver = Autosaver(SaveStore(tmp_path / "saves", problems=problems),
-                      History(path, problems=problems))
+    saver = Autosave(SaveStore(tmp_path / "saves", problems=problems),
+                     History(path, problems=problems))
     play_through(5, POKER_DICE, script_for(5, "poker"), observers=[saver])
     assert (problems.damaged, problems.unsaved) == ([], [])
     assert History(path).game_ids() == [1]

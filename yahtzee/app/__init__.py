@@ -1,6 +1,11 @@
-"""Layer 6, the application: new game, resume and autosave, composing the layers below.
+"""Layer 6, the application: the one game service, composing the layers below.
 
-``session`` seats players of the kinds asked for (computer strategies from
-the solver, tables kept by persistence), wires autosave to the engine and
-finds saves to resume.  It prints nothing; the interfaces above it do.
+``service`` is a game in play (``LiveGame``: new or resumed, a move, a
+computer's move, the coach's word, the end filed), used by the console and
+the browser alike; ``session`` seats players of the kinds asked for
+(computer strategies from the solver, ``Solvers``), saves every change
+(``Autosave``) and finds saves to resume; ``browser`` keeps a server's
+games with their seats' secrets; ``advice`` is the real-dice companion;
+``background`` builds solver tables while a game goes on.  It prints
+nothing; the interfaces above it do.
 """

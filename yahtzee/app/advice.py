@@ -4,8 +4,8 @@ People who roll physical dice type what they rolled; ``RealDiceGame`` keeps
 their card through the game (with every step remembered, so that a scoring
 or a mistyped roll can be taken back) and ``ranked_moves`` answers with the
 best moves, each with its outcome profile (the expected final score, its
-standard deviation, the chances of the upper bonus and of a Yahtzee), from
-the coach's optimal strategy and its profiler.  Given the opponents'
+standard deviation, the chances of the upper bonus and of a Yahtzee), read
+from the coach's one ranking of moves (``yahtzee.solver.ranking``).  Given the opponents'
 totals, each move also has ``win_chance``: the chance that the final score
 it leads to beats them, the totals taken as the opponents' final scores.
 Nothing here prints: refusals are the exceptions below, and the interfaces
@@ -20,15 +20,12 @@ from typing import TYPE_CHECKING
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant
 from yahtzee.domain.dice import Dice
+from yahtzee.engine.records import ROLLS
+from yahtzee.solver.ranking import Keep, RankedMove
 
 if TYPE_CHECKING:
     from yahtzee.solver.coach import Coach
     from yahtzee.solver.profiles import Profile
-
-ROLLS = 3
-"""Rolls in a turn: the first, then at most two re-rolls."""
-MAX_MOVES = 3
-"""How many moves the advice ranks: the best one and the next two."""
 
 
 class AdviceError(Exception):
@@ -103,47 +100,31 @@ def win_chances(coach: Coach, card: Card, dice: Sequence[int], roll: int,
 
 def ranked_moves(coach: Coach, card: Card, dice: Sequence[int], roll: int,
                  opponents: Sequence[int] = ()) -> list[Move]:
-    """Return the best ``MAX_MOVES`` moves for ``dice``, the coach's advice first.
+    """Return the best moves for ``dice`` (``ranking.TOP_MOVES`` of them), the coach's advice first.
 
-    ``roll`` is the roll the dice come from (1 to 3).  After the first and
-    second roll the moves are every keep to roll again and every box to
-    score now; after the third only the boxes.  The rest follow by expected
-    final score, ties in the strategy's own order (boxes by number, then
-    keeps of more dice).  Each move carries its profile when the coach gives
-    profiles, and with ``opponents`` its ``win_chance``.
+    ``roll`` is the roll the dice come from (1 to ``ROLLS``).  Before the
+    last roll the moves are every keep to roll again and every box to score
+    now; after it only the boxes.  They come in the coach's one ranking
+    (``Coach.rank_moves``: by expected final score, ties to scoring now,
+    boxes by number, then keeps of more dice).  Each move carries its
+    profile when the coach gives profiles, and with ``opponents`` its
+    ``win_chance``.
     """
     if not 1 <= roll <= ROLLS:
         raise ValueError(f"roll must be 1 to {ROLLS}, not {roll}")
-    strategy = coach.strategy
     menu = {item.number: item for item in card.menu(Dice.of(dice))}
-    moves = [Move(None, menu[box.number], value)
-             for box, value in strategy.category_values(card, dice).items()]
-    if roll < ROLLS:
-        advice = coach.roll_advice(card, dice, [False] * len(dice), ROLLS - roll)
-        moves += [Move(keep, None, value)
-                  for keep, value in strategy.keep_values(card, dice, ROLLS - roll).items()
-                  if len(keep) < len(dice)]
-        best_keep = None if advice.keep.scores_now else advice.keep.values
-    else:
-        best_keep = None
-    if best_keep is None:
-        number = coach.category_advice(card, dice).box.number
-        best = next(m for m in moves if m.box is not None and m.box.number == number)
-    else:
-        best = next(m for m in moves if m.keep == best_keep)
-    others = sorted((m for m in moves if m is not best), key=lambda m: -m.expected)
-    ranked = [best, *others][:MAX_MOVES]
-    profiler = coach.profiler
-    if profiler is None:
-        return ranked
-    boxes = {box.number: profile for box, profile in profiler.boxes(card, dice).items()}
-    keeps = profiler.keeps(card, dice, ROLLS - roll) if roll < ROLLS else {}
-    profiled = [replace(m, profile=boxes[m.box.number] if m.box is not None
-                        else keeps[m.keep or ()]) for m in ranked]
+    moves = [_move(ranked, menu) for ranked in coach.rank_moves(card, dice, ROLLS - roll).top()]
     if not opponents:
-        return profiled
-    chances = win_chances(coach, card, dice, roll, profiled, opponents)
-    return [replace(m, win_chance=chance) for m, chance in zip(profiled, chances)]
+        return moves
+    chances = win_chances(coach, card, dice, roll, moves, opponents)
+    return [replace(m, win_chance=chance) for m, chance in zip(moves, chances)]
+
+
+def _move(ranked: RankedMove, menu: dict[int, MenuItem]) -> Move:
+    """Return a ranked move as advice: its keep's dice, or its box's menu line."""
+    if isinstance(ranked.move, Keep):
+        return Move(ranked.move.values, None, ranked.expected, profile=ranked.profile)
+    return Move(None, menu[ranked.move.number], ranked.expected, profile=ranked.profile)
 
 
 def box_names(variant: Variant) -> list[str]:

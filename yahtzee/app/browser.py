@@ -11,7 +11,7 @@ checked exactly as at the console.
 Games run side by side in threads, each under its own lock and rolling
 its own dice: no generator and no lock is shared between games.  The
 solver's tables load under one lock (so that no table is built twice at
-once).  Nothing here prints: refusals are ``TableError`` with a
+once).  Nothing here prints: refusals are ``GameRequestError`` with a
 ``Denial``, and views are plain data.
 """
 
@@ -31,16 +31,17 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from yahtzee.app.service import LiveGame, new_game, resume_game
-from yahtzee.app.session import Autosaver, Setup, find_save
-from yahtzee.domain.card import MenuItem, Variant
+from yahtzee.app.session import Autosave, Solvers, find_save
+from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.engine import FirstRoll, Outcome, Phase, Rolled, Scored
 from yahtzee.engine.moves import Move
-from yahtzee.players.kinds import PlayerKind, find_kind
+from yahtzee.engine.records import Decision, replayed_cards
+from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.fields import GAME_ID
-from yahtzee.storage.history import History
+from yahtzee.storage.history import History, HistoryGame
 from yahtzee.storage.problems import StorageError, StorageProblems
 from yahtzee.storage.saves import BrowserSeats, SaveStore
 from yahtzee.storage.snapshot import SnapshotError
@@ -72,10 +73,10 @@ class Denial(enum.Enum):
     GAME_OVER = "the game is over"
     FULL = "the server has as many live games as it takes"
     REFUSED = "the engine refused the command"
-    """The engine's own refusal: ``TableError.outcome`` holds it."""
+    """The engine's own refusal: ``GameRequestError.outcome`` holds it."""
 
 
-class TableError(Exception):
+class GameRequestError(Exception):
     """A request a table refused, and why; nothing changed."""
 
     def __init__(self, denial: Denial, outcome: Outcome | None = None) -> None:
@@ -126,7 +127,7 @@ class SeatView:
 
 
 @dataclass(frozen=True)
-class TableView:
+class GameView:
     """A table as it stands after ``version`` changes: everything a page draws."""
 
     game_id: str
@@ -142,6 +143,8 @@ class TableView:
     offers: tuple[MenuItem, ...]
     """What each box on the menu would give the seat to play now (its dice as they stand)."""
     advice: KeepAdvice | BoxAdvice | None
+    box_now: BoxAdvice | None
+    """With keep advice to score now: the box to score."""
     options: tuple[Option, ...]
     """With the coach, on a person's turn: the best options with their outcome profiles."""
     chances: tuple[float, ...] | None
@@ -160,19 +163,19 @@ def hash_secret(secret: str) -> str:
 
 
 @dataclass
-class GameTable:
+class BrowserGame:
     """One game at a server: the live game, its autosave, and its seats' secrets and settings."""
 
     game_id: str
     """The game's ID: in its link, its save and its history entry."""
     seats: BrowserSeats
     live: LiveGame
-    saver: Autosaver
+    saver: Autosave
     happened: list[Happened] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     touched: float = field(default_factory=time.monotonic)
     """When the table was last asked for anything (``time.monotonic``)."""
-    _view: TableView | None = None
+    _view: GameView | None = None
 
     @property
     def version(self) -> int:
@@ -203,10 +206,10 @@ class GameTable:
         return self.live.computer_to_play()
 
     # -- moves -------------------------------------------------------------
-    def act(self, secret: str | None, move: Move, version: int | None = None) -> TableView:
+    def act(self, secret: str | None, move: Move, version: int | None = None) -> GameView:
         """Carry out ``move`` for the seat to play, if ``secret`` acts for it; return the view.
 
-        ``TableError`` (nothing changed) for a wrong seat, out of turn, a move
+        ``GameRequestError`` (nothing changed) for a wrong seat, out of turn, a move
         that does not fit the phase, a ``version`` other than the table's,
         or a move the engine refuses.
         """
@@ -216,24 +219,24 @@ class GameTable:
             self._check_turn(seats, version)
             prompt = self.live.prompt()
             if move.chooses_box != (prompt.phase is Phase.SCORING):
-                raise TableError(Denial.WRONG_PHASE)
+                raise GameRequestError(Denial.WRONG_PHASE)
             outcome = self.live.play(move)
             if not outcome.accepted:
-                raise TableError(Denial.REFUSED, outcome)
+                raise GameRequestError(Denial.REFUSED, outcome)
             self._note(prompt.seat, prompt.view.dice, prompt.view.saved, outcome)
             return self._view_now()
 
     def _check_turn(self, seats: frozenset[int], version: int | None) -> None:
-        """Refuse (``TableError``) a move by no seat, out of turn, at the end or drawn stale."""
+        """Refuse (``GameRequestError``) a move by no seat, out of turn, at the end or stale."""
         if not seats:
-            raise TableError(Denial.NOT_YOUR_SEAT)
+            raise GameRequestError(Denial.NOT_YOUR_SEAT)
         if self.live.is_over():
-            raise TableError(Denial.GAME_OVER)
+            raise GameRequestError(Denial.GAME_OVER)
         if version is not None and version != self.version:
-            raise TableError(Denial.STALE)
+            raise GameRequestError(Denial.STALE)
         if self.live.engine.current_seat() not in seats:
-            raise TableError(Denial.COMPUTER_TURN if self.computer_to_play()
-                             else Denial.NOT_YOUR_TURN)
+            raise GameRequestError(Denial.COMPUTER_TURN if self.computer_to_play()
+                                   else Denial.NOT_YOUR_TURN)
 
     def computer_step(self) -> bool:
         """Make one move of the computer to play (a toggle, a roll or its box).
@@ -263,13 +266,13 @@ class GameTable:
         del self.happened[:-RECENT]
 
     # -- views -------------------------------------------------------------
-    def view(self) -> TableView:
+    def view(self) -> GameView:
         """Return the table as it stands (drawn once per change; a query: nothing changes)."""
         with self.lock:
             self.touched = time.monotonic()
             return self._view_now()
 
-    def _view_now(self) -> TableView:
+    def _view_now(self) -> GameView:
         """Return the view of the current state (the lock held)."""
         if self._view is not None and self._view.version == self.version:
             return self._view
@@ -278,12 +281,13 @@ class GameTable:
         view = prompt.view
         over = prompt.phase is Phase.OVER
         coaching = live.coaching()
-        self._view = TableView(
+        self._view = GameView(
             self.game_id, self.version, live.variant, prompt.phase, view.round, view.seat,
             () if over else view.dice, () if over else view.saved, view.rolls_left,
             tuple(self._seat_view(n) for n in range(len(live.players))),
             () if over else tuple(view.card.menu(Dice.of(view.dice))),
             None if coaching is None else coaching.advice,
+            None if coaching is None else coaching.box_now,
             () if coaching is None else coaching.options,
             None if coaching is None else coaching.chances,
             tuple(live.analyses()) if over and live.coach is not None else (),
@@ -294,27 +298,47 @@ class GameTable:
     def _seat_view(self, seat: int) -> SeatView:
         """Return one seat as everyone sees it."""
         player = self.live.players[seat]
-        scores, _ = self.live.variant.card_contents(player.card)
-        rows = player.card.rows()
-        boxes = tuple((n, rows[n - 1][0], points) for n, points in enumerate(scores, start=1))
-        return SeatView(player.name, player.kind_name, player.kind.is_computer, boxes,
-                        tuple(rows[len(scores):]), player.card.score())
+        return seat_view(player.name, player.kind, player.card, self.live.variant)
 
     def release(self) -> None:
         """Let go of the game's save (its lock), so that another process may take it up."""
         self.saver.store.release()
 
 
+def seat_view(name: str, kind: PlayerKind, card: Card, variant: Variant) -> SeatView:
+    """Return a seat as everyone sees it: its boxes, its printed rows after them, its total."""
+    scores, _ = variant.card_contents(card)
+    rows = card.rows()
+    boxes = tuple((n, rows[n - 1][0], points) for n, points in enumerate(scores, start=1))
+    return SeatView(name, kind.name, kind.is_computer, boxes, tuple(rows[len(scores):]),
+                    card.score())
+
+
+def final_view(game: HistoryGame, log: Sequence[Decision]) -> GameView:
+    """Return the last view of a finished game, from its entry in the history.
+
+    Its cards come from replaying the log; kinds the program no longer knows
+    show as people.
+    """
+    variant = get_variant(game.variant, game.rules)
+    cards = replayed_cards(log, variant, len(game.players))
+    seats = tuple(seat_view(p.name, find_kind(p.kind) or HUMAN, card, variant)
+                  for p, card in zip(game.players, cards))
+    winners = tuple(p.seat for p in game.players if p.winner)
+    return GameView(game.uid, 2 * len(log), variant, Phase.OVER, variant.rounds, 0, (), (), 0,
+                    seats, (), None, None, (), None, (), winners, (), False, False)
+
+
 @dataclass(frozen=True)
-class NewTable:
+class NewGame:
     """A game just created, with its seats' secrets (given once, never stored)."""
 
-    table: GameTable
+    table: BrowserGame
     secrets: tuple[tuple[str, tuple[int, ...]], ...]
     """Each secret with the seats (from 0) it acts for."""
 
 
-class Tables:
+class BrowserGames:
     """The games of a server by ID, at most ``capacity`` of them held in memory.
 
     A browser game's one record is its save (``SaveFile.browser`` holds its
@@ -326,7 +350,7 @@ class Tables:
     (``<data folder>/web/<id>.json``) are folded into the saves at the start.
     """
 
-    def __init__(self, setup: Setup, problems: StorageProblems, *,
+    def __init__(self, setup: Solvers, problems: StorageProblems, *,
                  capacity: int = DEFAULT_CAPACITY, store: SaveStore | None = None) -> None:
         """Serve games with ``setup``'s solver, reporting storage problems to ``problems``."""
         self.setup = setup
@@ -336,14 +360,14 @@ class Tables:
         self.known = {save.uid: save.save_id for save in self.store.unfinished()
                       if save.browser is not None}
         """Browser games saved by earlier runs, not yet taken up: save IDs by game ID."""
-        self.live: dict[str, GameTable] = {}
+        self.live: dict[str, BrowserGame] = {}
         self.lock = threading.Lock()
         for legacy in load_legacy_games(problems):
             self._adopt(legacy)
 
     # -- creating and finding games ----------------------------------------
-    def create(self, settings: Settings) -> NewTable:
-        """Start a new game as ``settings`` say; ``TableError(Denial.FULL)`` if no room is left.
+    def create(self, settings: Settings) -> NewGame:
+        """Start a new game as ``settings`` say; ``GameRequestError(Denial.FULL)`` if no room.
 
         The game is saved at once, with its seats' secrets (as hashes).  The
         solver's tables (for computers and the coach) load before the game
@@ -364,32 +388,48 @@ class Tables:
             table = self._new(uuid.uuid4().hex, seats, settings.variant, settings.kinds,
                               settings.names)
             self.live[table.game_id] = table
-        return NewTable(table, tuple(given))
+        return NewGame(table, tuple(given))
 
-    def get(self, game_id: str) -> GameTable:
+    def get(self, game_id: str) -> BrowserGame:
         """Return the live game ``game_id``, taking a saved one up again if need be.
 
-        ``TableError(Denial.UNKNOWN_GAME)`` for an ID no game has (or whose
+        ``GameRequestError(Denial.UNKNOWN_GAME)`` for an ID no game has (or whose
         save is gone or open in another process).
         """
         if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-            raise TableError(Denial.UNKNOWN_GAME)
+            raise GameRequestError(Denial.UNKNOWN_GAME)
         with self.lock:
             table = self.live.get(game_id)
             if table is not None:
                 return table
             save_id = self.known.get(game_id)
             if save_id is None:
-                raise TableError(Denial.UNKNOWN_GAME)
+                raise GameRequestError(Denial.UNKNOWN_GAME)
             self._make_room()
             try:
                 table = self._resume(game_id, save_id)
             except (StorageError, SnapshotError, ValueError, LookupError):
                 self.known.pop(game_id, None)
-                raise TableError(Denial.UNKNOWN_GAME) from None
+                raise GameRequestError(Denial.UNKNOWN_GAME) from None
             del self.known[game_id]
             self.live[game_id] = table
             return table
+
+    def finished(self, game_id: str) -> GameView:
+        """Return the last view of the game ``game_id``, finished and filed in the history.
+
+        ``GameRequestError(Denial.UNKNOWN_GAME)`` when no such game is filed.
+        """
+        if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            raise GameRequestError(Denial.UNKNOWN_GAME)
+        history = History(problems=self.problems)
+        number = history.id_of(game_id)
+        try:
+            if number is None:
+                raise LookupError(game_id)
+            return final_view(*history.load_game(number))
+        except (LookupError, StorageError, ValueError):
+            raise GameRequestError(Denial.UNKNOWN_GAME) from None
 
     def _make_room(self) -> None:
         """Let go of a finished game, else the game idle longest, when the tables are full."""
@@ -399,7 +439,7 @@ class Tables:
         finished = [t for t in idle if t.is_over()]
         pool = finished or idle
         if not pool:
-            raise TableError(Denial.FULL)
+            raise GameRequestError(Denial.FULL)
         oldest = min(pool, key=lambda t: t.touched)
         del self.live[oldest.game_id]
         oldest.release()
@@ -408,16 +448,16 @@ class Tables:
             self.known[oldest.game_id] = save_id
 
     def _new(self, game_id: str, seats: BrowserSeats, variant: Variant,
-             kinds: Sequence[PlayerKind], names: Sequence[str]) -> GameTable:
+             kinds: Sequence[PlayerKind], names: Sequence[str]) -> BrowserGame:
         """Return a new game's table, saved at once under ``game_id``."""
         store = SaveStore(self.store.directory, problems=self.problems)
-        saver = Autosaver(store, History(problems=self.problems), uid=game_id,
-                          setup=self.setup, coached=seats.coach, browser=seats)
+        saver = Autosave(store, History(problems=self.problems), uid=game_id,
+                         setup=self.setup, coached=seats.coach, browser=seats)
         return self._seat(game_id, seats, store, saver, lambda: new_game(
             self.setup, variant, kinds, names, seed=seats.seed, coach=seats.coach,
             autosave=saver))
 
-    def _resume(self, game_id: str, save_id: int) -> GameTable:
+    def _resume(self, game_id: str, save_id: int) -> BrowserGame:
         """Return the table of the browser game saved as ``save_id``."""
         store = SaveStore(self.store.directory, problems=self.problems)
         try:
@@ -428,13 +468,13 @@ class Tables:
             store.release()
             raise
         seats = save.browser
-        saver = Autosaver(store, History(problems=self.problems), resumed=save,
-                          setup=self.setup, coached=seats.coach)
+        saver = Autosave(store, History(problems=self.problems), resumed=save,
+                         setup=self.setup, coached=seats.coach)
         return self._seat(game_id, seats, store, saver, lambda: resume_game(
             self.setup, save, coach=seats.coach, autosave=saver))
 
-    def _seat(self, game_id: str, seats: BrowserSeats, store: SaveStore, saver: Autosaver,
-              make: Callable[[], LiveGame]) -> GameTable:
+    def _seat(self, game_id: str, seats: BrowserSeats, store: SaveStore, saver: Autosave,
+              make: Callable[[], LiveGame]) -> BrowserGame:
         """Return the table of the game ``make()`` gives, its computers' tables loaded."""
         try:
             with _SOLVER_LOAD_LOCK:
@@ -445,7 +485,7 @@ class Tables:
         except BaseException:
             store.release()
             raise
-        return GameTable(game_id, seats, live, saver)
+        return BrowserGame(game_id, seats, live, saver)
 
     def _adopt(self, legacy: WebGame) -> None:
         """Fold a browser game kept by an earlier version into the saves, then drop its file.

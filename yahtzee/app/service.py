@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from yahtzee.app.session import Autosaver, Setup, resume_engine
+from yahtzee.app.session import Autosave, Solvers, resume_engine
 from yahtzee.domain.card import Variant
 from yahtzee.engine.engine import Engine, Outcome, Phase, Prompt
 from yahtzee.engine.moves import Move
@@ -50,6 +50,8 @@ class Coaching:
     advice: KeepAdvice | BoxAdvice | None
     options: tuple[Option, ...]
     chances: tuple[float, ...] | None
+    box_now: BoxAdvice | None = None
+    """When the advice is to stop rolling and score now: the box to score (and its value)."""
 
 
 class LiveGame:
@@ -60,7 +62,7 @@ class LiveGame:
     """
 
     def __init__(self, engine: Engine, players: Sequence[Player], *,
-                 coach: Coach | None = None, autosave: Autosaver | None = None,
+                 coach: Coach | None = None, autosave: Autosave | None = None,
                  resumed: bool = False) -> None:
         """Play ``engine``'s game, whose seats are ``players``; ``resumed``: from a save."""
         self.engine = engine
@@ -142,12 +144,15 @@ class LiveGame:
             return Coaching(None, (), self._outlook_of(prompt)[1])
         view = prompt.view
         advice: KeepAdvice | BoxAdvice
+        box_now = None
         if prompt.phase is Phase.ROLLING:
             advice = coach.roll_advice(view.card, view.dice, view.saved, view.rolls_left)
+            if advice.keep.scores_now:
+                box_now = coach.category_advice(view.card, view.dice)
         else:
             advice = coach.category_advice(view.card, view.dice)
         options, chances = self._outlook_of(prompt)
-        return Coaching(advice, options, chances)
+        return Coaching(advice, options, chances, box_now)
 
     def _outlook_of(self, prompt: Prompt) -> tuple[tuple[Option, ...], tuple[float, ...] | None]:
         """Return the best options of the seat to play and each seat's win chance."""
@@ -171,9 +176,9 @@ class LiveGame:
         return self.coach.analyze([p.name for p in self.players], self.engine.log)
 
 
-def new_game(setup: Setup, variant: Variant, kinds: Sequence[PlayerKind],
+def new_game(setup: Solvers, variant: Variant, kinds: Sequence[PlayerKind],
              names: Sequence[str] | None = None, *, seed: int | None = None,
-             coach: bool = False, autosave: Autosaver | None = None) -> LiveGame:
+             coach: bool = False, autosave: Autosave | None = None) -> LiveGame:
     """Return a new game of ``variant`` for players of ``kinds`` (default names where none).
 
     Its dice are seeded with ``seed`` (None: unpredictable); ``coach`` loads
@@ -187,8 +192,8 @@ def new_game(setup: Setup, variant: Variant, kinds: Sequence[PlayerKind],
                  players, coach, autosave, resumed=False)
 
 
-def resume_game(setup: Setup, save: SaveFile, *, coach: bool = False,
-                autosave: Autosaver | None = None) -> LiveGame:
+def resume_game(setup: Solvers, save: SaveFile, *, coach: bool = False,
+                autosave: Autosave | None = None) -> LiveGame:
     """Return the game ``save`` holds, where it stood, its players seated with their cards.
 
     ``SnapshotError`` if its players cannot be seated (an unknown kind).
@@ -197,13 +202,13 @@ def resume_game(setup: Setup, save: SaveFile, *, coach: bool = False,
     return _live(setup, engine, players, coach, autosave, resumed=True)
 
 
-def _observers(autosave: Autosaver | None) -> list[Autosaver]:
+def _observers(autosave: Autosave | None) -> list[Autosave]:
     """Return the engine observers of a game saved by ``autosave`` (none without one)."""
     return [] if autosave is None else [autosave]
 
 
-def _live(setup: Setup, engine: Engine, players: list[Player], coach: bool,
-          autosave: Autosaver | None, *, resumed: bool) -> LiveGame:
+def _live(setup: Solvers, engine: Engine, players: list[Player], coach: bool,
+          autosave: Autosave | None, *, resumed: bool) -> LiveGame:
     """Return the live game, its computers' tables loading and the coach ready if asked for."""
     if any(isinstance(player, ComputerPlayer) for player in players):
         setup.load_in_background(engine.variant)

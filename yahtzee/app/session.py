@@ -2,7 +2,7 @@
 
 This layer composes the others: it seats players of the kinds asked for
 (computer players get their strategies from the solver, whose tables are
-kept by persistence), wires the ``Autosaver`` to the engine, and finds the
+kept by persistence), wires the ``Autosave`` to the engine, and finds the
 save to resume.  It prints nothing: failures are exceptions and reports go
 to the callbacks the interface supplies.
 """
@@ -60,11 +60,11 @@ def solver_tables(report: Report | None = None) -> TableSource:
     """
     with _numpy_needed():
         from yahtzee.solver.cache import load_or_build
-    from yahtzee.storage.tables import TableFiles
+    from yahtzee.storage.solver_files import SolverFiles
 
     def tables(rules: Rules) -> Solution:
         """Return the table of ``rules`` from memory, the cache folder, or a new build."""
-        return load_or_build(rules, TableFiles.in_cache_folder(), report)
+        return load_or_build(rules, SolverFiles.in_cache_folder(), report)
 
     return tables
 
@@ -93,8 +93,11 @@ def strategy_loader(kind: PlayerKind, variant: Variant, tables: Callable[[], Tab
 
 
 @dataclass
-class Setup:
-    """How to make players' strategies and the coach: the table source, made when first needed.
+class Solvers:
+    """Makes the solver's players and coaches: strategies for computer players, coaches for people.
+
+    Both read the solver's solved tables (``solutions()``: one source of them,
+    made when first needed, kept in the cache folder).
 
     ``load_in_background`` starts making a game's table while the game goes
     on; whatever needs it then waits for it.  ``close()`` stops what is left.
@@ -104,8 +107,11 @@ class Setup:
     _tables: TableSource | None = None
     _loaders: dict[str, TableLoader] = field(default_factory=dict)
 
-    def tables(self) -> TableSource:
-        """Return the source of solved tables (``SolverUnavailableError`` without numpy)."""
+    def solutions(self) -> TableSource:
+        """Return the source of the solved tables, one per rule set.
+
+        ``SolverUnavailableError`` without numpy.
+        """
         if self._tables is None:
             now = solver_tables(self.report)
 
@@ -130,8 +136,8 @@ class Setup:
             return
         with _numpy_needed():
             from yahtzee.solver.cache import load_or_build, load_or_build_moments
-        from yahtzee.storage.tables import TableFiles
-        store = TableFiles.in_cache_folder()
+        from yahtzee.storage.solver_files import SolverFiles
+        store = SolverFiles.in_cache_folder()
 
         def load(rules: Rules, report: Report) -> Solution:
             """Return the table of ``rules`` from the cache folder, or build it.
@@ -157,7 +163,7 @@ class Setup:
         if not kind.is_computer:
             return HumanPlayer(name, seat_card)
         return ComputerPlayer(name, seat_card,
-                              strategy_loader(kind, variant, self.tables, self.moments), kind)
+                              strategy_loader(kind, variant, self.solutions, self.moments), kind)
 
     def players(self, kinds: Sequence[PlayerKind], names: Sequence[str] | None,
                 variant: Variant) -> list[Player]:
@@ -182,33 +188,30 @@ class Setup:
         def load() -> ValueStrategy:
             """Return the optimal strategy of ``variant``."""
             assert EXPECTED.strategy is not None
-            return cast(ValueStrategy, get_strategy(EXPECTED.strategy, variant, self.tables()))
+            return cast(ValueStrategy, get_strategy(EXPECTED.strategy, variant, self.solutions()))
 
         def profiler() -> Profiler:
             """Return the outcome profiler of ``variant`` (its tables built the first time)."""
-            return get_profiler(variant, self.tables(), self.moments())
+            return get_profiler(variant, self.solutions(), self.moments())
 
-        coach = Coach(variant, load, profiler if profiles else None)
-        coach.strategy
-        coach.profiler
-        return coach
+        return Coach(variant, load, profiler if profiles else None).load()
 
     def moments(self) -> MomentsSource:
         """Return the source of the spread-and-chances tables, kept in the cache folder."""
         with _numpy_needed():
             from yahtzee.solver.cache import load_or_build_moments
-        from yahtzee.storage.tables import TableFiles
-        tables = self.tables()
+        from yahtzee.storage.solver_files import SolverFiles
+        tables = self.solutions()
 
         def moments(rules: Rules) -> Moments:
             """Return the moments of ``rules`` from memory, the cache folder, or a new build."""
-            return load_or_build_moments(rules, tables(rules), TableFiles.in_cache_folder(),
+            return load_or_build_moments(rules, tables(rules), SolverFiles.in_cache_folder(),
                                          self.report)
 
         return moments
 
 
-class Autosaver:
+class Autosave:
     """An engine observer that saves the whole game after every change.
 
     A new game is first saved at its first accepted move (so a console game
@@ -228,7 +231,7 @@ class Autosaver:
 
     def __init__(self, store: SaveStore, history: History | None = None, *,
                  resumed: SaveFile | None = None, uid: str | None = None,
-                 setup: Setup | None = None, coached: bool = False,
+                 setup: Solvers | None = None, coached: bool = False,
                  browser: BrowserSeats | None = None) -> None:
         """Save into ``store`` and file finished games in ``history``.
 
@@ -271,9 +274,9 @@ class Autosaver:
         """Write the game as it now stands (a new console game once it has an accepted move)."""
         if self.save is None and not engine.log and self.browser is None:
             return
-        self.keep(engine.record())
+        self.write(engine.record())
 
-    def keep(self, record: GameRecord) -> None:
+    def write(self, record: GameRecord) -> None:
         """Write ``record``, the game as it now stands (``changed`` without the engine)."""
         try:
             if self.save is None:
@@ -340,18 +343,18 @@ class Autosaver:
         return coach.turn_chances(len(record.players), record.log)
 
 
-def autosaver(problems: StorageProblems, resumed: SaveFile | None = None, *,
-              store: SaveStore | None = None, setup: Setup | None = None,
-              coached: bool = False) -> Autosaver:
+def autosave_for(problems: StorageProblems, resumed: SaveFile | None = None, *,
+                 store: SaveStore | None = None, setup: Solvers | None = None,
+                 coached: bool = False) -> Autosave:
     """Return an observer that saves a game in the data folder and files it when finished.
 
     ``store`` is the data folder's saves, holding the lock of ``resumed``
     (``find_save`` takes it); by default a new store.  ``setup`` and
-    ``coached`` are for the win chances filed with the game (``Autosaver``).
+    ``coached`` are for the win chances filed with the game (``Autosave``).
     """
     saves = store if store is not None else SaveStore(problems=problems)
-    return Autosaver(saves, History(problems=problems), resumed=resumed, setup=setup,
-                     coached=coached)
+    return Autosave(saves, History(problems=problems), resumed=resumed, setup=setup,
+                    coached=coached)
 
 
 def find_save(requested: str, store: SaveStore) -> SaveFile:
@@ -394,9 +397,9 @@ def find_save(requested: str, store: SaveStore) -> SaveFile:
         return save
 
 
-def resume_engine(save: SaveFile, setup: Setup, *,
+def resume_engine(save: SaveFile, setup: Solvers, *,
                   observers: Sequence[EngineObserver] = ()) -> tuple[Engine, list[Player]]:
-    """Return the saved game, its players seated with their cards, and ``Die.r`` restored."""
+    """Return the saved game, its players seated with their cards, its dice' generator restored."""
     record = save.snapshot
     variant = record_variant(record)
     players = []

@@ -20,6 +20,8 @@ from yahtzee.engine.moves import Move, MoveKind, parse_box, parse_die_command
 
 REROLLS = 2
 """Re-rolls allowed after a turn's first roll."""
+ROLLS = 1 + REROLLS
+"""Rolls in a turn: the first, then at most ``REROLLS`` re-rolls."""
 
 RngState = tuple[int, tuple[int, ...], float | None]
 """The state of a ``random.Random``, as ``getstate()`` returns it."""
@@ -82,7 +84,7 @@ class GameRecord:
 
     ``variant`` and ``rules`` are registry names (``yahtzee.domain.games``);
     ``round`` counts from 0 and equals the game's rounds once it is over;
-    ``rng`` is the state of the shared dice generator ``Die.r``.
+    ``rng`` is the state of the game's own dice generator (``Engine.rng``).
     """
 
     variant: str
@@ -170,6 +172,15 @@ def turn_summaries(log: Sequence[Decision], variant: Variant, seats: int) -> lis
                                          tuple(kept), item, card.score()))
             turn = None
     return summaries
+
+
+def replayed_cards(log: Sequence[Decision], variant: Variant, seats: int) -> list[Card]:
+    """Return every seat's card as ``log`` leaves it, by replaying its boxes on fresh cards."""
+    cards = [variant.new_card() for _ in range(seats)]
+    for decision in log:
+        if decision.label is not None:
+            cards[decision.seat].choose_number(int(decision.command), Dice.of(decision.dice))
+    return cards
 
 
 def leaders(cards: Sequence[Card]) -> list[int]:

@@ -21,15 +21,18 @@ import argparse
 import json
 import re
 import shlex
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from yahtzee.app.advice import (ROLLS, AdviceError, BoxRefusedError, GameOverError, Move,
-                                NoDiceError, NoRollLeftError, NothingToUndoError,
-                                RealDiceGame, box_names, ranked_moves)
-from yahtzee.app.session import Setup
+from yahtzee.app.advice import (AdviceError, BoxRefusedError, GameOverError, Move, NoDiceError,
+                                NoRollLeftError, NothingToUndoError, RealDiceGame, box_names,
+                                ranked_moves)
+from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, MenuItem, Variant
+from yahtzee.domain.dice import DiceRoll
 from yahtzee.domain.games import YAHTZEE, get_variant
+from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable
 from yahtzee.interfaces.wording import (GAME_NAMES, PROGRAM_NAME, faces, joker_text, keep_text,
@@ -37,7 +40,7 @@ from yahtzee.interfaces.wording import (GAME_NAMES, PROGRAM_NAME, faces, joker_t
 from yahtzee.solver.coach import Keep
 from yahtzee.storage.stats import JSON_DIGITS
 
-DICE = 5
+DICE = DiceRoll.NUM_DIE
 """Dice in a roll."""
 EXAMPLE_DICE = {YAHTZEE: "5 5 2 1 6"}
 """An example roll for each game's texts (Poker Dice's is made from its faces)."""
@@ -70,13 +73,13 @@ def _face_list(variant: Variant) -> str:
     return " ".join(variant.face_labels)
 
 
-def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
-    """Return the dice values (1 to 6) of a typed roll: five faces, blanks or commas between.
+def parse_dice(variant: Variant, text: str, count: int = DICE) -> tuple[int, ...]:
+    """Return the dice values (1 to 6) of a typed roll: ``count`` faces, blanks or commas between.
 
-    A Yahtzee roll may also be typed as five digits together (``55216``).
+    A Yahtzee roll may also be typed as digits together (``55216``).
     """
     tokens = text.replace(",", " ").split()
-    if len(tokens) == 1 and len(tokens[0]) == DICE and variant.name == YAHTZEE:
+    if len(tokens) == 1 and len(tokens[0]) == count and variant.name == YAHTZEE:
         tokens = list(tokens[0])
     labels = [label.upper() for label in variant.face_labels]
     values = []
@@ -86,10 +89,29 @@ def parse_dice(variant: Variant, text: str) -> tuple[int, ...]:
                              f"({_face_list(variant)}); type the five dice, "
                              f"such as {example_dice(variant)}")
         values.append(labels.index(token.upper()) + 1)
-    if len(values) != DICE:
+    if len(values) != count:
         raise InputError(f"that is {len(values)} {'die' if len(values) == 1 else 'dice'}; "
-                         f"type all five, such as {example_dice(variant)}")
+                         + (f"type all five, such as {example_dice(variant)}" if count == DICE
+                            else f"type the {count} you rolled"))
     return tuple(values)
+
+
+def parse_keep(variant: Variant, text: str, dice: Sequence[int]) -> tuple[int, ...]:
+    """Return the faces a ``keep`` line names (``336``, or ``3 3 6``), sorted.
+
+    The faces notation of a keep: they must be one to four of the faces
+    ``dice`` show; ``InputError`` saying what is wrong otherwise.
+    """
+    tokens = text.replace(",", " ").split()
+    count = len(tokens[0]) if len(tokens) == 1 and variant.name == YAHTZEE else len(tokens)
+    if not 1 <= count < DICE:
+        raise InputError(f"type the faces you keep, one to four of them, such as keep "
+                         f"{faces(sorted(dice)[:2], variant)}")
+    kept = tuple(sorted(parse_dice(variant, text, count)))
+    if Counter(kept) - Counter(dice):
+        raise InputError(f"the dice {faces(dice, variant)} do not show "
+                         f"{faces(kept, variant)}")
+    return kept
 
 
 def _key(name: str) -> str:
@@ -176,10 +198,12 @@ def parse_opponents(text: str) -> tuple[int, ...]:
 
 
 def parse_roll(text: str) -> int:
-    """Return the roll number of ``--roll``: 1, 2 or 3."""
+    """Return the roll number of ``--roll``: 1 to ``ROLLS`` (1, 2 or 3)."""
+    numbers = [str(n) for n in range(1, ROLLS + 1)]
     typed = text.strip()
-    if typed not in ("1", "2", "3"):
-        raise InputError(f"--roll '{printable(text)}' is not a roll number: 1, 2 or 3")
+    if typed not in numbers:
+        raise InputError(f"--roll '{printable(text)}' is not a roll number: "
+                         f"{', '.join(numbers[:-1])} or {numbers[-1]}")
     return int(typed)
 
 
@@ -245,6 +269,55 @@ def advice_json(variant: Variant, roll: int, dice: Sequence[int], moves: Sequenc
     return answer
 
 
+def _expected_cell(move: Move) -> str | None:
+    """Return the move's expected final score: ``247.21``."""
+    return f"{move.expected:.2f}"
+
+
+def _sd_cell(move: Move) -> str | None:
+    """Return the standard deviation of the final score: ``± 57.2`` (None without a profile)."""
+    return None if move.profile is None else f"± {move.profile.sd:.1f}"
+
+
+def _bonus_cell(move: Move) -> str | None:
+    """Return the chance of the upper bonus (None without it)."""
+    profile = move.profile
+    return None if profile is None or profile.bonus is None else percent(profile.bonus)
+
+
+def _yahtzee_cell(move: Move) -> str | None:
+    """Return the chance of a Yahtzee (None without it)."""
+    profile = move.profile
+    return None if profile is None or profile.yahtzee is None else percent(profile.yahtzee)
+
+
+def _win_cell(move: Move) -> str | None:
+    """Return the chance to win against the opponents' totals (None without them)."""
+    return None if move.win_chance is None else percent(move.win_chance)
+
+
+COLUMNS: tuple[tuple[str, Callable[[Move], str | None]], ...] = (
+    ("expected", _expected_cell), ("± sd", _sd_cell), ("bonus", _bonus_cell),
+    ("Yahtzee", _yahtzee_cell), ("win", _win_cell))
+"""The advice's columns: a title, and each move's cell (a column shows when every move has one)."""
+
+
+def _move_text(move: Move, variant: Variant) -> str:
+    """Return a move as its line names it: ``keep 5 5 and roll``, ``score Ones, 3 points``."""
+    text = move_words(move, variant)
+    return text if move.box is None else f"{text}, {move.box.points} points"
+
+
+def _columns(moves: Sequence[Move]) -> list[tuple[str, list[str]]]:
+    """Return the columns shown for ``moves``, each a title and every move's cell, in order."""
+    shown = []
+    for title, cell in COLUMNS:
+        cells = [cell(move) for move in moves]
+        if all(c is not None for c in cells):
+            shown.append((title, [c for c in cells if c is not None]))
+    return shown
+
+
 def move_lines(moves: Sequence[Move], variant: Variant) -> list[str]:
     """Return the advice: a line of column titles, then one line per move, ranked.
 
@@ -252,39 +325,16 @@ def move_lines(moves: Sequence[Move], variant: Variant) -> list[str]:
     (its standard deviation) and, in Yahtzee, the chances of the upper bonus
     and of a Yahtzee; with the opponents' totals, the chance to win.
     """
-    texts = []
-    for move in moves:
-        text = move_words(move, variant)
-        if move.box is not None:
-            text += f", {move.box.points} points"
-        texts.append(text)
+    texts = [_move_text(move, variant) for move in moves]
     width = max(len(text) for text in texts)
-    titles = ["expected"]
-    rows: list[list[str]] = [[f"{move.expected:.2f}"] for move in moves]
-    profiles = [move.profile for move in moves]
-    if all(profile is not None for profile in profiles):
-        titles.append("± sd")
-        goals = all(p is not None and p.bonus is not None and p.yahtzee is not None
-                    for p in profiles)
-        if goals:
-            titles += ["bonus", "Yahtzee"]
-        for row, profile in zip(rows, profiles):
-            assert profile is not None
-            row.append(f"± {profile.sd:.1f}")
-            if goals:
-                assert profile.bonus is not None and profile.yahtzee is not None
-                row += [percent(profile.bonus), percent(profile.yahtzee)]
-    if all(move.win_chance is not None for move in moves):
-        titles.append("win")
-        for row, move in zip(rows, moves):
-            assert move.win_chance is not None
-            row.append(percent(move.win_chance))
-    widths = [max(len(title), *(len(row[i]) for row in rows)) for i, title in enumerate(titles)]
+    shown = _columns(moves)
+    widths = [max(len(title), *(len(c) for c in cells)) for title, cells in shown]
     lines = [" " * (len("  1. ") + width)
-             + "".join(f"  {title:>{w}}" for title, w in zip(titles, widths))]
-    for rank, (text, row) in enumerate(zip(texts, rows), 1):
+             + "".join(f"  {title:>{w}}" for (title, _), w in zip(shown, widths))]
+    for rank, text in enumerate(texts, 1):
         lines.append(f"  {rank}. {text:<{width}}"
-                     + "".join(f"  {cell:>{w}}" for cell, w in zip(row, widths)))
+                     + "".join(f"  {cells[rank - 1]:>{w}}"
+                               for (_, cells), w in zip(shown, widths)))
     return lines
 
 
@@ -300,6 +350,7 @@ Commands:
   card              show your card
   undo              take back the last box you scored
   back              take back the last step (the dice typed last, or a box)
+  keep 3 3 6        say which dice you keep (their faces); then type just the dice you roll
   opponents 120 95  note the other players' final totals ("opponents none" forgets them)
   help              show this text
   quit              stop (the last line tells how to go on later)"""
@@ -318,6 +369,8 @@ class AdviseSession:
         self.variant = game.variant
         self.args = args
         self._moves: list[Move] = []
+        self._kept: tuple[int, ...] = ()
+        """The faces kept for the next roll (``keep``): the next line gives only the others."""
         self._start = game.card
 
     def run(self) -> int:
@@ -373,42 +426,67 @@ class AdviseSession:
 
     def _handle(self, line: str) -> None:
         """Act on one line typed; a line that cannot be used is answered and changes nothing."""
-        text = line.strip()
-        words = text.split()
-        command = words[0].lower() if words else ""
         try:
-            if command in QUIT and len(words) == 1:
-                raise _Quit()
-            if command == "help" and len(words) == 1:
-                self.console.say(HELP.format(example=example_dice(self.variant)))
-            elif command == "card" and len(words) == 1:
-                self._full_card()
-            elif command == "undo" and len(words) == 1:
-                self._took_back(self.game.undo())
-            elif command == "back" and len(words) == 1:
-                self._took_back(self.game.back())
-            elif command in ("opponent", "opponents"):
-                self._opponents(words[1:])
-            elif command == "score":
-                self._score(" ".join(words[1:]))
-            elif not text:
-                self._enter()
-            elif self.game.roll == 0 or self._looks_like_dice(words):
-                self._rolled(parse_dice(self.variant, text))
-            else:
-                self._score(text)
+            self._act(line.strip())
         except InputError as error:
             self.console.say(str(error))
         except AdviceError as error:
             self.console.say(self._refusal(error))
 
-    def _looks_like_dice(self, words: Sequence[str]) -> bool:
-        """Return whether a line is meant as dice rather than a box: five words, or faces only."""
+    def _act(self, text: str) -> None:
+        """Act on one line: a command word, a command with words after it, dice, or a box."""
+        words = text.split()
+        command = words[0].lower() if words else ""
+        alone = self._commands_alone().get(command) if len(words) == 1 else None
+        followed = self._commands_followed().get(command)
+        if alone is not None:
+            alone()
+        elif followed is not None:
+            followed(words[1:])
+        elif not text:
+            self._enter()
+        elif self._kept and self._looks_like_dice(words, DICE - len(self._kept)):
+            self._rolled(self._kept + parse_dice(self.variant, text, DICE - len(self._kept)))
+        elif self.game.roll == 0 or self._looks_like_dice(words):
+            self._rolled(parse_dice(self.variant, text))
+        else:
+            self._score(text)
+
+    def _commands_alone(self) -> dict[str, Callable[[], None]]:
+        """Return the commands typed as one word, by that word."""
+        commands: dict[str, Callable[[], None]] = {word: _quit for word in QUIT}
+        commands.update({
+            "help": lambda: self.console.say(HELP.format(example=example_dice(self.variant))),
+            "card": self._full_card,
+            "undo": lambda: self._took_back(self.game.undo()),
+            "back": lambda: self._took_back(self.game.back())})
+        return commands
+
+    def _commands_followed(self) -> dict[str, Callable[[Sequence[str]], None]]:
+        """Return the commands that may have words after them, by their first word."""
+        return {"opponent": self._opponents, "opponents": self._opponents,
+                "keep": self._keep, "score": lambda words: self._score(" ".join(words))}
+
+    def _keep(self, words: Sequence[str]) -> None:
+        """Note the faces kept for the next roll (the faces notation), checked against the dice."""
+        if self.game.roll == 0:
+            raise NoDiceError()
+        if self.game.roll >= ROLLS:
+            raise NoRollLeftError()
+        self._kept = parse_keep(self.variant, " ".join(words), self.game.dice)
+        left = DICE - len(self._kept)
+        self.console.say(f"Kept {faces(self._kept, self.variant)}: type the {left} "
+                         f"{'die' if left == 1 else 'dice'} you roll")
+
+    def _looks_like_dice(self, words: Sequence[str], count: int = DICE) -> bool:
+        """Return whether a line is meant as ``count`` dice rather than a box: ``count`` words,
+        or faces only."""
         tokens = " ".join(words).replace(",", " ").split()
         if len(tokens) == 1:
-            return self.variant.name == YAHTZEE and len(tokens[0]) == DICE and tokens[0].isdigit()
+            return (self.variant.name == YAHTZEE and len(tokens[0]) == count
+                    and tokens[0].isdigit())
         labels = {label.upper() for label in self.variant.face_labels}
-        return len(tokens) == DICE or all(token.upper() in labels for token in tokens)
+        return len(tokens) == count or all(token.upper() in labels for token in tokens)
 
     def _enter(self) -> None:
         """Take the advice to score on an empty line; otherwise say what to type."""
@@ -425,6 +503,7 @@ class AdviseSession:
     def _rolled(self, dice: tuple[int, ...]) -> None:
         """Take the dice typed as the turn's next roll and advise on them."""
         self.game.rolled(dice)
+        self._kept = ()
         self._advise()
 
     def _advise(self) -> None:
@@ -458,6 +537,7 @@ class AdviseSession:
 
     def _took_back(self, item: MenuItem | None) -> None:
         """Say what was taken back, then show the position it returned to."""
+        self._kept = ()
         game = self.game
         if item is not None:
             self.console.say(f"Took back {item.points} points in {item.name}; "
@@ -547,6 +627,11 @@ class _Quit(Exception):
     """The person asked to stop."""
 
 
+def _quit() -> None:
+    """Stop the session: the person typed one of the ``QUIT`` words."""
+    raise _Quit()
+
+
 def _game_name(variant: Variant) -> str:
     """Return the game in words: ``Yahtzee, official rules`` or ``Poker Dice``."""
     if variant.name == YAHTZEE:
@@ -584,7 +669,7 @@ def run_advise(args: argparse.Namespace) -> int:
     except InputError as error:
         console.error(str(error))
         return 2
-    coach = Setup(report=console.solver_event).coach(variant, profiles=True)
+    coach = Solvers(report=console.solver_event).coach(variant, profiles=True)
     if args.json:
         moves = ranked_moves(coach, card, dice, roll, opponents)
         console.say(json.dumps(advice_json(variant, roll, dice, moves, opponents), indent=2))

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from yahtzee.app.service import new_game, resume_game
-from yahtzee.app.session import (Autosaver, NoUnfinishedGameError, Setup,
-                                 SolverUnavailableError, UnknownSaveError, autosaver, find_save)
+from yahtzee.app.session import (Autosave, NoUnfinishedGameError, Solvers,
+                                 SolverUnavailableError, UnknownSaveError, autosave_for, find_save)
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
 from yahtzee.interfaces.advise import run_advise
@@ -52,7 +52,7 @@ DEFAULT_PLAYERS = [HUMAN, HUMAN]
 """The players of a game when ``--players`` is not given: the course's two people."""
 
 
-def resume_hint(saver: Autosaver) -> str | None:
+def resume_hint(saver: Autosave) -> str | None:
     """Return the command that resumes the game ``saver`` saves (None if it is not saved).
 
     It always names the game's own ID: plain ``--resume`` takes the game
@@ -89,7 +89,7 @@ def run_play(args: argparse.Namespace) -> int:
         DEFAULT_DELAY if sys.stdout.isatty() else 0.0)
     console = Console(delay=delay)
     store = SaveStore(problems=console)
-    setup = Setup(report=console.solver_event)
+    setup = Solvers(report=console.solver_event)
     try:
         return _play(args, console, store, setup)
     finally:
@@ -97,7 +97,7 @@ def run_play(args: argparse.Namespace) -> int:
         store.release()
 
 
-def _play(args: argparse.Namespace, console: Console, store: SaveStore, setup: Setup) -> int:
+def _play(args: argparse.Namespace, console: Console, store: SaveStore, setup: Solvers) -> int:
     """Play the game of ``run_play``, saving it in ``store``; return the exit status.
 
     The computers' table is made in the background while the game starts: a
@@ -109,7 +109,7 @@ def _play(args: argparse.Namespace, console: Console, store: SaveStore, setup: S
         if resumed is None:
             return 2
         _ignored_on_resume(args, console)
-    saver = autosaver(console, resumed, store=store, setup=setup, coached=args.coach)
+    saver = autosave_for(console, resumed, store=store, setup=setup, coached=args.coach)
     try:
         live = (resume_game(setup, resumed, coach=args.coach, autosave=saver)
                 if resumed is not None else
@@ -139,7 +139,7 @@ def _ignored_on_resume(args: argparse.Namespace, console: Console) -> None:
         console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
 
 
-def _play_to_the_end(game: Game, setup: Setup, saver: Autosaver) -> int:
+def _play_to_the_end(game: Game, setup: Solvers, saver: Autosave) -> int:
     """Play ``game`` to its end (or until stopped) and close it; return the exit status."""
     console = game.console
     try:
@@ -160,7 +160,7 @@ def _play_to_the_end(game: Game, setup: Setup, saver: Autosaver) -> int:
     return 0
 
 
-def _end_of_game(game: Game, coach: Coach | None, setup: Setup, console: Console) -> None:
+def _end_of_game(game: Game, coach: Coach | None, setup: Solvers, console: Console) -> None:
     """Print each player's score as expected score plus luck minus decisions' cost.
 
     With ``--coach`` they head each player's part of the coach's analysis.
@@ -181,7 +181,7 @@ def _end_of_game(game: Game, coach: Coach | None, setup: Setup, console: Console
     console.luck_lines(judge.analyze(names, game.log))
 
 
-def _stopped(console: Console, saver: Autosaver, game: Game) -> None:
+def _stopped(console: Console, saver: Autosave, game: Game) -> None:
     """Say that the game stopped: how to resume it, or why nothing was saved."""
     if saver.save is None and not game.log:
         console.stopped_before_any_move()
@@ -195,7 +195,7 @@ def _solver_setup(args: argparse.Namespace) -> tuple[Variant, Console, TableSour
     """Return the game named on the command line, a console, and the solver's table source."""
     variant = get_variant(args.game, args.rules)
     console = Console()
-    return variant, console, Setup(report=console.solver_event).tables()
+    return variant, console, Solvers(report=console.solver_event).solutions()
 
 
 def run_solve(args: argparse.Namespace) -> int:
@@ -250,8 +250,8 @@ def run_duel(args: argparse.Namespace) -> int:
     kinds = args.players or [COMPUTER, EXPECTED]
     variant = get_variant(YAHTZEE, args.rules)
     console = Console()
-    setup = Setup(report=console.solver_event)
-    tables, moments = setup.tables(), setup.moments()
+    setup = Solvers(report=console.solver_event)
+    tables, moments = setup.solutions(), setup.moments()
     from yahtzee.solver.factory import duel_games
     strategies = [kind.strategy or "" for kind in kinds]
     rules = rules_of(variant)
@@ -444,7 +444,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     variant = get_variant(meta.variant, meta.rules)
     names = [p.name for p in meta.players]
     recorded = bool(meta.chances)
-    coach = Setup(report=console.solver_event).coach(
+    coach = Solvers(report=console.solver_event).coach(
         variant, profiles=not recorded and len(names) > 1)
     chances = meta.chances if recorded else coach.turn_chances(len(names), log)
     analyses = coach.analyze(names, log, chances)

@@ -1,7 +1,7 @@
 """One-line reports on standard error: errors, the solver's table cache, damaged stored files.
 
 ``Reporter`` is what a front end hands to the layers below to be told of
-the solver's events (``Setup(report=reporter.solver_event)``) and of
+the solver's events (``Solvers(report=reporter.solver_event)``) and of
 storage problems (it is a ``StorageProblems``).  The browser table's
 server uses it as it is; the console's ``Console`` is one, so that each
 of these sentences is written once, here.

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision, TurnChances
 from yahtzee.engine.moves import saved_flags
+from yahtzee.solver.ranking import TOP_MOVES, MoveRanking, RankedMove, rank_moves
+from yahtzee.solver.ranking import Keep as Keep
+from yahtzee.solver.ranking import Move as Move
+from yahtzee.solver.ranking import ScoreBox as ScoreBox
 
 if TYPE_CHECKING:
     from yahtzee.solver.play_to_win import PlayToWinStrategy
@@ -29,25 +32,16 @@ if TYPE_CHECKING:
 
 TOP_DECISIONS = 3
 """How many of a player's costliest decisions the analysis lists."""
-TOP_OPTIONS = 3
-"""How many of the best options the advice profiles."""
-EQUAL = 1e-9
-"""Options whose expected scores differ by less than this are equal (``dynamic.TIE``).
-
-Their values are exact up to rounding in the last bits, which depends on
-how they were summed; equal options keep the strategy's tie-breaking order.
-"""
-_Option = TypeVar("_Option")
+_Kind = TypeVar("_Kind", Keep, ScoreBox)
 
 
-def _best_first(options: dict[_Option, Profile]) -> list[tuple[_Option, Profile]]:
-    """Return the options by expected final score, best first, equal ones in their order."""
-    def better(a: tuple[_Option, Profile], b: tuple[_Option, Profile]) -> int:
-        """Return -1 if ``a`` is worth more than ``b``, 1 if less, 0 if they are equal."""
-        gap = a[1].mean - b[1].mean
-        return 0 if abs(gap) < EQUAL else (-1 if gap > 0 else 1)
-
-    return sorted(options.items(), key=cmp_to_key(better))
+def _profiled(moves: Sequence[RankedMove], kind: type[_Kind]) -> list[tuple[_Kind, Profile]]:
+    """Return each ranked move with its profile (a coach with profiles profiles every move)."""
+    pairs = []
+    for ranked in moves:
+        assert isinstance(ranked.move, kind) and ranked.profile is not None
+        pairs.append((ranked.move, ranked.profile))
+    return pairs
 
 
 class Box(Protocol):
@@ -84,29 +78,6 @@ class ValueStrategy(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class Keep:
-    """A keep: the dice values kept (sorted) out of ``dice``; keeping all of them is scoring now."""
-
-    values: tuple[int, ...]
-    dice: int
-
-    @property
-    def scores_now(self) -> bool:
-        """Whether every die is kept: the player scores without rolling again."""
-        return len(self.values) == self.dice
-
-
-@dataclass(frozen=True)
-class ScoreBox:
-    """A scoring choice: the box's menu number and printed name."""
-
-    number: int
-    name: str
-
-
-Move = Keep | ScoreBox
-"""A decision the coach judges or advises."""
 Option = tuple[Move, "Profile"]
 """One of a position's best options: a keep (or scoring now) or a box, with its profile."""
 
@@ -209,6 +180,16 @@ class Coach:
         self._profiler: Profiler | None = None
         self._winner: PlayToWinStrategy | None = None
 
+    def load(self) -> Coach:
+        """Load the strategy and, for a coach with profiles, the profiler, now; return the coach.
+
+        Their tables are read or built the first time (seconds, or more on a
+        cold cache): a front end calls this before a game starts rather than
+        at its first advice.
+        """
+        _ = self.strategy, self.profiler
+        return self
+
     @property
     def profiler(self) -> Profiler | None:
         """The outcome profiler (None when this coach gives no profiles)."""
@@ -216,27 +197,31 @@ class Coach:
             self._profiler = self._load_profiler()
         return self._profiler
 
+    def rank_moves(self, card: Card, dice: Sequence[int], rolls_left: int) -> MoveRanking:
+        """Return every move of the position, best first, profiled when this coach gives profiles.
+
+        The one ranking of moves (``yahtzee.solver.ranking``): the options
+        below and ``advise``'s moves are read from it.
+        """
+        return rank_moves(self.strategy, card, dice, rolls_left, self.profiler)
+
     def keep_options(self, card: Card, dice: Sequence[int], rolls_left: int,
-                     count: int = TOP_OPTIONS) -> list[tuple[Keep, Profile]]:
+                     count: int = TOP_MOVES) -> list[tuple[Keep, Profile]]:
         """Return the ``count`` best keeps (keeping all five: scoring now) with their profiles.
 
-        Best first, by expected final score (equal ones in the strategy's
-        tie-breaking order); empty when this coach gives no profiles.
+        Best first, in the ranking's order (``MoveRanking.keeps``); empty
+        when this coach gives no profiles.
         """
-        profiler = self.profiler
-        if profiler is None:
+        if self.profiler is None:
             return []
-        ranked = _best_first(profiler.keeps(card, dice, rolls_left))
-        return [(Keep(keep, len(dice)), profile) for keep, profile in ranked[:count]]
+        return _profiled(self.rank_moves(card, dice, rolls_left).keeps(count), Keep)
 
     def box_options(self, card: Card, dice: Sequence[int],
-                    count: int = TOP_OPTIONS) -> list[tuple[ScoreBox, Profile]]:
+                    count: int = TOP_MOVES) -> list[tuple[ScoreBox, Profile]]:
         """Return the ``count`` best boxes for these dice with their profiles, best first."""
-        profiler = self.profiler
-        if profiler is None:
+        if self.profiler is None:
             return []
-        ranked = _best_first(profiler.boxes(card, dice))
-        return [(ScoreBox(box.number, str(box)), profile) for box, profile in ranked[:count]]
+        return _profiled(self.rank_moves(card, dice, 0).boxes(count), ScoreBox)
 
     def win_chances(self, cards: Sequence[Card], seat: int,
                     best: Profile | None = None) -> list[float] | None:

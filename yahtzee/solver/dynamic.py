@@ -26,6 +26,7 @@ from yahtzee.solver import accel
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_KEEPS,
                                   FloatArray, IntArray, best_sub_keep, expected_over_keeps)
 from yahtzee.solver.model import BoolArray, ScoringModel, ShortArray
+from yahtzee.solver.ties import TIE
 
 _SUB_KEEPS_T = np.ascontiguousarray(SUB_KEEPS.T)
 """``SUB_KEEPS`` with one row per position: (32, 252)."""
@@ -38,13 +39,6 @@ BATCH = 512
 
 THREADS = 2
 """Threads that solve a turn's batches together (at most the processor count)."""
-
-TIE = 1e-9
-"""Choices whose values differ by less than this are equal, and the tie-breaking order decides.
-
-The values are exact up to rounding in the last bits (about 1e-13), which
-depends on the order of the sums; equal choices must not be told apart by it.
-"""
 
 
 def first_best(values: FloatArray, axis: int) -> IntArray:

@@ -30,12 +30,13 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.solver import accel
-from yahtzee.solver.dynamic import (BATCH, THREADS, TIE, Progress, States, TurnValues,
+from yahtzee.solver.dynamic import (BATCH, THREADS, Progress, States, TurnValues,
                                     level_states, share_equal_totals, state_index, step,
                                     table_specials, turn_values)
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_KEEPS,
                                   FloatArray, IntArray, best_sub_keep, expected_over_keeps)
 from yahtzee.solver.model import ScoringModel
+from yahtzee.solver.ties import TIE
 
 QUANTITIES = ("second", "bonus", "yahtzee")
 """The tables of ``Moments``, in the order they are stored."""

@@ -30,13 +30,14 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.solver.dynamic import (TIE, States, TurnValues, first_best, state_index, step,
+from yahtzee.solver.dynamic import (States, TurnValues, first_best, state_index, step,
                                     step_one, table_specials)
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
                                   best_sub_keep, expected_over_keeps, keep_number, roll_number)
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.moments import LAST_TURN_POINTS, LastTurn
 from yahtzee.solver.strategy import best_keep
+from yahtzee.solver.ties import TIE
 
 POINT_WEIGHT = 1e-7
 """What one expected point adds to a chance of winning: only enough to break ties."""

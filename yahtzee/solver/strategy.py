@@ -25,11 +25,12 @@ from yahtzee.domain.rules import Rules
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.dynamic import (TIE, SpecialChoices, States, TurnValues,
+from yahtzee.solver.dynamic import (SpecialChoices, States, TurnValues,
                                     single_turn_values, state_index, step_one, table_specials)
 from yahtzee.solver.keeps import (KEEPS, MAX_SUB_KEEPS, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray,
                                   IntArray, roll_number)
 from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
+from yahtzee.solver.ties import TIE
 from yahtzee.domain.card import Card
 
 _TURNS_REMEMBERED = 64

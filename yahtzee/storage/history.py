@@ -1,6 +1,6 @@
 """The history of finished games: an SQLite database, ``<data folder>/history.sqlite3``.
 
-Tables (schema version 2, kept in ``PRAGMA user_version``):
+BrowserGames (schema version 2, kept in ``PRAGMA user_version``):
 
 - ``games``: ``id``, ``uid`` (the save's unique ID, so a game is filed once),
   ``finished_at`` (UTC ISO time), ``variant``, ``rules``, ``rounds``;
@@ -569,6 +569,22 @@ class History:
             except FieldError as error:
                 self._left_out(row[0], str(error))
         return games
+
+    def id_of(self, uid: str) -> int | None:
+        """Return the ID of the finished game whose unique ID is ``uid`` (None: none filed).
+
+        A history that cannot be read now counts as holding no such game (the
+        commands that list the history report its damage).
+        """
+        try:
+            with self._open(write=False) as connection:
+                if connection is None:
+                    return None
+                row = connection.execute("SELECT id FROM games WHERE uid = ?",
+                                         (uid,)).fetchone()
+        except (sqlite3.Error, DamagedFileError):
+            return None
+        return None if row is None else int(row[0])
 
     def load_game(self, game_id: int) -> tuple[HistoryGame, list[Decision]]:
         """Return a finished game's metadata and its decisions.

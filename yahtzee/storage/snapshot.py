@@ -3,8 +3,8 @@
 A save holds a ``GameRecord`` (``yahtzee.engine.records``): the game and rule
 set, each player's name, kind and card, the round and the seat to play, the
 turn in progress (dice, saved flags, re-rolls left, whether the player is
-choosing a box), the log of accepted commands and the state of the shared
-generator ``Die.r``.  Reading one checks every field, so a damaged file is
+choosing a box), the log of accepted moves and the state of the game's own
+dice generator.  Reading one checks every field, so a damaged file is
 refused rather than half used.  The fields are checked by
 ``yahtzee.storage.fields``; a field of the wrong kind raises its
 ``FieldError``, a record of a game no play could reach ``SnapshotError``

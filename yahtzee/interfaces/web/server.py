@@ -46,9 +46,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, GameTable, Settings, TableError,
-                                 Tables)
-from yahtzee.app.session import Setup, SolverUnavailableError
+from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, BrowserGame, BrowserGames, Denial,
+                                 GameRequestError, Settings)
+from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
 from yahtzee.domain.rules import COURSE, RULES
@@ -253,10 +253,10 @@ class SecurityHeaders:
 class WebTable:
     """The server's state: the live games, who waits for their changes, the computers' pace."""
 
-    def __init__(self, tables: Tables, *, delay: float = DEFAULT_DELAY,
+    def __init__(self, games: BrowserGames, *, delay: float = DEFAULT_DELAY,
                  limits: Limits | None = None) -> None:
-        """Serve ``tables``; computers wait ``delay`` seconds before each command."""
-        self.tables = tables
+        """Serve ``games``; computers wait ``delay`` seconds before each move."""
+        self.games = games
         self.delay = delay
         self.limits = limits if limits is not None else Limits()
         self.throttle = Throttle(self.limits.creations_burst, self.limits.creations_per_minute)
@@ -274,15 +274,15 @@ class WebTable:
         if event is not None:
             event.set()
 
-    async def table(self, game_id: str) -> GameTable:
+    async def table(self, game_id: str) -> BrowserGame:
         """Return the live game ``game_id`` (from its save if need be), its computers moving."""
-        table = self.tables.live.get(game_id)
+        table = self.games.live.get(game_id)
         if table is None:
-            table = await run_in_threadpool(self.tables.get, game_id)
+            table = await run_in_threadpool(self.games.get, game_id)
         self.drive(table)
         return table
 
-    def drive(self, table: GameTable) -> None:
+    def drive(self, table: BrowserGame) -> None:
         """Start playing the computers' turns of ``table`` if one is to play and none is playing."""
         if table.game_id in self.driving or not table.computer_to_play():
             return
@@ -291,7 +291,7 @@ class WebTable:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _drive(self, table: GameTable) -> None:
+    async def _drive(self, table: BrowserGame) -> None:
         """Play computer commands, ``delay`` apart, until a person is to play or the game ends."""
         try:
             while table.computer_to_play():
@@ -314,7 +314,7 @@ class WebTable:
         exempt = self.limits.exempt(client)
         if all(kind.is_computer for kind in settings.kinds):
             going = {game_id: owner for game_id, owner in self.computer_games.items()
-                     if game_id in self.tables.live and not self.tables.live[game_id].is_over()}
+                     if game_id in self.games.live and not self.games.live[game_id].is_over()}
             self.computer_games = going
             if len(going) >= self.limits.computer_games:
                 raise BadRequest(503, ROBOTS_FULL, retry=MINUTE)
@@ -326,10 +326,10 @@ class WebTable:
             raise BadRequest(429, TOO_MANY_GAMES, retry=wait)
 
     async def sweep(self) -> None:
-        """Delete abandoned games, every ``Limits.sweep_every`` seconds (see ``Tables.expire``)."""
+        """Delete abandoned games every ``Limits.sweep_every`` seconds (``BrowserGames.expire``)."""
         while True:
             await asyncio.sleep(self.limits.sweep_every)
-            gone = await run_in_threadpool(self.tables.expire, self.limits.fresh_for,
+            gone = await run_in_threadpool(self.games.expire, self.limits.fresh_for,
                                            self.limits.idle_for)
             for game_id in gone:
                 self.notify(game_id)
@@ -359,7 +359,7 @@ class WebTable:
         client = client_of(request)
         self.admit(client, settings)
         try:
-            made = await run_in_threadpool(self.tables.create, settings)
+            made = await run_in_threadpool(self.games.create, settings)
         except SolverUnavailableError:
             return _error(503, NUMPY_NEEDED)
         table = made.table
@@ -372,8 +372,19 @@ class WebTable:
                       for secret, seats in made.secrets]}, status_code=201)
 
     async def state(self, request: Request) -> Response:
-        """Answer with the game's state once its version passes ``after`` (or after a while)."""
-        table = await self.table(request.path_params["game_id"])
+        """Answer with the game's state once its version passes ``after`` (or after a while).
+
+        A game finished and filed in the history (its save gone) is answered
+        with its final cards and winner.
+        """
+        game_id = request.path_params["game_id"]
+        try:
+            table = await self.table(game_id)
+        except GameRequestError as error:
+            if error.denial is not Denial.UNKNOWN_GAME:
+                raise
+            view = await run_in_threadpool(self.games.finished, game_id)
+            return JSONResponse(state_json(view, frozenset()))
         after = request.query_params.get("after", "")
         if after.isascii() and after.isdigit() and len(after) < 12:
             waited = int(after)
@@ -421,7 +432,7 @@ class WebTable:
                     return _error(error.status, error.message, error.retry)
                 except ClientDisconnect:
                     return Response(status_code=400)  # nobody is left to read it
-                except TableError as error:
+                except GameRequestError as error:
                     return _error(*refusal(error))
             return answer
 
@@ -442,7 +453,7 @@ class WebTable:
             sweeping = asyncio.get_running_loop().create_task(self.sweep())
             yield
             sweeping.cancel()
-            self.tables.close()
+            self.games.close()
 
         middleware = [Middleware(SecurityHeaders), Middleware(HostGuard, hosts=hosts),
                       Middleware(SameOrigin), Middleware(NoStore)]
@@ -462,10 +473,10 @@ def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
     ``limits`` bound what clients may ask (default: ``Limits()``).
     """
     report = reporter if reporter is not None else Reporter()
-    tables = Tables(Setup(report=report.solver_event), report, capacity=capacity)
+    games = BrowserGames(Solvers(report=report.solver_event), report, capacity=capacity)
     if limits is None:
         limits = Limits(computer_games=min(Limits.computer_games, max(1, capacity // 2)))
-    return WebTable(tables, delay=delay, limits=limits).app(hosts)
+    return WebTable(games, delay=delay, limits=limits).app(hosts)
 
 
 def bind(host: str, port: int) -> socket.socket:

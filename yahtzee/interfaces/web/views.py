@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yahtzee.app.browser import Denial, Happened, TableError, TableView
+from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
 from yahtzee.interfaces.wording import (GAME_NAMES, box_advice_text, faces, joker_text,
@@ -40,7 +40,7 @@ REFUSALS = {
 REFUSED_STATUS = 422
 
 
-def refusal(error: TableError) -> tuple[int, str]:
+def refusal(error: GameRequestError) -> tuple[int, str]:
     """Return the HTTP status and the message of a refused request."""
     if error.denial is Denial.REFUSED and error.outcome is not None:
         outcome = error.outcome
@@ -51,7 +51,7 @@ def refusal(error: TableError) -> tuple[int, str]:
     return DENIALS.get(error.denial, (409, error.denial.value))
 
 
-def happened_text(event: Happened, view: TableView) -> str:
+def happened_text(event: Happened, view: GameView) -> str:
     """Return one line of what happened: ``Computer kept 5 5 and rolled: 1 5 5 3 5``."""
     name = view.seats[event.seat].name
     if event.item is not None:
@@ -61,7 +61,7 @@ def happened_text(event: Happened, view: TableView) -> str:
     return f"{name} {reroll_text(event.kept, event.dice, view.variant)}"
 
 
-def title(view: TableView) -> str:
+def title(view: GameView) -> str:
     """Return the game and its rules in words: ``Yahtzee, course rules``."""
     name = GAME_NAMES.get(view.variant.name, view.variant.name)
     if view.variant.rules_name == view.variant.name:
@@ -69,7 +69,7 @@ def title(view: TableView) -> str:
     return f"{name}, {view.variant.rules_name} rules"
 
 
-def _boxes(view: TableView, seat: int, offers: dict[int, int]) -> list[dict[str, Any]]:
+def _boxes(view: GameView, seat: int, offers: dict[int, int]) -> list[dict[str, Any]]:
     """Return one seat's boxes for the page: number, name, score, and what it would give now.
 
     ``now`` is given for the seat to play only, in its open boxes and, under
@@ -82,7 +82,7 @@ def _boxes(view: TableView, seat: int, offers: dict[int, int]) -> list[dict[str,
             for n, name, score in view.seats[seat].boxes]
 
 
-def _players(view: TableView) -> list[dict[str, Any]]:
+def _players(view: GameView) -> list[dict[str, Any]]:
     """Return every seat's card as the page draws it (seats from 1)."""
     offers = {item.number: item.points for item in view.offers}
     return [{"seat": number + 1, "name": seat.name, "kind": seat.kind,
@@ -91,16 +91,18 @@ def _players(view: TableView) -> list[dict[str, Any]]:
             for number, seat in enumerate(view.seats)]
 
 
-def _advice(view: TableView, you: frozenset[int]) -> str | None:
+def _advice(view: GameView, you: frozenset[int]) -> str | None:
     """Return the coach's advice, for the seat it advises only (None for anyone else)."""
     if view.advice is None or view.seat not in you:
         return None
     if isinstance(view.advice, BoxAdvice):
         return "Coach: " + box_advice_text(view.advice)
+    if view.box_now is not None:
+        return "Coach: stop rolling and " + box_advice_text(view.box_now)
     return "Coach: " + keep_advice_text(view.advice, view.variant)
 
 
-def _chances(view: TableView) -> list[dict[str, Any]] | None:
+def _chances(view: GameView) -> list[dict[str, Any]] | None:
     """Return each seat's chance to finish first, in numbers and words (public to all)."""
     if view.chances is None:
         return None
@@ -109,7 +111,7 @@ def _chances(view: TableView) -> list[dict[str, Any]] | None:
             for number, (seat, chance) in enumerate(zip(view.seats, view.chances))]
 
 
-def _winner(view: TableView) -> str | None:
+def _winner(view: GameView) -> str | None:
     """Return the winner line at the end (None while the game goes on)."""
     if view.phase is not Phase.OVER or not view.winners:
         return None
@@ -117,7 +119,7 @@ def _winner(view: TableView) -> str | None:
     return winner_line(names, view.seats[view.winners[0]].total, solo=len(view.seats) == 1)
 
 
-def state_json(view: TableView, you: frozenset[int]) -> dict[str, Any]:
+def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
     """Return the table as the page draws it; ``you`` are the seats (from 0) the viewer plays.
 
     Seats are numbered from 1 here, as the page's test hooks number them.

@@ -1,16 +1,35 @@
 // The browser table's page: the new-game form, then the game as the server describes it.
 // Every rule is the server's; this script draws the state it is sent and sends clicks and keys.
+//
+// - Every request that fails for want of a server (refused connection, a restart, a 5xx) is
+//   tried again with a growing pause, behind the "offline" notice, until the server answers:
+//   a page loaded while the server starts again draws the game as soon as it can.
+// - Moves are queued and sent one at a time, in order, each with the version of the state it
+//   was meant for; the page shows at once what is queued (a saved die, a roll on its way).
+// - Buttons are built once and updated in place, so keyboard focus stays where it was.
 "use strict";
 
 const PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8],
               6: [0, 2, 3, 5, 6, 8]};
+const UPPER_BONUS = 35;
+const UPPER_THRESHOLD = 63;
+const YAHTZEE_BONUS_LABEL = "Yahtzee bonus:";
 let options = null;
-let state = null;
-let busy = false;
+let state = null;     // the state the server last sent
+let view = null;      // that state with the queued moves applied: what the page draws
+let accepted = 0;     // how many states were taken (to tell a fresher answer from a late one)
+const queue = [];     // moves not yet answered, in order; the first may be on its way
+let sending = false;
+let lastMoves = [];
+let lastTurnKey = "";
+let lastPhase = null;
 const game = location.pathname.startsWith("/game/") ? location.pathname.slice(6) : null;
 const secret = decodeURIComponent(location.hash.slice(1));
 
 const $ = (id) => document.getElementById(id);
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const backoff = (failures) => Math.min(250 * 2 ** Math.max(0, failures - 1), 4000);
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -21,32 +40,110 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-async function api(path, body) {
-  const init = {headers: {"Content-Type": "application/json"}};
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function setAttr(node, name, value) {
+  if (value === null || value === undefined || value === false) {
+    if (node.hasAttribute(name)) node.removeAttribute(name);
+  } else if (node.getAttribute(name) !== String(value)) {
+    node.setAttribute(name, value);
+  }
+}
+
+// -- talking to the server ---------------------------------------------------
+class ApiError extends Error {
+  // kind "offline": no answer, or the server's own trouble (try again); "refused": a 4xx.
+  constructor(kind, status, message) {
+    super(message);
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+async function api(path, body, timeout = 40000) {
+  const init = {headers: {"Content-Type": "application/json"}, cache: "no-store"};
   if (secret) init.headers["X-Seat-Secret"] = secret;
   if (body !== undefined) { init.method = "POST"; init.body = JSON.stringify(body); }
-  const answer = await fetch(path, init);
-  const data = await answer.json().catch(() => ({error: "The server sent no answer."}));
-  if (!answer.ok) throw Object.assign(new Error(data.error || answer.statusText), {status: answer.status});
-  return data;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeout);
+  init.signal = controller.signal;
+  try {
+    let answer;
+    try {
+      answer = await fetch(path, init);
+    } catch (error) {
+      throw new ApiError("offline", 0, "The server cannot be reached.");
+    }
+    let data = null;
+    try { data = await answer.json(); } catch (error) { data = null; }
+    if (answer.ok && data !== null) return data;
+    if (data === null || typeof data.error !== "string" || (answer.status >= 500 && answer.status !== 503)) {
+      throw new ApiError("offline", answer.status, "The server is in trouble.");
+    }
+    throw new ApiError("refused", answer.status, data.error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+let offlineSince = 0;
+function setOnline(online) {
+  const notice = $("offline");
+  if (online) {
+    offlineSince = 0;
+    notice.hidden = true;
+  } else {
+    if (!offlineSince) offlineSince = Date.now();
+    notice.hidden = false;
+  }
+}
+
+// Ask until the server answers: every failure for want of a server waits a little longer.
+async function patiently(request) {
+  for (let failures = 1; ; failures++) {
+    try {
+      const data = await request();
+      setOnline(true);
+      return data;
+    } catch (error) {
+      if (error.kind !== "offline") throw error;
+      setOnline(false);
+      await sleep(backoff(failures));
+    }
+  }
 }
 
 // -- the new-game form -------------------------------------------------------
 function seatRow(kind, index) {
   const select = el("select", {"aria-label": `Player ${index + 1} kind`, class: "kind"});
-  for (const k of options.kinds) select.append(el("option", {value: k.name, text: k.name}));
+  for (const k of options.kinds) {
+    const label = k.computer && k.name !== "computer" ? `Computer (${k.label.toLowerCase()})` : k.label;
+    select.append(el("option", {value: k.name, text: label}));
+  }
   select.value = kind;
   const name = el("input", {class: "name", maxlength: options.max_name, size: 14,
                             placeholder: "name (optional)", "aria-label": `Player ${index + 1} name`});
   return el("div", {class: "seat"}, el("span", {text: `${index + 1}.`}), select, name);
 }
 
+function gameSettings() {
+  const players = [...document.querySelectorAll(".seat")].map((row) => ({
+    kind: row.querySelector(".kind").value, name: row.querySelector(".name").value}));
+  return {players, game: $("game").value, rules: $("rules").value, seed: $("seed").value,
+          coach: $("coach").checked, hot_seat: $("hot-seat").checked};
+}
+
 async function showSetup() {
-  options = await api("/api/options");
+  options = await patiently(() => api("/api/options"));
   const seats = $("seats");
   options.default_players.forEach((kind, i) => seats.append(seatRow(kind, i)));
   for (const g of options.games) $("game").append(el("option", {value: g.name, text: g.label}));
-  for (const r of options.rules) $("rules").append(el("option", {value: r, text: r}));
+  for (const r of options.rules) {
+    $("rules").append(el("option", {value: r, text: r === "official" ? "Official (Hasbro)"
+                                                     : r === "course" ? "Course (CS2100)" : r}));
+  }
   $("rules").value = options.default_rules;
   $("game").addEventListener("change", () => { $("rules").disabled = $("game").value !== "yahtzee"; });
   $("add-seat").addEventListener("click", () => {
@@ -57,205 +154,521 @@ async function showSetup() {
     const rows = seats.querySelectorAll(".seat");
     if (rows.length > 1) rows[rows.length - 1].remove();
   });
-  $("new-game-form").addEventListener("submit", startGame);
+  $("new-game-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    startGame(gameSettings(), $("setup-message"), $("new-game"));
+  });
+  $("loading").hidden = true;
   $("setup").hidden = false;
 }
 
-async function startGame(event) {
-  event.preventDefault();
-  $("new-game").disabled = true;
-  $("setup-message").textContent = "Setting the table (the first game with a computer may take a moment)...";
-  const players = [...document.querySelectorAll(".seat")].map((row) => ({
-    kind: row.querySelector(".kind").value, name: row.querySelector(".name").value}));
-  const body = {players, game: $("game").value, rules: $("rules").value, seed: $("seed").value,
-                coach: $("coach").checked, hot_seat: $("hot-seat").checked};
+async function startGame(settings, message, button) {
+  button.disabled = true;
+  message.classList.remove("error");
+  message.textContent = "Setting the table (the first game with a computer may take a moment)…";
   try {
-    const made = await api("/api/games", body);
+    const made = await patiently(() => api("/api/games", settings));
     localStorage.setItem(`links:${made.game}`, JSON.stringify(made.links));
+    localStorage.setItem(`settings:${made.game}`, JSON.stringify({...settings, seed: ""}));
     const mine = made.links.length ? made.links[0].secret : "";
     location.assign(`${made.url}#${encodeURIComponent(mine)}`);
   } catch (error) {
-    $("setup-message").textContent = error.message;
-    $("new-game").disabled = false;
+    message.classList.add("error");
+    message.textContent = error.message;
+    button.disabled = false;
   }
 }
 
-// -- the game ----------------------------------------------------------------
-function myTurn() {
-  return state && state.turn !== null && state.you.includes(state.turn) && !busy;
+// -- what the queued moves will do ---------------------------------------------
+function mine(s) {
+  return s !== null && s.turn !== null && s.you.includes(s.turn) && s.phase !== "over";
 }
 
-function drawDie(face, saved, index) {
-  const attrs = {type: "button", class: "die" + (saved ? " saved" : ""), "data-testid": `die-${index + 1}`,
-                 "aria-pressed": saved ? "true" : "false",
-                 "aria-label": `Die ${index + 1}: ${face}${saved ? ", saved" : ""}`};
-  const button = el("button", attrs);
-  const value = Number(face);
-  if (String(value) === face && PIPS[value]) {
-    for (let i = 0; i < 9; i++) button.append(el("span", {class: PIPS[value].includes(i) ? "pip" : "pip off"}));
-  } else {
-    button.classList.add("text");
-    button.textContent = face;
+function predict() {
+  if (state === null) { view = null; return; }
+  view = structuredClone(state);
+  view.pendingDice = [false, false, false, false, false];
+  view.rolling = false;
+  view.pendingBox = null;
+  for (const move of queue) {
+    if (move.action === "toggle") {
+      view.saved[move.die - 1] = !view.saved[move.die - 1];
+      view.pendingDice[move.die - 1] = true;
+    } else if (move.action === "roll") {
+      view.rolling = true;
+      view.rolls_left = Math.max(0, view.rolls_left - 1);
+      if (view.rolls_left === 0) view.phase = "scoring";
+    } else if (move.action === "score") {
+      view.phase = "scoring";
+    } else if (move.action === "box") {
+      view.pendingBox = move.box;
+      view.phase = "waiting";
+    }
   }
-  button.disabled = !(myTurn() && state.phase === "rolling");
-  button.addEventListener("click", () => send({action: "toggle", die: index + 1}));
-  return button;
 }
 
-function drawCards() {
-  const table = $("cards");
-  table.replaceChildren();
-  const head = el("tr", {}, el("th", {text: "Box"}));
-  for (const p of state.players) {
-    head.append(el("th", {class: state.turn === p.seat ? "turn" : null, scope: "col",
-                          text: p.name + (state.you.includes(p.seat) ? " (you)" : "")}));
+function canPlay() {
+  return view !== null && mine(view) && view.phase !== "waiting";
+}
+
+function enqueue(move) {
+  if (!canPlay()) return false;
+  if (move.action === "toggle" || move.action === "roll" || move.action === "score") {
+    if (view.phase !== "rolling") return false;
   }
-  table.append(el("thead", {}, head));
-  const body = el("tbody");
-  const boxes = state.players[0].boxes;
-  boxes.forEach((box, i) => {
-    const row = el("tr", {}, el("td", {text: box.name}));
-    for (const p of state.players) {
-      const mine = p.boxes[i];
-      const cell = el("td");
-      const open = mine.score === null;
-      if (mine.now !== null && p.seat === state.turn && myTurn()) {
-        const button = el("button", {type: "button", "data-testid": `box-${mine.number}`,
-                                     "aria-label": `Score ${mine.now} in ${mine.name}`,
-                                     text: open ? String(mine.now) : `${mine.score} +${mine.now}`});
-        button.addEventListener("click", () => chooseBox(mine.number));
-        cell.append(button);
-      } else if (open && mine.now !== null) {
-        cell.append(el("span", {class: "now", text: String(mine.now)}));
-      } else if (!open) {
-        cell.textContent = String(mine.score);
+  if (move.action === "box" && view.phase === "rolling") queue.push({action: "score"});
+  queue.push(move);
+  if (move.action === "box") toTop();
+  clearMessage();
+  predict();
+  draw();
+  pump();
+  return true;
+}
+
+async function pump() {
+  if (sending) return;
+  sending = true;
+  try {
+    while (queue.length) {
+      const move = queue[0];
+      if (move.version === undefined) move.version = state.version;
+      let answer = null;
+      try {
+        answer = await patiently(() => api(`/api/games/${game}/moves`, move));
+      } catch (error) {
+        // refused: the moves queued after it were meant to follow it, so they go too
+        queue.length = 0;
+        showMessage(error.message);
+        try { take(await patiently(() => api(`/api/games/${game}`)), true); } catch (e) { /* follow() */ }
+        break;
       }
-      row.append(cell);
+      queue.shift();
+      take(answer, false);
     }
-    body.append(row);
-  });
-  state.players[0].rows.forEach((rowInfo, i) => {
-    const last = i === state.players[0].rows.length - 1;
-    const row = el("tr", {class: last ? "total" : null}, el("td", {text: rowInfo[0].replace(/:$/, "")}));
-    for (const p of state.players) {
-      row.append(el("td", {"data-testid": last ? `total-${p.seat}` : null, text: String(p.rows[i][1])}));
+  } finally {
+    sending = false;
+    predict();
+    draw();
+  }
+}
+
+function take(next, fresh) {
+  if (state === null || next.version >= state.version || fresh) {
+    state = next;
+    accepted += 1;
+    predict();
+    draw();
+  }
+}
+
+// Follow the game: a long poll, asked again at once after each answer, patiently after a failure.
+async function follow() {
+  let failures = 0;
+  for (;;) {
+    const since = accepted;
+    const after = state !== null && failures === 0 ? state.version : "";
+    try {
+      const next = await api(`/api/games/${game}?after=${after}`);
+      failures = 0;
+      setOnline(true);
+      // a lower version is taken only if nothing came in meanwhile (a server that lost a move)
+      take(next, accepted === since && queue.length === 0);
+    } catch (error) {
+      failures += 1;
+      if (error.kind === "offline") {
+        setOnline(false);
+      } else if (error.status === 404 && state === null) {
+        setOnline(true);
+        showMissing(error.message);
+      }
+      await sleep(error.kind === "offline" ? backoff(failures) : Math.max(2000, backoff(failures)));
     }
-    body.append(row);
+  }
+}
+
+function showMissing(message) {
+  $("loading").hidden = true;
+  $("table").hidden = true;
+  $("missing").hidden = false;
+  setText($("missing-text"), message);
+}
+
+let messageTimer = null;
+function showMessage(text) {
+  setText($("message"), text);
+  clearTimeout(messageTimer);
+  messageTimer = setTimeout(clearMessage, 8000);
+}
+
+function clearMessage() {
+  setText($("message"), "");
+}
+
+// -- the table ------------------------------------------------------------------
+const dice = [];
+function buildDice() {
+  for (let index = 0; index < 5; index++) {
+    const button = el("button", {type: "button", class: "die", "data-testid": `die-${index + 1}`,
+                                 "aria-pressed": "false"});
+    const pips = el("span", {class: "pips", "aria-hidden": "true"});
+    for (let p = 0; p < 9; p++) pips.append(el("span", {class: "pip off"}));
+    const face = el("span", {class: "face", "aria-hidden": "true"});
+    const label = el("span", {class: "saved-label", "aria-hidden": "true", text: "saved"});
+    button.append(pips, face, label);
+    button.addEventListener("click", () => enqueue({action: "toggle", die: index + 1}));
+    dice.push({button, pips, face});
+    $("dice").append(button);
+  }
+}
+
+function drawDice() {
+  const rolling = canPlay() && view.phase === "rolling";
+  view.dice.forEach((face, i) => {
+    const {button, pips} = dice[i];
+    const saved = view.saved[i];
+    const value = Number(face);
+    const isPips = String(value) === face && PIPS[value] !== undefined;
+    button.classList.toggle("text", !isPips);
+    [...pips.children].forEach((pip, p) => pip.classList.toggle("off", !isPips || !PIPS[value].includes(p)));
+    setText(dice[i].face, isPips ? "" : face);
+    button.classList.toggle("saved", saved);
+    button.classList.toggle("pending", view.pendingDice[i]);
+    button.classList.toggle("rolling", view.rolling && !saved);
+    setAttr(button, "aria-pressed", saved ? "true" : "false");
+    setAttr(button, "aria-label", `Die ${i + 1}: ${face}${saved ? ", saved" : ""}`);
+    button.disabled = !rolling;
   });
-  table.append(body);
+}
+
+let cardKey = "";
+let cells = [];   // per seat (from 0): {boxes: [{cell, text, button}], bonus, totals: {...}}
+function yahtzeeCard(player) {
+  const labels = player.rows.map((row) => row[0]);
+  return player.boxes.length === 13 && labels.includes("Upper Total") && labels.includes(YAHTZEE_BONUS_LABEL);
+}
+
+function buildCard() {
+  const table = $("cards");
+  const players = state.players;
+  const full = yahtzeeCard(players[0]);
+  const head = el("tr", {}, el("th", {scope: "col", text: "Box"}));
+  const heads = players.map((p) => {
+    const th = el("th", {scope: "col", class: "player"});
+    head.append(th);
+    return th;
+  });
+  const body = el("tbody");
+  cells = players.map(() => ({boxes: [], bonus: null, totals: {}}));
+  const row = (label, className) => {
+    const tr = el("tr", {class: className}, el("th", {scope: "row", text: label}));
+    body.append(tr);
+    return tr;
+  };
+  players[0].boxes.forEach((box, i) => {
+    const tr = row(box.name, i === 5 && full ? "last-upper" : null);
+    players.forEach((p, s) => {
+      const td = el("td");
+      const text = el("span", {class: "score"});
+      td.append(text);
+      let button = null;
+      if (state.you.includes(p.seat)) {
+        button = el("button", {type: "button", class: "box", hidden: "hidden"});
+        button.addEventListener("click", () => enqueue({action: "box", box: box.number}));
+        td.append(button);
+      }
+      tr.append(td);
+      cells[s].boxes.push({td, text, button});
+    });
+    if (i === 5 && full) {
+      const bonus = row(`Bonus at ${UPPER_THRESHOLD}`, "bonus-progress");
+      setAttr(bonus.firstChild, "title", `${UPPER_BONUS} points once Ones to Sixes add up to ${UPPER_THRESHOLD}`);
+      players.forEach((p, s) => {
+        const td = el("td", {"data-testid": `upper-bonus-${p.seat}`});
+        bonus.append(td);
+        cells[s].bonus = td;
+      });
+    }
+  });
+  const foot = el("tbody", {class: "totals"});
+  const totals = full ? [["upper", "Upper section"], ["bonus", "Upper bonus"], ["lower", "Lower section"],
+                         ["ybonus", "Yahtzee bonus"], ["total", "Total"]]
+                      : players[0].rows.map((r, i) => [`row${i}`, r[0].replace(/:$/, "")]);
+  totals.forEach(([key, label], i) => {
+    const last = i === totals.length - 1;
+    const tr = el("tr", {class: last ? "total" : null}, el("th", {scope: "row", text: label}));
+    players.forEach((p, s) => {
+      const td = el("td", {"data-testid": last ? `total-${p.seat}` : null});
+      tr.append(td);
+      cells[s].totals[key] = td;
+    });
+    foot.append(tr);
+  });
+  table.replaceChildren(el("caption", {class: "sr-only", text: "Score cards, one column per player"}),
+                        el("thead", {}, head), body, foot);
+  cells.heads = heads;
+}
+
+function drawCard() {
+  const key = JSON.stringify([state.players.map((p) => [p.name, p.boxes.length]), state.you]);
+  if (key !== cardKey) { buildCard(); cardKey = key; }
+  const full = yahtzeeCard(state.players[0]);
+  const playing = canPlay();
+  const coachBox = view.advice && /score (\d+) \(/.exec(view.advice);
+  view.players.forEach((p, s) => {
+    const turn = view.turn === p.seat && view.phase !== "over";
+    const th = cells.heads[s];
+    if (th.dataset.key !== p.name) {
+      th.dataset.key = p.name;
+      th.replaceChildren(p.name, ...(state.you.includes(p.seat) ? [el("span", {class: "you", text: " (you)"})] : []));
+    }
+    th.classList.toggle("turn", turn);
+    setAttr(th, "aria-current", turn ? "true" : null);
+    p.boxes.forEach((box, i) => {
+      const {td, text, button} = cells[s].boxes[i];
+      const offered = playing && turn && box.now !== null;
+      setText(text, box.score === null ? "" : String(box.score));
+      td.classList.toggle("open", box.score === null);
+      td.classList.toggle("pending", view.pendingBox === box.number && turn);
+      if (button !== null) {
+        button.hidden = !offered;
+        setAttr(button, "data-testid", offered ? `box-${box.number}` : null);
+        if (offered) {
+          const filled = box.score !== null;
+          setText(button, filled ? `${box.score} +${box.now}` : String(box.now));
+          text.hidden = filled;
+          button.classList.toggle("zero", box.now === 0);
+          button.classList.toggle("coach-pick", coachBox !== null && Number(coachBox[1]) === box.number);
+          setAttr(button, "aria-label", box.now === 0
+            ? `Score 0 in ${box.name} (nothing scores there with these dice)`
+            : `Score ${box.now} in ${box.name}${filled ? " (a bonus)" : ""}`);
+        } else {
+          text.hidden = false;
+        }
+      }
+    });
+    const upper = p.boxes.slice(0, 6).reduce((sum, b) => sum + (b.score || 0), 0);
+    const lower = p.boxes.slice(6).reduce((sum, b) => sum + (b.score || 0), 0);
+    const bonus = upper >= UPPER_THRESHOLD ? UPPER_BONUS : 0;
+    if (full) {
+      const progress = cells[s].bonus;
+      setText(progress, bonus ? `+${bonus} (${upper}/${UPPER_THRESHOLD})` : `${upper} / ${UPPER_THRESHOLD}`);
+      progress.classList.toggle("earned", bonus > 0);
+      setAttr(progress, "title", bonus ? `Upper bonus earned: ${upper} points in Ones to Sixes`
+                                       : `${UPPER_THRESHOLD - upper} more points in Ones to Sixes earn ${UPPER_BONUS}`);
+      const ybonus = (p.rows.find((r) => r[0] === YAHTZEE_BONUS_LABEL) || [null, 0])[1];
+      const t = cells[s].totals;
+      setText(t.upper, String(upper));
+      setText(t.bonus, String(bonus));
+      setText(t.lower, String(lower));
+      setText(t.ybonus, String(ybonus));
+      setText(t.total, String(p.total));
+    } else {
+      p.rows.forEach((r, i) => setText(cells[s].totals[`row${i}`], String(r[1])));
+    }
+  });
 }
 
 function statusText() {
-  if (state.phase === "over") return `Game over after ${state.rounds} rounds`;
-  const rolls = state.rolls_left;
-  const who = state.you.includes(state.turn) ? (state.you.length > 1 ? `${state.turn_name}, your turn` : "Your turn")
-                                             : `${state.turn_name} is playing`;
-  const stage = state.phase === "scoring" ? "choose a box"
+  if (view.phase === "over") return `Game over after ${view.rounds} rounds`;
+  const rolls = view.rolls_left;
+  const who = view.you.includes(view.turn) ? (view.you.length > 1 ? `${view.turn_name}, your turn` : "Your turn")
+                                           : `${view.turn_name} is playing`;
+  const stage = view.phase === "waiting" ? "scoring…"
+              : view.rolling ? "rolling…"
+              : view.phase === "scoring" ? "choose a box"
               : `${rolls} re-roll${rolls === 1 ? "" : "s"} left`;
-  return `Round ${state.round} of ${state.rounds}: ${who} (${stage})`;
+  return `Round ${view.round} of ${view.rounds}: ${who} (${stage})`;
 }
 
 function drawLinks() {
   const links = JSON.parse(localStorage.getItem(`links:${state.game}`) || "[]");
   const list = $("links");
-  list.replaceChildren();
-  for (const link of links) {
-    const url = `${location.origin}/game/${state.game}#${encodeURIComponent(link.secret)}`;
-    for (const seat of link.seats) {
-      const name = state.players[seat - 1].name;
-      list.append(el("li", {}, `Seat ${seat} (${name}): `,
-                     el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url})));
+  const key = JSON.stringify(links);
+  if (list.dataset.key !== key) {
+    list.dataset.key = key;
+    list.replaceChildren();
+    for (const link of links) {
+      const url = `${location.origin}/game/${state.game}#${encodeURIComponent(link.secret)}`;
+      for (const seat of link.seats) {
+        const name = state.players[seat - 1].name;
+        const copy = el("button", {type: "button", class: "copy", text: "Copy",
+                                   "aria-label": `Copy the link of seat ${seat} (${name})`});
+        copy.addEventListener("click", () => {
+          if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => { copy.textContent = "Copied"; }, () => {});
+        });
+        list.append(el("li", {}, `Seat ${seat} (${name}): `,
+                       el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url}), " ", copy));
+      }
     }
   }
   $("invite").hidden = !links.some((l) => !l.seats.every((s) => state.you.includes(s))) || state.hot_seat;
 }
 
+function drawCoach() {
+  const over = view.phase === "over";
+  const chances = view.win_chances || [];
+  $("coach-panel").hidden = !view.coach || over;
+  const advice = canPlay() && view.advice ? view.advice : "";
+  for (const id of ["advice", "advice-low"]) {   // the second sits under the card on a phone
+    setText($(id), advice);
+    $(id).hidden = !advice;
+  }
+  const key = JSON.stringify([chances, view.options]);
+  if ($("coach-panel").dataset.key !== key) {
+    $("coach-panel").dataset.key = key;
+    $("win-chances").replaceChildren(...(chances.length ? [el("span", {text: "Win chances: "})] : []),
+      ...chances.map((c, i) => el("span", {text: `${c.name} ${c.shown}${i + 1 < chances.length ? ", " : ""}`,
+                                           "data-testid": `win-chance-${c.seat}`})));
+    $("options").replaceChildren(...(view.options || []).map((line) => el("li", {text: line})));
+  }
+}
+
+function drawEnd() {
+  const over = view.phase === "over";
+  $("end").hidden = !over;
+  $("winner-line").hidden = !view.winner;
+  setText($("winner-line"), view.winner || "");
+  if (!over) return;
+  const ranked = [...view.players].sort((a, b) => b.total - a.total);
+  const key = JSON.stringify([ranked.map((p) => [p.name, p.total]), view.luck]);
+  if ($("end").dataset.key !== key) {
+    $("end").dataset.key = key;
+    $("standings").replaceChildren(...ranked.map((p) => el("li", {text: `${p.name}: ${p.total} points`})));
+    $("luck").replaceChildren(...(view.luck || []).map((line) => el("li", {text: line})));
+  }
+  $("luck-box").hidden = !(view.luck && view.luck.length);
+}
+
+function drawMoves() {
+  const list = $("moves");
+  if (JSON.stringify(view.moves) === list.dataset.key) return;
+  list.dataset.key = JSON.stringify(view.moves);
+  list.replaceChildren(...view.moves.map((line) => el("li", {text: line})));
+  list.scrollTop = list.scrollHeight;
+}
+
+// Say once what is new: the other players' moves, whose turn it is, the winner.
+function announce() {
+  const said = [];
+  const moves = state.moves;
+  let overlap = Math.min(lastMoves.length, moves.length);
+  while (overlap > 0 && JSON.stringify(lastMoves.slice(-overlap)) !== JSON.stringify(moves.slice(0, overlap))) overlap--;
+  const fresh = lastTurnKey === "" ? [] : moves.slice(overlap);
+  const names = state.you.map((seat) => state.players[seat - 1].name);
+  for (const line of fresh) {
+    if (!names.some((name) => line.startsWith(`${name} `))) said.push(line);
+  }
+  lastMoves = moves;
+  const turnKey = `${state.round}:${state.turn}:${state.phase}`;
+  if (turnKey !== lastTurnKey) {
+    if (state.phase === "over" && lastPhase !== "over") said.push(`Game over. ${state.winner || ""}`);
+    else if (mine(state) && lastTurnKey.split(":").slice(0, 2).join(":") !== `${state.round}:${state.turn}`) {
+      said.push(state.you.length > 1 ? `${state.turn_name}, your turn.` : "Your turn.");
+    }
+    lastTurnKey = turnKey;
+  }
+  lastPhase = state.phase;
+  if (said.length) setText($("announce"), said.join(". "));
+}
+
+let favicon = "";
+function drawTitle() {
+  const turn = canPlay();
+  const title = turn ? `Your turn · Yahtzee` : view.phase === "over" ? `Game over · Yahtzee` : `Yahtzee: ${view.title}`;
+  if (document.title !== title) document.title = title;
+  const icon = turn ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+  if (icon !== favicon) { $("favicon").setAttribute("href", icon); favicon = icon; }
+}
+
+let wasMine = null;
 function draw() {
-  $("title").textContent = state.title;
-  document.title = `Yahtzee: ${state.title}`;
-  $("status").textContent = statusText();
-  $("dice").replaceChildren(...state.dice.map((face, i) => drawDie(face, state.saved[i], i)));
-  const rolling = myTurn() && state.phase === "rolling";
+  if (view === null) return;
+  $("loading").hidden = true;
+  $("missing").hidden = true;
+  $("table").hidden = false;
+  setAttr($("table"), "data-version", state.version);
+  setAttr($("table"), "data-pending", queue.length);
+  const focused = document.activeElement;
+  setText($("title"), view.title);
+  setText($("status"), statusText());
+  const over = view.phase === "over";
+  $("watching").hidden = view.you.length > 0 || over;
+  drawDice();
+  const rolling = canPlay() && view.phase === "rolling";
   $("roll").disabled = !rolling;
   $("score").disabled = !rolling;
-  const over = state.phase === "over";
-  $("coach-panel").hidden = !state.coach || (over && !state.luck);
-  $("advice").hidden = over;
-  const chances = state.win_chances || [];
-  $("win-chances").replaceChildren(...(chances.length ? [el("span", {text: "Win chances: "})] : []),
-    ...chances.map((c, i) => el("span", {text: `${c.name} ${c.shown}${i + 1 < chances.length ? ", " : ""}`,
-                                         "data-testid": `win-chance-${c.seat}`})));
-  $("options").replaceChildren(...(state.options || []).map((line) => el("li", {text: line})));
-  $("luck").replaceChildren(...(state.luck || []).map((line) => el("li", {text: line})));
+  setText($("rolls-left"), rolling ? `(${view.rolls_left} left)` : "");
   $("controls").hidden = over;
   $("dice").hidden = over;
-  $("card-hint").hidden = over;
-  $("advice").textContent = state.advice || "Advice is shown on a person's turn.";
-  drawCards();
-  $("moves").replaceChildren(...state.moves.map((line) => el("li", {text: line})));
-  $("moves").scrollTop = $("moves").scrollHeight;
-  $("winner-line").hidden = !state.winner;
-  $("winner-line").textContent = state.winner || "";
+  $("card-hint").hidden = !canPlay();
+  drawCoach();
+  drawCard();
+  drawMoves();
+  drawEnd();
   drawLinks();
-}
-
-function accept(next) {
-  if (!state || next.version >= state.version) { state = next; draw(); }
-}
-
-async function send(move) {
-  if (!myTurn()) return;
-  busy = true;
-  $("message").textContent = "";
-  try {
-    accept(await api(`/api/games/${game}/moves`, {...move, version: state.version}));
-  } catch (error) {
-    $("message").textContent = error.message;
-    accept(await api(`/api/games/${game}`));
-  } finally {
-    busy = false;
-    draw();
+  drawTitle();
+  announce();
+  const now = canPlay();
+  if (now && wasMine === false) toTop();     // a new turn of yours: the dice in view
+  if (over && wasMine !== null && lastShownOver !== true) toTop();
+  lastShownOver = over;
+  wasMine = now;
+  // a control that went away (a box scored, the game over) hands focus to the table
+  if (focused && focused !== document.body && (focused.disabled || focused.closest("[hidden]"))) {
+    if (focused.closest("#table")) $("play").focus({preventScroll: true});
   }
 }
+let lastShownOver = null;
 
-async function chooseBox(number) {
-  if (state.phase === "rolling") {
-    await send({action: "score"});
-    if (state.phase !== "scoring") return;
-  }
-  await send({action: "box", box: number});
+function toTop() {
+  const play = $("play").getBoundingClientRect();
+  if (play.top < 0 || play.top > window.innerHeight / 3) window.scrollTo({top: 0, behavior: "auto"});
 }
 
-async function follow() {
-  for (;;) {
-    try {
-      accept(await api(`/api/games/${game}?after=${state ? state.version : ""}`));
-    } catch (error) {
-      $("message").textContent = error.message;
-      if (error.status === 404) return;
-      await new Promise((done) => setTimeout(done, 2000));
-    }
-  }
+// -- keys ---------------------------------------------------------------------------
+function shortcutsOn() {
+  return localStorage.getItem("shortcuts") !== "off";
 }
 
 function keys(event) {
-  if (event.target.closest && event.target.closest("input, select, textarea")) return;
-  if (event.ctrlKey || event.metaKey || event.altKey || !state) return;
-  if (/^[1-5]$/.test(event.key) && state.phase === "rolling") send({action: "toggle", die: Number(event.key)});
-  else if (event.key === "r") send({action: "roll"});
-  else if (event.key === "s") send({action: "score"});
+  if (!shortcutsOn() || view === null) return;
+  if (event.target.closest && event.target.closest("input, select, textarea, summary")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (/^[1-5]$/.test(event.key)) enqueue({action: "toggle", die: Number(event.key)});
+  else if (event.key === "r" || event.key === "R") enqueue({action: "roll"});
+  else if (event.key === "s" || event.key === "S") enqueue({action: "score"});
   else return;
   event.preventDefault();
 }
 
+function setupShortcuts() {
+  const box = $("shortcuts");
+  box.checked = shortcutsOn();
+  document.body.classList.toggle("no-shortcuts", !box.checked);
+  box.addEventListener("change", () => {
+    localStorage.setItem("shortcuts", box.checked ? "on" : "off");
+    document.body.classList.toggle("no-shortcuts", !box.checked);
+  });
+}
+
+async function playAgain() {
+  const saved = localStorage.getItem(`settings:${game}`);
+  if (!saved) { location.assign("/"); return; }
+  startGame(JSON.parse(saved), $("message"), $("play-again"));
+}
+
 async function showGame() {
-  $("table").hidden = false;
-  $("roll").addEventListener("click", () => send({action: "roll"}));
-  $("score").addEventListener("click", () => send({action: "score"}));
+  buildDice();
+  setupShortcuts();
+  $("roll").addEventListener("click", () => enqueue({action: "roll"}));
+  $("score").addEventListener("click", () => enqueue({action: "score"}));
+  $("play-again").addEventListener("click", playAgain);
   document.addEventListener("keydown", keys);
   follow();
 }
 
 window.addEventListener("DOMContentLoaded", () => (game ? showGame() : showSetup()).catch((error) => {
-  document.querySelector("main").prepend(el("p", {class: "message", text: error.message}));
+  $("loading").hidden = true;
+  document.querySelector("main").prepend(el("p", {class: "message", role: "alert", text: error.message}));
 }));

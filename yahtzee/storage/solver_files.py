@@ -19,13 +19,13 @@ from yahtzee.storage.paths import cache_dir
 
 
 @dataclass(frozen=True)
-class TableFiles:
+class SolverFiles:
     """Table files kept in ``folder`` (the cache folder by default), one file per name."""
 
     folder: Path
 
     @classmethod
-    def in_cache_folder(cls) -> TableFiles:
+    def in_cache_folder(cls) -> SolverFiles:
         """Return the store in the cache folder (``YAHTZEE_CACHE_DIR`` if set)."""
         return cls(cache_dir())
 

@@ -1,0 +1,482 @@
+"""The browser table's page in real Chromium: restarts, a slow link, the layout, the card, the end.
+
+Each test starts ``python -m yahtzee serve --delay 0.05`` on a free port of
+127.0.0.1 with its own data folder and the session's solver tables, as
+``test_web_browser`` does, and drives the page through its test hooks.
+Screenshots of each state at 1280x800 and 390x844 go to the folder
+``YAHTZEE_SCREENS_DIR`` names (``docs/screenshots`` when refreshing the
+README's), or else to a temporary one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+
+from tests.interfaces.test_web_browser import CHROMIUM, LAUNCH_ARGS, ROOT, WAIT_MS, hook
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.moments import Moments
+
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+
+axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+"""The axe-core rules checked: WCAG 2.0 to 2.2, levels A and AA."""
+
+
+def accessible(page: Page, where: str) -> None:
+    """Check that axe-core finds no WCAG 2.2 A or AA violation on the page as it stands."""
+    found = axe_playwright.Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG}})
+    violations = [(v["id"], [n["target"] for n in v["nodes"]])
+                  for v in found.response["violations"]]
+    assert violations == [], where
+
+
+DELAY = "0.05"
+"""Seconds between a computer's commands."""
+SHOWN_WITHIN = 10.0
+"""Seconds a reloaded page may take to draw the game once the server is back."""
+SIZES = [(1280, 800, False), (1366, 768, False), (390, 844, True)]
+"""The screens every prompt must fit: width, height, and whether it is a touch phone."""
+FAILED_WATCH = """() => {
+  window.sawFailed = false;
+  new MutationObserver(() => {
+    const text = document.body ? document.body.innerText : "";
+    if (text.includes("Failed to fetch")) window.sawFailed = true;
+  }).observe(document, {subtree: true, childList: true, characterData: true});
+}"""
+"""An init script that notes whether the browser's raw "Failed to fetch" ever shows."""
+
+
+class Server:
+    """A ``serve`` process on a port that stays the same across restarts."""
+
+    def __init__(self, data: Path, cache: Path) -> None:
+        """Start the server on a free port, with ``data`` and ``cache`` as its folders."""
+        self.data = data
+        self.cache = cache
+        self.port = 0
+        self.process = self.launch()
+        self.port = self.ready()
+
+    def launch(self) -> subprocess.Popen[str]:
+        """Start ``python -m yahtzee serve`` without waiting for it."""
+        env = dict(os.environ, YAHTZEE_DATA_DIR=str(self.data), YAHTZEE_CACHE_DIR=str(self.cache),
+                   PYTHONPATH=str(ROOT))
+        return subprocess.Popen(
+            [sys.executable, "-m", "yahtzee", "serve", "--port", str(self.port), "--delay", DELAY],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+
+    def ready(self) -> int:
+        """Wait for the line with the address; return the port."""
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert "http://127.0.0.1:" in line, line
+        return int(line.split("http://127.0.0.1:")[1].split("/")[0])
+
+    @property
+    def url(self) -> str:
+        """The start page's address."""
+        return f"http://127.0.0.1:{self.port}/"
+
+    def kill(self) -> None:
+        """Stop the server with SIGKILL, as a crash would."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def restart(self, wait: bool = True) -> None:
+        """Start the server again on the same port; with ``wait``, until it says it listens.
+
+        Without it, only until the port takes connections (the server may still be starting).
+        """
+        self.process = self.launch()
+        if wait:
+            self.ready()
+            return
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.05).close()
+                return
+            except OSError:
+                time.sleep(0.005)
+        raise AssertionError("the server never listened again")
+
+    def stop(self) -> None:
+        """Stop the server if it runs."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+    def state(self, page: Page) -> Any:
+        """Return the game's state as the API answers it to the seat of ``page``."""
+        game = page.url.split("/game/")[1].split("#")[0]
+        secret = unquote(page.url.split("#", 1)[1])
+        request = urllib.request.Request(f"{self.url}api/games/{game}",
+                                         headers={"X-Seat-Secret": secret})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.load(answer)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, driven by Playwright."""
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(data: Path, solver_cache: Path, course: Solution,
+           course_moments: Moments) -> Iterator[Server]:
+    """A live server on a fresh data folder, with the course rules' tables ready."""
+    running = Server(data, solver_cache)
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def screens() -> Path:
+    """The folder the screenshots go to."""
+    named = os.environ.get("YAHTZEE_SCREENS_DIR")
+    folder = Path(named) if named else Path(os.environ["YAHTZEE_DATA_DIR"]).parent / "screens"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def new_page(browser: Browser, width: int = 1280, height: int = 800,
+             touch: bool = False) -> Page:
+    """Return a page in a fresh context of that size, watching for "Failed to fetch"."""
+    context: BrowserContext = browser.new_context(viewport={"width": width, "height": height},
+                                                  has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    page.add_init_script(script=f"({FAILED_WATCH})()")
+    return page
+
+
+def start_game(page: Page, server: Server, seed: int, coach: bool = True,
+               screens: Path | None = None) -> None:
+    """Start a game of a person against the computer (the form's screenshot in ``screens``)."""
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    if screens is not None:
+        size = page.viewport_size
+        assert size is not None
+        page.screenshot(path=str(screens / f"form-{size['width']}x{size['height']}.png"))
+        accessible(page, "the form")
+    page.fill("#seed", str(seed))
+    if not coach:
+        page.uncheck("#coach")
+    hook(page, "new-game").click()
+    page.wait_for_url("**/game/**")
+
+
+def my_turn_or_end(page: Page) -> None:
+    """Wait until the person may roll (nothing queued), or the winner is shown."""
+    page.wait_for_function(
+        "() => (!document.querySelector('[data-testid=roll]').disabled"
+        "       && document.querySelector('#table').dataset.pending === '0')"
+        " || !document.querySelector('[data-testid=winner]').hidden", timeout=WAIT_MS)
+
+
+def settled(page: Page) -> None:
+    """Wait until no move of the page waits for its answer."""
+    page.wait_for_function("() => document.querySelector('#table').dataset.pending === '0'",
+                           timeout=WAIT_MS)
+
+
+def dice_labels(page: Page) -> list[str]:
+    """Return the dice as the page says them: ``Die 1: 5, saved``."""
+    return [str(hook(page, f"die-{n}").get_attribute("aria-label")) for n in range(1, 6)]
+
+
+def api_labels(state: Any) -> list[str]:
+    """Return the dice of an API state as the page says them."""
+    return [f"Die {n}: {face}{', saved' if saved else ''}"
+            for n, (face, saved) in enumerate(zip(state["dice"], state["saved"]), 1)]
+
+
+def best_box(page: Page) -> int:
+    """Return the box worth most now among the page's box buttons (the lowest of equals)."""
+    offers = []
+    for button in page.locator('[data-testid^="box-"]:visible').all():
+        number = int(str(button.get_attribute("data-testid")).split("-")[1])
+        offers.append((int(button.inner_text().split("+")[-1]), -number))
+    return -max(offers)[1]
+
+
+def version(page: Page) -> int:
+    """Return the version of the state the page draws."""
+    return int(str(page.locator("#table").get_attribute("data-version")))
+
+
+def shows_the_game(page: Page, at_least: int) -> float:
+    """Wait until the page draws the game at ``at_least`` or later; return the seconds it took."""
+    began = time.monotonic()
+    page.wait_for_function(
+        """(least) => {
+             const table = document.querySelector('#table');
+             return !table.hidden && Number(table.dataset.version) >= least
+               && document.querySelector('#status').textContent.startsWith('Round')
+               && document.querySelectorAll('#cards tbody th').length >= 13
+               && document.querySelector('[data-testid=offline]').hidden;
+           }""", arg=at_least, timeout=WAIT_MS)
+    return time.monotonic() - began
+
+
+def test_every_reload_while_the_server_restarts_shows_the_game_where_it_stood(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    start_game(page, server, seed=21, coach=False)  # the coach's tables would load at each start
+    moments = ["after a move", "during the computer's turn", "while the server starts"] * 3
+    moments.append("after a move")
+    reloads = 0
+    for moment in moments:
+        my_turn_or_end(page)
+        assert not hook(page, "winner").is_visible(), "the game ended before the reloads did"
+        if moment == "during the computer's turn":
+            with page.expect_response("**/moves") as answer:
+                hook(page, f"box-{best_box(page)}").click()
+            answer.value.finished()
+            settled(page)
+            time.sleep(0.08)  # the computer has started its turn, 0.05 s a command
+        else:
+            with page.expect_response("**/moves") as answer:
+                hook(page, "die-2").click()
+            answer.value.finished()
+        seen = version(page)
+        server.kill()
+        server.restart(wait=moment != "while the server starts")
+        page.reload()
+        reloads += 1
+        took = shows_the_game(page, seen)
+        assert took < SHOWN_WITHIN, f"{moment}: the game showed after {took:.1f} s"
+        my_turn_or_end(page)
+        settled(page)
+        stood = server.state(page)
+        assert stood["version"] >= seen, moment
+        assert dice_labels(page) == api_labels(stood), moment
+        for player in stood["players"]:
+            assert hook(page, f"total-{player['seat']}").inner_text() == str(player["total"])
+        assert not page.evaluate("window.sawFailed"), moment
+    assert reloads >= 10
+    # the page left open while the server is down says so, and recovers by itself
+    my_turn_or_end(page)
+    seen = version(page)
+    third = dice_labels(page)[2]
+    server.kill()
+    hook(page, "offline").wait_for(state="visible", timeout=5000)
+    assert "Failed to fetch" not in page.locator("body").inner_text()
+    hook(page, "die-3").click()  # queued while the server is away, sent once it is back
+    server.restart()
+    hook(page, "offline").wait_for(state="hidden", timeout=8000)
+    settled(page)
+    assert version(page) > seen
+    assert ("saved" in dice_labels(page)[2]) != ("saved" in third)
+    assert not page.evaluate("window.sawFailed")
+    page.context.close()
+
+
+def test_clicks_over_a_slow_link_are_queued_and_sent_in_order(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    before = [label.split(": ")[1] for label in dice_labels(page)]
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 300, "downloadThroughput": -1, "uploadThroughput": -1})
+    hook(page, "die-1").click()
+    page.wait_for_timeout(150)
+    hook(page, "die-2").click()
+    page.wait_for_timeout(150)
+    hook(page, "roll").click()
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".includes('1 re-roll left')", timeout=WAIT_MS)
+    settled(page)
+    after = dice_labels(page)
+    assert after[:2] == [f"Die 1: {before[0]}, saved", f"Die 2: {before[1]}, saved"]
+    stood = server.state(page)
+    assert stood["saved"][:2] == [True, True] and stood["rolls_left"] == 1
+    assert stood["dice"][:2] == before[:2]
+    page.context.close()
+
+
+IN_VIEW = """() => {
+  const ids = ['die-1', 'die-2', 'die-3', 'die-4', 'die-5', 'roll'];
+  const boxes = [...document.querySelectorAll('[data-testid^="box-"]')]
+    .filter((b) => !b.hidden && b.offsetParent !== null);
+  const out = [];
+  const hooks = ids.map((id) => document.querySelector(`[data-testid="${id}"]`));
+  for (const node of [...hooks, ...boxes]) {
+    const r = node.getBoundingClientRect();
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth || !r.height) {
+      out.push(node.dataset.testid);
+    }
+  }
+  return {outside: out, boxes: boxes.length,
+          lowest: Math.min(...boxes.map((b) => b.getBoundingClientRect().height))};
+}"""
+"""What of the dice, Roll and the open boxes lies outside the viewport; how many boxes; the
+least box height."""
+
+
+def prompt_in_view(page: Page, where: str, touch: bool) -> None:
+    """Check that the dice, Roll and every open box of the person are in view without scrolling."""
+    seen = page.evaluate(IN_VIEW)
+    assert seen["outside"] == [], where
+    assert seen["boxes"] >= 1, where
+    if touch:
+        assert seen["lowest"] >= 44, where
+
+
+def open_boxes(state: Any) -> int:
+    """Return how many boxes of the first seat are open."""
+    return sum(box["score"] is None for box in state["players"][0]["boxes"])
+
+
+@pytest.mark.parametrize("width, height, touch", SIZES)
+def test_the_dice_roll_and_every_open_box_are_on_one_screen_at_every_prompt(
+        browser: Browser, server: Server, screens: Path,
+        width: int, height: int, touch: bool) -> None:
+    page = new_page(browser, width, height, touch)
+    start_game(page, server, seed=30 + width, screens=screens)
+    turns = 13 if touch else 3
+    for turn in range(turns):
+        my_turn_or_end(page)
+        settled(page)
+        where = f"{width}x{height}, turn {turn + 1}"
+        assert page.evaluate("scrollY") == 0 or touch, where
+        prompt_in_view(page, where + ", first roll", touch)
+        assert page.locator('[data-testid^="box-"]:visible').count() == open_boxes(
+            server.state(page))
+        if turn == 0:
+            page.screenshot(path=str(screens / f"your-turn-{width}x{height}.png"))
+            accessible(page, where + ", your turn")
+        hook(page, "die-1").click()
+        hook(page, "roll").click()
+        settled(page)
+        prompt_in_view(page, where + ", after a roll", touch)
+        hook(page, "score").click()
+        settled(page)
+        prompt_in_view(page, where + ", choosing a box", touch)
+        page.mouse.wheel(0, 600)  # a player who scrolled down to the card
+        with page.expect_response("**/moves"):
+            hook(page, f"box-{best_box(page)}").click()
+        assert hook(page, "die-1").evaluate("(d) => d.getBoundingClientRect().top >= 0")
+        if turn == 0:
+            page.wait_for_function(
+                "() => document.querySelector('#status').textContent.includes('Computer')")
+            page.screenshot(path=str(screens / f"computer-turn-{width}x{height}.png"))
+            accessible(page, where + ", the computer's turn")
+    if touch:
+        hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS)
+        ended(page, screens, f"{width}x{height}")
+        wide = new_page(browser)
+        wide.goto(page.url)
+        hook(wide, "winner").wait_for(state="visible", timeout=WAIT_MS)
+        ended(wide, screens, "1280x800")
+        wide.context.close()
+    page.context.close()
+
+
+def ended(page: Page, screens: Path, size: str) -> None:
+    """Check the end of the game: the winner in view, announced, with totals and Play again."""
+    winner = hook(page, "winner")
+    box = winner.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size[
+        "height"]  # type: ignore[index]
+    assert page.locator("#end").get_attribute("aria-labelledby") == "end-title"
+    assert winner.inner_text() in page.locator("#announce").inner_text()
+    assert page.get_by_role("button", name="Play again").is_visible()
+    for seat in (1, 2):
+        assert hook(page, f"total-{seat}").inner_text().isdigit()
+    page.screenshot(path=str(screens / f"end-{size}.png"))
+    accessible(page, f"the end, {size}")
+
+
+def test_the_card_the_legend_the_keys_and_the_announcements(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    start_game(page, server, seed=44)
+    my_turn_or_end(page)
+    settled(page)
+    # the card: box names as row headers, the bonus's progress to 63, totals in the usual order
+    names = page.locator('#cards tbody th[scope="row"]').all_inner_texts()
+    assert names[0] == "Ones" and "Chance" in names and "Bonus at 63" in names
+    assert page.locator("#cards tbody.totals th").all_inner_texts() == [
+        "Upper section", "Upper bonus", "Lower section", "Yahtzee bonus", "Total"]
+    for seat in (1, 2):
+        assert "63" in hook(page, f"upper-bonus-{seat}").inner_text()
+    # previews only for the player to move, marked as previews, a zero marked as a zero
+    state = server.state(page)
+    previews = page.locator("#cards button.box:visible")
+    assert previews.count() == 13
+    for box in state["players"][0]["boxes"]:
+        button = hook(page, f"box-{box['number']}")
+        assert ("zero" in str(button.get_attribute("class"))) == (box["now"] == 0)
+        assert f"Score {box['now']} in {box['name']}" in str(button.get_attribute("aria-label"))
+    others = page.locator("#cards tbody:not(.totals) tr:not(.bonus-progress) td:nth-child(3)")
+    assert others.all_inner_texts() == [""] * 13
+    assert "preview" in page.locator("#card-hint").inner_text()
+    # the legend opens with a tap or a click
+    legend = page.locator("details.legend")
+    legend.locator("summary").click()
+    assert legend.locator("dd").first.is_visible()
+    assert "±" in legend.inner_text() and "Win chances" in legend.inner_text()
+    assert page.title().startswith("Your turn")
+    # keyboard focus stays on the control used
+    hook(page, "die-1").focus()
+    page.keyboard.press("Enter")
+    settled(page)
+    assert hook(page, "die-1").get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.activeElement.dataset.testid") == "die-1"
+    ring = hook(page, "die-1").evaluate("(d) => getComputedStyle(d).outlineColor")
+    saved = hook(page, "die-1").evaluate("(d) => getComputedStyle(d).backgroundColor")
+    assert ring != saved and ring == "rgb(20, 71, 230)"
+    hook(page, "roll").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".includes('1 re-roll left')", timeout=WAIT_MS)
+    assert page.evaluate("document.activeElement.dataset.testid") == "roll"
+    # the shortcuts are shown, and can be switched off (and stay off)
+    assert hook(page, "roll").locator("kbd").is_visible()
+    page.keyboard.press("2")
+    page.wait_for_selector('[data-testid="die-2"][aria-pressed="true"]')
+    settled(page)
+    page.uncheck("#shortcuts")
+    assert not hook(page, "roll").locator("kbd").is_visible()
+    page.keyboard.press("2")
+    page.keyboard.press("s")
+    page.wait_for_timeout(300)
+    assert hook(page, "die-2").get_attribute("aria-pressed") == "true"
+    assert str(page.locator("#table").get_attribute("data-pending")) == "0"
+    page.reload()
+    my_turn_or_end(page)
+    assert not page.locator("#shortcuts").is_checked()
+    # the computer's moves are said once, in a polite live region
+    hook(page, "score").click()
+    hook(page, f"box-{best_box(page)}").click()
+    page.wait_for_function("() => document.querySelector('#announce').textContent"
+                           ".includes('Computer scored')", timeout=WAIT_MS)
+    announce = page.locator("#announce")
+    assert announce.get_attribute("aria-live") == "polite"
+    my_turn_or_end(page)
+    assert "Your turn" in announce.inner_text()
+    assert page.locator("#status").get_attribute("aria-live") is None
+    page.context.close()

@@ -1,0 +1,166 @@
+"""One ranking of a position's moves: the keeps to roll again and the boxes to score now.
+
+Every list of moves the program shows comes from ``rank_moves``: the
+coach's options in the console and the browser (``Coach.keep_options``,
+``Coach.box_options``) and the ranked moves of ``advise``
+(``app.advice.ranked_moves``).  The moves of a position are the boxes its
+dice may be scored in and, with a re-roll left, every keep of fewer dice
+than all.  They are ranked by the optimal strategy's expected final score,
+best first.  Values closer than ``TIE`` are equal (they are exact up to
+rounding in the last bits, which depends on how they were summed), and
+equal moves come in the tie order, the strategy's own:
+
+1. scoring now before rolling again;
+2. boxes by menu number;
+3. keeps of more dice first, then of lower dice (the solver's ``SUB_KEEPS`` order).
+
+Each place takes the next move as the first one, in tie order, whose value
+is within ``TIE`` of the best value left; so the first move is always the
+one the strategy plays.  The coach's options show the boxes, while a
+re-roll is left, as one move, "score now" (a keep of every die), standing
+where the best box stands (``MoveRanking.keeps``).
+
+No numpy here: the console imports the coach, and two people must be able
+to play with the standard library alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from yahtzee.solver.ties import TIE
+
+if TYPE_CHECKING:
+    from yahtzee.solver.profiles import Profile
+
+TOP_MOVES = 3
+"""How many moves the advice shows: the best one and the next two."""
+
+
+@dataclass(frozen=True)
+class Keep:
+    """A keep: the dice values kept (sorted) out of ``dice``; keeping all of them is scoring now."""
+
+    values: tuple[int, ...]
+    dice: int
+
+    @property
+    def scores_now(self) -> bool:
+        """Whether every die is kept: the player scores without rolling again."""
+        return len(self.values) == self.dice
+
+
+@dataclass(frozen=True)
+class ScoreBox:
+    """A scoring choice: the box's menu number and printed name."""
+
+    number: int
+    name: str
+
+
+Move = Keep | ScoreBox
+"""A decision the coach judges or advises."""
+
+
+class MoveValues(Protocol):
+    """A strategy that knows the expected final score of every choice (the optimal one)."""
+
+    def keep_values(self, card: Any, dice: Sequence[int],
+                    rolls_left: int) -> dict[tuple[int, ...], float]:
+        """Return each keep's expected final score, in tie order (keeping all five first)."""
+        ...
+
+    def category_values(self, card: Any, dice: Sequence[int]) -> dict[Any, float]:
+        """Return each legal box's expected final score, by menu number."""
+        ...
+
+
+class MoveProfiles(Protocol):
+    """An outcome profiler: where optimal play leads after each keep and each box."""
+
+    def keeps(self, card: Any, dice: Sequence[int],
+              rolls_left: int) -> dict[tuple[int, ...], Profile]:
+        """Return the profile of each keep of these dice; keeping all five is scoring now."""
+        ...
+
+    def boxes(self, card: Any, dice: Sequence[int]) -> dict[Any, Profile]:
+        """Return the profile of each box these dice may be scored in."""
+        ...
+
+
+@dataclass(frozen=True)
+class RankedMove:
+    """A move with the expected final score optimal play reaches after it, and its profile.
+
+    ``profile`` is None when the ranking was made without a profiler.
+    """
+
+    move: Move
+    expected: float
+    profile: Profile | None = None
+
+
+def best_first(moves: Sequence[RankedMove]) -> list[RankedMove]:
+    """Return ``moves`` (given in tie order) best first, equal ones (within ``TIE``) as given."""
+    left = list(moves)
+    ranked = []
+    while left:
+        top = max(move.expected for move in left)
+        ranked.append(left.pop(next(i for i, m in enumerate(left) if m.expected >= top - TIE)))
+    return ranked
+
+
+@dataclass(frozen=True)
+class MoveRanking:
+    """Every move of a position, best first (see the module's docstring for the order)."""
+
+    moves: tuple[RankedMove, ...]
+    dice: tuple[int, ...]
+    """The position's dice, sorted (keeping all of them is scoring now)."""
+
+    def best(self) -> RankedMove:
+        """Return the move optimal play makes."""
+        return self.moves[0]
+
+    def top(self, count: int = TOP_MOVES) -> list[RankedMove]:
+        """Return the ``count`` best moves, boxes and keeps alike."""
+        return list(self.moves[:count])
+
+    def keeps(self, count: int = TOP_MOVES) -> list[RankedMove]:
+        """Return the ``count`` best keeps, the boxes standing as one: "score now".
+
+        Scoring now is a keep of every die, where the best box stands in the
+        ranking, with its expected score and profile; the other boxes are left out.
+        """
+        folded: list[RankedMove] = []
+        now = Keep(self.dice, len(self.dice))
+        for ranked in self.moves:
+            if isinstance(ranked.move, Keep):
+                folded.append(ranked)
+            elif all(m.move != now for m in folded):
+                folded.append(RankedMove(now, ranked.expected, ranked.profile))
+        return folded[:count]
+
+    def boxes(self, count: int = TOP_MOVES) -> list[RankedMove]:
+        """Return the ``count`` best boxes."""
+        return [m for m in self.moves if isinstance(m.move, ScoreBox)][:count]
+
+
+def rank_moves(strategy: MoveValues, card: Any, dice: Sequence[int], rolls_left: int,
+               profiler: MoveProfiles | None = None) -> MoveRanking:
+    """Return every move of the position, best first, with profiles when ``profiler`` is given.
+
+    ``rolls_left`` is the re-rolls left (0 to score, the third roll done).
+    """
+    boxes = strategy.category_values(card, dice)
+    box_profiles = {} if profiler is None else profiler.boxes(card, dice)
+    moves = [RankedMove(ScoreBox(box.number, str(box)), value, box_profiles.get(box))
+             for box, value in sorted(boxes.items(), key=lambda item: item[0].number)]
+    if rolls_left:
+        keep_profiles = {} if profiler is None else profiler.keeps(card, dice, rolls_left)
+        moves += [RankedMove(Keep(keep, len(dice)), value, keep_profiles.get(keep))
+                  for keep, value in strategy.keep_values(card, dice, rolls_left).items()
+                  if len(keep) < len(dice)]
+    return MoveRanking(tuple(best_first(moves)), tuple(sorted(dice)))
