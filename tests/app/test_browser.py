@@ -25,7 +25,8 @@ from yahtzee.players.kinds import HUMAN
 from yahtzee.players.players import HumanPlayer
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import KeepAdvice
-from yahtzee.storage.saves import SaveStore
+from yahtzee.storage.fields import FieldError
+from yahtzee.storage.saves import BrowserSeats, SaveStore
 
 VARIANT = get_variant("yahtzee", "official")
 
@@ -68,6 +69,7 @@ def test_a_browser_game_goes_on_after_a_restart_with_the_same_seats(data: Path) 
     tables = BrowserGames(Solvers(), Problems())
     made = tables.create(two_people())
     ann, bo = (secret for secret, _ in made.secrets)
+    assert made.table.join(bo)
     made.table.act(ann, Move.toggle(1))
     before = made.table.view()
     tables.close()
@@ -115,6 +117,7 @@ def test_an_earlier_record_with_a_save_moves_its_seats_into_the_save(data: Path)
     tables = BrowserGames(Solvers(), Problems())
     made = tables.create(two_people(5))
     secret = made.secrets[0][0]
+    made.table.join(made.secrets[1][0])
     made.table.act(secret, Move.roll())
     game_id = made.table.game_id
     tables.close()
@@ -152,3 +155,83 @@ def test_advice_to_score_now_names_the_box(official: Solution, data: Path) -> No
     live.play(Move.toggle(1))
     again = live.coaching()
     assert again is not None and again.box_now == coaching.box_now
+
+
+def saved_seats() -> BrowserSeats:
+    """Return the browser part of the one unfinished game's save."""
+    [save] = SaveStore(problems=Problems()).unfinished()
+    assert save.browser is not None
+    return save.browser
+
+
+def test_a_game_of_two_people_waits_until_both_joined_and_the_waiting_room_is_saved(
+        data: Path) -> None:
+    tables = BrowserGames(Solvers(), Problems())
+    made = tables.create(two_people())
+    table = made.table
+    ann, bo = (secret for secret, _ in made.secrets)
+    assert table.host == (0,) and table.waiting() == (1,)
+    view = table.view()
+    assert not view.started and view.waiting == (1,) and view.version == 2
+    for move in (Move.roll(), Move.toggle(1)):
+        with pytest.raises(GameRequestError) as refused:
+            table.act(ann, move)
+        assert refused.value.denial is Denial.WAITING
+    assert saved_seats().joined == (0,) and not saved_seats().started
+    tables.close()
+    # the waiting room survives a restart; Bo's first request lets the game start
+    again = BrowserGames(Solvers(), Problems()).get(table.game_id)
+    assert not again.view().started and again.waiting() == (1,)
+    assert not again.join("not a secret") and not again.join(ann)
+    assert again.join(bo) and not again.join(bo)
+    view = again.view()
+    assert view.started and view.waiting == () and view.version == 4
+    assert saved_seats().joined == (0, 1) and saved_seats().started
+    again.act(ann, Move.toggle(1))
+    assert again.view().version == 6
+
+
+def test_the_host_alone_may_start_the_game_before_everyone_joined(data: Path) -> None:
+    settings = Settings(VARIANT, (HUMAN, HUMAN, HUMAN), ("Ann", "Bo", "Cy"), 4, coach=False)
+    tables = BrowserGames(Solvers(), Problems())
+    made = tables.create(settings)
+    ann, bo, cy = (secret for secret, _ in made.secrets)
+    with pytest.raises(GameRequestError) as refused:
+        made.table.start(bo)
+    assert refused.value.denial is Denial.NOT_HOST
+    with pytest.raises(GameRequestError) as refused:
+        made.table.start("not a secret")
+    assert refused.value.denial is Denial.NOT_YOUR_SEAT
+    assert made.table.waiting() == (2,)  # Bo joined by asking
+    assert made.table.view().version == 3
+    view = made.table.start(ann)
+    assert view.started and view.waiting == (2,) and view.version == 5
+    assert saved_seats().started and saved_seats().joined == (0, 1)
+    made.table.act(ann, Move.roll())
+    assert made.table.start(ann).started  # once started, a start changes nothing
+    assert made.table.join(cy) and made.table.waiting() == ()
+    tables.close()
+
+
+@pytest.mark.parametrize("settings", [
+    Settings(VARIANT, (HUMAN,), ("Ann",), 2, coach=False),
+    Settings(VARIANT, (HUMAN, HUMAN), ("Ann", "Bo"), 2, coach=False, hot_seat=True)])
+def test_one_person_or_a_hot_seat_starts_at_once(data: Path, settings: Settings) -> None:
+    tables = BrowserGames(Solvers(), Problems())
+    made = tables.create(settings)
+    assert made.table.view().started and made.table.waiting() == ()
+    made.table.act(made.secrets[0][0], Move.roll())
+    tables.close()
+
+
+def test_a_save_without_joined_seats_counts_as_started(data: Path) -> None:
+    seats = BrowserSeats(3, False, False, (("a" * 64, (0,)), ("b" * 64, (1,))), (0,), False)
+    stored = seats.to_dict()
+    assert stored["joined"] == [0] and stored["started"] is False
+    assert BrowserSeats.from_dict(stored, 2) == seats
+    del stored["joined"], stored["started"]
+    old = BrowserSeats.from_dict(stored, 2)
+    assert old.started and old.joined == ()
+    for bad in ({"joined": [2]}, {"joined": "0"}, {"started": 1}, {"joined": [True]}):
+        with pytest.raises(FieldError):
+            BrowserSeats.from_dict({**stored, **bad}, 2)

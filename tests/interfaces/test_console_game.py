@@ -329,9 +329,16 @@ def wait_reading(pid: int, seconds: float = 10.0) -> None:
 
 def test_ctrl_c_at_a_prompt_ends_the_game_without_a_traceback(tmp_path: Path) -> None:
     env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), YAHTZEE_CACHE_DIR=str(tmp_path))
-    process = subprocess.Popen([sys.executable, "game_driver.py", "--seed", "2"], cwd=ROOT,
-                               env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+    # A process started with Ctrl-C ignored keeps it ignored (Python then raises no
+    # KeyboardInterrupt), and something in a long test session can leave SIGINT and SIGQUIT
+    # ignored in this process for a while: start the game as a terminal would.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen([sys.executable, "game_driver.py", "--seed", "2"], cwd=ROOT,
+                                   env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE)
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
     assert process.stdin is not None and process.stdout is not None
     process.stdin.write(b"2\n")
     process.stdin.flush()

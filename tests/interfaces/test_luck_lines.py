@@ -14,7 +14,8 @@ from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.domain.rules import OFFICIAL
-from yahtzee.interfaces.console import Console, analysis_json
+from yahtzee.interfaces.console import Console
+from yahtzee.interfaces.review import analysis_json
 from yahtzee.interfaces.wording import luck_line
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Assessment, Coach, PlayerAnalysis, ScoreBox

@@ -28,7 +28,8 @@ with warnings.catch_warnings():
 
 from benchmarks.web_load import best_box  # noqa: E402
 from tests.web_helpers import console_totals  # noqa: E402
-from yahtzee.interfaces.web.server import MAX_BODY, bind, make_app  # noqa: E402
+from yahtzee.interfaces.web.server import (MAX_BODY, bind, lan_address, make_app,  # noqa: E402
+                                           reachable)
 from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.storage.history import History  # noqa: E402
 from yahtzee.storage.saves import SaveStore  # noqa: E402
@@ -45,12 +46,18 @@ def client(data: Path) -> Iterator[TestClient]:
         yield test_client
 
 
-def new_game(client: TestClient, **form: Any) -> tuple[str, list[str]]:
-    """Start a game; return its ID and its secrets in seat order."""
+def new_game(client: TestClient, join: bool = True, **form: Any) -> tuple[str, list[str]]:
+    """Start a game; return its ID and its secrets in seat order.
+
+    With ``join``, every seat's link is used at once (so a game of people starts).
+    """
     answer = client.post("/api/games", json=form)
     assert answer.status_code == 201, answer.text
     made = answer.json()
-    return made["game"], [link["secret"] for link in made["links"]]
+    secrets = [link["secret"] for link in made["links"]]
+    for secret in secrets[1:] if join else ():
+        client.get(f"/api/games/{made['game']}", headers={"X-Seat-Secret": secret})
+    return made["game"], secrets
 
 
 def wait_turn(client: TestClient, game: str, secret: str) -> dict[str, Any]:
@@ -299,3 +306,106 @@ def test_every_connection_sends_its_answers_without_delay() -> None:
         return seen[0]
 
     assert asyncio.run(accept_one()) != 0
+
+
+def start(client: TestClient, game: str, secret: str) -> Any:
+    """Ask to start the game with ``secret``; return the answer."""
+    return client.post(f"/api/games/{game}/start", json={}, headers={"X-Seat-Secret": secret})
+
+
+def test_a_game_of_two_people_takes_no_move_until_the_second_has_joined(
+        client: TestClient) -> None:
+    game, (ann, bo) = new_game(client, join=False, coach=False,
+                               players=[{"kind": "greedy", "name": "Cy"},
+                                        {"kind": "human", "name": "Ann"},
+                                        {"kind": "human", "name": "Bo"}])
+    state = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": ann}).json()
+    assert (state["started"], state["waiting"], state["host"]) == (False, [3], True)
+    assert state["turn"] == 1 and state["moves"] == []  # the computer waits too
+    for body in ({"action": "roll"}, {"action": "toggle", "die": 1}):
+        answer = move(client, game, ann, **body)
+        assert (answer.status_code, answer.json()) == (409, {
+            "error": "Waiting for players to join."})
+    assert client.get(f"/api/games/{game}").json() == state | {"host": False, "you": []}
+    [save] = SaveStore(problems=Problems()).unfinished()
+    assert save.browser is not None and save.browser.joined == (1,)
+    assert not save.browser.started
+    # Bo opens his link: the game starts, and Ann's page, waiting for a change, hears of it
+    joined = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": bo}).json()
+    assert (joined["started"], joined["waiting"], joined["host"]) == (True, [], False)
+    assert joined["version"] > state["version"]
+    waited = client.get(f"/api/games/{game}?after={state['version']}").json()
+    assert waited["version"] >= joined["version"]
+    assert any(line.startswith("Cy scored") for line in wait_turn(client, game, ann)["moves"])
+    assert move(client, game, ann, action="roll").status_code == 200
+
+
+def test_the_host_starts_anyway_and_no_one_else_may(client: TestClient) -> None:
+    game, (ann, bo) = new_game(client, join=False, coach=False,
+                               players=[{"kind": "human"}, {"kind": "human"}])
+    refusals = [
+        (start(client, game, "not-a-secret"), 403,
+         "This link does not play a seat of this game."),
+        (client.post(f"/api/games/{game}/start", content=b"{", headers={
+            "X-Seat-Secret": ann, **JSON}), 400, "The request is not JSON."),
+        (client.post(f"/api/games/{game}/start", json=[], headers={
+            "X-Seat-Secret": ann}), 400, "A start is a JSON object."),
+        (start(client, "0" * 32, ann), 404,
+         "No game has this address (it may have ended and been filed)."),
+    ]
+    for answer, status, message in refusals:
+        assert (answer.status_code, answer.json()) == (status, {"error": message})
+    assert client.get(f"/api/games/{game}").json()["started"] is False
+    started = start(client, game, ann)
+    assert started.status_code == 200
+    assert (started.json()["started"], started.json()["waiting"]) == (True, [2])
+    assert move(client, game, ann, action="roll").status_code == 200
+    assert start(client, game, ann).json()["started"] is True
+
+
+def test_a_guest_may_not_start_the_game(client: TestClient) -> None:
+    game, (ann, bo, cy) = new_game(client, join=False, coach=False,
+                                   players=[{"kind": "human"}] * 3)
+    answer = start(client, game, bo)
+    assert (answer.status_code, answer.json()) == (403, {
+        "error": "Only the player who made the game can start it before everyone has joined."})
+    state = client.get(f"/api/games/{game}").json()
+    assert (state["started"], state["waiting"]) == (False, [3])  # Bo has joined by asking
+
+
+def test_the_waiting_room_survives_a_restart(data: Path) -> None:
+    with TestClient(make_app(delay=0)) as client:
+        game, (ann, bo) = new_game(client, join=False, coach=False,
+                                   players=[{"kind": "human"}, {"kind": "human"}])
+        before = client.get(f"/api/games/{game}").json()
+    with TestClient(make_app(delay=0)) as client:
+        after = client.get(f"/api/games/{game}").json()
+        assert after == before and not after["started"]
+        assert move(client, game, ann, action="roll").status_code == 409
+        assert client.get(f"/api/games/{game}", headers={"X-Seat-Secret": bo}).json()["started"]
+        assert move(client, game, ann, action="roll").status_code == 200
+
+
+def test_the_form_s_options_explain_the_kinds_and_rules(client: TestClient) -> None:
+    options = client.get("/api/options").json()
+    assert options["default_rules"] == "official"
+    assert [(k["shown"], k["description"]) for k in options["kinds"]] == [
+        ("Person", "someone at this screen or on their own link"),
+        ("Computer", "plays to win"), ("Expected", "plays for the highest average score"),
+        ("Greedy", "takes the most points now")]
+    assert {r["name"]: (r["label"], r["description"]) for r in options["rule_sets"]} == {
+        "official": ("Official (Hasbro)", "joker and 100-point Yahtzee bonuses"),
+        "course": ("Course (CS2100)", "the specification's rules")}
+    assert options["address"] is None  # no socket here: the page uses its own origin
+
+
+def test_the_address_to_share_is_the_network_s_when_bound_to_every_interface() -> None:
+    listening = bind("127.0.0.1", 0)
+    port = listening.getsockname()[1]
+    assert reachable(listening) == f"http://127.0.0.1:{port}"
+    listening.close()
+    everywhere = bind("0.0.0.0", 0)
+    port = everywhere.getsockname()[1]
+    network = lan_address()
+    assert reachable(everywhere) == f"http://{network or '127.0.0.1'}:{port}"
+    everywhere.close()

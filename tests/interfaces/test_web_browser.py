@@ -23,15 +23,12 @@ from typing import Any
 import pytest
 
 from benchmarks import web_load
+from tests.browser_fixtures import CHROMIUM
 from tests.web_helpers import console_totals
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
 
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
-LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update",
-               "--disable-sync"]
 WAIT_MS = 60_000
 """How long a step may take before the test fails (a limit against hanging, not a measure)."""
 
@@ -43,7 +40,7 @@ if not os.environ.get("YAHTZEE_REQUIRE_BROWSER"):
     pytest.importorskip("playwright.sync_api")
     pytest.importorskip("starlette")
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 
 
 @dataclass
@@ -64,15 +61,6 @@ def start_server(data: Path, cache: Path, port: int = 0) -> Server:
     """Start ``python -m yahtzee serve`` (computers 0.02 s apart); return it once it is up."""
     process, url = web_load.start_server(data, delay=0.02, cache=cache, port=port)
     return Server(process, url + "/", int(url.rsplit(":", 1)[1]))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, driven by Playwright."""
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +117,7 @@ def test_a_seeded_game_against_the_computer_played_by_clicks_ends_as_at_the_cons
     page = browser.new_page(viewport={"width": 1000, "height": 900})
     page.goto(server.url)
     hook(page, "new-game").wait_for()
+    page.select_option("#rules", "course")  # the form's default is official
     page.fill("#seed", "8")
     page.screenshot(path=str(screens / "1-new-game.png"), full_page=True)
     hook(page, "new-game").click()
@@ -235,6 +224,7 @@ def test_a_game_killed_mid_turn_goes_on_where_it_was_when_the_server_starts_agai
     page = browser.new_page()
     page.goto(server.url)
     hook(page, "new-game").wait_for()
+    page.select_option("#rules", "course")  # the form's default is official
     page.fill("#seed", "11")
     hook(page, "new-game").click()
     my_turn_or_end(page)

@@ -25,11 +25,11 @@ from urllib.parse import unquote
 
 import pytest
 
-from tests.interfaces.test_web_browser import CHROMIUM, LAUNCH_ARGS, ROOT, WAIT_MS, hook
+from tests.interfaces.test_web_browser import ROOT, WAIT_MS, hook
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -130,15 +130,6 @@ class Server:
             return json.load(answer)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, driven by Playwright."""
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
 def server(data: Path, solver_cache: Path, course: Solution,
            course_moments: Moments) -> Iterator[Server]:
@@ -177,6 +168,7 @@ def start_game(page: Page, server: Server, seed: int, coach: bool = True,
         assert size is not None
         page.screenshot(path=str(screens / f"form-{size['width']}x{size['height']}.png"))
         accessible(page, "the form")
+    page.select_option("#rules", "course")  # the session's tables are the course rules'
     page.fill("#seed", str(seed))
     if not coach:
         page.uncheck("#coach")

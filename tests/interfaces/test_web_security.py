@@ -246,7 +246,8 @@ def test_the_api_is_described_by_its_openapi_document(client: TestClient) -> Non
     described = answer.json()
     assert described["openapi"].startswith("3.1")
     assert set(described["paths"]) == {"/api/options", "/api/games", "/api/games/{game_id}",
-                                       "/api/games/{game_id}/moves", "/api/openapi.json"}
+                                       "/api/games/{game_id}/moves", "/api/games/{game_id}/start",
+                                       "/api/openapi.json"}
     schemas = described["components"]["schemas"]
     assert {"NewGame", "MoveRequest", "Seat", "Error"} <= set(schemas)
     assert schemas["NewGame"]["properties"]["players"]["maxItems"] == 6
@@ -289,8 +290,8 @@ def test_a_server_on_every_address_tells_the_address_others_open(
     everywhere, loopback = server.bind("0.0.0.0", 0), server.bind("127.0.0.1", 0)
     try:
         port = everywhere.getsockname()[1]
-        assert server.reachable_at(everywhere) == f"http://192.168.1.20:{port}/"
-        assert server.reachable_at(loopback) is None
+        assert server.reachable(everywhere) == f"http://192.168.1.20:{port}"
+        assert server.reachable(loopback) == f"http://127.0.0.1:{loopback.getsockname()[1]}"
     finally:
         everywhere.close()
         loopback.close()

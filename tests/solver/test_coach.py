@@ -20,7 +20,8 @@ from yahtzee.domain.games import yahtzee_variant
 from yahtzee.domain.rules import OFFICIAL, Rules
 from yahtzee.engine.moves import Move
 from yahtzee.engine.engine import TurnView
-from yahtzee.interfaces.console import Console, analysis_json
+from yahtzee.interfaces.console import Console
+from yahtzee.interfaces.review import analysis_json
 from yahtzee.interfaces.wording import keep_text, move_text
 from yahtzee.players.kinds import EXPECTED
 from yahtzee.players.players import ComputerPlayer, Strategy

@@ -71,6 +71,8 @@ class Denial(enum.Enum):
     WRONG_PHASE = "the move does not fit the moment (rolling or choosing a box)"
     STALE = "the game has moved on since the page was drawn"
     GAME_OVER = "the game is over"
+    WAITING = "the game waits for its people to join"
+    NOT_HOST = "only the game's host may start it before everyone has joined"
     FULL = "the server has as many live games as it takes"
     REFUSED = "the engine refused the command"
     """The engine's own refusal: ``GameRequestError.outcome`` holds it."""
@@ -155,6 +157,29 @@ class GameView:
     happened: tuple[Happened, ...]
     hot_seat: bool
     coach: bool
+    started: bool = True
+    """Whether the game has left its waiting room (no move is taken before)."""
+    waiting: tuple[int, ...] = ()
+    """The people's seats (from 0) whose link has not been used yet."""
+    host: tuple[int, ...] = ()
+    """The seats (from 0) of the game's host, who may start it before everyone joins."""
+
+
+def lobby_steps(kinds: Sequence[PlayerKind]) -> int:
+    """Return how far a game of ``kinds``'s version counts before its first move.
+
+    A game of two or more people (whether it waits for them or not) counts
+    one step a person and one more; its version counts on from there once
+    it starts, so that a waiting room's joins keep the version growing.
+    """
+    people = sum(not kind.is_computer for kind in kinds)
+    return people + 1 if people > 1 else 0
+
+
+def waiting_seats(seats: BrowserSeats) -> tuple[int, ...]:
+    """Return the seats (from 0) of ``seats``'s links that have not been used yet."""
+    return tuple(sorted({seat for _, held in seats.secrets for seat in held}
+                        - set(seats.joined)))
 
 
 def hash_secret(secret: str) -> str:
@@ -179,12 +204,26 @@ class BrowserGame:
 
     @property
     def version(self) -> int:
-        """How far the game has gone: it grows with every accepted move.
+        """How far the game has gone: it grows with every join and every accepted move.
 
-        It follows from the saved game alone (twice the accepted moves, one
-        more while the game goes on), so it survives a restart of the server.
+        It follows from the saved game alone (in the waiting room, one more
+        than the seats joined; then twice the accepted moves, one more while
+        the game goes on, after ``lobby_steps``), so it survives a restart of
+        the server.
         """
-        return 2 * len(self.live.engine.log) + (0 if self.live.is_over() else 1)
+        steps = lobby_steps([player.kind for player in self.live.players])
+        if not self.seats.started:
+            return 1 + min(len(self.seats.joined), max(steps - 2, 0))
+        return 2 * len(self.live.engine.log) + (0 if self.live.is_over() else 1) + steps
+
+    @property
+    def host(self) -> tuple[int, ...]:
+        """The host's seats (from 0): those of the first secret, the maker's."""
+        return self.seats.secrets[0][1] if self.seats.secrets else ()
+
+    def waiting(self) -> tuple[int, ...]:
+        """Return the people's seats (from 0) whose link has not been used yet."""
+        return waiting_seats(self.seats)
 
     def seats_of(self, secret: str | None) -> frozenset[int]:
         """Return the seats (from 0) that ``secret`` acts for (none for a wrong or no secret)."""
@@ -202,8 +241,51 @@ class BrowserGame:
         return self.live.is_over()
 
     def computer_to_play(self) -> bool:
-        """Return whether the seat to play is a computer's (and the game goes on)."""
-        return self.live.computer_to_play()
+        """Return whether the seat to play is a computer's (the game started and going on)."""
+        return self.seats.started and self.live.computer_to_play()
+
+    # -- the waiting room --------------------------------------------------
+    def join(self, secret: str | None) -> bool:
+        """Note that the seats of ``secret`` have joined; return whether anything changed.
+
+        The game starts once every person's seat has joined.  A change is
+        written into the game's save at once.
+        """
+        seats = self.seats_of(secret)
+        with self.lock:
+            return self._join(seats)
+
+    def _join(self, seats: frozenset[int]) -> bool:
+        """Note that ``seats`` joined (the lock held); return whether anything changed."""
+        if not seats or seats <= set(self.seats.joined) or self.live.is_over():
+            return False
+        joined = replace(self.seats, joined=tuple(sorted(set(self.seats.joined) | seats)))
+        self._keep(replace(joined, started=joined.started or not waiting_seats(joined)))
+        return True
+
+    def start(self, secret: str | None) -> GameView:
+        """Start the game before every person has joined, for the host; return the view.
+
+        ``GameRequestError`` for a secret of no seat (``NOT_YOUR_SEAT``) or of
+        another seat than the host's (``NOT_HOST``); a game already started
+        is left as it is.
+        """
+        seats = self.seats_of(secret)
+        with self.lock:
+            self.touched = time.monotonic()
+            if not seats:
+                raise GameRequestError(Denial.NOT_YOUR_SEAT)
+            self._join(seats)
+            if not self.seats.started:
+                if not seats & set(self.host):
+                    raise GameRequestError(Denial.NOT_HOST)
+                self._keep(replace(self.seats, started=True))
+            return self._view_now()
+
+    def _keep(self, seats: BrowserSeats) -> None:
+        """Take ``seats`` as the game's seats and write them into its save."""
+        self.seats = seats
+        self.saver.keep_seats(seats)
 
     # -- moves -------------------------------------------------------------
     def act(self, secret: str | None, move: Move, version: int | None = None) -> GameView:
@@ -216,6 +298,7 @@ class BrowserGame:
         seats = self.seats_of(secret)
         with self.lock:
             self.touched = time.monotonic()
+            self._join(seats)
             self._check_turn(seats, version)
             prompt = self.live.prompt()
             if move.chooses_box != (prompt.phase is Phase.SCORING):
@@ -232,6 +315,8 @@ class BrowserGame:
             raise GameRequestError(Denial.NOT_YOUR_SEAT)
         if self.live.is_over():
             raise GameRequestError(Denial.GAME_OVER)
+        if not self.seats.started:
+            raise GameRequestError(Denial.WAITING)
         if version is not None and version != self.version:
             raise GameRequestError(Denial.STALE)
         if self.live.engine.current_seat() not in seats:
@@ -274,7 +359,9 @@ class BrowserGame:
 
     def _view_now(self) -> GameView:
         """Return the view of the current state (the lock held)."""
-        if self._view is not None and self._view.version == self.version:
+        waiting = self.waiting()
+        if (self._view is not None and self._view.version == self.version
+                and self._view.waiting == waiting):
             return self._view
         live = self.live
         prompt = live.prompt()
@@ -292,7 +379,7 @@ class BrowserGame:
             None if coaching is None else coaching.chances,
             tuple(live.analyses()) if over and live.coach is not None else (),
             tuple(live.engine.winners()) if over else (), tuple(self.happened),
-            self.seats.hot_seat, live.coach is not None)
+            self.seats.hot_seat, live.coach is not None, self.seats.started, waiting, self.host)
         return self._view
 
     def _seat_view(self, seat: int) -> SeatView:
@@ -325,8 +412,9 @@ def final_view(game: HistoryGame, log: Sequence[Decision]) -> GameView:
     seats = tuple(seat_view(p.name, find_kind(p.kind) or HUMAN, card, variant)
                   for p, card in zip(game.players, cards))
     winners = tuple(p.seat for p in game.players if p.winner)
-    return GameView(game.uid, 2 * len(log), variant, Phase.OVER, variant.rounds, 0, (), (), 0,
-                    seats, (), None, None, (), None, (), winners, (), False, False)
+    steps = lobby_steps([find_kind(p.kind) or HUMAN for p in game.players])
+    return GameView(game.uid, 2 * len(log) + steps, variant, Phase.OVER, variant.rounds, 0, (),
+                    (), 0, seats, (), None, None, (), None, (), winners, (), False, False)
 
 
 @dataclass(frozen=True)
@@ -381,8 +469,10 @@ class BrowserGames:
             given.append((secrets.token_urlsafe(18), humans))
         else:
             given.extend((secrets.token_urlsafe(18), (seat,)) for seat in humans)
+        host = given[0][1] if given else ()
         seats = BrowserSeats(seed, settings.coach, settings.hot_seat,
-                             tuple((hash_secret(secret), held) for secret, held in given))
+                             tuple((hash_secret(secret), held) for secret, held in given),
+                             joined=host, started=len(given) < 2)
         with self.lock:
             self._make_room()
             table = self._new(uuid.uuid4().hex, seats, settings.variant, settings.kinds,

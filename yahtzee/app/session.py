@@ -289,6 +289,18 @@ class Autosave:
         except (OSError, StorageError, SnapshotError) as error:
             self._cannot_save(error)
 
+    def keep_seats(self, seats: BrowserSeats) -> None:
+        """Write a browser game's seats (who joined, whether it started) into its save."""
+        self.browser = seats
+        if self.save is None:
+            return  # its first save will hold them
+        try:
+            save = replace(self.save, browser=seats)
+            self.store.write(save)
+            self.save = save
+        except (OSError, StorageError, SnapshotError) as error:
+            self._cannot_save(error)
+
     def finished(self, engine: Engine) -> None:
         """File the finished game in the history, then remove its save.
 

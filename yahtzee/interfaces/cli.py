@@ -252,10 +252,15 @@ def build_parser() -> argparse.ArgumentParser:
         "analyze", help="judge a finished game's decisions against optimal play",
         description="Judge every decision of every player of a finished game against "
                     "optimal play: each player's expected points lost, a turn's average, "
-                    "and the three costliest decisions with the better move.")
+                    "and the three costliest decisions with the better move, and a chart "
+                    "of the win chances; or write the whole review as one HTML page.")
     analyze.add_argument("game_id", nargs="?", metavar="GAME_ID",
                          help="the finished game's number (default: the latest)")
-    analyze.add_argument("--json", action="store_true", help="print JSON")
+    shown = analyze.add_mutually_exclusive_group()
+    shown.add_argument("--json", action="store_true", help="print JSON")
+    shown.add_argument("--html", metavar="FILE",
+                       help="write the review (charts, a row per turn) as one HTML file "
+                            "that opens without a server")
 
     advise = sub.add_parser(
         "advise", help="advice for a game played with real dice",

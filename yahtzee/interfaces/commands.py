@@ -25,8 +25,10 @@ from yahtzee.app.session import (Autosave, NoUnfinishedGameError, Solvers,
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
 from yahtzee.interfaces.advise import run_advise
-from yahtzee.interfaces.console import Console, analysis_json, saves_json
+from yahtzee.interfaces.console import Console, saves_json
 from yahtzee.interfaces.console_game import Game
+from yahtzee.interfaces.review import Review, chart_lines, make_review, review_json
+from yahtzee.interfaces.review_html import review_document
 from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED, game_words,
                                         local_time)
 from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind
@@ -441,20 +443,29 @@ def run_analyze(args: argparse.Namespace) -> int:
     except StorageError as error:
         console.error(f"the history cannot be read: {error}")
         return 1
-    variant = get_variant(meta.variant, meta.rules)
-    names = [p.name for p in meta.players]
-    recorded = bool(meta.chances)
-    coach = Solvers(report=console.solver_event).coach(
-        variant, profiles=not recorded and len(names) > 1)
-    chances = meta.chances if recorded else coach.turn_chances(len(names), log)
-    analyses = coach.analyze(names, log, chances)
+    review = make_review(meta, log, Solvers(report=console.solver_event))
     if args.json:
-        console.say(json.dumps({"game_id": meta.game_id, "chances_recorded": recorded,
-                                **analysis_json(analyses, variant, chances)}, indent=2))
-    else:
-        console.say(f"Game {meta.game_id}, finished {local_time(meta.finished_at)}, "
-                    f"{meta.rules} rules")
-        console.analysis(analyses, variant)
+        console.say(json.dumps(review_json(review), indent=2))
+        return 0
+    if args.html is not None:
+        return _write_review(review, args.html, console)
+    console.say(f"Game {meta.game_id}, finished {local_time(meta.finished_at)}, "
+                f"{meta.rules} rules")
+    console.analysis(review.analyses, review.variant)
+    for line in chart_lines(review):
+        console.say(line)
+    return 0
+
+
+def _write_review(review: Review, path: str, console: Console) -> int:
+    """Write the review as one self-contained HTML file; exit status 1 if it cannot be written."""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(review_document(review))
+    except OSError as error:
+        console.error(f"cannot write {path}: {error.strerror or error}")
+        return 1
+    console.say(f"The review of game {review.game.game_id} is in {path}")
     return 0
 
 

@@ -20,17 +20,18 @@ from typing import TYPE_CHECKING, Any, TextIO
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
 from yahtzee.engine.moves import Notation
-from yahtzee.engine.records import TurnChances, TurnSummary
+from yahtzee.engine.records import TurnSummary
 from yahtzee.interfaces.reporting import Reporter
+from yahtzee.interfaces.review import analysis_json, assessment_json  # noqa: F401 (moved)
 from yahtzee.interfaces.streams import printable
 from yahtzee.interfaces.wording import (PROGRAM_NAME, faces, game_description, game_title,
                                         joker_text, local_time, luck_line, move_text, percent,
                                         profile_text, reroll_text, scored_text, scored_words,
                                         winner_line)
-from yahtzee.solver.coach import Assessment, PlayerAnalysis
+from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.saves import SaveFile
 from yahtzee.storage.snapshot import record_variant
-from yahtzee.storage.stats import JSON_DIGITS, Bucket, Figures, Stats
+from yahtzee.storage.stats import Bucket, Figures, Stats
 
 if TYPE_CHECKING:
     from yahtzee.solver.profiles import Profile
@@ -473,33 +474,3 @@ def saves_json(saves: Sequence[SaveFile], opened: set[int]) -> list[dict[str, An
             "to_play": None if over else game.players[game.seat].name,
             "open": save.save_id in opened})
     return games
-
-
-def assessment_json(a: Assessment, variant: Variant) -> dict[str, Any]:
-    """Return one judged decision as JSON-ready data, its moves in words."""
-    return {"round": a.round, "seat": a.seat, "rolls_left": a.rolls_left, "dice": list(a.dice),
-            "choice": move_text(a.choice, variant), "best": move_text(a.best, variant),
-            "expected_choice": round(a.expected_choice, JSON_DIGITS),
-            "expected_best": round(a.expected_best, JSON_DIGITS),
-            "cost": round(a.cost, JSON_DIGITS)}
-
-
-def analysis_json(analyses: Sequence[PlayerAnalysis], variant: Variant,
-                  turns: Sequence[TurnChances] = ()) -> dict[str, Any]:
-    """Return the analysis as ``{"players": [...], "turn_chances": [...]}``, in seating order.
-
-    Each player has ``name``, ``optimum``, ``luck``, ``total_cost``, ``final``
-    (``final == optimum + luck - total_cost``, to rounding), ``win_chances``
-    (at each round's start; empty for one player) and ``decisions``.
-    ``turn_chances`` lists ``turns``: at each turn's start, the ``round``,
-    the ``seat`` (from 0) about to roll and every player's ``chances``.
-    """
-    return {"players": [{"name": a.name, "optimum": round(a.optimum, JSON_DIGITS),
-                         "luck": round(a.luck, JSON_DIGITS) + 0.0,
-                         "total_cost": round(a.total_cost, JSON_DIGITS), "final": a.final,
-                         "win_chances": [round(c, JSON_DIGITS) for c in a.chances],
-                         "decisions": [assessment_json(d, variant) for d in a.decisions]}
-                        for a in analyses],
-            "turn_chances": [{"round": t.round, "seat": t.seat,
-                              "chances": [round(c, JSON_DIGITS) for c in t.chances]}
-                             for t in turns]}

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING
 
 from yahtzee.domain.card import JokerBar, MenuItem, Variant
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
+from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.engine.records import GameRecord
+from yahtzee.players.kinds import COMPUTER, EXPECTED, GREEDY, HUMAN, PlayerKind
 from yahtzee.solver.coach import BoxAdvice, Keep, KeepAdvice, Move, PlayerAnalysis
 from yahtzee.storage.snapshot import record_variant
 
@@ -26,6 +28,18 @@ PROGRAM_NAME = "python -m yahtzee"
 """How texts name the program: it works however the game was started."""
 GAME_NAMES = {YAHTZEE: "Yahtzee", POKER_DICE_NAME: "Poker Dice"}
 """How each game of the registry is named in a sentence."""
+KIND_WORDS: dict[PlayerKind, tuple[str, str]] = {
+    HUMAN: ("Person", "someone at this screen or on their own link"),
+    COMPUTER: ("Computer", "plays to win"),
+    EXPECTED: ("Expected", "plays for the highest average score"),
+    GREEDY: ("Greedy", "takes the most points now"),
+}
+"""Each player kind as the browser's form shows it: its label and what it does, in one line."""
+RULES_WORDS = {
+    OFFICIAL.name: ("Official (Hasbro)", "joker and 100-point Yahtzee bonuses"),
+    COURSE.name: ("Course (CS2100)", "the specification's rules"),
+}
+"""Each rule set as the browser's form shows it: its label and what it means, in one line."""
 NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
                 "run  python -m pip install -e .  (or  python -m pip install numpy)")
 """What to say when numpy is missing."""

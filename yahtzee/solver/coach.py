@@ -130,6 +130,21 @@ class Assessment:
 
 
 @dataclass(frozen=True)
+class RollLuck:
+    """One roll's luck: the dice it showed and what they were worth against the position before.
+
+    ``rolls_left`` is the re-rolls left once these dice were shown (2 after
+    a turn's first roll); ``luck`` is in expected final points.
+    """
+
+    round: int
+    seat: int
+    rolls_left: int
+    dice: tuple[int, ...]
+    luck: float
+
+
+@dataclass(frozen=True)
 class PlayerAnalysis:
     """Every judged decision of one player, and how the game went against expectation.
 
@@ -146,6 +161,8 @@ class PlayerAnalysis:
     final: int = 0
     chances: tuple[float, ...] = ()
     """The player's win chance at the start of each round (empty without profiles)."""
+    rolls: tuple[RollLuck, ...] = ()
+    """Every roll's luck, in order; ``luck`` is their sum."""
 
     @property
     def total_cost(self) -> float:
@@ -359,7 +376,8 @@ class Coach:
         optimum = strategy.expected_final(self.variant.new_card())
         cards = [self.variant.new_card() for _ in names]
         judged: list[list[Assessment]] = [[] for _ in names]
-        luck = [0.0 for _ in names]
+        luck = [0.0] * len(names)
+        rolls: list[list[RollLuck]] = [[] for _ in names]
         turns = self.turn_chances(len(names), log) if chances is None else chances
         by_round: dict[int, tuple[float, ...]] = {}
         for turn_chances in turns:
@@ -373,7 +391,9 @@ class Coach:
                 turn = (d.round, d.seat)
                 before_roll = strategy.expected_final(card)
             if before_roll is not None:
-                luck[d.seat] += self._position_value(card, d) - before_roll
+                gained = self._position_value(card, d) - before_roll
+                luck[d.seat] += gained
+                rolls[d.seat].append(RollLuck(d.round, d.seat, d.rolls_left, d.dice, gained))
                 before_roll = None
             if d.label is not None:
                 judged[d.seat].append(self._judge_box(card, d))
@@ -383,9 +403,9 @@ class Coach:
                 judged[d.seat].append(assessment)
                 if d.command == "roll":
                     before_roll = assessment.expected_choice
-        return [PlayerAnalysis(name, tuple(a), optimum, seat_luck, card.score(),
-                               tuple(start[seat] for start in round_starts))
-                for seat, (name, a, seat_luck, card) in enumerate(zip(names, judged, luck, cards))]
+        return [PlayerAnalysis(name, tuple(a), optimum, luck[seat], card.score(),
+                               tuple(start[seat] for start in round_starts), tuple(rolls[seat]))
+                for seat, (name, a, card) in enumerate(zip(names, judged, cards))]
 
     def _position_value(self, card: Card, d: Decision) -> float:
         """Return the expected final score of the position ``d`` was taken in, with best play."""

@@ -34,8 +34,8 @@ from typing import Any
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.atomic import write_atomic
-from yahtzee.storage.fields import (FieldError, flag, hex_id, listed, mapping, refuse, whole,
-                                    zoned_time)
+from yahtzee.storage.fields import (FieldError, flag, hex_id, listed, mapping, optional, refuse,
+                                    whole, zoned_time)
 from yahtzee.storage.locks import FileLock, try_lock
 from yahtzee.storage.problems import (Damage, SaveInUseError, SaveNotFoundError, StorageError,
                                       StorageProblems, StoredFile, left_in_place, set_aside)
@@ -46,7 +46,10 @@ SAVE_VERSION = 2
 """The newest save format this program reads; a higher one is refused.
 
 Version 2 adds the ``browser`` part of a game played in the browser; a save
-without one is still written as version 1, which older programs read."""
+without one is still written as version 1, which older programs read.  The
+browser part's ``joined`` and ``started`` came later within version 2: a
+program that does not know them ignores them, and one that does reads a
+save without them as a game already started."""
 SECRET_HASH = re.compile(r"[0-9a-f]{64}")
 """A seat secret's SHA-256, in hex, as a browser game's save keeps it."""
 MAX_SAVE_ID = 999_999_999
@@ -76,17 +79,25 @@ class BrowserSeats:
     ``seed`` is the seed the game was made with; ``coach`` and ``hot_seat``
     its settings; ``secrets`` each seat link's secret as its SHA-256 (hex)
     with the seats (from 0) it acts for: the secrets themselves are never stored.
+    The first secret is the host's (the game's maker).  ``joined`` are the
+    seats whose link has been used; ``started`` says whether the game has
+    left its waiting room (every person joined, or the host started it).
+    A save written before these two existed holds neither: its game counts
+    as started, nobody joined yet.
     """
 
     seed: int
     coach: bool
     hot_seat: bool
     secrets: tuple[tuple[str, tuple[int, ...]], ...]
+    joined: tuple[int, ...] = ()
+    started: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """Return the seats' part of the save as JSON-able data."""
         return {"seed": self.seed, "coach": self.coach, "hot_seat": self.hot_seat,
-                "secrets": [[digest, list(seats)] for digest, seats in self.secrets]}
+                "secrets": [[digest, list(seats)] for digest, seats in self.secrets],
+                "joined": list(self.joined), "started": self.started}
 
     @classmethod
     def from_dict(cls, data: object, players: int) -> BrowserSeats:
@@ -104,10 +115,14 @@ class BrowserSeats:
                 raise refuse(name, digest)
             return digest, tuple(listed(seats, f"{name}'s seats", seat))
 
+        joined = optional(fields.get("joined"), "the seats joined",
+                          lambda value, name: listed(value, name, seat))
+        started = optional(fields.get("started"), "'started'", flag)
         return cls(whole(fields.get("seed"), "the seed", low=0),
                    flag(fields.get("coach"), "'coach'"),
                    flag(fields.get("hot_seat"), "'hot_seat'"),
-                   tuple(listed(fields.get("secrets"), "the secrets", secret)))
+                   tuple(listed(fields.get("secrets"), "the secrets", secret)),
+                   tuple(sorted(set(joined or ()))), True if started is None else started)
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,7 @@ def lan_address() -> str | None:
             found = str(probe.getsockname()[0])
     except OSError:
         return None
-    return None if _is_any(found) else found
+    return None if _is_any(found) or _is_loopback(found) else found
 
 
 def own_names() -> set[str]:

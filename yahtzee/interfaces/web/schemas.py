@@ -69,6 +69,10 @@ class MoveRequest(msgspec.Struct, kw_only=True):
     """The state's version the move was chosen at: a move drawn on a stale page is refused."""
 
 
+class StartRequest(msgspec.Struct, kw_only=True):
+    """``POST /api/games/<id>/start``: the host starts a game before everyone joined (``{}``)."""
+
+
 NOT_JSON = "The request is not JSON."
 RULES_MESSAGE = f"The rules are one of: {', '.join(sorted(RULES))}."
 SEED_MESSAGE = "A seed is a whole number from 0 to 2^63-1."
@@ -84,6 +88,7 @@ FIELD_MESSAGES: dict[tuple[type[msgspec.Struct], str], str] = {
     (NewGame, "coach"): "'coach' must be true or false.",
     (NewGame, "hot_seat"): "'hot_seat' must be true or false.",
     (MoveRequest, ""): "A move is a JSON object.",
+    (StartRequest, ""): "A start is a JSON object.",
     (MoveRequest, "action"): "A move is toggle (with a die), roll, score or box (with a box).",
     (MoveRequest, "version"): "'version' must be a whole number.",
 }
@@ -166,8 +171,8 @@ REFUSED = {status: _json(ERROR, text) for status, text in (
 
 def openapi() -> dict[str, Any]:
     """Return the API's OpenAPI 3.1 description (its request bodies from the structs)."""
-    (new_game, move), components = msgspec.json.schema_components(
-        [NewGame, MoveRequest], ref_template="#/components/schemas/{name}")
+    (new_game, move, start), components = msgspec.json.schema_components(
+        [NewGame, MoveRequest, StartRequest], ref_template="#/components/schemas/{name}")
     components["Error"] = {"type": "object", "required": ["error"],
                            "properties": {"error": {"type": "string"}}}
     state = {"type": "object", "description": "The game as the asking seat sees it."}
@@ -196,6 +201,12 @@ def openapi() -> dict[str, Any]:
                 "requestBody": {"required": True,
                                 "content": {"application/json": {"schema": move}}},
                 "responses": {"200": _json(state, "The state after the move."), **REFUSED}}},
+            "/api/games/{game_id}/start": {"post": {
+                "summary": "Start the game before everyone joined (its host's secret)",
+                "parameters": [GAME_PARAMETER, SECRET],
+                "requestBody": {"required": True,
+                                "content": {"application/json": {"schema": start}}},
+                "responses": {"200": _json(state, "The state."), **REFUSED}}},
             "/api/openapi.json": {"get": {"summary": "This description",
                                           "responses": {"200": _json({"type": "object"},
                                                                      "OpenAPI 3.1.")}}},

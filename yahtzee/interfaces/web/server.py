@@ -10,7 +10,10 @@ with a 4xx status, and change nothing):
 - ``GET /api/games/<id>?after=N``: the game's state, as soon as its version
   passes ``N`` (a long poll: how moves reach every browser at once);
 - ``POST /api/games/<id>/moves``: a move for the seat whose secret the
-  ``X-Seat-Secret`` header holds.
+  ``X-Seat-Secret`` header holds;
+- ``POST /api/games/<id>/start``: the host starts a game before every
+  person has joined (a game of two or more people waits for them: a seat
+  joins when its secret is first used, to ask for the state or to move).
 
 - ``GET /api/openapi.json``: the API's OpenAPI description (``schemas``).
 
@@ -51,19 +54,20 @@ from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, BrowserGame, Browse
 from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
-from yahtzee.domain.rules import COURSE, RULES
+from yahtzee.domain.rules import OFFICIAL, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.reporting import Reporter
 from yahtzee.interfaces.web.connections import server_config
-from yahtzee.interfaces.web.guards import (HostGuard, NoStore, SameOrigin, allowed_hosts,
-                                           lan_address)
+from yahtzee.interfaces.web.guards import HostGuard, NoStore, SameOrigin, allowed_hosts
+from yahtzee.interfaces.web.guards import lan_address as lan_address
 from yahtzee.interfaces.web.limits import MINUTE, Limits, Slots, Throttle, retry_after
 from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESSAGE,
                                             SEED_MESSAGE, BodyError, MoveRequest, NewGame,
-                                            Seat, decode, openapi, reason)
+                                            Seat, StartRequest, decode, openapi, reason)
+from yahtzee.interfaces.web.pages import page_routes
 from yahtzee.interfaces.web.views import refusal, state_json
-from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED
+from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
 
 MAX_BODY = 4096
@@ -254,10 +258,14 @@ class WebTable:
     """The server's state: the live games, who waits for their changes, the computers' pace."""
 
     def __init__(self, games: BrowserGames, *, delay: float = DEFAULT_DELAY,
-                 limits: Limits | None = None) -> None:
-        """Serve ``games``; computers wait ``delay`` seconds before each move."""
+                 address: str | None = None, limits: Limits | None = None) -> None:
+        """Serve ``games``; computers wait ``delay`` seconds before each move.
+
+        ``address`` is the origin others reach the server at (for seat links).
+        """
         self.games = games
         self.delay = delay
+        self.address = address
         self.limits = limits if limits is not None else Limits()
         self.throttle = Throttle(self.limits.creations_burst, self.limits.creations_per_minute)
         self.polls = Slots(self.limits.polls_per_client, self.limits)
@@ -340,14 +348,22 @@ class WebTable:
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
     async def options(self, request: Request) -> Response:
-        """Answer with what the new-game form offers, and its defaults."""
+        """Answer with what the new-game form offers, its defaults, and the address to share.
+
+        ``address`` is the origin other people reach the server at
+        (``http://192.168.1.20:8000``), or None when the server does not know
+        its socket (the page then uses its own origin).
+        """
         return JSONResponse({
             "games": [{"name": g, "label": GAME_NAMES[g]} for g in GAMES],
-            "rules": sorted(RULES), "default_rules": COURSE.name,
-            "kinds": [{"name": k.name, "label": k.label, "computer": k.is_computer}
+            "rules": sorted(RULES), "default_rules": OFFICIAL.name,
+            "rule_sets": [{"name": name, "label": label, "description": description}
+                          for name, (label, description) in RULES_WORDS.items()],
+            "kinds": [{"name": k.name, "label": k.label, "computer": k.is_computer,
+                       "shown": KIND_WORDS[k][0], "description": KIND_WORDS[k][1]}
                       for k in KINDS],
             "max_players": MAX_PLAYERS, "max_name": MAX_NAME,
-            "default_players": [HUMAN.name, COMPUTER.name]})
+            "default_players": [HUMAN.name, COMPUTER.name], "address": self.address})
 
     async def description(self, request: Request) -> Response:
         """Answer with the API's OpenAPI description."""
@@ -385,6 +401,7 @@ class WebTable:
                 raise
             view = await run_in_threadpool(self.games.finished, game_id)
             return JSONResponse(state_json(view, frozenset()))
+        await self.join(table, request.headers.get(SECRET_HEADER))
         after = request.query_params.get("after", "")
         if after.isascii() and after.isdigit() and len(after) < 12:
             waited = int(after)
@@ -416,6 +433,28 @@ class WebTable:
         self.drive(table)
         return JSONResponse(state_json(view, table.seats_of(secret)))
 
+    async def join(self, table: BrowserGame, secret: str | None) -> None:
+        """Note that the seats of ``secret`` joined; tell the waiting pages, start the computers."""
+        if not secret or table.seats_of(secret) <= set(table.seats.joined):
+            return  # the usual case, answered without a thread: nothing to note
+        joined: bool = await run_in_threadpool(table.join, secret)
+        if joined:
+            self.notify(table.game_id)
+            self.drive(table)
+
+    async def start(self, request: Request) -> Response:
+        """Start a game before everyone joined, for its host; answer with the state."""
+        table = await self.table(request.path_params["game_id"])
+        try:
+            decode(StartRequest, await self.body(request))
+        except BodyError as error:
+            raise BadRequest(400, reason(StartRequest, error)) from None
+        secret = request.headers.get(SECRET_HEADER)
+        view = await run_in_threadpool(table.start, secret)
+        self.notify(table.game_id)
+        self.drive(table)
+        return JSONResponse(state_json(view, table.seats_of(secret)))
+
     def app(self, hosts: Iterable[str] | None = None) -> Starlette:
         """Return the ASGI application serving the page and the API.
 
@@ -443,6 +482,8 @@ class WebTable:
             Route("/api/games", guarded(self.create), methods=["POST"]),
             Route("/api/games/{game_id}", guarded(self.state)),
             Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
+            Route("/api/games/{game_id}/start", guarded(self.start), methods=["POST"]),
+            *page_routes(self.games.setup, self.games.problems),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ]
 
@@ -463,20 +504,21 @@ class WebTable:
 
 
 def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
-             reporter: Reporter | None = None, hosts: Iterable[str] | None = None,
-             limits: Limits | None = None) -> Starlette:
+             reporter: Reporter | None = None, address: str | None = None,
+             hosts: Iterable[str] | None = None, limits: Limits | None = None) -> Starlette:
     """Return the browser table's application, its games saved in the data folder.
 
     ``reporter`` is told of storage problems and of the solver's builds
-    (by default they go to standard error).  Only requests whose ``Host``
-    is one of ``hosts`` are answered (None: any; ``serve`` always names them);
-    ``limits`` bound what clients may ask (default: ``Limits()``).
+    (by default they go to standard error); ``address`` is the origin
+    others reach the server at (see ``reachable``).  Only requests whose
+    ``Host`` is one of ``hosts`` are answered (None: any; ``serve`` always
+    names them); ``limits`` bound what clients may ask (default: ``Limits()``).
     """
     report = reporter if reporter is not None else Reporter()
     games = BrowserGames(Solvers(report=report.solver_event), report, capacity=capacity)
     if limits is None:
         limits = Limits(computer_games=min(Limits.computer_games, max(1, capacity // 2)))
-    return WebTable(games, delay=delay, limits=limits).app(hosts)
+    return WebTable(games, delay=delay, address=address, limits=limits).app(hosts)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -507,13 +549,18 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def reachable_at(sock: socket.socket) -> str | None:
-    """Return the address other machines open for a socket bound on every address (else None)."""
+def reachable(sock: socket.socket) -> str:
+    """Return the origin others reach a bound socket at: ``http://192.168.1.20:8000``.
+
+    A socket bound to every interface (``0.0.0.0`` or ``::``) is reached at
+    the machine's network address (this machine's own, 127.0.0.1, if it has
+    none); any other at the address it is bound to.
+    """
     host, port = sock.getsockname()[:2]
-    if host not in ("0.0.0.0", "::"):
-        return None
-    found = lan_address()
-    return None if found is None else f"http://{found}:{port}/"
+    if host in ("0.0.0.0", "::"):
+        host = lan_address() or "127.0.0.1"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
 
 
 def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
@@ -533,14 +580,13 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
     except OSError as error:
         reporter.error(f"cannot listen on {host}:{port}: {error.strerror or error}")
         return 1
-    app = make_app(delay=delay, capacity=capacity, reporter=reporter,
+    shared = reachable(sock)
+    app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=shared,
                    hosts=allowed_hosts(host, extra_hosts))
-    shown = address(sock).replace("//0.0.0.0:", "//127.0.0.1:").replace("//[::]:", "//[::1]:")
-    stream.write(f"Yahtzee is served at {shown}  (open it in a browser; "
+    stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
                  "Ctrl-C stops the server, and games go on after a restart)\n")
-    others = reachable_at(sock)
-    if others is not None:
-        stream.write(f"Others on your network open {others}  (plain HTTP: for a network "
+    if f"{shared}/" != address(sock):
+        stream.write(f"Others on your network open {shared}/  (plain HTTP: for a network "
                      "you trust; see the README for a TLS proxy)\n")
     stream.flush()
     config = uvicorn.Config(**server_config(

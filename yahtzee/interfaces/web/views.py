@@ -25,6 +25,9 @@ DENIALS = {
     Denial.WRONG_PHASE: (409, "That move does not fit now: choose a box, or roll first."),
     Denial.STALE: (409, "The game has moved on; the page now shows where it stands."),
     Denial.GAME_OVER: (409, "The game is over."),
+    Denial.WAITING: (409, "Waiting for players to join."),
+    Denial.NOT_HOST: (403, "Only the player who made the game can start it before everyone "
+                           "has joined."),
     Denial.FULL: (503, "The server has as many games as it takes; try again later."),
 }
 """The HTTP status and the message of each refusal that the engine did not make."""
@@ -123,7 +126,10 @@ def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
     """Return the table as the page draws it; ``you`` are the seats (from 0) the viewer plays.
 
     Seats are numbered from 1 here, as the page's test hooks number them.
-    The coach's advice and options go only to the seat they advise; the win
+    ``started`` is false while the game waits for its people to join;
+    ``waiting`` are the seats whose link has not been used yet, and ``host``
+    says whether the viewer may start the game before they join.  The
+    coach's advice and options go only to the seat they advise; the win
     chances are everyone's.
     """
     over = view.phase is Phase.OVER
@@ -145,4 +151,6 @@ def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
         "luck": [luck_line(a) for a in view.analyses] or None,
         "moves": [happened_text(event, view) for event in view.happened],
         "winner": _winner(view), "hot_seat": view.hot_seat,
+        "started": view.started, "waiting": [seat + 1 for seat in view.waiting],
+        "host": bool(you & set(view.host)),
     }

@@ -23,6 +23,8 @@ let sending = false;
 let lastMoves = [];
 let lastTurnKey = "";
 let lastPhase = null;
+let lastWaiting = null;
+let lastStarted = null;
 const game = location.pathname.startsWith("/game/") ? location.pathname.slice(6) : null;
 const secret = decodeURIComponent(location.hash.slice(1));
 
@@ -62,9 +64,9 @@ class ApiError extends Error {
   }
 }
 
-async function api(path, body, timeout = 40000) {
+async function api(path, body, timeout = 40000, seat = secret) {
   const init = {headers: {"Content-Type": "application/json"}, cache: "no-store"};
-  if (secret) init.headers["X-Seat-Secret"] = secret;
+  if (seat) init.headers["X-Seat-Secret"] = seat;
   if (body !== undefined) { init.method = "POST"; init.body = JSON.stringify(body); }
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeout);
@@ -118,14 +120,22 @@ async function patiently(request) {
 // -- the new-game form -------------------------------------------------------
 function seatRow(kind, index) {
   const select = el("select", {"aria-label": `Player ${index + 1} kind`, class: "kind"});
-  for (const k of options.kinds) {
-    const label = k.computer && k.name !== "computer" ? `Computer (${k.label.toLowerCase()})` : k.label;
-    select.append(el("option", {value: k.name, text: label}));
-  }
+  for (const k of options.kinds) select.append(el("option", {value: k.name, text: kindLabel(k)}));
   select.value = kind;
   const name = el("input", {class: "name", maxlength: options.max_name, size: 14,
                             placeholder: "name (optional)", "aria-label": `Player ${index + 1} name`});
   return el("div", {class: "seat"}, el("span", {text: `${index + 1}.`}), select, name);
+}
+
+function kindLabel(kind) {
+  return kind.shown || kind.label;
+}
+
+function describeChoices() {
+  $("kinds-help").replaceChildren(...options.kinds.filter((k) => k.description).map(
+    (k) => el("li", {}, el("b", {text: kindLabel(k)}), `: ${k.description}`)));
+  $("rules-help").replaceChildren(...(options.rule_sets || []).map(
+    (r) => el("li", {}, el("b", {text: r.label}), `: ${r.description}`)));
 }
 
 function gameSettings() {
@@ -140,11 +150,10 @@ async function showSetup() {
   const seats = $("seats");
   options.default_players.forEach((kind, i) => seats.append(seatRow(kind, i)));
   for (const g of options.games) $("game").append(el("option", {value: g.name, text: g.label}));
-  for (const r of options.rules) {
-    $("rules").append(el("option", {value: r, text: r === "official" ? "Official (Hasbro)"
-                                                     : r === "course" ? "Course (CS2100)" : r}));
-  }
+  const ruleLabels = Object.fromEntries((options.rule_sets || []).map((r) => [r.name, r.label]));
+  for (const r of options.rules) $("rules").append(el("option", {value: r, text: ruleLabels[r] || r}));
   $("rules").value = options.default_rules;
+  describeChoices();
   $("game").addEventListener("change", () => { $("rules").disabled = $("game").value !== "yahtzee"; });
   $("add-seat").addEventListener("click", () => {
     const count = seats.querySelectorAll(".seat").length;
@@ -158,8 +167,69 @@ async function showSetup() {
     event.preventDefault();
     startGame(gameSettings(), $("setup-message"), $("new-game"));
   });
+  await showContinue();
   $("loading").hidden = true;
   $("setup").hidden = false;
+}
+
+// -- your unfinished games: the ones this browser made or opened with a seat's link -----------
+const KEPT_GAMES = 20;
+
+function keptGames() {
+  let kept = [];
+  try { kept = JSON.parse(localStorage.getItem("games") || "[]"); } catch (error) { kept = []; }
+  if (!Array.isArray(kept)) kept = [];
+  const known = new Set(kept.map((g) => g.game));
+  for (let i = 0; i < localStorage.length; i++) {   // games made before this list was kept
+    const key = localStorage.key(i);
+    if (!key.startsWith("links:") || known.has(key.slice(6))) continue;
+    try {
+      const links = JSON.parse(localStorage.getItem(key));
+      if (links.length) kept.push({game: key.slice(6), secret: links[0].secret, at: 0});
+    } catch (error) { /* a damaged entry is skipped */ }
+  }
+  return kept.filter((g) => g && typeof g.game === "string" && /^[0-9a-f]{32}$/.test(g.game));
+}
+
+function keepGame() {
+  if (!secret || !game) return;
+  const kept = keptGames().filter((g) => g.game !== game);
+  kept.unshift({game, secret, at: Date.now()});
+  localStorage.setItem("games", JSON.stringify(kept.slice(0, KEPT_GAMES)));
+}
+
+function forgetGame(id) {
+  localStorage.setItem("games", JSON.stringify(keptGames().filter((g) => g.game !== id)));
+  localStorage.removeItem(`links:${id}`);
+  localStorage.removeItem(`settings:${id}`);
+}
+
+function gameLine(s) {
+  const names = s.players.map((p) => p.name);
+  const who = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
+  const where = s.started === false ? "waiting for players" : `round ${s.round} of ${s.rounds}`;
+  const turn = mine(s) ? ", your turn" : "";
+  return `${s.title}: ${who}, ${where}${turn}`;
+}
+
+// Asked all at once, before the form shows, so that nothing moves under the player's pointer.
+async function showContinue() {
+  const kept = keptGames().sort((a, b) => b.at - a.at);
+  const states = await Promise.all(kept.map((g) => api(`/api/games/${g.game}`, undefined, 5000, g.secret).catch((error) => {
+    if (error.kind === "refused" && error.status === 404) forgetGame(g.game);
+    return null;
+  })));
+  const rows = [];
+  kept.forEach((g, i) => {
+    const s = states[i];
+    if (s === null || s.phase === "over") return;
+    const link = el("a", {href: `/game/${g.game}#${encodeURIComponent(g.secret)}`,
+                          class: "button", "data-testid": `continue-${g.game}`, text: "Continue",
+                          "aria-label": `Continue ${gameLine(s)}`});
+    rows.push(el("li", {}, el("span", {text: gameLine(s)}), " ", link));
+  });
+  $("continue-list").replaceChildren(...rows);
+  $("continue").hidden = rows.length === 0;
 }
 
 async function startGame(settings, message, button) {
@@ -181,7 +251,16 @@ async function startGame(settings, message, button) {
 
 // -- what the queued moves will do ---------------------------------------------
 function mine(s) {
-  return s !== null && s.turn !== null && s.you.includes(s.turn) && s.phase !== "over";
+  return s !== null && s.started !== false && s.turn !== null && s.you.includes(s.turn) && s.phase !== "over";
+}
+
+function waitingFor(s) {
+  return s.started === false && s.phase !== "over";
+}
+
+function namesOf(seats) {
+  const names = seats.map((seat) => state.players[seat - 1].name);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0] || "";
 }
 
 function predict() {
@@ -416,7 +495,7 @@ function drawCard() {
   const playing = canPlay();
   const coachBox = view.advice && /score (\d+) \(/.exec(view.advice);
   view.players.forEach((p, s) => {
-    const turn = view.turn === p.seat && view.phase !== "over";
+    const turn = view.turn === p.seat && view.phase !== "over" && !waitingFor(view);
     const th = cells.heads[s];
     if (th.dataset.key !== p.name) {
       th.dataset.key = p.name;
@@ -471,6 +550,7 @@ function drawCard() {
 
 function statusText() {
   if (view.phase === "over") return `Game over after ${view.rounds} rounds`;
+  if (waitingFor(view)) return `Waiting for ${namesOf(view.waiting)} to join…`;
   const rolls = view.rolls_left;
   const who = view.you.includes(view.turn) ? (view.you.length > 1 ? `${view.turn_name}, your turn` : "Your turn")
                                            : `${view.turn_name} is playing`;
@@ -481,28 +561,75 @@ function statusText() {
   return `Round ${view.round} of ${view.rounds}: ${who} (${stage})`;
 }
 
+// The address others reach the server at (the server's word, else this page's own origin).
+let shareOrigin = location.origin;
+
+function copyButton(url, what) {
+  const copy = el("button", {type: "button", class: "copy", text: "Copy", "aria-label": `Copy ${what}`});
+  copy.addEventListener("click", () => {
+    if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => { copy.textContent = "Copied"; }, () => {});
+  });
+  return copy;
+}
+
 function drawLinks() {
   const links = JSON.parse(localStorage.getItem(`links:${state.game}`) || "[]");
   const list = $("links");
-  const key = JSON.stringify(links);
+  const waiting = waitingFor(state);
+  const key = JSON.stringify([links, shareOrigin, state.waiting, waiting]);
   if (list.dataset.key !== key) {
     list.dataset.key = key;
     list.replaceChildren();
     for (const link of links) {
-      const url = `${location.origin}/game/${state.game}#${encodeURIComponent(link.secret)}`;
+      const url = `${shareOrigin}/game/${state.game}#${encodeURIComponent(link.secret)}`;
       for (const seat of link.seats) {
         const name = state.players[seat - 1].name;
-        const copy = el("button", {type: "button", class: "copy", text: "Copy",
-                                   "aria-label": `Copy the link of seat ${seat} (${name})`});
-        copy.addEventListener("click", () => {
-          if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => { copy.textContent = "Copied"; }, () => {});
-        });
-        list.append(el("li", {}, `Seat ${seat} (${name}): `,
-                       el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url}), " ", copy));
+        const own = state.you.includes(seat);
+        const joined = !state.waiting.includes(seat);
+        // in the waiting room, a QR code for each seat still empty: a phone's camera opens it
+        const code = waiting && !joined && window.QR ? window.QR.svg(url, `QR code of the link of seat ${seat} (${name})`) : null;
+        list.append(el("li", {class: joined ? "joined" : "not-joined"},
+                       el("span", {class: "seat-name", text: `Seat ${seat} (${name}${own ? ", you" : ""})`}),
+                       el("span", {class: "seat-state", text: joined ? " joined " : " not here yet "}),
+                       el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url}), " ",
+                       copyButton(url, `the link of seat ${seat} (${name})`), ...(code ? [code] : [])));
       }
     }
+    const local = /^https?:\/\/(127\.|localhost|\[::1\])/.test(shareOrigin);
+    setText($("address-line"), local
+      ? `This server listens on this computer only (${shareOrigin}): to let others on your network in, start it with --host 0.0.0.0.`
+      : `Others reach this server at ${shareOrigin}.`);
   }
-  $("invite").hidden = !links.some((l) => !l.seats.every((s) => state.you.includes(s))) || state.hot_seat;
+  const others = links.some((l) => !l.seats.every((s) => state.you.includes(s))) && !state.hot_seat;
+  // while seats are empty the links sit at the top, in the waiting room; later at the bottom
+  const home = waiting ? $("lobby-links") : $("invite-links");
+  if ($("links-box").parentNode !== home) home.append($("links-box"));
+  $("links-box").hidden = !others;
+  $("invite").hidden = waiting || !others;
+}
+
+function drawLobby() {
+  const waiting = waitingFor(view);
+  $("lobby").hidden = !waiting;
+  if (!waiting) return;
+  setText($("lobby-status"), `Waiting for ${namesOf(view.waiting)} to join…`);
+  const people = view.players.filter((p) => !p.computer).map((p) => p.seat);
+  const joined = people.filter((seat) => !view.waiting.includes(seat));
+  setText($("lobby-joined"), joined.length ? `Joined: ${namesOf(joined)}.` : "");
+  $("lobby-host").hidden = !view.host;
+  $("lobby-guest").hidden = view.host;
+}
+
+async function startAnyway() {
+  const button = $("start-anyway");
+  button.disabled = true;
+  try {
+    take(await patiently(() => api(`/api/games/${game}/start`, {})), false);
+  } catch (error) {
+    showMessage(error.message);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 function drawCoach() {
@@ -538,6 +665,7 @@ function drawEnd() {
     $("luck").replaceChildren(...(view.luck || []).map((line) => el("li", {text: line})));
   }
   $("luck-box").hidden = !(view.luck && view.luck.length);
+  $("review-link").href = `/game/${encodeURIComponent(view.game)}/review`;
 }
 
 function drawMoves() {
@@ -560,6 +688,11 @@ function announce() {
     if (!names.some((name) => line.startsWith(`${name} `))) said.push(line);
   }
   lastMoves = moves;
+  const gone = lastWaiting === null ? [] : lastWaiting.filter((seat) => !state.waiting.includes(seat));
+  if (gone.length) said.push(`${namesOf(gone)} joined.`);
+  if (lastStarted === false && state.started) said.push(mine(state) ? "The game starts. Your turn." : "The game starts.");
+  lastWaiting = state.waiting;
+  lastStarted = state.started;
   const turnKey = `${state.round}:${state.turn}:${state.phase}`;
   if (turnKey !== lastTurnKey) {
     if (state.phase === "over" && lastPhase !== "over") said.push(`Game over. ${state.winner || ""}`);
@@ -575,7 +708,8 @@ function announce() {
 let favicon = "";
 function drawTitle() {
   const turn = canPlay();
-  const title = turn ? `Your turn · Yahtzee` : view.phase === "over" ? `Game over · Yahtzee` : `Yahtzee: ${view.title}`;
+  const title = turn ? `Your turn · Yahtzee` : view.phase === "over" ? `Game over · Yahtzee`
+              : waitingFor(view) ? `Waiting for players · Yahtzee` : `Yahtzee: ${view.title}`;
   if (document.title !== title) document.title = title;
   const icon = turn ? "/static/favicon-turn.svg" : "/static/favicon.svg";
   if (icon !== favicon) { $("favicon").setAttribute("href", icon); favicon = icon; }
@@ -592,6 +726,7 @@ function draw() {
   const focused = document.activeElement;
   setText($("title"), view.title);
   setText($("status"), statusText());
+  $("status").hidden = waitingFor(view);   // the waiting room says it, at the top
   const over = view.phase === "over";
   $("watching").hidden = view.you.length > 0 || over;
   drawDice();
@@ -599,13 +734,14 @@ function draw() {
   $("roll").disabled = !rolling;
   $("score").disabled = !rolling;
   setText($("rolls-left"), rolling ? `(${view.rolls_left} left)` : "");
-  $("controls").hidden = over;
-  $("dice").hidden = over;
+  $("controls").hidden = over || waitingFor(view);
+  $("dice").hidden = over || waitingFor(view);
   $("card-hint").hidden = !canPlay();
   drawCoach();
   drawCard();
   drawMoves();
   drawEnd();
+  drawLobby();
   drawLinks();
   drawTitle();
   announce();
@@ -659,7 +795,14 @@ async function playAgain() {
 }
 
 async function showGame() {
+  keepGame();
   buildDice();
+  $("start-anyway").addEventListener("click", startAnyway);
+  patiently(() => api("/api/options")).then((got) => {
+    options = got;
+    if (got.address) shareOrigin = got.address;
+    if (view !== null) draw();
+  }, () => {});
   setupShortcuts();
   $("roll").addEventListener("click", () => enqueue({action: "roll"}));
   $("score").addEventListener("click", () => enqueue({action: "score"}));

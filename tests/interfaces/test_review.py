@@ -1,0 +1,147 @@
+"""The game review: ``analyze``'s figures turn by turn, its text chart and its HTML file."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import run_cli
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.moments import Moments
+
+NAMES = "<Ann & \"Bo\">,Greedy,Comp"
+"""Player names with characters HTML must escape."""
+
+
+def script(rounds: int) -> str:
+    """Return input that scores box N at the first roll of round N."""
+    return "".join(f"score\n{n}\n" for n in range(1, rounds + 1))
+
+
+class Page(HTMLParser):
+    """Collects what the review's checks look at: the turn rows, the chart's lines, scripts."""
+
+    def __init__(self) -> None:
+        """Start with nothing collected."""
+        super().__init__()
+        self.rows: dict[str, dict[str, str]] = {}
+        self.lines: list[dict[str, str]] = []
+        self.charts = 0
+        self.scripts = 0
+        self.styled = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        """Note the turn rows, the chart, its lines and any script or style attribute."""
+        found = {k: v or "" for k, v in attrs}
+        testid = found.get("data-testid", "")
+        if tag == "tr" and testid.startswith("turn-"):
+            self.rows[testid] = found
+        if testid == "win-chart":
+            self.charts += 1
+        if tag == "polyline" and "player-line" in found.get("class", ""):
+            self.lines.append(found)
+        self.scripts += tag == "script"
+        self.styled += "style" in found
+
+
+def parse(text: str) -> Page:
+    """Return the page's collected parts."""
+    page = Page()
+    page.feed(text)
+    return page
+
+
+def assert_rows_add_up(page: Page, report: dict[str, object]) -> None:
+    """Check that each player's rows add up to the analysis's ``total_cost`` and ``luck``."""
+    players = report["players"]
+    assert isinstance(players, list)
+    for seat, player in enumerate(players, 1):
+        mine = [row for key, row in page.rows.items() if key.endswith(f"-{seat}")]
+        assert len(mine) == 13
+        assert sum(float(r["data-cost"]) for r in mine) == pytest.approx(
+            player["total_cost"], abs=0.01)
+        assert sum(float(r["data-luck"]) for r in mine) == pytest.approx(
+            player["luck"], abs=0.01)
+
+
+@pytest.fixture
+def played(official: Solution, official_moments: Moments, data: Path,
+           monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Path:
+    """Play a seeded game: a person, a greedy computer and the computer; return the data folder."""
+    status, _, err = run_cli(["--players", "human,greedy,computer", "--names", NAMES,
+                              "--rules", "official", "--seed", "8"], script(13),
+                             monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    return data
+
+
+def test_the_turn_rows_add_up_to_the_analysis(
+        played: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
+    assert status == 0
+    for player in json.loads(out)["players"]:
+        turns = player["turns"]
+        assert [t["round"] for t in turns] == list(range(1, 14))
+        assert sum(t["cost"] for t in turns) == pytest.approx(player["total_cost"], abs=1e-4)
+        assert sum(t["luck"] for t in turns) == pytest.approx(player["luck"], abs=1e-4)
+        assert all(1 <= len(t["rolls"]) <= 3 and len(t["keeps"]) == len(t["rolls"]) - 1
+                   for t in turns)
+        assert sum(t["points"] for t in turns) <= player["final"]
+        costly = [d for d in player["decisions"] if d["cost"] >= 0.05]
+        assert sum(len(t["better"]) for t in turns) == len(costly)
+
+
+def test_analyze_html_writes_one_self_contained_review(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "review.html"
+    status, out, err = run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    assert out == f"The review of game 1 is in {target}\n"
+    text = target.read_text(encoding="utf-8")
+    page = parse(text)
+    assert page.charts == 1 and page.scripts == 0
+    assert len(page.lines) == 3
+    assert [line["data-seat"] for line in page.lines] == ["1", "2", "3"]
+    assert len(page.rows) == 39 and "turn-13-3" in page.rows
+    assert "http" not in text.replace("http://www.w3.org/2000/svg", "")
+    assert "<Ann" not in text and "&lt;Ann &amp; &quot;Bo&quot;&gt;" in text
+    assert re.search(r"&lt;Ann &amp; &quot;Bo&quot;&gt;: 33% at the start, \d+% at the start "
+                     r"of round 13, (lost|won|tied)", text)
+    _, report, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
+    assert_rows_add_up(page, json.loads(report))
+
+
+def test_analyze_draws_the_chances_in_80_columns(
+        played: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_cli(["analyze"], "", monkeypatch, capsys)
+    assert status == 0
+    lines = out.splitlines()
+    start = lines.index("Chance to win at each round's start, and at the end the share of "
+                        "the win:")
+    chart = lines[start:]
+    assert max(len(line) for line in chart) <= 80
+    assert chart[1].split("   ")[:3] == ['  1 = <Ann & "Bo">', "2 = Greedy", "3 = Comp"]
+    assert chart[-1].startswith("Round  1   2   3") and chart[-1].endswith("13  end")
+    plot = "\n".join(chart[2:-2])
+    for mark in "123":
+        assert mark in plot
+    _, report, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
+    winner = max(json.loads(report)["players"], key=lambda p: p["final"])
+    top = chart[2]
+    assert top.startswith(" 100% |") and top.rstrip().endswith(
+        str(1 + [p["name"] for p in json.loads(report)["players"]].index(winner["name"])))
+
+
+def test_analyze_html_refuses_a_folder_it_cannot_write(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "missing" / "review.html"
+    status, _, err = run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)
+    assert status == 1 and err.startswith("yahtzee: cannot write")

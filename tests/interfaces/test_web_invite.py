@@ -1,0 +1,245 @@
+"""Inviting friends, in real Chromium: the waiting room, its links, "start anyway", restarts.
+
+A game of two people made in one browser waits until the second person
+opens their link in another (no move is taken before: 409), then plays;
+the host may start it anyway; the waiting room survives a restart of the
+server; the start page offers to continue the games this browser plays.
+Games of people alone without the coach: no solver table is needed.
+Screenshots go where ``test_web_page`` puts its own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.interfaces.test_web_browser import WAIT_MS, hook
+from tests.interfaces.test_web_page import Server, accessible, new_page
+
+from playwright.sync_api import Browser, Page  # noqa: E402
+
+
+@pytest.fixture
+def server(data: Path, tmp_path: Path) -> Iterator[Server]:
+    """A live server on a fresh data folder (no solver table is needed here)."""
+    running = Server(data, tmp_path / "cache")
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def screens() -> Path:
+    """The folder the screenshots go to (as ``test_web_page`` chooses it)."""
+    named = os.environ.get("YAHTZEE_SCREENS_DIR")
+    folder = Path(named) if named else Path(os.environ["YAHTZEE_DATA_DIR"]).parent / "screens"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def make_game(page: Page, server: Server, names: tuple[str, ...] = ("Ann", "Bo")) -> None:
+    """Make a game of people named ``names`` (no coach, official rules) from the form."""
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    for seat, name in enumerate(names, start=1):
+        if seat > 2:
+            page.click("#add-seat")
+        page.select_option(f".seat:nth-of-type({seat}) .kind", "human")
+        page.fill(f".seat:nth-of-type({seat}) .name", name)
+    page.uncheck("#coach")
+    page.fill("#seed", "6")
+    hook(page, "new-game").click()
+    page.wait_for_url("**/game/**")
+
+
+def forced(page: Page, path: str = "moves", body: str = '{"action": "roll"}') -> Any:
+    """Send a request from ``page`` with its own secret, bypassing the page's buttons."""
+    return page.evaluate(
+        """async ([path, body]) => {
+             const game = location.pathname.slice(6);
+             const answer = await fetch(`/api/games/${game}/${path}`, {method: "POST",
+               headers: {"Content-Type": "application/json",
+                         "X-Seat-Secret": decodeURIComponent(location.hash.slice(1))},
+               body});
+             return [answer.status, await answer.json()];
+           }""", [path, body])
+
+
+def qr_rows(page: Page, text: str) -> list[str]:
+    """Return the QR code of ``text`` as the page's encoder makes it: rows of 0 and 1."""
+    rows: list[str] = page.evaluate(
+        "(text) => QR.matrix(text).grid.map((row) => row.map((d) => d ? '1' : '0').join(''))",
+        text)
+    return rows
+
+
+def drawn_qr(page: Page) -> list[str]:
+    """Return the QR code drawn in the waiting room, read back from its SVG path."""
+    size = int(str(page.locator("#links svg.qr").get_attribute("viewBox")).split()[-1]) - 8
+    path = str(page.locator("#links svg.qr path").get_attribute("d"))
+    dark = {tuple(int(n) - 4 for n in step.split("h")[0].split())
+            for step in path.strip("M").split("M")}
+    return ["".join("1" if (x, y) in dark else "0" for x in range(size)) for y in range(size)]
+
+
+def test_the_qr_codes_are_the_standard_s(browser: Browser, server: Server) -> None:
+    """The page's QR encoder gives the symbols segno (an independent encoder) gives."""
+    segno = pytest.importorskip("segno")
+    encoder = pytest.importorskip("segno.encoder")
+
+    def standard_padding(buff: Any, version: int, length: int) -> None:
+        """Pad to a codeword boundary only when the bits end inside one (ISO/IEC 18004 7.4.10).
+
+        segno adds a zero codeword when they end on one; both decode alike.
+        """
+        if length % 8:
+            buff.extend([0] * (8 - length % 8))
+
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    texts = ["A", "hello", "w" * 26, "t" * 45, "v" * 120, "s" * 180, "z" * 213,
+             f"http://192.168.1.20:8000/game/{'ab' * 16}#{'x' * 24}"]
+    original = encoder.write_padding_bits
+    encoder.write_padding_bits = standard_padding
+    try:
+        for text in texts:
+            made = page.evaluate("(text) => { const m = QR.matrix(text); "
+                                 "return [m.version, m.mask]; }", text)
+            symbol = segno.make(text, error="m", mode="byte", version=made[0], mask=made[1],
+                                boost_error=False)
+            expected = ["".join(str(b) for b in row) for row in symbol.matrix]
+            assert qr_rows(page, text) == expected, text
+    finally:
+        encoder.write_padding_bits = original
+    assert page.evaluate("QR.matrix('q'.repeat(214))") is None  # beyond version 10
+    page.context.close()
+
+
+def waiting_room(page: Page, waiting_for: str) -> None:
+    """Wait until ``page`` shows the waiting room, waiting for ``waiting_for``."""
+    page.wait_for_selector(f"#lobby-status:has-text('Waiting for {waiting_for} to join')",
+                           timeout=WAIT_MS)
+    assert page.locator("#lobby-status").inner_text() == f"Waiting for {waiting_for} to join…"
+    assert page.locator("#status").is_hidden()
+    assert not hook(page, "roll").is_visible() and not hook(page, "die-1").is_visible()
+
+
+def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
+        browser: Browser, server: Server, screens: Path) -> None:
+    ann = new_page(browser)
+    ann.goto(server.url)
+    hook(ann, "new-game").wait_for()
+    # the form in plain words: each kind and each rule set explained, official rules first
+    assert ann.locator("#rules").input_value() == "official"
+    kinds = ann.locator("#kinds-help").inner_text()
+    for line in ("Computer: plays to win", "Expected: plays for the highest average score",
+                 "Greedy: takes the most points now"):
+        assert line in kinds
+    rules = ann.locator("#rules-help").inner_text()
+    assert "Official (Hasbro): joker and 100-point Yahtzee bonuses" in rules
+    assert "Course (CS2100): the specification's rules" in rules
+    assert ann.locator(".seat:nth-of-type(1) .kind option:checked").inner_text() == "Person"
+    accessible(ann, "the form")
+    make_game(ann, server)
+    waiting_room(ann, "Bo")
+    assert ann.title() == "Waiting for players · Yahtzee"
+    link = hook(ann, "seat-link-2")
+    assert link.is_visible()
+    assert ann.locator("#lobby").locator('[data-testid="seat-link-2"]').count() == 1
+    assert str(link.get_attribute("href")).startswith(server.url.rstrip("/") + "/game/")
+    assert ann.get_by_role("button", name="Copy the link of seat 2 (Bo)").is_visible()
+    assert ann.get_by_role("img", name="QR code of the link of seat 2 (Bo)").is_visible()
+    assert ann.locator("#links svg.qr").count() == 1  # none for Ann's own seat
+    assert qr_rows(ann, str(link.get_attribute("href"))) == drawn_qr(ann)
+    assert "Joined: Ann." in ann.locator("#lobby-joined").inner_text()
+    assert ann.get_by_role("button", name="Start anyway").is_visible()
+    ann.screenshot(path=str(screens / "waiting-room-1280x800.png"))
+    accessible(ann, "the waiting room")
+    assert forced(ann) == [409, {"error": "Waiting for players to join."}]
+    ann.keyboard.press("r")
+    # Bo opens his link: both pages show the game, and Ann plays first
+    bo = new_page(browser, 390, 844, touch=True)
+    bo.goto(str(link.get_attribute("href")))
+    ann.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
+    assert ann.locator("#lobby").is_hidden() and hook(ann, "roll").is_enabled()
+    assert "Bo joined" in ann.locator("#announce").inner_text()
+    bo.wait_for_selector("#status:has-text('Ann is playing')", timeout=WAIT_MS)
+    assert bo.locator("#lobby").is_hidden()
+    assert forced(bo) == [409, {"error": "It is not your turn."}]
+    hook(ann, "die-1").click()
+    bo.wait_for_selector('[data-testid="die-1"][aria-pressed="true"]', timeout=WAIT_MS)
+    hook(ann, "roll").click()
+    bo.wait_for_selector("#moves li:has-text('Ann kept')", timeout=WAIT_MS)
+    bo.context.close()
+    ann.context.close()
+
+
+def test_the_host_starts_anyway_and_the_missing_person_joins_later(
+        browser: Browser, server: Server, screens: Path) -> None:
+    ann = new_page(browser, 390, 844, touch=True)
+    make_game(ann, server, ("Ann", "Bo", "Cy"))
+    waiting_room(ann, "Bo and Cy")
+    ann.screenshot(path=str(screens / "waiting-room-390x844.png"))
+    cy = new_page(browser, 390, 844, touch=True)
+    cy.goto(str(hook(ann, "seat-link-3").get_attribute("href")))
+    waiting_room(cy, "Bo")
+    waiting_room(ann, "Bo")
+    assert "Joined: Ann and Cy." in cy.locator("#lobby-joined").inner_text()
+    assert cy.get_by_role("button", name="Start anyway").is_hidden()
+    assert cy.locator("#lobby-guest").is_visible() and cy.locator("#links-box").is_hidden()
+    cy.screenshot(path=str(screens / "waiting-guest-390x844.png"))
+    accessible(cy, "a guest's waiting room, 390x844")
+    assert forced(cy, "start", "{}") == [403, {
+        "error": "Only the player who made the game can start it before everyone has joined."}]
+    ann.get_by_role("button", name="Start anyway").click()
+    ann.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
+    cy.wait_for_selector("#status:has-text('Ann is playing')", timeout=WAIT_MS)
+    # the links stay at hand, below the game, for the one who has not come yet
+    assert ann.locator("#invite").is_visible() and hook(ann, "seat-link-2").is_visible()
+    assert "not here yet" in ann.locator("#links li", has=hook(ann, "seat-link-2")).inner_text()
+    hook(ann, "score").click()
+    ann.wait_for_selector('[data-testid="box-13"]')
+    hook(ann, "box-13").click()
+    bo = new_page(browser)
+    bo.goto(str(hook(ann, "seat-link-2").get_attribute("href")))
+    bo.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
+    ann.wait_for_selector("#links li.joined:has([data-testid='seat-link-2'])", timeout=WAIT_MS)
+    for page in (ann, bo, cy):
+        page.context.close()
+
+
+def test_the_waiting_room_survives_a_restart_and_the_start_page_offers_the_game(
+        browser: Browser, server: Server, screens: Path) -> None:
+    ann = new_page(browser)
+    make_game(ann, server)
+    waiting_room(ann, "Bo")
+    link = str(hook(ann, "seat-link-2").get_attribute("href"))
+    game = ann.url.split("/game/")[1].split("#")[0]
+    server.kill()
+    server.restart()
+    ann.reload()
+    waiting_room(ann, "Bo")
+    assert forced(ann) == [409, {"error": "Waiting for players to join."}]
+    # the start page offers to continue it, with its title and players
+    ann.goto(server.url)
+    offer = hook(ann, f"continue-{game}")
+    offer.wait_for(timeout=WAIT_MS)
+    line = ann.locator("#continue-list li").first.inner_text()
+    assert "Yahtzee, official rules: Ann and Bo, waiting for players" in line
+    ann.screenshot(path=str(screens / "start-page-continue-1280x800.png"))
+    accessible(ann, "the start page with a game to continue")
+    offer.click()
+    ann.wait_for_url(f"**/game/{game}#*")
+    waiting_room(ann, "Bo")
+    bo = new_page(browser)
+    bo.goto(link)
+    ann.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
+    bo.context.close()
+    ann.goto(server.url)
+    hook(ann, f"continue-{game}").wait_for(timeout=WAIT_MS)
+    assert "round 1 of 13, your turn" in ann.locator("#continue-list li").first.inner_text()
+    ann.context.close()

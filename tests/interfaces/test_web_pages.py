@@ -1,0 +1,100 @@
+"""The history and review pages over HTTP: listing, paging, filters, escaping, errors, headers."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # the test client's notice about httpx's successor
+    from starlette.testclient import TestClient  # noqa: E402
+
+from tests.helpers import run_cli  # noqa: E402
+from tests.interfaces.test_review import parse, script  # noqa: E402
+from yahtzee.interfaces.web.pages import PAGE_SIZE  # noqa: E402
+from yahtzee.interfaces.web.server import make_app  # noqa: E402
+from yahtzee.solver.cache import Solution  # noqa: E402
+from yahtzee.solver.moments import Moments  # noqa: E402
+from yahtzee.storage.history import History  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
+LISTED = re.compile(r'data-testid="history-game-(\d+)" href="/game/(\d+)/review"')
+
+
+@pytest.fixture
+def client(data: Path) -> Iterator[TestClient]:
+    """A test client of a fresh server on a fresh data folder."""
+    with TestClient(make_app(delay=0)) as test_client:
+        yield test_client
+
+
+def play(names: str, seed: int, monkeypatch: pytest.MonkeyPatch,
+         capsys: pytest.CaptureFixture[str], rules: str = "course") -> None:
+    """Play a seeded console game of people who score box N in round N."""
+    count = len(names.split(","))
+    status, _, err = run_cli(["--players", ",".join(["human"] * count), "--names", names,
+                              "--seed", str(seed), "--rules", rules], script(13) * count,
+                             monkeypatch, capsys)
+    assert (status, err) == (0, "")
+
+
+def listed(text: str) -> list[int]:
+    """Return the game numbers a history page lists, checking that each links to its review."""
+    found = LISTED.findall(text)
+    assert all(a == b for a, b in found)
+    return [int(a) for a, _ in found]
+
+
+def test_the_history_lists_pages_and_filters_the_finished_games(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    empty = client.get("/history")
+    assert empty.status_code == 200 and "No finished games yet" in empty.text
+    for seed in range(PAGE_SIZE + 1):
+        play("Ann,Bob" if seed % 2 else "Cy", seed, monkeypatch, capsys,
+             "official" if seed == 3 else "course")
+    first = client.get("/history")
+    assert first.status_code == 200
+    assert first.headers["content-type"].startswith("text/html")
+    assert "content-security-policy" in first.headers
+    assert listed(first.text) == list(range(PAGE_SIZE + 1, 1, -1))      # newest first
+    assert 'href="/history?page=2"' in first.text and "Page 1 of 2" in first.text
+    assert listed(client.get("/history?page=2").text) == [1]
+    assert listed(client.get("/history?page=99").text) == [1]          # the last page
+    assert listed(client.get("/history?page=x").text)[0] == PAGE_SIZE + 1
+    bob = client.get("/history", params={"player": "BO"}).text
+    assert listed(bob) == list(range(PAGE_SIZE, 0, -2))
+    assert listed(client.get("/history", params={"game": "yahtzee/official"}).text) == [4]
+    assert listed(client.get("/history", params={"player": "cy", "game": "yahtzee/official"}
+                             ).text) == []
+    assert "<svg" in first.text and "Statistics" in first.text
+    assert parse(first.text).scripts == 0 and parse(first.text).styled == 0
+
+
+def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(
+        client: TestClient, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    play("<script>x</script>,A&B", 5, monkeypatch, capsys)
+    history = client.get("/history", params={"player": "<script>"}).text
+    assert "<script>" not in history and "&lt;script&gt;x&lt;/script&gt;" in history
+    assert 'value="&lt;script&gt;"' in history
+    review = client.get("/game/1/review")
+    assert review.status_code == 200 and "<script>" not in review.text
+    page = parse(review.text)
+    assert page.charts == 1 and len(page.lines) == 2 and len(page.rows) == 26
+    assert 'href="/review.css"' in review.text and "<style>" not in review.text
+    css = client.get("/review.css")
+    assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
+    uid = History().games()[0].uid
+    assert re.fullmatch(r"[0-9a-f]{32}", uid)
+    assert client.get(f"/game/{uid}/review").text == review.text
+    for missing in ("2", "abc", "0" * 32, "9" * 12):
+        answer = client.get(f"/game/{missing}/review")
+        assert answer.status_code == 404 and "No finished game" in answer.text

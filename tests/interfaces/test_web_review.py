@@ -1,0 +1,155 @@
+"""The history and review pages in a real browser: a console game and a browser game, reviewed.
+
+A seeded console game is played in this process and a browser game (two
+computers) on a live server sharing its data folder; both must be listed
+at ``/history`` and reviewed at ``/game/<id>/review`` with rows that add up
+to ``analyze --json``, a chart line per player, no WCAG 2.2 A/AA violation
+that axe finds, and nothing the content security policy refuses.
+Screenshots at 1280x800 and 390x844 go to the folder ``YAHTZEE_DOCS_SCREENS``
+names (``docs/screenshots`` is made so), or else to a temporary one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import run_cli
+from tests.interfaces.test_review import assert_rows_add_up, parse, script
+from tests.interfaces.test_web_browser import WAIT_MS, Server, hook, start_server
+from yahtzee.solver.cache import Solution
+from yahtzee.solver.moments import Moments
+
+from playwright.sync_api import Browser, Page
+
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+SIZES = {"wide": (1280, 800), "phone": (390, 844)}
+
+
+@pytest.fixture
+def screens(tmp_path: Path) -> Path:
+    """The folder the screenshots go to."""
+    named = os.environ.get("YAHTZEE_DOCS_SCREENS")
+    folder = Path(named) if named else tmp_path / "screens"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def server(data: Path, solver_cache: Path, course: Solution,
+           course_moments: Moments) -> Iterator[Server]:
+    """A live server on a fresh data folder, with the course rules' tables ready."""
+    running = start_server(data, solver_cache)
+    yield running
+    if running.process.poll() is None:
+        running.process.terminate()
+        running.process.wait(timeout=30)
+
+
+def refused(page: Page) -> list[str]:
+    """Start collecting what the page's content security policy refuses; return the list."""
+    seen: list[str] = []
+    page.on("console", lambda message: seen.append(message.text)
+            if "Content Security Policy" in message.text else None)
+    return seen
+
+
+def axe_violations(browser: Browser, url: str) -> list[str]:
+    """Return axe's WCAG 2.2 A/AA violations on ``url`` at both sizes (skipped without axe)."""
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    found = []
+    for width, height in SIZES.values():
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      bypass_csp=True)
+        page = context.new_page()
+        page.goto(url)
+        results: Any = axe_module.Axe().run(
+            page, options={"runOnly": {"type": "tag", "values": WCAG},
+                           "resultTypes": ["violations"]})
+        for violation in results.response["violations"]:
+            targets = [node["target"] for node in violation["nodes"]]
+            found.append(f"{width}px {violation['id']}: {violation['help']} {targets[:3]}")
+        context.close()
+    return found
+
+
+def shoot(page: Page, folder: Path, name: str) -> None:
+    """Save what the page shows at 1280x800 and at 390x844."""
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=str(folder / f"{name}-{size}.png"))
+
+
+def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
+        browser: Browser, server: Server, screens: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run_cli(["--players", "human,computer", "--names", "Cleo,Computer",
+                              "--seed", "5"], script(13), monkeypatch, capsys)
+    assert (status, err) == (0, "")
+
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    blocked = refused(page)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    page.fill("#seed", "8")
+    hook(page, "new-game").click()                                # a person against the computer
+    page.wait_for_function("() => !document.querySelector('[data-testid=roll]').disabled",
+                           timeout=WAIT_MS)
+    hook(page, "die-2").click()
+    page.wait_for_selector('[data-testid="die-2"][aria-pressed="true"]')
+    shoot(page, screens, "table-playing")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    page.select_option(".seat:nth-of-type(1) .kind", "expected")
+    page.fill(".seat:nth-of-type(1) .name", "Dana <3")
+    page.fill("#seed", "4")
+    hook(page, "new-game").click()
+    hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS * 3)
+    hook(page, "review-link").wait_for(state="visible")
+    shoot(page, screens, "table-over")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    hook(page, "review-link").click()
+    hook(page, "win-chart").wait_for()
+    assert page.url.endswith("/review") and "Game 2:" in page.locator("h1").inner_text()
+    browser_review = page.content()
+
+    page.goto(server.url + "history")
+    for number in (1, 2):
+        hook(page, f"history-game-{number}").wait_for()
+    links = page.locator('[data-testid^="history-game-"]').all()
+    assert [link.get_attribute("data-testid") for link in links] == [
+        "history-game-2", "history-game-1"]                       # newest first
+    assert "Dana &lt;3" in page.content() and "Dana <3" in page.locator("main").inner_text()
+    assert page.locator("svg.chart").count() >= 2                 # the stats' histograms
+    page.fill("input[name=player]", "cleo")
+    page.click("form.filters button")
+    page.wait_for_url("**/history?player=cleo*")
+    assert page.locator('[data-testid^="history-game-"]').count() == 1
+    hook(page, "history-game-1").click()
+    hook(page, "win-chart").wait_for()
+    console_review = page.content()
+    assert blocked == [], blocked
+
+    for number, text in ((1, console_review), (2, browser_review)):
+        _, report, _ = run_cli(["analyze", str(number), "--json"], "", monkeypatch, capsys)
+        found = parse(text)
+        assert found.charts == 1 and found.scripts == 0 and found.styled == 0
+        assert len(found.lines) == 2
+        assert_rows_add_up(found, json.loads(report))
+
+    page.goto(server.url + "game/99/review")
+    assert "No finished game" in page.locator("main").inner_text()
+    page.goto(server.url + "history")
+    shoot(page, screens, "history")
+    page.goto(server.url + "game/2/review")
+    shoot(page, screens, "review")
+    page.close()
+    problems = (axe_violations(browser, server.url + "history")
+                + axe_violations(browser, server.url + "game/2/review"))
+    assert problems == [], "\n".join(problems)

@@ -1,0 +1,407 @@
+"""A finished game's review as HTML with inline SVG charts: one file that needs no server or script.
+
+``review_document`` renders a ``Review`` (``yahtzee.interfaces.review``) as
+a whole page: the win-chance chart (one line per player, the turns that
+moved a chance most marked, the lines' start and end values in words), each
+player's ``final = optimum + luck - decisions`` as a small bar chart with the
+biggest mistakes and the luckiest and unluckiest rolls in plain words, and a
+row per turn and player.  ``analyze --html`` writes it with its style sheet
+inline; the browser table serves it with the style sheet as a file, since
+its content security policy refuses inline styles.  Nothing here runs a
+script or fetches anything; every text from a player is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from yahtzee.interfaces.review import (Review, Swing, TurnRow, better_moves, mistake_words,
+                                       roll_words, swing_words)
+from yahtzee.interfaces.wording import GAME_NAMES, faces, local_time, luck_line
+from yahtzee.solver.coach import PlayerAnalysis
+from yahtzee.storage.stats import Bucket
+
+COLOURS = ("#0b5fa5", "#b33c00", "#1b7a4c", "#8e3b8a", "#6e5600", "#3d3d9e")
+"""Each seat's line colour: dark enough to stand out against white (3:1 at least)."""
+DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3")
+"""Each seat's line pattern, so that lines differ without colour too."""
+WIDTH, HEIGHT = 360, 230
+"""The win-chance chart's drawing size (it scales to the page's width)."""
+LEFT, RIGHT, TOP, BOTTOM = 46, 16, 14, 44
+"""The chart's margins, for the axes' ticks and titles."""
+INK, MUTED, GRID = "#1d2433", "#4b5563", "#d8dde3"
+"""Text, secondary text and grid line colours."""
+
+REVIEW_CSS = """\
+:root { --ink: #1d2433; --paper: #fbfaf6; --felt: #1f6f4a; --muted: #4b5563; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.45 system-ui, sans-serif; color: var(--ink);
+       background: var(--paper); }
+header { background: var(--felt); color: white; padding: .5rem 1rem; }
+header h1 { margin: 0; font-size: 1.3rem; }
+header p { margin: .2rem 0 0; }
+nav { display: flex; flex-wrap: wrap; gap: 1rem; margin-top: .3rem; }
+header a { color: white; }
+main { max-width: 64rem; margin: 0 auto; padding: .75rem; }
+h2 { font-size: 1.15rem; margin: 1.2rem 0 .4rem; }
+h3 { font-size: 1rem; margin: .8rem 0 .3rem; }
+a { color: #0b5fa5; }
+figure { margin: 0; }
+.chart { width: 100%; max-width: 36rem; height: auto; display: block; background: white;
+         border: 1px solid #ddd; border-radius: .4rem; }
+.chart.small { max-width: 28rem; }
+.chart.bar { max-width: 24rem; border: 0; }
+figcaption, .note { color: var(--muted); font-size: .9rem; }
+.legend { list-style: none; padding: 0; margin: .4rem 0; }
+.legend li { margin: .15rem 0; }
+.legend svg { width: 2.2rem; height: .8rem; vertical-align: middle; margin-right: .3rem; }
+.players { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr));
+           gap: .75rem; }
+.player { background: white; border: 1px solid #ddd; border-radius: .4rem; padding: .4rem .75rem; }
+.player ul { padding-left: 1.1rem; margin: .3rem 0; }
+.scroll { overflow-x: auto; background: white; border: 1px solid #ddd; border-radius: .4rem; }
+.scroll:focus-visible { outline: 3px solid #f2c14e; }
+table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+caption { text-align: left; padding: .3rem .5rem; color: var(--muted); }
+th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: left;
+         vertical-align: top; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+td.dice { white-space: nowrap; }
+tr.costly td, tr.costly th { background: #fdf0ec; }
+table.turns { min-width: 62rem; }
+td.better { min-width: 18rem; }
+table.narrow { width: auto; }
+.chart.square { max-width: 18rem; }
+.won { font-weight: 700; color: var(--felt); }
+form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+form.filters label { display: flex; flex-direction: column; font-size: .9rem; }
+input, select, button { font: inherit; padding: .35rem .5rem; min-height: 2.4rem; }
+.pages { display: flex; gap: 1rem; margin: .6rem 0; }
+.games { list-style: none; padding: 0; }
+.games li { background: white; border: 1px solid #ddd; border-radius: .4rem;
+            padding: .4rem .75rem; margin: .4rem 0; }
+"""
+"""The review's and history's style sheet (inline in a file, served as ``/review.css``)."""
+
+
+def esc(value: object) -> str:
+    """Return a value as HTML text, quotes escaped too (safe inside attributes)."""
+    return html.escape(str(value), quote=True)
+
+
+def signed(value: float) -> str:
+    """Return points with their sign and a tenth: ``+12.3``, ``-4.0`` (no ``-0.0``)."""
+    shown = round(value, 1) + 0.0
+    return f"{shown:+.1f}".replace("-", "\u2212")
+
+
+def _x(place: float, rounds: int) -> float:
+    """Return the chart's x for a place in time: rounds played before it (the end: ``rounds``)."""
+    return LEFT + place * (WIDTH - LEFT - RIGHT) / max(rounds, 1)
+
+
+def _y(chance: float) -> float:
+    """Return the chart's y for a chance from 0 to 1."""
+    return TOP + (1 - chance) * (HEIGHT - TOP - BOTTOM)
+
+
+def _axes(rounds: int) -> list[str]:
+    """Return the win-chart's grid, ticks and axis titles."""
+    parts = []
+    for percent in (0, 25, 50, 75, 100):
+        y = _y(percent / 100)
+        parts.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}" '
+                     f'stroke="{GRID}" stroke-width="1"/>')
+        parts.append(f'<text x="{LEFT - 5}" y="{y + 4:.1f}" text-anchor="end" font-size="11" '
+                     f'fill="{INK}">{percent}%</text>')
+    base = _y(0)
+    for index in range(rounds + 1):
+        label = str(index + 1) if index < rounds else "end"
+        parts.append(f'<text x="{_x(index, rounds):.1f}" y="{base + 15:.1f}" '
+                     f'text-anchor="middle" font-size="11" fill="{INK}">{label}</text>')
+    parts.append(f'<line x1="{LEFT}" y1="{base:.1f}" x2="{WIDTH - RIGHT}" y2="{base:.1f}" '
+                 f'stroke="{INK}" stroke-width="1"/>')
+    parts.append(f'<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{base:.1f}" '
+                 f'stroke="{INK}" stroke-width="1"/>')
+    parts.append(f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 6}" '
+                 f'text-anchor="middle" font-size="12" fill="{INK}">Round</text>')
+    parts.append(f'<text transform="translate(12 {(TOP + base) / 2:.1f}) rotate(-90)" '
+                 f'text-anchor="middle" font-size="12" fill="{INK}">Chance to win</text>')
+    return parts
+
+
+def _stroke(seat: int) -> str:
+    """Return the SVG stroke attributes of a seat's line."""
+    dash = DASHES[seat % len(DASHES)]
+    pattern = f' stroke-dasharray="{dash}"' if dash else ""
+    return f'stroke="{COLOURS[seat % len(COLOURS)]}" stroke-width="2.5"{pattern}'
+
+
+def _swing_marks(review: Review, swings: Sequence[Swing], rounds: int) -> list[str]:
+    """Return a numbered ring on each marked turn's line, where the chance landed."""
+    parts = []
+    for number, swing in enumerate(swings, 1):
+        x, y = _x(review.turn_place(swing.turn + 1), rounds), _y(swing.after)
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="none" stroke="{INK}" '
+                     f'stroke-width="1.5"/>')
+        above = y - 10 if y > TOP + 14 else y + 20
+        parts.append(f'<text x="{x:.1f}" y="{above:.1f}" text-anchor="middle" font-size="11" '
+                     f'font-weight="700" fill="{INK}">{number}</text>')
+    return parts
+
+
+def line_summary(name: str, line: Sequence[float], rounds: int) -> str:
+    """Return one line of the chart in words: its start and end values."""
+    if not line:
+        return f"{name}: no chances"
+    last = line[-2] if len(line) > 1 else line[-1]
+    end = "won" if line[-1] == 1 else ("lost" if line[-1] == 0 else "tied")
+    return (f"{name}: {line[0] * 100:.0f}% at the start, {last * 100:.0f}% at the start "
+            f"of round {rounds}, {end} ({line[-1] * 100:.0f}% of the win)")
+
+
+def win_chart(review: Review) -> str:
+    """Return the win-chance chart as an inline SVG in a figure, with its text alternative.
+
+    One line per player through every turn's start and the end (the share
+    of the win each got), the rounds' starts ticked on the x axis; the
+    turns that moved a chance most are ringed and numbered, and told in
+    words below.  A game of one player has no chart.
+    """
+    lines = review.chance_lines()
+    if not any(lines):
+        return '<p class="note">A game of one player has no win chances.</p>'
+    points = max(len(line) for line in lines)
+    rounds = points - 1
+    names = review.names
+    summaries = [line_summary(name, line, rounds) for name, line in zip(names, lines)]
+    swings = review.swings()
+    parts = [f'<svg data-testid="win-chart" class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" '
+             'role="img" aria-labelledby="win-title win-desc" xmlns="http://www.w3.org/2000/svg">',
+             '<title id="win-title">Each player\'s chance to win as every turn began</title>',
+             f'<desc id="win-desc">{esc("; ".join(summaries))}</desc>', *_axes(rounds)]
+    for seat, line in enumerate(review.turn_points()):
+        coords = " ".join(f"{_x(place, rounds):.1f},{_y(v):.1f}" for place, v in line)
+        parts.append(f'<polyline class="player-line" data-seat="{seat + 1}" points="{coords}" '
+                     f'fill="none" {_stroke(seat)}/>')
+    parts.extend(_swing_marks(review, swings, rounds))
+    parts.append("</svg>")
+    legend = "".join(
+        f'<li><svg viewBox="0 0 36 10" aria-hidden="true"><line x1="0" y1="5" x2="36" y2="5" '
+        f'{_stroke(seat)}/></svg>{esc(text)}</li>' for seat, text in enumerate(summaries))
+    told = "".join(f"<li>{esc(swing_words(s, names))}</li>" for s in swings)
+    moved = (f'<p class="note">The ringed turns moved a chance most:</p><ol>{told}</ol>'
+             if swings else "")
+    return (f'<figure>{"".join(parts)}<figcaption>Each player\'s chance to win as every '
+            f'turn began, and at the end the share of the win each got.</figcaption>'
+            f'<ul class="legend">{legend}</ul>{moved}</figure>')
+
+
+def luck_bar(a: PlayerAnalysis, top: float) -> str:
+    """Return a player's ``final = optimum + luck - decisions`` as a small waterfall of bars.
+
+    ``top`` is the largest score on the shared scale of every player's bars.
+    """
+    start, scale = 76.0, 180.0 / max(top, 1.0)
+    after_luck = a.optimum + a.luck
+    bars = [("Expected", 0.0, a.optimum, "#7b8794", f"{a.optimum:.1f}"),
+            ("Luck", min(a.optimum, after_luck), max(a.optimum, after_luck),
+             "#1b7a4c" if a.luck >= 0 else "#a15c00", signed(a.luck)),
+            ("Decisions", after_luck - a.total_cost, after_luck, "#b33c00",
+             signed(-a.total_cost)),
+            ("Final", 0.0, float(a.final), INK, str(a.final))]
+    parts = [f'<svg class="chart bar" viewBox="0 0 300 {len(bars) * 24 + 6}" role="img" '
+             f'aria-label="{esc(luck_line(a))}" xmlns="http://www.w3.org/2000/svg">']
+    for row, (label, low, high, colour, shown) in enumerate(bars):
+        y = 6 + row * 24
+        x, width = start + max(low, 0.0) * scale, max((high - max(low, 0.0)) * scale, 1.5)
+        parts.append(f'<text x="4" y="{y + 13}" font-size="12" fill="{INK}">{label}</text>')
+        parts.append(f'<rect x="{x:.1f}" y="{y}" width="{width:.1f}" height="16" '
+                     f'fill="{colour}"/>')
+        parts.append(f'<text x="{min(x + width + 4, 262):.1f}" y="{y + 13}" font-size="12" '
+                     f'fill="{INK}">{shown}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def player_section(review: Review, seat: int, top: float) -> str:
+    """Return one player's part: the luck line, its bars and the game's story in words."""
+    a = review.analyses[seat]
+    variant = review.variant
+    items = [f"<li>{esc(mistake_words(m, variant))}</li>" for m in a.costliest()]
+    if not items:
+        items = ["<li>Every decision was the best one there was.</li>"]
+    ranked = review.rolls_ranked(seat)
+    luck = ""
+    if ranked:
+        luck = (f'<p class="note">Luck of the dice:</p><ul>'
+                f"<li>Luckiest roll: {esc(roll_words(ranked[0], variant))}.</li>"
+                f"<li>Unluckiest roll: {esc(roll_words(ranked[-1], variant))}.</li></ul>")
+    return (f'<section class="player" aria-label="{esc(a.name)}"><h3>{esc(a.name)}</h3>'
+            f"<p>{esc(luck_line(a))}</p>{luck_bar(a, top)}"
+            f'<p class="note">Optimal play expects {a.optimum:.1f} points from an empty card; '
+            f"the dice gave {signed(a.luck)} against that, and the decisions gave up "
+            f"{a.total_cost:.1f} expected points.</p>"
+            f'<p class="note">Biggest mistakes:</p><ul>{"".join(items)}</ul>{luck}</section>')
+
+
+def _turn_cells(row: TurnRow, review: Review) -> str:
+    """Return the cells of one turn's row after its round and player."""
+    variant = review.variant
+    rolls = " \u2192 ".join(faces(dice, variant) for dice in row.rolls)
+    keeps = " / ".join(faces(kept, variant) or "none" for kept in row.keeps) or "\u2013"
+    better = "; ".join(better_moves(row, variant)) or "\u2013"
+    chance = "\u2013" if row.chance is None else f"{row.chance * 100:.0f}%"
+    scored = f"{row.box} ({row.points})" if row.box else "\u2013"
+    return (f'<td class="num">{chance}</td><td class="dice">{esc(rolls)}</td>'
+            f'<td class="dice">{esc(keeps)}</td><td>{esc(scored)}</td>'
+            f'<td class="better">{esc(better)}</td>'
+            f'<td class="num">{row.cost:.1f}</td><td class="num">{signed(row.luck)}</td>')
+
+
+def turn_table(review: Review) -> str:
+    """Return the table of every turn, a row per turn and player in the order played.
+
+    Each row's ``data-testid`` is ``turn-<round>-<seat>`` (seats from 1) and
+    its ``data-cost`` and ``data-luck`` hold the turn's cost and luck to 6
+    decimals: a player's rows add up to ``analyze --json``'s figures.
+    """
+    rows = sorted((row for seat_rows in review.rows for row in seat_rows),
+                  key=lambda r: (r.round, r.seat))
+    names = review.names
+    costly = ' class="costly"'
+    body = "".join(
+        f'<tr data-testid="turn-{row.round}-{row.seat + 1}" data-cost="{row.cost:.6f}" '
+        f'data-luck="{row.luck:.6f}"{costly if row.mistakes() else ""}>'
+        f'<td class="num">{row.round}</td><th scope="row">{esc(names[row.seat])}</th>'
+        f"{_turn_cells(row, review)}</tr>" for row in rows)
+    head = "".join(f'<th scope="col"{c}>{t}</th>' for t, c in (
+        ("Round", ' class="num"'), ("Player", ""), ("Chance", ' class="num"'), ("Rolls", ""),
+        ("Kept", ""), ("Scored", ""), ("Better move", ""), ("Cost", ' class="num"'),
+        ("Luck", ' class="num"')))
+    return ('<p class="note">Chance: the chance to win as the turn began. Cost: expected '
+            'points given up against optimal play. Luck: points the rolls gave against what '
+            'was expected. The table scrolls sideways on a narrow screen.</p>'
+            '<div class="scroll" tabindex="0" role="region" aria-label="Every turn">'
+            '<table class="turns"><caption>Every turn, in the order played</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+
+
+def results_list(review: Review) -> str:
+    """Return the players with their kinds and final scores, the winner marked."""
+    items = []
+    for player in review.game.players:
+        won = ' <span class="won">winner</span>' if player.winner and len(
+            review.game.players) > 1 else ""
+        items.append(f"<li>{esc(player.name)} ({esc(player.kind)}): {player.total}{won}</li>")
+    return f'<ul>{"".join(items)}</ul>'
+
+
+def game_heading(review: Review) -> str:
+    """Return the game in words: ``Game 5: Yahtzee, official rules, finished 2026-11-25 14:02``."""
+    game = review.game
+    name = GAME_NAMES.get(game.variant, game.variant)
+    rules = "" if game.rules == game.variant else f", {game.rules} rules"
+    return f"Game {game.game_id}: {name}{rules}, finished {local_time(game.finished_at)}"
+
+
+def review_main(review: Review) -> str:
+    """Return the review's content: results, the win chart, each player's story, every turn."""
+    top = max(max(a.optimum, a.optimum + a.luck, a.final) for a in review.analyses) * 1.2
+    players = "".join(player_section(review, seat, top) for seat in range(len(review.analyses)))
+    recomputed = ("" if review.recorded or len(review.analyses) < 2 else
+                  '<p class="note">These chances were worked out again from the moves; '
+                  "the game was filed without them.</p>")
+    return (f'<section aria-labelledby="results"><h2 id="results">Final scores</h2>'
+            f"{results_list(review)}</section>"
+            f'<section aria-labelledby="chances"><h2 id="chances">Win chances</h2>'
+            f"{win_chart(review)}{recomputed}</section>"
+            f'<section aria-labelledby="scores"><h2 id="scores">How each score came about</h2>'
+            f'<p class="note">final score = what optimal play expects + luck of the dice '
+            f'\u2212 cost of the decisions</p><div class="players">{players}</div></section>'
+            f'<section aria-labelledby="turns"><h2 id="turns">Every turn</h2>'
+            f"{turn_table(review)}</section>")
+
+
+def page(title: str, heading: str, content: str, *, stylesheet: str | None = None,
+         links: Sequence[tuple[str, str]] = ()) -> str:
+    """Return a whole HTML page: ``stylesheet`` is the style sheet's address, else it is inline."""
+    style = (f'<link rel="stylesheet" href="{esc(stylesheet)}">' if stylesheet
+             else f"<style>{REVIEW_CSS}</style>")
+    anchors = "".join(f'<a href="{esc(href)}">{esc(text)}</a>' for href, text in links)
+    nav = f'<nav aria-label="Pages">{anchors}</nav>' if links else ""
+    return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{esc(title)}</title>{style}</head><body>"
+            f"<header><h1>{esc(heading)}</h1>{nav}</header><main>{content}</main>"
+            "</body></html>\n")
+
+
+def review_document(review: Review, *, stylesheet: str | None = None,
+                    links: Sequence[tuple[str, str]] = ()) -> str:
+    """Return the review as a whole page; without ``stylesheet`` it is one self-contained file."""
+    heading = game_heading(review)
+    return page(f"Review: {heading}", heading, review_main(review),
+                stylesheet=stylesheet, links=links)
+
+
+def histogram_chart(buckets: Sequence[Bucket], label: str) -> str:
+    """Return a score histogram as an inline SVG bar chart with labelled axes."""
+    if not buckets:
+        return ""
+    width, height, left, bottom = 300, 150, 30, 36
+    most = max(b.count for b in buckets)
+    step = (width - left - 6) / len(buckets)
+    parts = [f'<svg class="chart small" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="{esc(label)}" xmlns="http://www.w3.org/2000/svg">']
+    for i, b in enumerate(buckets):
+        bar = (height - bottom - 14) * b.count / most
+        x = left + i * step
+        parts.append(f'<rect x="{x + 1:.1f}" y="{height - bottom - bar:.1f}" '
+                     f'width="{step - 2:.1f}" height="{bar:.1f}" fill="{COLOURS[0]}"/>')
+        if b.count:
+            parts.append(f'<text x="{x + step / 2:.1f}" y="{height - bottom - bar - 3:.1f}" '
+                         f'text-anchor="middle" font-size="10" fill="{INK}">{b.count}</text>')
+        parts.append(f'<text x="{x + step / 2:.1f}" y="{height - bottom + 12}" '
+                     f'text-anchor="middle" font-size="9" fill="{INK}">{b.low}</text>')
+    parts.append(f'<line x1="{left}" y1="{height - bottom}" x2="{width - 6}" '
+                 f'y2="{height - bottom}" stroke="{INK}"/>')
+    parts.append(f'<text x="{(left + width) / 2:.0f}" y="{height - 6}" text-anchor="middle" '
+                 f'font-size="11" fill="{INK}">Score (from)</text>')
+    parts.append(f'<text transform="translate(11 {(height - bottom) / 2:.0f}) rotate(-90)" '
+                 f'text-anchor="middle" font-size="11" fill="{INK}">Games</text></svg>')
+    return "".join(parts)
+
+
+def calibration_chart(bins: Sequence[tuple[float, float, int]]) -> str:
+    """Return predicted against observed win chances as an inline SVG, with the diagonal."""
+    size, pad = 240, 40
+    span = size - pad - 10
+
+    def at(chance: float) -> float:
+        """Return the chart coordinate of a chance along either axis."""
+        return pad + chance * span
+
+    parts = [f'<svg class="chart square" viewBox="0 0 {size} {size}" role="img" '
+             'aria-label="Predicted win chances against how often they came true" '
+             'xmlns="http://www.w3.org/2000/svg">',
+             f'<line x1="{at(0)}" y1="{size - at(0)}" x2="{at(1)}" y2="{size - at(1)}" '
+             f'stroke="{GRID}" stroke-width="2"/>',
+             f'<line x1="{pad}" y1="{size - pad}" x2="{size - 10}" y2="{size - pad}" '
+             f'stroke="{INK}"/>',
+             f'<line x1="{pad}" y1="10" x2="{pad}" y2="{size - pad}" stroke="{INK}"/>']
+    for tick in (0, 0.5, 1):
+        parts.append(f'<text x="{at(tick):.0f}" y="{size - pad + 13}" text-anchor="middle" '
+                     f'font-size="10" fill="{INK}">{tick * 100:.0f}%</text>')
+        parts.append(f'<text x="{pad - 4}" y="{size - at(tick) + 4:.0f}" text-anchor="end" '
+                     f'font-size="10" fill="{INK}">{tick * 100:.0f}%</text>')
+    points = " ".join(f"{at(p):.1f},{size - at(o):.1f}" for p, o, _ in bins)
+    parts.append(f'<polyline points="{points}" fill="none" {_stroke(0)}/>')
+    parts.extend(f'<circle cx="{at(p):.1f}" cy="{size - at(o):.1f}" r="3.5" '
+                 f'fill="{COLOURS[0]}"/>' for p, o, _ in bins)
+    parts.append(f'<text x="{(pad + size) / 2:.0f}" y="{size - 8}" text-anchor="middle" '
+                 f'font-size="11" fill="{INK}">Predicted</text>')
+    parts.append(f'<text transform="translate(11 {(size - pad) / 2:.0f}) rotate(-90)" '
+                 f'text-anchor="middle" font-size="11" fill="{INK}">Observed</text></svg>')
+    return "".join(parts)

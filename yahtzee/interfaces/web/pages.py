@@ -1,0 +1,259 @@
+"""The browser table's server-rendered pages: the finished games (``/history``) and a game's review.
+
+- ``GET /history?player=NAME&game=LABEL&page=N``: the finished games, newest
+  first, twenty a page, each a link (``data-testid="history-game-<id>"``) to
+  its review; filters by player name (any part of it, any case) and by game
+  (``yahtzee/course`` ...); then the figures of ``stats`` with a histogram
+  of each group's scores and the calibration of the filed win chances.
+- ``GET /game/<id>/review``: the review of a finished game, by its number in
+  the history or by the browser game's ID (``yahtzee.interfaces.review_html``).
+- ``GET /review.css``: both pages' style sheet (the content security policy
+  refuses inline styles).
+
+The pages are plain HTML with inline SVG, no script; every text that comes
+from a player is escaped.  Reading never writes.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from urllib.parse import urlencode
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from yahtzee.app.session import Solvers, SolverUnavailableError
+from yahtzee.interfaces.review import Review, make_review
+from yahtzee.interfaces.review_html import (REVIEW_CSS, calibration_chart, esc, histogram_chart,
+                                            page, review_document)
+from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED, local_time
+from yahtzee.storage.history import History, HistoryGame, game_label, predictions, results_of
+from yahtzee.storage.problems import StorageError, StorageProblems
+from yahtzee.storage.stats import Figures, Stats, compute_stats
+
+PAGE_SIZE = 20
+"""Finished games listed per page of ``/history``."""
+CACHED_REVIEWS = 32
+"""Reviews kept worked out, by game number and ID (a finished game never changes)."""
+BROWSER_GAME = re.compile(r"[0-9a-f]{32}")
+"""A browser game's ID, as ``/game/<id>`` names it."""
+STYLESHEET = "/review.css"
+LINKS = (("/", "New game"), ("/history", "Finished games"))
+"""The pages' navigation: the table's start page and the history."""
+
+
+def _not_found(message: str, status: int = 404) -> HTMLResponse:
+    """Return a small page saying what was not found (or could not be shown)."""
+    content = f'<p>{esc(message)}</p><p><a href="/history">All finished games</a></p>'
+    return HTMLResponse(page("Yahtzee", "Not here", content, stylesheet=STYLESHEET,
+                             links=LINKS), status_code=status)
+
+
+def matches(game: HistoryGame, player: str, label: str) -> bool:
+    """Return whether a game passes the filters: a player's name holds ``player``, its game is
+    ``label`` (blank filters pass everything)."""
+    wanted = player.casefold()
+    named = not wanted or any(wanted in p.name.casefold() for p in game.players)
+    return named and (not label or game_label(game.variant, game.rules) == label)
+
+
+def game_entry(game: HistoryGame) -> str:
+    """Return one finished game of the list: a link to its review and its players' results."""
+    name = GAME_NAMES.get(game.variant, game.variant)
+    rules = "" if game.rules == game.variant else f", {game.rules} rules"
+    players = ", ".join(f"{esc(p.name)} ({esc(p.kind)}) {p.total}" for p in game.players)
+    leaders = [p.name for p in game.players if p.winner]
+    if len(game.players) < 2:
+        result = ""
+    elif len(leaders) == 1:
+        result = f' \u2014 <span class="won">winner: {esc(leaders[0])}</span>'
+    else:
+        result = f" \u2014 tie: {esc(', '.join(leaders))}"
+    return (f'<li><a data-testid="history-game-{game.game_id}" '
+            f'href="/game/{game.game_id}/review">Game {game.game_id}</a>, '
+            f"{esc(local_time(game.finished_at))}, {esc(name + rules)}: {players}{result}</li>")
+
+
+def filter_form(labels: Sequence[str], player: str, label: str) -> str:
+    """Return the filters' form: a player's name and one of the games played."""
+    options = "".join(f'<option value="{esc(v)}"{" selected" if v == label else ""}>'
+                      f"{esc(v or 'every game')}</option>" for v in ["", *labels])
+    return ('<form class="filters" method="get" action="/history" role="search">'
+            f'<label>Player <input name="player" value="{esc(player)}" maxlength="24">'
+            f'</label><label>Game <select name="game">{options}</select></label>'
+            "<button type=\"submit\">Show</button></form>")
+
+
+def pager(number: int, pages: int, player: str, label: str) -> str:
+    """Return the links to the newer and older pages of the list, filters kept."""
+    def link(to: int, text: str) -> str:
+        """Return a link to page ``to``."""
+        query = urlencode({k: v for k, v in (("player", player), ("game", label),
+                                             ("page", str(to))) if v})
+        return f'<a href="/history?{esc(query)}">{text}</a>'
+
+    parts = []
+    if number > 1:
+        parts.append(link(number - 1, "Newer games"))
+    parts.append(f"<span>Page {number} of {pages}</span>")
+    if number < pages:
+        parts.append(link(number + 1, "Older games"))
+    return f'<nav class="pages" aria-label="Pages of games">{"".join(parts)}</nav>'
+
+
+def figures_table(groups: Sequence[Figures], who: str) -> str:
+    """Return the ``stats`` figures of some groups as a table, each with its histogram."""
+    if not groups:
+        return ""
+    rows = "".join(f'<tr><th scope="row">{esc(f.label)}</th><td>{esc(f.game)}</td>'
+                   f'<td class="num">{f.played}</td><td class="num">{f.wins}</td>'
+                   f'<td class="num">{f.ties}</td><td class="num">{f.best}</td>'
+                   f'<td class="num">{f.mean:.1f}</td></tr>' for f in groups)
+    number = ' class="num"'
+    head = "".join(f'<th scope="col"{number if n > 1 else ""}>{t}</th>'
+                   for n, t in enumerate((who, "Game", "Played", "Wins", "Ties", "Best",
+                                          "Mean")))
+    charts = "".join(
+        f"<figure><figcaption>{esc(f.label)} ({esc(f.game)}): scores of "
+        f"{f.played} game{'s' if f.played != 1 else ''}</figcaption>"
+        f"{histogram_chart(f.histogram, _histogram_words(f))}</figure>" for f in groups)
+    return (f'<div class="scroll" tabindex="0" role="region" aria-label="{who} figures">'
+            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+            f'<div class="players">{charts}</div>')
+
+
+def _histogram_words(f: Figures) -> str:
+    """Return a histogram in words, for a screen reader."""
+    bars = ", ".join(f"{b.low} to {b.high}: {b.count}" for b in f.histogram if b.count)
+    return f"Scores of {f.label} in {f.game}, games per range: {bars}"
+
+
+def stats_section(stats: Stats) -> str:
+    """Return the statistics: per person and per computer kind, and the win chances' calibration."""
+    if not stats.games:
+        return ""
+    parts = ['<section aria-labelledby="stats"><h2 id="stats">Statistics</h2>',
+             f"<p>{stats.games} finished game{'s' if stats.games != 1 else ''}. A win is a game "
+             "of two or more players led alone; a shared lead is a tie.</p>",
+             "<h3>Players</h3>" if stats.players else "", figures_table(stats.players, "Player"),
+             "<h3>Computers</h3>" if stats.computers else "",
+             figures_table(stats.computers, "Computer")]
+    if stats.calibration:
+        bins = [(b.predicted, b.observed, b.count) for b in stats.calibration]
+        rows = "".join(f'<tr><td class="num">{p * 100:.0f}%</td><td class="num">{o * 100:.0f}%'
+                       f'</td><td class="num">{c}</td></tr>' for p, o, c in bins)
+        parts.append(
+            "<h3>How the win chances came true</h3>"
+            f'<p class="note">At each turn\'s start of {stats.chance_games} games: the chance '
+            "of the player about to roll, per tenth, against the share of them who won; "
+            "honest chances lie on the diagonal.</p>"
+            f"<figure>{calibration_chart(bins)}</figure>"
+            '<div class="scroll" tabindex="0" role="region" aria-label="Calibration">'
+            '<table class="narrow"><thead><tr><th scope="col" class="num">Predicted</th>'
+            '<th scope="col" class="num">Observed</th><th scope="col" class="num">Turns</th>'
+            f"</tr></thead><tbody>{rows}</tbody></table></div>")
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _page_number(text: str) -> int:
+    """Return the page asked for (1 for anything that is not a small positive number)."""
+    return int(text) if text.isascii() and text.isdigit() and 0 < len(text) < 6 else 1
+
+
+class Pages:
+    """The history and review pages, reading the history of the server's data folder."""
+
+    def __init__(self, setup: Solvers, problems: StorageProblems) -> None:
+        """Read the history with ``problems`` told of damage; analyze with ``setup``'s solver."""
+        self.setup = setup
+        self.problems = problems
+        self.reviews: OrderedDict[tuple[int, str], Review] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def history_page(self, player: str, label: str, number: int) -> str:
+        """Return the page of finished games (filtered, newest first) and the statistics."""
+        games = History(problems=self.problems).games()
+        labels = sorted({game_label(g.variant, g.rules) for g in games})
+        chosen = [g for g in reversed(games) if matches(g, player, label)]
+        pages = max(1, -(-len(chosen) // PAGE_SIZE))
+        number = min(number, pages)
+        shown = chosen[(number - 1) * PAGE_SIZE:number * PAGE_SIZE]
+        stats = compute_stats(results_of(games), predictions(games),
+                              sum(1 for game in games if game.chances))
+        listing = (f'<ul class="games">{"".join(game_entry(g) for g in shown)}</ul>'
+                   if shown else "<p>No finished game matches.</p>" if games else
+                   "<p>No finished games yet: play one, and it is listed here.</p>")
+        content = (f'<section aria-labelledby="games"><h2 id="games">Games</h2>'
+                   f"{filter_form(labels, player, label)}"
+                   f"<p>{len(chosen)} game{'s' if len(chosen) != 1 else ''}, newest first.</p>"
+                   f"{listing}{pager(number, pages, player, label) if pages > 1 else ''}"
+                   f"</section>{stats_section(stats)}")
+        return page("Finished games", "Finished games", content, stylesheet=STYLESHEET,
+                    links=LINKS)
+
+    def review_of(self, game_id: str) -> Review:
+        """Return the review of a finished game (by number or browser ID); ``LookupError``."""
+        history = History(problems=self.problems)
+        if BROWSER_GAME.fullmatch(game_id):
+            found = [g.game_id for g in history.games() if g.uid == game_id]
+            if not found:
+                raise LookupError(game_id)
+            number = found[-1]
+        elif game_id.isascii() and game_id.isdigit() and len(game_id) < 10:
+            number = int(game_id)
+        else:
+            raise LookupError(game_id)
+        meta, log = history.load_game(number)
+        key = (number, meta.uid)
+        with self.lock:
+            if key in self.reviews:
+                self.reviews.move_to_end(key)
+                return self.reviews[key]
+        review = make_review(meta, log, self.setup)
+        with self.lock:
+            self.reviews[key] = review
+            while len(self.reviews) > CACHED_REVIEWS:
+                self.reviews.popitem(last=False)
+        return review
+
+    async def history(self, request: Request) -> Response:
+        """Answer ``/history`` with the finished games and the statistics."""
+        params = request.query_params
+        player = params.get("player", "").strip()[:24]
+        label = params.get("game", "").strip()[:40]
+        try:
+            text = await run_in_threadpool(self.history_page, player, label,
+                                           _page_number(params.get("page", "1")))
+        except StorageError as error:
+            return _not_found(f"The history cannot be read: {error}", 503)
+        return HTMLResponse(text)
+
+    async def review(self, request: Request) -> Response:
+        """Answer ``/game/<id>/review`` with the review of that finished game."""
+        game_id = request.path_params["game_id"]
+        try:
+            review = await run_in_threadpool(self.review_of, game_id)
+        except SolverUnavailableError:
+            return _not_found(f"The review needs the solver: {NUMPY_NEEDED}.", 503)
+        except LookupError:
+            return _not_found("No finished game has this number: it may not be over yet.")
+        except StorageError as error:
+            return _not_found(f"The history cannot be read: {error}", 503)
+        return HTMLResponse(review_document(review, stylesheet=STYLESHEET, links=LINKS))
+
+    async def style(self, request: Request) -> Response:
+        """Answer with the pages' style sheet."""
+        return Response(REVIEW_CSS, media_type="text/css")
+
+
+def page_routes(setup: Solvers, problems: StorageProblems) -> list[Route]:
+    """Return the routes of the history and review pages and their style sheet."""
+    pages = Pages(setup, problems)
+    return [Route("/history", pages.history), Route("/game/{game_id}/review", pages.review),
+            Route(STYLESHEET, pages.style)]
