@@ -177,7 +177,6 @@ def test_two_browsers_play_two_seats_and_neither_may_act_for_the_other(
     ann.fill(".seat:nth-of-type(1) .name", "Ann")
     ann.fill(".seat:nth-of-type(2) .name", "Bob")
     ann.uncheck("#coach")
-    ann.fill("#seed", "3")
     hook(ann, "new-game").click()
     link = str(hook(ann, "seat-link-2").get_attribute("href"))
     assert hook(ann, "seat-link-1").get_attribute("href") == ann.url  # Ann's own seat

@@ -50,7 +50,6 @@ def make_game(page: Page, server: Server, names: tuple[str, ...] = ("Ann", "Bo")
         page.select_option(f".seat:nth-of-type({seat}) .kind", "human")
         page.fill(f".seat:nth-of-type({seat}) .name", name)
     page.uncheck("#coach")
-    page.fill("#seed", "6")
     hook(page, "new-game").click()
     page.wait_for_url("**/game/**")
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
+import os
 import random
 import secrets
 import threading
@@ -616,6 +617,52 @@ class BrowserGames:
         except (StorageError, SnapshotError, ValueError, LookupError, OSError):
             return
         forget_legacy_game(legacy.game_id)
+
+    def expire(self, fresh_for: float, idle_for: float, now: float | None = None) -> list[str]:
+        """Delete the saves of abandoned games; return their IDs.
+
+        A game that never got a move is abandoned ``fresh_for`` seconds after
+        it was made, any other unfinished game ``idle_for`` seconds after its
+        last move (as its save's time of change says).  A game being played
+        at this moment (its lock held, or a computer to play) is left alone.
+        """
+        now = time.time() if now is None else now
+        gone: list[str] = []
+        with self.lock:
+            for game_id, table in list(self.live.items()):
+                save_id = table.saver.save_id
+                if (save_id is None or table.is_over() or table.computer_to_play()
+                        or not table.lock.acquire(blocking=False)):
+                    continue
+                try:
+                    age = now - os.stat(table.saver.store.path(save_id)).st_mtime
+                    if age >= (idle_for if table.live.engine.log else fresh_for):
+                        del self.live[game_id]
+                        table.saver.store.remove(save_id)
+                        gone.append(game_id)
+                except OSError:
+                    pass
+                finally:
+                    table.lock.release()
+            for game_id, save_id in list(self.known.items()):
+                if self._abandoned(save_id, fresh_for, idle_for, now):
+                    del self.known[game_id]
+                    gone.append(game_id)
+        return gone
+
+    def _abandoned(self, save_id: int, fresh_for: float, idle_for: float, now: float) -> bool:
+        """Delete the save ``save_id`` if its game is abandoned; return whether it was."""
+        try:
+            age = now - os.stat(self.store.path(save_id)).st_mtime
+            if age < fresh_for:
+                return False
+            save = self.store.load(save_id)
+            if age < idle_for and save.updated > save.created:
+                return False
+            self.store.delete(save_id)
+        except (OSError, StorageError, SnapshotError):
+            return False
+        return True
 
     def close(self) -> None:
         """Let go of every live game's save."""

@@ -310,6 +310,14 @@ def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                        help="pause between a computer's moves, 0 to 5 (default: 0.5)")
     serve.add_argument("--max-games", type=_bounded(1, 10_000), default=200, metavar="N",
                        help="the most games kept live at once (default: 200)")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                       dest="allowed_hosts",
+                       help="a host name the server answers to besides its address (its "
+                            "name on the network, or behind a proxy); may be repeated")
+    serve.add_argument("--proxy", metavar="ADDRESS", default=None,
+                       help="the address of a reverse proxy (TLS) in front of the server: "
+                            "its X-Forwarded-For and X-Forwarded-Proto are believed, "
+                            "nobody else's")
 
 
 def play_problem(args: argparse.Namespace) -> str | None:

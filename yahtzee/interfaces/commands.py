@@ -469,7 +469,7 @@ def _write_review(review: Review, path: str, console: Console) -> int:
     return 0
 
 
-WEB_PACKAGES = ("starlette", "uvicorn", "anyio", "h11")
+WEB_PACKAGES = ("starlette", "uvicorn", "anyio", "h11", "msgspec")
 """The packages of the web extra: ``serve`` names the extra when one is missing."""
 
 
@@ -482,7 +482,8 @@ def run_serve(args: argparse.Namespace) -> int:
             raise
         Console().error(WEB_NEEDED)
         return 1
-    return serve(args.host, args.port, delay=args.delay, capacity=args.max_games)
+    return serve(args.host, args.port, delay=args.delay, capacity=args.max_games,
+                 extra_hosts=args.allowed_hosts, proxy=args.proxy)
 
 
 COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "duel": run_duel,

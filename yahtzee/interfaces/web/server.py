@@ -15,6 +15,13 @@ with a 4xx status, and change nothing):
   person has joined (a game of two or more people waits for them: a seat
   joins when its secret is first used, to ask for the state or to move).
 
+- ``GET /api/openapi.json``: the API's OpenAPI description (``schemas``).
+
+Before any route, ``guards`` answers only the server's own host names and
+takes a state-changing request only as JSON from the table's own origin;
+``limits`` bounds what one client may ask (new games, games of computers
+alone, long polls) and ``connections`` how long it may take to ask.
+
 Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
 browsers never send to a server, and in a header, never in a URL.  Computer
 seats are played by the server, one command at a time, ``delay`` seconds
@@ -25,19 +32,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import socket
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
-from typing import Any, TextIO
+from typing import TextIO
 
 import anyio.to_thread
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -52,6 +58,13 @@ from yahtzee.domain.rules import OFFICIAL, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.reporting import Reporter
+from yahtzee.interfaces.web.connections import server_config
+from yahtzee.interfaces.web.guards import HostGuard, NoStore, SameOrigin, allowed_hosts
+from yahtzee.interfaces.web.guards import lan_address as lan_address
+from yahtzee.interfaces.web.limits import MINUTE, Limits, Slots, Throttle, retry_after
+from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESSAGE,
+                                            SEED_MESSAGE, BodyError, MoveRequest, NewGame,
+                                            Seat, StartRequest, decode, openapi, reason)
 from yahtzee.interfaces.web.pages import page_routes
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
@@ -59,8 +72,6 @@ from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_na
 
 MAX_BODY = 4096
 """The largest request body taken, in bytes (a new game's form is a few hundred)."""
-MAX_NAME = 24
-"""The longest player name, in characters (as ``--names`` takes them)."""
 LONG_POLL = 25.0
 """How long, in seconds, a request for the state waits for the game to change."""
 DEFAULT_DELAY = 0.5
@@ -75,20 +86,34 @@ STATIC = resources.files("yahtzee.interfaces.web") / "static"
 class BadRequest(Exception):
     """A request the server cannot take: its status and the message said to the browser."""
 
-    def __init__(self, status: int, message: str) -> None:
-        """Refuse with ``status`` and ``message``."""
+    def __init__(self, status: int, message: str, retry: float | None = None) -> None:
+        """Refuse with ``status`` and ``message``; ``retry``: seconds to wait (429, 503)."""
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry = retry
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    """Return an error answer: ``{"error": message}`` with ``status``."""
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, retry: float | None = None) -> JSONResponse:
+    """Return an error answer: ``{"error": message}`` with ``status`` (and ``Retry-After``)."""
+    headers = None if retry is None else {"Retry-After": retry_after(retry)}
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
-    """Return the request's JSON body; ``BadRequest`` (413, 400) if too large or not JSON."""
+TOO_SLOW = "The request came too slowly."
+TOO_MANY_GAMES = "Too many new games from here: wait a little before the next one."
+TOO_MANY_ROBOTS = "You have as many games of computers alone going as one may: let one end first."
+ROBOTS_FULL = "The server plays as many games of computers alone as it takes; try again later."
+TOO_MANY_POLLS = "Too many pages follow games from here at once."
+
+
+def client_of(request: Request) -> str:
+    """Return the address of the client (behind a trusted proxy: the one the proxy gives)."""
+    return request.client.host if request.client is not None else ""
+
+
+async def read_body(request: Request, limit: int = MAX_BODY) -> bytes:
+    """Return the request's body; ``BadRequest`` (413) if it is larger than ``limit`` bytes."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > limit):
         raise BadRequest(413, f"A request may hold at most {limit} bytes.")
@@ -97,43 +122,23 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
         body += chunk
         if len(body) > limit:
             raise BadRequest(413, f"A request may hold at most {limit} bytes.")
-    try:
-        return json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise BadRequest(400, "The request is not JSON.") from None
+    return bytes(body)
 
 
-def _flag(data: dict[str, Any], key: str, default: bool) -> bool:
-    """Return the true-or-false field ``key``; ``BadRequest`` if it is something else."""
-    value = data.get(key, default)
-    if not isinstance(value, bool):
-        raise BadRequest(400, f"'{key}' must be true or false.")
-    return value
-
-
-def _seat(seat: Any) -> tuple[PlayerKind, str]:
+def _seat(seat: Seat) -> tuple[PlayerKind, str]:
     """Return one seat of a new game's form: its kind and the name given (blank: none)."""
-    if not isinstance(seat, dict):
-        raise BadRequest(400, "Each player is an object with a kind and a name.")
-    named = seat.get("kind")
-    kind = find_kind(named) if isinstance(named, str) else None
+    kind = find_kind(seat.kind)
     if kind is None:
-        raise BadRequest(400, f"Each player is one of: {', '.join(k.name for k in KINDS)}.")
-    name = seat.get("name") or ""
-    if not isinstance(name, str):
-        raise BadRequest(400, "A player's name is text.")
-    name = name.strip()
+        raise BadRequest(400, FIELD_MESSAGES[(NewGame, "players[].kind")])
+    name = (seat.name or "").strip()
     if not name.isprintable() or len(name) > MAX_NAME:
         raise BadRequest(400, f"Names are plain text of at most {MAX_NAME} characters.")
     return kind, name
 
 
-def _seats(data: dict[str, Any]) -> tuple[tuple[PlayerKind, ...], tuple[str, ...]]:
+def _seats(form: NewGame) -> tuple[tuple[PlayerKind, ...], tuple[str, ...]]:
     """Return the players' kinds and names (default names where none was given)."""
-    seats = data.get("players", [{"kind": HUMAN.name}, {"kind": COMPUTER.name}])
-    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_PLAYERS:
-        raise BadRequest(400, f"A game has 1 to {MAX_PLAYERS} players.")
-    chosen = [_seat(seat) for seat in seats]
+    chosen = [_seat(seat) for seat in form.players]
     kinds = tuple(kind for kind, _ in chosen)
     names = tuple(name or default for (_, name), default in zip(chosen, default_names(kinds)))
     if len(set(names)) != len(names):
@@ -141,63 +146,76 @@ def _seats(data: dict[str, Any]) -> tuple[tuple[PlayerKind, ...], tuple[str, ...
     return kinds, names
 
 
-def _variant(data: dict[str, Any]) -> Variant:
+def _variant(form: NewGame) -> Variant:
     """Return the game and rules the form asks for (Yahtzee under its default rules if none)."""
-    game = data.get("game", YAHTZEE)
-    rules = data.get("rules")
-    if not isinstance(game, str) or game not in GAMES:
-        raise BadRequest(400, f"The game is one of: {', '.join(GAMES)}.")
-    if rules is not None and not isinstance(rules, str):
-        raise BadRequest(400, f"The rules are one of: {', '.join(sorted(RULES))}.")
+    if form.game not in GAMES:
+        raise BadRequest(400, FIELD_MESSAGES[(NewGame, "game")])
     try:
-        return get_variant(game, rules if game == YAHTZEE and rules else None)
+        return get_variant(form.game, form.rules if form.game == YAHTZEE and form.rules
+                           else None)
     except UnknownGameError:
-        raise BadRequest(400, f"The rules are one of: {', '.join(sorted(RULES))}.") from None
+        raise BadRequest(400, RULES_MESSAGE) from None
 
 
-def _seed(data: dict[str, Any]) -> int | None:
-    """Return the seed the form asks for (None: none; text of digits is taken too)."""
-    seed = data.get("seed")
+def _seed(form: NewGame, kinds: tuple[PlayerKind, ...]) -> int | None:
+    """Return the seed the form asks for (None: none; text of digits is taken too).
+
+    A chosen seed is refused in a game of two or more people on their own
+    screens: its creator could foresee every roll, and the others could not.
+    """
+    seed = form.seed
     if isinstance(seed, str):
         text = seed.strip()
         seed = None if not text else int(text) if text.isascii() and text.isdigit() else -1
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                             or not 0 <= seed <= MAX_SEED):
-        raise BadRequest(400, "A seed is a whole number from 0 to 2^63-1.")
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise BadRequest(400, SEED_MESSAGE)
+    people = sum(not kind.is_computer for kind in kinds)
+    if seed is not None and people > 1 and not form.hot_seat:
+        raise BadRequest(400, SEED_REFUSED)
     return seed
 
 
-def parse_settings(data: Any) -> Settings:
+SEED_REFUSED = ("A chosen seed is for a game of one person (or of one screen): "
+                "the other players could not see it.")
+
+
+def parse_settings(body: bytes) -> Settings:
     """Return the new game a form asks for; ``BadRequest`` (400) saying what is wrong."""
-    if not isinstance(data, dict):
-        raise BadRequest(400, "A new game is described by a JSON object.")
-    kinds, names = _seats(data)
-    return Settings(_variant(data), kinds, names, _seed(data), _flag(data, "coach", True),
-                    _flag(data, "hot_seat", False))
+    try:
+        form: NewGame = decode(NewGame, body)
+    except BodyError as error:
+        raise BadRequest(400, reason(NewGame, error)) from None
+    kinds, names = _seats(form)
+    return Settings(_variant(form), kinds, names, _seed(form, kinds), form.coach,
+                    form.hot_seat)
 
 
-def parse_move(data: Any, variant: Variant) -> tuple[Move, int | None]:
+def parse_move(body: bytes, variant: Variant) -> tuple[Move, int | None]:
     """Return the move a request asks for in a game of ``variant``, and the version it was
     drawn at (None if not given); ``BadRequest`` (400) saying what is wrong."""
-    if not isinstance(data, dict):
-        raise BadRequest(400, "A move is a JSON object.")
-    action = data.get("action")
+    def numbered(field: str) -> str | None:
+        """Return the reason for a wrong ``die`` or ``box`` (None for another field)."""
+        for name, count in NUMBERED.values():
+            if name == field:
+                return f"'{field}' must be a number from 1 to {count(variant)}."
+        return None
+
+    try:
+        request: MoveRequest = decode(MoveRequest, body)
+    except BodyError as error:
+        raise BadRequest(400, reason(MoveRequest, error, numbered)) from None
     kinds = {kind.value: kind for kind in WEB_MOVES}
-    if not isinstance(action, str) or action not in kinds:
-        raise BadRequest(400, "A move is toggle (with a die), roll, score or box (with a box).")
-    kind = kinds[action]
+    kind = kinds.get(request.action)
+    if kind is None:
+        raise BadRequest(400, FIELD_MESSAGES[(MoveRequest, "action")])
     number = 0
     if kind in NUMBERED:
         field, count = NUMBERED[kind]
-        top = count(variant)
-        given = data.get(field)
-        if isinstance(given, bool) or not isinstance(given, int) or not 1 <= given <= top:
-            raise BadRequest(400, f"'{field}' must be a number from 1 to {top}.")
+        given = getattr(request, field)
+        if given is None or not 1 <= given <= count(variant):
+            raise BadRequest(400, numbered(field) or "")
         number = given
-    version = data.get("version")
-    if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-        raise BadRequest(400, "'version' must be a whole number.")
-    return Move(kind, number), version
+    return Move(kind, number), request.version
 
 
 WEB_MOVES = (MoveKind.TOGGLE, MoveKind.ROLL, MoveKind.SCORE, MoveKind.BOX)
@@ -240,7 +258,7 @@ class WebTable:
     """The server's state: the live games, who waits for their changes, the computers' pace."""
 
     def __init__(self, games: BrowserGames, *, delay: float = DEFAULT_DELAY,
-                 address: str | None = None) -> None:
+                 address: str | None = None, limits: Limits | None = None) -> None:
         """Serve ``games``; computers wait ``delay`` seconds before each move.
 
         ``address`` is the origin others reach the server at (for seat links).
@@ -248,6 +266,11 @@ class WebTable:
         self.games = games
         self.delay = delay
         self.address = address
+        self.limits = limits if limits is not None else Limits()
+        self.throttle = Throttle(self.limits.creations_burst, self.limits.creations_per_minute)
+        self.polls = Slots(self.limits.polls_per_client, self.limits)
+        self.computer_games: dict[str, str] = {}
+        """The computer-only games going on, and the client that started each."""
         self.changes: dict[str, asyncio.Event] = {}
         self.driving: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -287,6 +310,38 @@ class WebTable:
         finally:
             self.driving.discard(table.game_id)
 
+    async def body(self, request: Request) -> bytes:
+        """Return the request's body; ``BadRequest`` if too large (413) or too slow (408)."""
+        try:
+            return await asyncio.wait_for(read_body(request), self.limits.body_timeout)
+        except asyncio.TimeoutError:
+            raise BadRequest(408, TOO_SLOW) from None
+
+    def admit(self, client: str, settings: Settings) -> None:
+        """Refuse (429, 503) a new game past the client's or the server's limits."""
+        exempt = self.limits.exempt(client)
+        if all(kind.is_computer for kind in settings.kinds):
+            going = {game_id: owner for game_id, owner in self.computer_games.items()
+                     if game_id in self.games.live and not self.games.live[game_id].is_over()}
+            self.computer_games = going
+            if len(going) >= self.limits.computer_games:
+                raise BadRequest(503, ROBOTS_FULL, retry=MINUTE)
+            mine = sum(owner == client for owner in going.values())
+            if not exempt and mine >= self.limits.computer_games_per_client:
+                raise BadRequest(429, TOO_MANY_ROBOTS, retry=MINUTE)
+        wait = 0.0 if exempt else self.throttle.take(client)
+        if wait:
+            raise BadRequest(429, TOO_MANY_GAMES, retry=wait)
+
+    async def sweep(self) -> None:
+        """Delete abandoned games every ``Limits.sweep_every`` seconds (``BrowserGames.expire``)."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_every)
+            gone = await run_in_threadpool(self.games.expire, self.limits.fresh_for,
+                                           self.limits.idle_for)
+            for game_id in gone:
+                self.notify(game_id)
+
     # -- routes ------------------------------------------------------------
     async def page(self, request: Request) -> Response:
         """Answer with the page (the same for the form and for a game)."""
@@ -310,14 +365,22 @@ class WebTable:
             "max_players": MAX_PLAYERS, "max_name": MAX_NAME,
             "default_players": [HUMAN.name, COMPUTER.name], "address": self.address})
 
+    async def description(self, request: Request) -> Response:
+        """Answer with the API's OpenAPI description."""
+        return JSONResponse(openapi())
+
     async def create(self, request: Request) -> Response:
         """Start a new game; answer with its ID and each seat's secret (given only here)."""
-        settings = parse_settings(await read_json(request))
+        settings = parse_settings(await self.body(request))
+        client = client_of(request)
+        self.admit(client, settings)
         try:
             made = await run_in_threadpool(self.games.create, settings)
         except SolverUnavailableError:
             return _error(503, NUMPY_NEEDED)
         table = made.table
+        if all(kind.is_computer for kind in settings.kinds):
+            self.computer_games[table.game_id] = client
         self.drive(table)
         return JSONResponse({
             "game": table.game_id, "url": f"/game/{table.game_id}",
@@ -343,19 +406,27 @@ class WebTable:
         if after.isascii() and after.isdigit() and len(after) < 12:
             waited = int(after)
             if table.version <= waited:
-                event = self.changes.setdefault(table.game_id, asyncio.Event())
-                try:
-                    await asyncio.wait_for(event.wait(), LONG_POLL)
-                except asyncio.TimeoutError:
-                    pass
+                await self.wait_change(table.game_id, client_of(request))
         seats = table.seats_of(request.headers.get(SECRET_HEADER))
         view = await run_in_threadpool(table.view)
         return JSONResponse(state_json(view, seats))
 
+    async def wait_change(self, game_id: str, client: str) -> None:
+        """Wait for ``game_id`` to change (at most ``LONG_POLL`` seconds); 429 past the cap."""
+        if not self.polls.take(client):
+            raise BadRequest(429, TOO_MANY_POLLS, retry=5)
+        try:
+            event = self.changes.setdefault(game_id, asyncio.Event())
+            await asyncio.wait_for(event.wait(), LONG_POLL)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            self.polls.give_back(client)
+
     async def move(self, request: Request) -> Response:
         """Carry out a move for the seat whose secret the request holds; answer with the state."""
         table = await self.table(request.path_params["game_id"])
-        move, version = parse_move(await read_json(request), table.live.variant)
+        move, version = parse_move(await self.body(request), table.live.variant)
         secret = request.headers.get(SECRET_HEADER)
         view = await run_in_threadpool(table.act, secret, move, version)
         self.notify(table.game_id)
@@ -374,16 +445,21 @@ class WebTable:
     async def start(self, request: Request) -> Response:
         """Start a game before everyone joined, for its host; answer with the state."""
         table = await self.table(request.path_params["game_id"])
-        if not isinstance(await read_json(request), dict):
-            raise BadRequest(400, "A start is a JSON object.")
+        try:
+            decode(StartRequest, await self.body(request))
+        except BodyError as error:
+            raise BadRequest(400, reason(StartRequest, error)) from None
         secret = request.headers.get(SECRET_HEADER)
         view = await run_in_threadpool(table.start, secret)
         self.notify(table.game_id)
         self.drive(table)
         return JSONResponse(state_json(view, table.seats_of(secret)))
 
-    def app(self) -> Starlette:
-        """Return the ASGI application serving the page and the API."""
+    def app(self, hosts: Iterable[str] | None = None) -> Starlette:
+        """Return the ASGI application serving the page and the API.
+
+        Only requests for ``hosts`` are answered (None: any host); see ``guards``.
+        """
         def guarded(handler: Callable[[Request], Awaitable[Response]]
                     ) -> Callable[[Request], Awaitable[Response]]:
             """Turn refusals into their 4xx answers."""
@@ -392,7 +468,9 @@ class WebTable:
                 try:
                     return await handler(request)
                 except BadRequest as error:
-                    return _error(error.status, error.message)
+                    return _error(error.status, error.message, error.retry)
+                except ClientDisconnect:
+                    return Response(status_code=400)  # nobody is left to read it
                 except GameRequestError as error:
                     return _error(*refusal(error))
             return answer
@@ -400,6 +478,7 @@ class WebTable:
         routes = [
             Route("/", self.page), Route("/game/{game_id}", self.page),
             Route("/api/options", guarded(self.options)),
+            Route("/api/openapi.json", self.description),
             Route("/api/games", guarded(self.create), methods=["POST"]),
             Route("/api/games/{game_id}", guarded(self.state)),
             Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
@@ -412,24 +491,34 @@ class WebTable:
         async def lifespan(app: Starlette) -> AsyncIterator[None]:
             """Allow enough worker threads for saves; let go of every game's save at the end."""
             anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
+            sweeping = asyncio.get_running_loop().create_task(self.sweep())
             yield
+            sweeping.cancel()
             self.games.close()
 
-        return Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)],
-                         lifespan=lifespan)
+        middleware = [Middleware(SecurityHeaders), Middleware(HostGuard, hosts=hosts),
+                      Middleware(SameOrigin), Middleware(NoStore)]
+        app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+        app.state.web = self
+        return app
 
 
 def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
-             reporter: Reporter | None = None, address: str | None = None) -> Starlette:
+             reporter: Reporter | None = None, address: str | None = None,
+             hosts: Iterable[str] | None = None, limits: Limits | None = None) -> Starlette:
     """Return the browser table's application, its games saved in the data folder.
 
     ``reporter`` is told of storage problems and of the solver's builds
     (by default they go to standard error); ``address`` is the origin
-    others reach the server at (see ``reachable``).
+    others reach the server at (see ``reachable``).  Only requests whose
+    ``Host`` is one of ``hosts`` are answered (None: any; ``serve`` always
+    names them); ``limits`` bound what clients may ask (default: ``Limits()``).
     """
     report = reporter if reporter is not None else Reporter()
     games = BrowserGames(Solvers(report=report.solver_event), report, capacity=capacity)
-    return WebTable(games, delay=delay, address=address).app()
+    if limits is None:
+        limits = Limits(computer_games=min(Limits.computer_games, max(1, capacity // 2)))
+    return WebTable(games, delay=delay, address=address, limits=limits).app(hosts)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -460,23 +549,6 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def lan_address() -> str | None:
-    """Return this machine's address on its network (IPv4), or None if it has none.
-
-    A UDP socket "connected" to a private address picks the interface a
-    packet would leave by; nothing is sent.
-    """
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))
-        found = str(probe.getsockname()[0])
-    except OSError:
-        found = ""
-    finally:
-        probe.close()
-    return found if found and not found.startswith(("0.", "127.")) else None
-
-
 def reachable(sock: socket.socket) -> str:
     """Return the origin others reach a bound socket at: ``http://192.168.1.20:8000``.
 
@@ -492,8 +564,15 @@ def reachable(sock: socket.socket) -> str:
 
 
 def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
-          capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None) -> int:
-    """Serve the browser table on ``host``:``port`` until stopped; return the exit status."""
+          capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None,
+          extra_hosts: Iterable[str] = (), proxy: str | None = None) -> int:
+    """Serve the browser table on ``host``:``port`` until stopped; return the exit status.
+
+    It answers to the names of its address (see ``guards.allowed_hosts``)
+    and to ``extra_hosts``.  ``X-Forwarded-For`` and ``X-Forwarded-Proto``
+    are believed only from the address ``proxy`` (a TLS reverse proxy);
+    without one, never.
+    """
     reporter = Reporter()
     stream = out if out is not None else sys.stdout
     try:
@@ -502,14 +581,15 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
         reporter.error(f"cannot listen on {host}:{port}: {error.strerror or error}")
         return 1
     shared = reachable(sock)
-    app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=shared)
+    app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=shared,
+                   hosts=allowed_hosts(host, extra_hosts))
     stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
                  "Ctrl-C stops the server, and games go on after a restart)\n")
     if f"{shared}/" != address(sock):
-        stream.write(f"Others on your network open {shared}/\n")
+        stream.write(f"Others on your network open {shared}/  (plain HTTP: for a network "
+                     "you trust; see the README for a TLS proxy)\n")
     stream.flush()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on",
-                            limit_concurrency=1000, timeout_keep_alive=30,
-                            timeout_graceful_shutdown=2)
+    config = uvicorn.Config(**server_config(
+        app, Limits(), proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
     uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -1,0 +1,248 @@
+"""The browser table against flooding: new games per client, games of computers alone,
+abandoned games, long polls, and slow or idle connections on a real server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+httpx = pytest.importorskip("httpx")
+uvicorn = pytest.importorskip("uvicorn")
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # the test client's notice about httpx's successor
+    from starlette.testclient import TestClient  # noqa: E402
+
+from yahtzee.interfaces.web.connections import server_config  # noqa: E402
+from yahtzee.interfaces.web.limits import DAY, Limits, Throttle  # noqa: E402
+from yahtzee.interfaces.web.server import BadRequest, WebTable, bind, make_app  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
+
+ALONE = {"players": [{"kind": "human"}], "coach": False}
+ROBOTS = {"players": [{"kind": "greedy"}, {"kind": "greedy", "name": "Other"}], "coach": False}
+
+
+def saves(data: Path) -> list[str]:
+    """Return the names of the save files in the data folder."""
+    return sorted(p.name for p in data.rglob("*.json")) if data.exists() else []
+
+
+def test_a_client_starting_game_after_game_is_slowed_down(data: Path) -> None:
+    limits = Limits(creations_burst=3, creations_per_minute=2)
+    with TestClient(make_app(delay=0, limits=limits)) as client:
+        made = [client.post("/api/games", json=ALONE) for _ in range(3)]
+        assert [a.status_code for a in made] == [201] * 3
+        kept = saves(data)
+        refused = client.post("/api/games", json=ALONE)
+        assert refused.status_code == 429
+        assert 1 <= int(refused.headers["retry-after"]) <= 30
+        assert refused.json() == {
+            "error": "Too many new games from here: wait a little before the next one."}
+        assert saves(data) == kept
+    with TestClient(make_app(delay=0, limits=limits), client=("10.0.0.9", 1)) as other:
+        assert other.post("/api/games", json=ALONE).status_code == 201
+
+
+def test_the_throttle_refills_at_its_rate() -> None:
+    throttle = Throttle(burst=2, per_minute=6)
+    assert [throttle.take("a", now=0) for _ in range(2)] == [0, 0]
+    assert throttle.take("a", now=0) == pytest.approx(10)
+    assert throttle.take("b", now=0) == 0
+    assert throttle.take("a", now=10) == 0
+    assert throttle.take("a", now=11) == pytest.approx(9)
+    assert Limits().exempt("127.0.0.1") and Limits().exempt("::1")
+    assert not Limits().exempt("10.0.0.1") and not Limits(exempt_loopback=False).exempt("::1")
+
+
+def test_games_of_computers_alone_are_bounded_per_client_and_in_all(data: Path) -> None:
+    limits = Limits(computer_games_per_client=1, computer_games=2)
+    app = make_app(delay=3600, limits=limits)  # the computers never get to move
+    with TestClient(app, client=("10.0.0.1", 1)) as first, \
+            TestClient(app, client=("10.0.0.2", 1)) as second, \
+            TestClient(app, client=("10.0.0.3", 1)) as third:
+        assert first.post("/api/games", json=ROBOTS).status_code == 201
+        again = first.post("/api/games", json=ROBOTS)
+        assert (again.status_code, again.headers["retry-after"]) == (429, "60")
+        assert first.post("/api/games", json=ALONE).status_code == 201  # people may still play
+        assert second.post("/api/games", json=ROBOTS).status_code == 201
+        full = third.post("/api/games", json=ROBOTS)
+        assert full.status_code == 503 and "computers alone" in full.json()["error"]
+        assert third.post("/api/games", json=ALONE).status_code == 201
+
+
+def test_the_capacity_keeps_room_for_people(data: Path) -> None:
+    web: WebTable = make_app(capacity=3).state.web
+    assert web.limits.computer_games == 1
+    assert make_app().state.web.limits.computer_games == 4
+
+
+def play_a_box(client: TestClient, game: str, secret: str) -> None:
+    """Score the first box of the seat to play."""
+    headers = {"X-Seat-Secret": secret}
+    assert client.post(f"/api/games/{game}/moves", json={"action": "score"},
+                       headers=headers).status_code == 200
+    assert client.post(f"/api/games/{game}/moves", json={"action": "box", "box": 1},
+                       headers=headers).status_code == 200
+
+
+def made(client: TestClient) -> tuple[str, str]:
+    """Start a game of one person; return its ID and secret."""
+    answer = client.post("/api/games", json=ALONE).json()
+    return answer["game"], answer["links"][0]["secret"]
+
+
+@pytest.mark.parametrize("restarted", [False, True])
+def test_abandoned_games_expire_and_their_saves_are_deleted(data: Path, restarted: bool) -> None:
+    limits = Limits()
+    with TestClient(make_app(delay=0)) as client:
+        untouched, _ = made(client)
+        played, secret = made(client)
+        play_a_box(client, played, secret)
+        assert len(saves(data)) == 2
+    with TestClient(make_app(delay=0)) as client:
+        if not restarted:
+            for game in (untouched, played):  # take them up again: live games
+                assert client.get(f"/api/games/{game}").status_code == 200
+        tables = client.app.state.web.games
+        assert tables.expire(limits.fresh_for, limits.idle_for, time.time() + 60) == []
+        soon = time.time() + limits.fresh_for + 1
+        assert tables.expire(limits.fresh_for, limits.idle_for, soon) == [untouched]
+        assert client.get(f"/api/games/{untouched}").status_code == 404
+        assert len(saves(data)) == 1
+        assert client.get(f"/api/games/{played}").status_code == 200
+        assert tables.expire(limits.fresh_for, limits.idle_for, soon + 6 * DAY) == []
+        later = time.time() + limits.idle_for + 1
+        assert tables.expire(limits.fresh_for, limits.idle_for, later) == [played]
+        assert client.get(f"/api/games/{played}").status_code == 404
+        assert saves(data) == []
+
+
+def test_a_client_may_follow_only_so_many_games_at_once(data: Path) -> None:
+    with TestClient(make_app(delay=0, limits=Limits(polls_per_client=2))) as client:
+        web: WebTable = client.app.state.web
+
+    async def follow() -> list[Any]:
+        """Open three long polls from one client and one from another; end them."""
+        waits = [asyncio.ensure_future(web.wait_change("g", "10.0.0.1")) for _ in range(3)]
+        waits.append(asyncio.ensure_future(web.wait_change("g", "10.0.0.2")))
+        await asyncio.sleep(0.05)
+        web.notify("g")
+        return await asyncio.gather(*waits, return_exceptions=True)
+
+    results = asyncio.run(follow())
+    refused = [r for r in results if isinstance(r, BadRequest)]
+    assert [r.status for r in refused] == [429]
+    assert web.polls.held == {}
+
+
+# -- a real server: slow and idle connections ------------------------------------------------
+class Running:
+    """A uvicorn server on a free loopback port, in a thread."""
+
+    def __init__(self, limits: Limits) -> None:
+        """Start serving a fresh application within ``limits``."""
+        self.sock = bind("127.0.0.1", 0)
+        self.port = self.sock.getsockname()[1]
+        self.server = uvicorn.Server(uvicorn.Config(**server_config(
+            make_app(delay=0, limits=limits, hosts=["127.0.0.1"]), limits)))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Stop the server."""
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.sock.close()
+
+
+@pytest.fixture
+def running(data: Path) -> Iterator[Running]:
+    """A real server: heads and bodies within 2 s, 6 connections a client, loopback included."""
+    served = Running(Limits(header_timeout=2, body_timeout=2, connections_per_client=6,
+                            exempt_loopback=False))
+    yield served
+    served.stop()
+
+
+def open_connection(port: int) -> socket.socket:
+    """Return a connection to the server."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+    return conn
+
+
+def closed_within(conn: socket.socket, seconds: float, drip: bytes = b"") -> float | None:
+    """Send ``drip`` every 0.5 s until the server closes ``conn``; return when (None: never)."""
+    start = time.monotonic()
+    conn.settimeout(0.5)
+    while time.monotonic() - start < seconds:
+        try:
+            if drip:
+                conn.sendall(drip)
+            data = conn.recv(4096)
+            if not data or b"HTTP/1.1 408" in data:
+                return time.monotonic() - start
+        except socket.timeout:
+            continue
+        except OSError:
+            return time.monotonic() - start
+    return None
+
+
+def test_a_slow_head_is_cut_off_within_seconds_while_others_are_served(
+        running: Running) -> None:
+    slow = open_connection(running.port)
+    slow.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    served: list[int] = []
+
+    def others() -> None:
+        """Ask for the options, meanwhile, on fresh connections."""
+        url = f"http://127.0.0.1:{running.port}/api/options"
+        for _ in range(3):
+            with httpx.Client() as client:
+                served.append(client.get(url).status_code)
+            time.sleep(0.3)
+
+    helper = threading.Thread(target=others)
+    helper.start()
+    after = closed_within(slow, 8, drip=b"X-Slow: 1\r\n")
+    helper.join(10)
+    assert after is not None and after < 4, after
+    assert served == [200, 200, 200]
+
+
+def test_an_idle_connection_and_a_slow_body_are_dropped(running: Running) -> None:
+    idle = open_connection(running.port)
+    after = closed_within(idle, 8)
+    assert after is not None and after < 4, after
+    slow = open_connection(running.port)
+    slow.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                 b"Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{")
+    after = closed_within(slow, 8, drip=b" ")
+    assert after is not None and after < 4, after
+
+
+def test_a_client_holds_only_so_many_connections(running: Running) -> None:
+    held = [open_connection(running.port) for _ in range(6)]
+    time.sleep(0.2)
+    extra = open_connection(running.port)
+    assert closed_within(extra, 1.5) is not None
+    for conn in held:
+        conn.close()
+    time.sleep(0.3)
+    with httpx.Client() as client:
+        assert client.get(f"http://127.0.0.1:{running.port}/api/options").status_code == 200

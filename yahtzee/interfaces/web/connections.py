@@ -1,0 +1,91 @@
+"""uvicorn's HTTP/1.1 protocol with deadlines and a cap per client, so that slow or idle
+clients cannot hold the server's connections.
+
+- A connection has ``Limits.header_timeout`` seconds to send a request's
+  head, from when it opens and from the end of each answer (so an idle
+  kept-alive connection is closed after as long); a head sent one line at a
+  time, slower than that, is cut off.
+- A client holds at most ``Limits.connections_per_client`` connections; a
+  further one is closed as soon as it opens.
+
+The body's deadline is the application's (``server.read_body``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from yahtzee.interfaces.web.limits import Limits, Slots
+
+
+def guarded_protocol(limits: Limits) -> type[H11Protocol]:
+    """Return an ``H11Protocol`` class that keeps ``limits`` (one per server)."""
+    slots = Slots(limits.connections_per_client, limits)
+
+    class GuardedProtocol(H11Protocol):
+        """``H11Protocol`` with a deadline for each request's head and a cap per client."""
+
+        peer: str | None = None
+        deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            """Count the connection for its client; close it if the client has too many."""
+            super().connection_made(transport)
+            peer = self.client[0] if self.client else ""
+            if not slots.take(peer):
+                transport.abort()
+                return
+            self.peer = peer
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            """Give the client's slot back."""
+            self._disarm()
+            if self.peer is not None:
+                slots.give_back(self.peer)
+                self.peer = None
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            """Take the data; once a request's head is whole, its deadline is met."""
+            cycle = self.cycle
+            super().data_received(data)
+            if self.cycle is not cycle:
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            """After an answer, the next request's head has its own deadline."""
+            cycle = self.cycle
+            super().on_response_complete()
+            if self.cycle is cycle and not self.transport.is_closing():
+                self._arm()
+
+        def _arm(self) -> None:
+            """Start the deadline for a request's head."""
+            self._disarm()
+            self.deadline = self.loop.call_later(limits.header_timeout, self._too_slow)
+
+        def _disarm(self) -> None:
+            """Stop the deadline."""
+            if self.deadline is not None:
+                self.deadline.cancel()
+                self.deadline = None
+
+        def _too_slow(self) -> None:
+            """Close a connection whose request's head did not come in time."""
+            self.deadline = None
+            if self.cycle is None or self.cycle.response_complete:
+                self.transport.close()
+
+    return GuardedProtocol
+
+
+def server_config(app: Any, limits: Limits, **options: Any) -> dict[str, Any]:
+    """Return uvicorn's ``Config`` keywords for serving ``app`` within ``limits``."""
+    return {"app": app, "http": guarded_protocol(limits), "log_level": "warning",
+            "access_log": False, "lifespan": "on", "limit_concurrency": 1000,
+            "timeout_keep_alive": max(1, int(limits.header_timeout)),
+            "timeout_graceful_shutdown": 2, **options}
