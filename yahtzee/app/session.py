@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from yahtzee.app.background import TableLoader
 from yahtzee.domain.card import Card, Variant
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
     from yahtzee.solver.coach import Coach
     from yahtzee.solver.factory import MomentsSource
     from yahtzee.solver.moments import Moments
+
+T = TypeVar("T")
+"""What ``Solvers`` keeps once per process: a strategy or a coach."""
 
 LATEST = "latest"
 """What ``--resume`` given without an ID stands for: the most recently played unfinished game."""
@@ -101,11 +105,25 @@ class Solvers:
 
     ``load_in_background`` starts making a game's table while the game goes
     on; whatever needs it then waits for it.  ``close()`` stops what is left.
+
+    Strategies and coaches are made once per process and shared by every
+    game (a server's many games among them): what they remember is about
+    positions of the game, never about one game, and each can serve several
+    threads at once.
     """
 
     report: Report | None = None
     _tables: TableSource | None = None
     _loaders: dict[str, TableLoader] = field(default_factory=dict)
+    _shared: dict[tuple[object, ...], object] = field(default_factory=dict)
+    _shared_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def _once(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
+        """Return the object kept under ``key``, made by ``make()`` the first time."""
+        with self._shared_lock:
+            if key not in self._shared:
+                self._shared[key] = make()
+            return cast(T, self._shared[key])
 
     def solutions(self) -> TableSource:
         """Return the source of the solved tables, one per rule set.
@@ -175,8 +193,16 @@ class Solvers:
         seat_card = variant.new_card() if card is None else card
         if not kind.is_computer:
             return HumanPlayer(name, seat_card)
-        return ComputerPlayer(name, seat_card,
-                              strategy_loader(kind, variant, self.solutions, self.moments), kind)
+        return ComputerPlayer(name, seat_card, lambda: self.strategy(kind, variant), kind)
+
+    def strategy(self, kind: PlayerKind, variant: Variant) -> Strategy:
+        """Return the strategy that plays the computer ``kind`` in ``variant`` (one per process).
+
+        Its tables are loaded (or built) the first time; ``SolverUnavailableError``
+        without numpy.
+        """
+        return self._once(("strategy", kind.name, variant.name, variant.rules_name),
+                          strategy_loader(kind, variant, self.solutions, self.moments))
 
     def players(self, kinds: Sequence[PlayerKind], names: Sequence[str] | None,
                 variant: Variant) -> list[Player]:
@@ -188,11 +214,16 @@ class Solvers:
                 for seat, kind in enumerate(kinds)]
 
     def coach(self, variant: Variant, *, profiles: bool = False) -> Coach:
-        """Return a coach for ``variant``, its table loaded now (before the game starts).
+        """Return the coach for ``variant`` (one per process), its table loaded now.
 
         With ``profiles`` the coach also gives outcome profiles and win
         chances, and their table is loaded (or built) now too.
         """
+        return self._once(("coach", variant.name, variant.rules_name, profiles),
+                          lambda: self._new_coach(variant, profiles))
+
+    def _new_coach(self, variant: Variant, profiles: bool) -> Coach:
+        """Return a new coach for ``variant`` (with outcome profiles if asked), loaded."""
         with _numpy_needed():
             from yahtzee.solver.coach import Coach, ValueStrategy
             from yahtzee.solver.factory import get_profiler, get_strategy
