@@ -22,11 +22,12 @@ from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.engine import Engine
 from yahtzee.engine.moves import Move
-from yahtzee.players.kinds import HUMAN
-from yahtzee.players.players import HumanPlayer
+from yahtzee.players.kinds import COMPUTER, HUMAN
+from yahtzee.players.players import ComputerPlayer, HumanPlayer
 from yahtzee.interfaces.web.views import COACH_GETTING_READY, state_json
 from yahtzee.solver.cache import Solution, forget_loaded
 from yahtzee.solver.coach import KeepAdvice
+from yahtzee.solver.moments import Moments
 from yahtzee.storage.fields import FieldError
 from yahtzee.storage.saves import BrowserSeats, SaveStore
 
@@ -256,4 +257,20 @@ def test_a_game_with_the_coach_starts_while_its_tables_are_built(data: Path) -> 
     assert not ready.coach_pending and ready.advice is not None and ready.options
     assert state_json(ready, frozenset({0}))["advice"].startswith("Coach: ")
     assert state_json(ready, frozenset())["advice"] is None  # only the advised seat hears it
+    games.close()
+
+
+def test_every_game_of_a_server_shares_one_strategy_and_one_coach(
+        data: Path, course: Solution, course_moments: Moments) -> None:
+    """What the solver remembers is about positions: games share it, so a game costs little."""
+    games = BrowserGames(Solvers(), Problems())
+    variant = get_variant("yahtzee", "course")
+    made = [games.create(Settings(variant, (HUMAN, COMPUTER), ("Ann", "Computer"), seed,
+                                  coach=True)).table for seed in (1, 2)]
+    computers = [game.live.players[1] for game in made]
+    assert all(isinstance(player, ComputerPlayer) for player in computers)
+    first, second = (player.prepare() for player in computers
+                     if isinstance(player, ComputerPlayer))
+    assert first is second
+    assert made[0].live.coach is not None and made[0].live.coach is made[1].live.coach
     games.close()
