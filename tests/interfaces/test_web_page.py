@@ -474,3 +474,30 @@ def test_the_card_the_legend_the_keys_and_the_announcements(
     assert "Your turn" in announce.inner_text()
     assert page.locator("#status").get_attribute("aria-live") is None
     page.context.close()
+
+
+LAYOUT_SHIFT = """() => new Promise((done) => {
+  let shift = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) if (!entry.hadRecentInput) shift += entry.value;
+  }).observe({type: "layout-shift", buffered: true});
+  setTimeout(() => done(shift), 1000);
+})"""
+"""The page's cumulative layout shift so far (Chromium's measure of content jumping)."""
+
+
+@pytest.mark.parametrize("width, height, touch", SIZES)
+def test_the_page_does_not_jump_as_it_loads(browser: Browser, server: Server,
+                                            width: int, height: int, touch: bool) -> None:
+    page = new_page(browser, width, height, touch)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    assert page.evaluate(LAYOUT_SHIFT) < 0.1, "the form jumped"
+    hook(page, "new-game").click()
+    hook(page, "die-1").wait_for()
+    game = new_page(browser, width, height, touch)
+    game.goto(page.url)
+    hook(game, "die-1").wait_for()
+    assert game.evaluate(LAYOUT_SHIFT) < 0.1, "the table jumped"
+    page.context.close()
+    game.context.close()
