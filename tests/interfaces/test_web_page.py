@@ -501,3 +501,30 @@ def test_the_page_does_not_jump_as_it_loads(browser: Browser, server: Server,
     assert game.evaluate(LAYOUT_SHIFT) < 0.1, "the table jumped"
     page.context.close()
     game.context.close()
+
+
+def test_a_box_left_open_at_the_end_is_marked_and_explained(browser: Browser,
+                                                            server: Server) -> None:
+    """Under course rules a Yahtzee bonus takes a turn: a box can end open, and the card says why.
+
+    The game's state is the server's own, turned into a finished game whose
+    Chance was never filled (as two Yahtzee bonuses would leave it).
+    """
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    hook(page, "die-1").wait_for()
+    finished = server.state(page)
+    for player in finished["players"]:
+        for box in player["boxes"]:
+            box["score"], box["now"] = (None if box["name"] == "Chance" else 5), None
+    finished.update(phase="over", turn=None, turn_name=None, dice=[], saved=[],
+                    winner="Player 1 wins with 60 points", version=finished["version"] + 100)
+    page.route("**/api/games/*", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(finished)))
+    page.reload()
+    hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS)
+    note = page.locator("#open-note")
+    assert note.is_visible() and "Yahtzee bonus takes a whole turn" in note.inner_text()
+    chance = page.locator("#cards tr", has_text="Chance").first
+    assert "\u2014" in chance.inner_text()
+    page.context.close()

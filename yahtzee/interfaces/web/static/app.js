@@ -494,6 +494,8 @@ function drawCard() {
   const full = yahtzeeCard(state.players[0]);
   const playing = canPlay();
   const coachBox = view.advice && /score (\d+) \(/.exec(view.advice);
+  $("open-note").hidden = !(view.phase === "over"
+                            && view.players.some((p) => p.boxes.some((b) => b.score === null)));
   view.players.forEach((p, s) => {
     const turn = view.turn === p.seat && view.phase !== "over" && !waitingFor(view);
     const th = cells.heads[s];
@@ -506,7 +508,8 @@ function drawCard() {
     p.boxes.forEach((box, i) => {
       const {td, text, button} = cells[s].boxes[i];
       const offered = playing && turn && box.now !== null;
-      setText(text, box.score === null ? "" : String(box.score));
+      const never = box.score === null && view.phase === "over";  // a turn went to a bonus
+      setText(text, box.score === null ? (never ? "\u2014" : "") : String(box.score));
       td.classList.toggle("open", box.score === null);
       td.classList.toggle("pending", view.pendingBox === box.number && turn);
       if (button !== null) {
