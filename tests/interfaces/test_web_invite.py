@@ -10,7 +10,6 @@ Screenshots go where ``test_web_page`` puts its own.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,9 +17,14 @@ from typing import Any
 import pytest
 
 from tests.interfaces.test_web_browser import WAIT_MS, hook
+from tests.interfaces import test_web_page
 from tests.interfaces.test_web_page import Server, accessible, new_page
 
 from playwright.sync_api import Browser, Page  # noqa: E402
+
+
+screens = test_web_page.screens
+"""The folder the screenshots go to, as ``test_web_page`` chooses it."""
 
 
 @pytest.fixture
@@ -29,15 +33,6 @@ def server(data: Path, tmp_path: Path) -> Iterator[Server]:
     running = Server(data, tmp_path / "cache")
     yield running
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def screens() -> Path:
-    """The folder the screenshots go to (as ``test_web_page`` chooses it)."""
-    named = os.environ.get("YAHTZEE_SCREENS_DIR")
-    folder = Path(named) if named else Path(os.environ["YAHTZEE_DATA_DIR"]).parent / "screens"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def make_game(page: Page, server: Server, names: tuple[str, ...] = ("Ann", "Bo")) -> None:

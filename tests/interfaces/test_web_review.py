@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +20,13 @@ import pytest
 
 from tests.helpers import run_cli
 from tests.interfaces.test_review import assert_rows_add_up, parse, script
-from tests.interfaces.test_web_browser import WAIT_MS, Server, hook, start_server
-from yahtzee.solver.cache import Solution
-from yahtzee.solver.moments import Moments
+from tests.interfaces import test_web_browser
+from tests.interfaces.test_web_browser import WAIT_MS, Server, hook
 
 from playwright.sync_api import Browser, Page
 
+server = test_web_browser.server
+"""A live server with the course rules' tables ready (the browser tests' own fixture)."""
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 SIZES = {"wide": (1280, 800), "phone": (390, 844)}
 
@@ -38,17 +38,6 @@ def screens(tmp_path: Path) -> Path:
     folder = Path(named) if named else tmp_path / "screens"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-@pytest.fixture
-def server(data: Path, solver_cache: Path, course: Solution,
-           course_moments: Moments) -> Iterator[Server]:
-    """A live server on a fresh data folder, with the course rules' tables ready."""
-    running = start_server(data, solver_cache)
-    yield running
-    if running.process.poll() is None:
-        running.process.terminate()
-        running.process.wait(timeout=30)
 
 
 def refused(page: Page) -> list[str]:
