@@ -33,26 +33,9 @@ from yahtzee.app.session import Solvers  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.engine.moves import Move  # noqa: E402
 from yahtzee.players.kinds import COMPUTER, HUMAN  # noqa: E402
-from yahtzee.storage.problems import Damage, StoredFile  # noqa: E402
+from yahtzee.storage.problems import SilentProblems  # noqa: E402
 
 VARIANT = get_variant("yahtzee", "course")
-
-
-class Quiet:
-    """Storage problems, not printed (a fresh data folder has none)."""
-
-    def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
-                     moved_to: Path | None) -> None:
-        """Ignore a damaged file."""
-
-    def cannot_save(self, error: Exception) -> None:
-        """Ignore a failed save."""
-
-    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
-        """Ignore a damaged game of the history."""
-
-    def filed_twice(self, first_id: int, new_id: int | None) -> None:
-        """Ignore a game filed twice."""
 
 
 def resident_mb() -> float:
@@ -85,7 +68,7 @@ def six_computers(games: BrowserGames, seed: int) -> None:
 
 def per_game(play: Callable[[BrowserGames, int], None], count: int) -> float:
     """Return the growth of resident memory, in MB, per game of ``play`` after two first."""
-    games = BrowserGames(Solvers(), Quiet(), capacity=count + 10)
+    games = BrowserGames(Solvers(), SilentProblems(), capacity=count + 10)
     for seed in range(2):
         play(games, seed)
     before = resident_mb()

@@ -60,7 +60,7 @@ from yahtzee.engine.records import (REROLLS, Decision, GameRecord, TurnChances, 
 from yahtzee.storage.fields import FieldError, number, optional, text, whole
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.problems import (Damage, DamagedFileError, StorageError, StorageProblems,
-                                      StoredFile, left_in_place, set_aside)
+                                      SilentProblems, StoredFile, left_in_place, set_aside)
 from yahtzee.storage.snapshot import KIND_NAMES, check_log, make_card, record_variant
 
 HISTORY_FILE = "history.sqlite3"
@@ -256,23 +256,6 @@ def _decision_rows(log: Sequence[Decision]) -> list[tuple[Any, ...]]:
              d.command, d.points, d.label) for seq, d in enumerate(log)]
 
 
-class _SilentProblems:
-    """Reports nothing: for callers that only read and have no console."""
-
-    def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
-                     moved_to: Path | None) -> None:
-        """Ignore the report."""
-
-    def cannot_save(self, error: Exception) -> None:
-        """Ignore the report."""
-
-    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
-        """Ignore the report."""
-
-    def filed_twice(self, first_id: int, new_id: int | None) -> None:
-        """Ignore the report."""
-
-
 class History:
     """The history database of finished games."""
 
@@ -286,7 +269,7 @@ class History:
         Without ``problems`` a damaged database is still moved aside, silently.
         """
         self.path = path if path is not None else history_path()
-        self.problems: StorageProblems = problems if problems is not None else _SilentProblems()
+        self.problems: StorageProblems = problems if problems is not None else SilentProblems()
         self._reported: set[int] = set()
 
     # -- opening and checking ----------------------------------------------

@@ -128,3 +128,20 @@ def left_in_place(what: StoredFile, path: Path, problems: StorageProblems) -> Da
     """
     problems.damaged_file(what, path, Damage.UNREADABLE, None)
     return DamagedFileError(what, path, Damage.UNREADABLE, None)
+
+
+class SilentProblems:
+    """A ``StorageProblems`` that reports nothing: for callers that only read, or measure."""
+
+    def damaged_file(self, what: StoredFile, path: Path, damage: Damage,
+                     moved_to: Path | None) -> None:
+        """Ignore the report."""
+
+    def cannot_save(self, error: Exception) -> None:
+        """Ignore the report."""
+
+    def damaged_game(self, path: Path, game_id: int, reason: str) -> None:
+        """Ignore the report."""
+
+    def filed_twice(self, first_id: int, new_id: int | None) -> None:
+        """Ignore the report."""
