@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision, TurnChances
-from yahtzee.engine.moves import saved_flags
+from yahtzee.engine.moves import MoveKind, saved_flags
 from yahtzee.solver.ranking import TOP_MOVES, MoveRanking, RankedMove, rank_moves
 from yahtzee.solver.ranking import Keep as Keep
 from yahtzee.solver.ranking import Move as Move
@@ -398,10 +398,10 @@ class Coach:
             if d.label is not None:
                 judged[d.seat].append(self._judge_box(card, d))
                 card.choose_number(int(d.command), Dice.of(d.dice))
-            elif d.command in ("roll", "score"):
+            elif d.move.kind in (MoveKind.ROLL, MoveKind.SCORE):
                 assessment = self._judge_keep(card, d)
                 judged[d.seat].append(assessment)
-                if d.command == "roll":
+                if d.move.kind is MoveKind.ROLL:
                     before_roll = assessment.expected_choice
         return [PlayerAnalysis(name, tuple(a), optimum, luck[seat], card.score(),
                                tuple(start[seat] for start in round_starts), tuple(rolls[seat]))
@@ -416,7 +416,7 @@ class Coach:
     def _judge_keep(self, card: Card, d: Decision) -> Assessment:
         """Judge a ``roll`` (keeping the saved dice) or a ``score`` (keeping all)."""
         values, best = self._keeps(card, d.dice, d.rolls_left)
-        if d.command == "score":
+        if d.move.kind is MoveKind.SCORE:
             kept = tuple(sorted(d.dice))
         else:
             kept = tuple(sorted(v for v, s in zip(d.dice, d.saved) if s))
