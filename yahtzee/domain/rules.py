@@ -53,7 +53,19 @@ class Option(NamedTuple):
 
 def box_points(cv: CategoryValue, d: Dice) -> int:
     """Return what the box ``cv`` scores for ``d`` by its own rule (no joker, no bonus)."""
-    return _BOXES[cv.get_value()].evaluate(d)
+    return all_box_points(tuple(sorted(d.values())))[cv.get_value()]
+
+
+@lru_cache(maxsize=1024)
+def all_box_points(faces: tuple[int, ...]) -> tuple[int, ...]:
+    """Return every box's points by its own rule, in card order, for the dice ``faces`` (sorted).
+
+    The thirteen ``Category`` objects score a throw once: a card, the menu
+    and the server ask about the same few throws again and again, and there
+    are only 252 throws of five dice.
+    """
+    d = Dice.of(faces)
+    return tuple(box.evaluate(d) for box in _BOXES)
 
 
 @lru_cache(maxsize=None)
@@ -94,9 +106,11 @@ class Rules:
         in the same order, worked out once by a caller that asks about the
         same dice many times (the solver).
         """
+        table = all_box_points(tuple(sorted(d.values()))) if points is None else points
+
         def own(cv: CategoryValue) -> int:
             """Return what the dice score in ``cv`` by the box's own rule."""
-            return box_points(cv, d) if points is None else points[cv.get_value()]
+            return table[cv.get_value()]
 
         open_boxes = [cv for cv, held in zip(_CATEGORIES, scores) if held is None]
         yahtzee_box = scores[CategoryValue.YAHTZEE.get_value()]

@@ -13,6 +13,10 @@ from yahtzee.domain.rules import (COURSE, UPPER_BONUS, UPPER_BONUS_THRESHOLD, YA
 from yahtzee.domain.card import JokerBar, MenuItem, format_rows
 
 
+_UPPER_BOXES = sum(cv.is_upper for cv in CategoryValue)
+"""The upper section's boxes come first in card order (Aces to Sixes)."""
+
+
 class IllegalChoiceError(ValueError):
     """A box was chosen that the rules do not allow for these dice."""
 
@@ -108,7 +112,7 @@ class ScoreCard:
 
     def upper_subtotal(self) -> int:
         """Return the upper boxes' total, without the upper bonus."""
-        return sum(c.get_score() for c in self._scorecard if c.value.is_upper)
+        return sum(points for points in self._scores[:_UPPER_BOXES] if points is not None)
 
     def upper_bonus(self) -> int:
         """Return the upper bonus: 35 once the upper boxes reach 63, else 0."""
@@ -120,7 +124,7 @@ class ScoreCard:
 
     def score_bottom(self) -> int:
         """Return the lower section's total, with the Yahtzee bonuses."""
-        boxes = sum(c.get_score() for c in self._scorecard if not c.value.is_upper)
+        boxes = sum(points for points in self._scores[_UPPER_BOXES:] if points is not None)
         return boxes + YAHTZEE_BONUS * self._yahtzee_bonus
 
     def score(self) -> int:

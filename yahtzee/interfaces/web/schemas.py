@@ -213,3 +213,15 @@ def openapi() -> dict[str, Any]:
         },
         "components": {"schemas": components},
     }
+
+
+_ENCODER = msgspec.json.Encoder()
+
+
+def encode(content: Any) -> bytes:
+    """Return ``content`` (JSON-like: dicts, lists, strings, numbers) as compact UTF-8 JSON.
+
+    The table's states are the bulk of what the server sends; msgspec writes
+    them several times faster than the standard library's ``json``.
+    """
+    return _ENCODER.encode(content)

@@ -36,7 +36,7 @@ import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
-from typing import TextIO
+from typing import Any, TextIO
 
 import anyio.to_thread
 import uvicorn
@@ -64,7 +64,8 @@ from yahtzee.interfaces.web.guards import lan_address as lan_address
 from yahtzee.interfaces.web.limits import MINUTE, Limits, Slots, Throttle, retry_after
 from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESSAGE,
                                             SEED_MESSAGE, BodyError, MoveRequest, NewGame,
-                                            Seat, StartRequest, decode, openapi, reason)
+                                            Seat, StartRequest, decode, encode, openapi,
+                                            reason)
 from yahtzee.interfaces.web.pages import page_routes
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
@@ -81,6 +82,11 @@ WORKER_THREADS = 128
 different games reach it side by side (a few threads per core would queue them)."""
 SECRET_HEADER = "x-seat-secret"
 STATIC = resources.files("yahtzee.interfaces.web") / "static"
+
+
+def state_answer(state: dict[str, Any]) -> Response:
+    """Return a table's state as the JSON answer (encoded by ``schemas.encode``)."""
+    return Response(encode(state), media_type="application/json")
 
 
 class BadRequest(Exception):
@@ -400,7 +406,7 @@ class WebTable:
             if error.denial is not Denial.UNKNOWN_GAME:
                 raise
             view = await run_in_threadpool(self.games.finished, game_id)
-            return JSONResponse(state_json(view, frozenset()))
+            return state_answer(state_json(view, frozenset()))
         await self.join(table, request.headers.get(SECRET_HEADER))
         after = request.query_params.get("after", "")
         if after.isascii() and after.isdigit() and len(after) < 12:
@@ -409,7 +415,7 @@ class WebTable:
                 await self.wait_change(table.game_id, client_of(request))
         seats = table.seats_of(request.headers.get(SECRET_HEADER))
         view = await run_in_threadpool(table.view)
-        return JSONResponse(state_json(view, seats))
+        return state_answer(state_json(view, seats))
 
     async def wait_change(self, game_id: str, client: str) -> None:
         """Wait for ``game_id`` to change (at most ``LONG_POLL`` seconds); 429 past the cap."""
@@ -431,7 +437,7 @@ class WebTable:
         view = await run_in_threadpool(table.act, secret, move, version)
         self.notify(table.game_id)
         self.drive(table)
-        return JSONResponse(state_json(view, table.seats_of(secret)))
+        return state_answer(state_json(view, table.seats_of(secret)))
 
     async def join(self, table: BrowserGame, secret: str | None) -> None:
         """Note that the seats of ``secret`` joined; tell the waiting pages, start the computers."""
@@ -453,7 +459,7 @@ class WebTable:
         view = await run_in_threadpool(table.start, secret)
         self.notify(table.game_id)
         self.drive(table)
-        return JSONResponse(state_json(view, table.seats_of(secret)))
+        return state_answer(state_json(view, table.seats_of(secret)))
 
     def app(self, hosts: Iterable[str] | None = None) -> Starlette:
         """Return the ASGI application serving the page and the API.
