@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -147,7 +148,11 @@ def test_the_names_a_server_answers_to_follow_its_address_and_options() -> None:
 # -- what is already held: private advice, bad rules -----------------------------------------
 def test_the_coachs_advice_goes_only_to_the_seat_it_advises(
         client: TestClient, course: Solution) -> None:
-    game, (ann, bob) = two_people(client, coach=True)
+    game, (ann, bob) = two_people(client, coach=True, rules="course")
+    for _ in range(400):  # the coach's tables load in the background, even from the cache
+        if client.get(f"/api/games/{game}", headers={"X-Seat-Secret": ann}).json()["options"]:
+            break
+        time.sleep(0.05)
     seen = {who: client.get(f"/api/games/{game}", headers={"X-Seat-Secret": secret}).json()
             for who, secret in (("ann", ann), ("bob", bob), ("nobody", ""))}
     assert seen["ann"]["turn"] == 1
