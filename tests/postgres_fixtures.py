@@ -67,7 +67,7 @@ class Cluster:
         """Run one SQL statement outside a transaction (CREATE DATABASE, say)."""
         import psycopg
         with psycopg.connect(self.url(database), autocommit=True) as connection:
-            connection.execute(statement)  # type: ignore[arg-type]
+            connection.execute(statement)
 
 
 def _as_server_user(command: list[str]) -> list[str]:

@@ -28,17 +28,16 @@ from typing import Protocol
 
 from yahtzee.engine.records import Decision, GameRecord, TurnChances
 from yahtzee.storage.history import HistoryGame, PlayerResult
-from yahtzee.storage.problems import StorageError, StorageProblems
+from yahtzee.storage.problems import BadDatabaseError, StorageProblems
 from yahtzee.storage.saves import BrowserSeats, SaveFile
+
+__all__ = ["BadDatabaseError", "Closeable", "HistoryStorage", "SaveStorage", "Storage",
+           "open_storage"]
 
 DATABASE_VARIABLE = "YAHTZEE_DATABASE"
 """The environment variable naming the database when ``--database`` is not given."""
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """How a PostgreSQL URL begins."""
-
-
-class BadDatabaseError(StorageError):
-    """The database named cannot be used (not a URL we know, unreachable, newer); one line."""
 
 
 class Closeable(Protocol):

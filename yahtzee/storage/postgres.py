@@ -53,8 +53,7 @@ from yahtzee.storage.fields import FieldError
 from yahtzee.storage.history import (DamagedGameError, HistoryGame, PlayerResult,
                                      _checked_chances, _checked_game, _decision, _decision_rows,
                                      _GameRows, _player_rows, results_of)
-from yahtzee.storage.port import BadDatabaseError
-from yahtzee.storage.problems import (Damage, DamagedFileError, SaveInUseError,
+from yahtzee.storage.problems import (BadDatabaseError, Damage, DamagedFileError, SaveInUseError,
                                       SaveNotFoundError, StorageError, StorageProblems,
                                       StoredFile)
 from yahtzee.storage.saves import (MAX_SAVE_ID, BrowserSeats, NewerVersionError, SaveFile, now)
