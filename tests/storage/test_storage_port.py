@@ -19,7 +19,12 @@ import pytest
 
 from tests.helpers import Problems, play_through, run_cli, script_for, variant_of
 from tests.postgres_fixtures import Cluster, free_port
+from yahtzee.app.browser import BrowserGames, GameRequestError, Settings
+from yahtzee.app.session import Solvers
+from yahtzee.domain.games import get_variant
+from yahtzee.engine.moves import Move
 from yahtzee.engine.records import GameRecord
+from yahtzee.players.kinds import HUMAN
 from yahtzee.storage.files import FileStorage
 from yahtzee.storage.history import History
 from yahtzee.storage.port import BadDatabaseError, Storage, open_storage
@@ -381,3 +386,27 @@ def test_the_program_plays_into_the_database_end_to_end(postgres_url: str, tmp_p
                            capture_output=True, text=True, env=env, timeout=300)
     assert shown.returncode == 0 and "Player 1" in shown.stdout
     assert not (tmp_path / "data").exists()
+
+
+def test_a_browser_game_in_the_database_is_held_by_one_process_and_outlives_it(
+        postgres_url: str, data: Path) -> None:
+    """Another server cannot take up a game open in the first; after it stops, it can."""
+    settings = Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN), ("Ann", "Bo"), 11,
+                        coach=False)
+    storages = [open_storage(postgres_url, Problems()) for _ in range(3)]
+    tables = BrowserGames(Solvers(), Problems(), storage=storages[0])
+    made = tables.create(settings)
+    ann, bo = (secret for secret, _ in made.secrets)
+    assert made.table.join(bo)
+    made.table.act(ann, Move.toggle(1))
+    before = made.table.view()
+    with pytest.raises(GameRequestError):
+        BrowserGames(Solvers(), Problems(), storage=storages[1]).get(made.table.game_id)
+    tables.close()
+    again = BrowserGames(Solvers(), Problems(), storage=storages[2]).get(made.table.game_id)
+    view = again.view()
+    assert (view.version, view.dice, view.saved) == (before.version, before.dice, before.saved)
+    assert again.seats_of(ann) == {0} and again.seats_of(bo) == {1}
+    assert not data.exists()
+    for storage in storages:
+        storage.close()

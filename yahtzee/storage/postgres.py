@@ -333,9 +333,11 @@ class PostgresStorage:
             with self._pool.connection() as connection:
                 migrate(connection)
         except psycopg.Error as error:
+            self.close()
             raise BadDatabaseError(f"cannot use the database {self.describe}: "
                                    f"{_scrub(str(error), self._password)}") from None
-        except DatabaseError as error:
+        except StorageError as error:
+            self.close()
             raise BadDatabaseError(str(error)) from None
 
     def connect(self) -> psycopg.Connection[Any]:
@@ -414,8 +416,9 @@ class PostgresStorage:
         """
         if self._thread.connection is not None:
             raise StorageError("a transaction is already open in this thread")
-        with self._pool.connection() as connection:
+        with contextlib.ExitStack() as stack:
             try:
+                connection = stack.enter_context(self._pool.connection())
                 with connection.transaction():
                     save = load(connection)
                     self._thread.connection, self._thread.save_id = connection, save_id
