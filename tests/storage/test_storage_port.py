@@ -410,3 +410,59 @@ def test_a_browser_game_in_the_database_is_held_by_one_process_and_outlives_it(
     assert not data.exists()
     for storage in storages:
         storage.close()
+
+
+def test_a_game_stopped_in_the_database_is_listed_and_resumed(
+        postgres_url: str, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Stopped half way, the game is in ``saves``; ``--resume`` finishes it and files it."""
+    script = script_for(7, "course")
+    half = len(script) // 2
+    status, out, err = run_cli(["--database", postgres_url, "--seed", "7"],
+                               "".join(s + "\n" for s in script[:half]), monkeypatch, capsys)
+    assert status == 0 and "--resume 1" in out
+    status, out, err = run_cli(["saves", "--json", "--database", postgres_url], "", monkeypatch,
+                               capsys)
+    assert status == 0 and '"id": 1' in out and '"open": false' in out
+    status, out, err = run_cli(["--database", postgres_url, "--resume", "1"],
+                               "".join(s + "\n" for s in script[half:]), monkeypatch, capsys)
+    assert (status, err) == (0, "") and "Resuming game 1" in out
+    database = open_storage(postgres_url, Problems())
+    assert database.saves().saved_ids() == [] and database.history().game_ids() == [1]
+    [game] = database.history().games()
+    reference = play_through(7, variant_of("course"), script)
+    assert [p.total for p in game.players] == [p.card.score() for p in reference.game.players]
+    database.close()
+    assert not data.exists()
+
+
+def test_a_killed_process_leaves_its_game_free(postgres_url: str, tmp_path: Path) -> None:
+    """A process holding a game is killed: the game can be locked elsewhere at once after."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time\n"
+         "from tests.helpers import Problems\n"
+         "from tests.storage.test_storage_port import _record\n"
+         "from yahtzee.storage.port import open_storage\n"
+         "store = open_storage(sys.argv[1], Problems()).saves()\n"
+         "print(store.create(_record(3, 'course', 5)).save_id, flush=True)\n"
+         "time.sleep(300)\n", postgres_url],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "YAHTZEE_DATA_DIR": str(tmp_path / "data")})
+    try:
+        assert holder.stdout is not None
+        save_id = int(holder.stdout.readline())
+        database = open_storage(postgres_url, Problems())
+        store = database.saves()
+        with pytest.raises(SaveInUseError):
+            store.lock(save_id)
+    finally:
+        holder.kill()
+        holder.wait()
+    for _ in range(100):  # the server notices the closed connection within moments
+        if not store.is_open_elsewhere(save_id):
+            break
+        threading.Event().wait(0.05)
+    store.lock(save_id)
+    assert store.load(save_id).save_id == save_id
+    database.close()

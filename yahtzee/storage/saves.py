@@ -221,7 +221,7 @@ class SaveStore:
     """
 
     _shared_lock = threading.Lock()
-    _block_locks: dict[tuple[str, int], threading.Lock] = {}
+    _block_locks: dict[tuple[str, int], threading.RLock] = {}
     """Per folder and save: held by ``transaction``, shared by every store of this process."""
     _versions: dict[tuple[str, int], int] = {}
     """Per folder and save: how many times a store of this process wrote it."""
@@ -494,7 +494,7 @@ class SaveStore:
         Writes inside the block happen at once, as everywhere else here.
         """
         with self._shared_lock:
-            lock = self._block_locks.setdefault(self._key(save_id), threading.Lock())
+            lock = self._block_locks.setdefault(self._key(save_id), threading.RLock())
         with lock:
             yield self.load(save_id)
 
