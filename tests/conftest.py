@@ -20,7 +20,7 @@ import pytest
 
 from yahtzee.domain.die import Die
 
-pytest_plugins = ["tests.solver_fixtures", "tests.browser_fixtures"]
+pytest_plugins = ["tests.solver_fixtures", "tests.browser_fixtures", "tests.postgres_fixtures"]
 
 _FOLDERS: list[str] = []
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 import enum
 import hashlib
 import hmac
-import os
 import random
 import secrets
 import threading
@@ -41,9 +40,10 @@ from yahtzee.engine.records import Decision, replayed_cards
 from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.fields import GAME_ID
-from yahtzee.storage.history import History, HistoryGame
+from yahtzee.storage.history import HistoryGame
+from yahtzee.storage.port import SaveStorage, Storage, open_storage
 from yahtzee.storage.problems import StorageError, StorageProblems
-from yahtzee.storage.saves import BrowserSeats, SaveStore
+from yahtzee.storage.saves import BrowserSeats
 from yahtzee.storage.snapshot import SnapshotError
 from yahtzee.storage.web_games import WebGame, forget_legacy_game, load_legacy_games
 
@@ -450,12 +450,16 @@ class BrowserGames:
     """
 
     def __init__(self, setup: Solvers, problems: StorageProblems, *,
-                 capacity: int = DEFAULT_CAPACITY, store: SaveStore | None = None) -> None:
-        """Serve games with ``setup``'s solver, reporting storage problems to ``problems``."""
+                 capacity: int = DEFAULT_CAPACITY, storage: Storage | None = None) -> None:
+        """Serve games with ``setup``'s solver, reporting storage problems to ``problems``.
+
+        ``storage`` keeps the games (default: the files of the data folder).
+        """
         self.setup = setup
         self.problems = problems
         self.capacity = capacity
-        self.store = store if store is not None else SaveStore(problems=problems)
+        self.storage = storage if storage is not None else open_storage(None, problems)
+        self.store = self.storage.saves()
         self.known = {save.uid: save.save_id for save in self.store.unfinished()
                       if save.browser is not None}
         """Browser games saved by earlier runs, not yet taken up: save IDs by game ID."""
@@ -523,7 +527,7 @@ class BrowserGames:
         """
         if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
             raise GameRequestError(Denial.UNKNOWN_GAME)
-        history = History(problems=self.problems)
+        history = self.storage.history()
         number = history.id_of(game_id)
         try:
             if number is None:
@@ -551,8 +555,8 @@ class BrowserGames:
     def _new(self, game_id: str, seats: BrowserSeats, variant: Variant,
              kinds: Sequence[PlayerKind], names: Sequence[str]) -> BrowserGame:
         """Return a new game's table, saved at once under ``game_id``."""
-        store = SaveStore(self.store.directory, problems=self.problems)
-        saver = Autosave(store, History(problems=self.problems), uid=game_id,
+        store = self.storage.saves()
+        saver = Autosave(store, self.storage.history(), uid=game_id,
                          setup=self.setup, coached=seats.coach, browser=seats)
         return self._seat(game_id, seats, store, saver, lambda: new_game(
             self.setup, variant, kinds, names, seed=seats.seed, coach=seats.coach,
@@ -560,7 +564,7 @@ class BrowserGames:
 
     def _resume(self, game_id: str, save_id: int) -> BrowserGame:
         """Return the table of the browser game saved as ``save_id``."""
-        store = SaveStore(self.store.directory, problems=self.problems)
+        store = self.storage.saves()
         try:
             save = find_save(str(save_id), store)
             if save.uid != game_id or save.browser is None:
@@ -569,12 +573,12 @@ class BrowserGames:
             store.release()
             raise
         seats = save.browser
-        saver = Autosave(store, History(problems=self.problems), resumed=save,
+        saver = Autosave(store, self.storage.history(), resumed=save,
                          setup=self.setup, coached=seats.coach)
         return self._seat(game_id, seats, store, saver, lambda: resume_game(
             self.setup, save, coach=seats.coach, autosave=saver, coach_in_background=True))
 
-    def _seat(self, game_id: str, seats: BrowserSeats, store: SaveStore, saver: Autosave,
+    def _seat(self, game_id: str, seats: BrowserSeats, store: SaveStorage, saver: Autosave,
               make: Callable[[], LiveGame]) -> BrowserGame:
         """Return the table of the game ``make()`` gives; its solver tables load in the background.
 
@@ -635,12 +639,12 @@ class BrowserGames:
                         or not table.lock.acquire(blocking=False)):
                     continue
                 try:
-                    age = now - os.stat(table.saver.store.path(save_id)).st_mtime
+                    age = now - table.saver.store.changed_at(save_id)
                     if age >= (idle_for if table.live.engine.log else fresh_for):
                         del self.live[game_id]
                         table.saver.store.remove(save_id)
                         gone.append(game_id)
-                except OSError:
+                except (OSError, StorageError):
                     pass
                 finally:
                     table.lock.release()
@@ -653,7 +657,7 @@ class BrowserGames:
     def _abandoned(self, save_id: int, fresh_for: float, idle_for: float, now: float) -> bool:
         """Delete the save ``save_id`` if its game is abandoned; return whether it was."""
         try:
-            age = now - os.stat(self.store.path(save_id)).st_mtime
+            age = now - self.store.changed_at(save_id)
             if age < fresh_for:
                 return False
             save = self.store.load(save_id)

@@ -24,9 +24,9 @@ from yahtzee.engine.engine import Engine, EngineObserver
 from yahtzee.engine.records import GameRecord, TurnChances
 from yahtzee.players.kinds import EXPECTED, PlayerKind, default_names, find_kind
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
-from yahtzee.storage.history import History
+from yahtzee.storage.port import HistoryStorage, SaveStorage, Storage, open_storage
 from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
-from yahtzee.storage.saves import BrowserSeats, SaveFile, SaveStore, now
+from yahtzee.storage.saves import BrowserSeats, SaveFile, now
 from yahtzee.storage.snapshot import SnapshotError, make_card, record_variant
 
 if TYPE_CHECKING:
@@ -273,7 +273,7 @@ class Autosave:
     game when numpy is missing: ``analyze`` works them out from the log.
     """
 
-    def __init__(self, store: SaveStore, history: History | None = None, *,
+    def __init__(self, store: SaveStorage, history: HistoryStorage | None = None, *,
                  resumed: SaveFile | None = None, uid: str | None = None,
                  setup: Solvers | None = None, coached: bool = False,
                  browser: BrowserSeats | None = None) -> None:
@@ -400,20 +400,21 @@ class Autosave:
 
 
 def autosave_for(problems: StorageProblems, resumed: SaveFile | None = None, *,
-                 store: SaveStore | None = None, setup: Solvers | None = None,
-                 coached: bool = False) -> Autosave:
-    """Return an observer that saves a game in the data folder and files it when finished.
+                 store: SaveStorage | None = None, setup: Solvers | None = None,
+                 coached: bool = False, storage: Storage | None = None) -> Autosave:
+    """Return an observer that saves a game in ``storage`` and files it when finished.
 
-    ``store`` is the data folder's saves, holding the lock of ``resumed``
-    (``find_save`` takes it); by default a new store.  ``setup`` and
-    ``coached`` are for the win chances filed with the game (``Autosave``).
+    ``storage`` defaults to the data folder's files.  ``store`` is its saves,
+    holding the lock of ``resumed`` (``find_save`` takes it); by default a
+    new store.  ``setup`` and ``coached`` are for the win chances filed with
+    the game (``Autosave``).
     """
-    saves = store if store is not None else SaveStore(problems=problems)
-    return Autosave(saves, History(problems=problems), resumed=resumed, setup=setup,
-                    coached=coached)
+    where = storage if storage is not None else open_storage(None, problems)
+    saves = store if store is not None else where.saves()
+    return Autosave(saves, where.history(), resumed=resumed, setup=setup, coached=coached)
 
 
-def find_save(requested: str, store: SaveStore) -> SaveFile:
+def find_save(requested: str, store: SaveStorage) -> SaveFile:
     """Return the unfinished game to resume (``LATEST`` or that ID), locked in ``store``.
 
     The save is locked before it is read.  ``NoUnfinishedGameError`` or
@@ -432,7 +433,7 @@ def find_save(requested: str, store: SaveStore) -> SaveFile:
             if not text.isdigit() or not text.isascii() or len(text) > 9:
                 raise UnknownSaveError(requested)
             save_id = int(text)
-            if not store.path(save_id).exists():
+            if not store.exists(save_id):
                 raise UnknownSaveError(requested)
         store.lock(save_id)
         try:

@@ -172,6 +172,17 @@ def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
                         help="how to say which dice to keep: 'positions' toggles a die by its "
                              "number, then 'roll' (the specification's, the default); 'faces' "
                              "types the faces to keep, e.g. 336, and rolls the rest")
+    _database_option(parser, default=default(None))
+
+
+DATABASE_HELP = ("the PostgreSQL database keeping the saves and the history, as a URL "
+                 "postgresql://user:password@host:port/name (default: $YAHTZEE_DATABASE; "
+                 "without it, the files of the data folder)")
+
+
+def _database_option(parser: argparse.ArgumentParser, *, default: object = None) -> None:
+    """Add ``--database URL`` to ``parser``."""
+    parser.add_argument("--database", default=default, metavar="URL", help=DATABASE_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -244,10 +255,12 @@ def build_parser() -> argparse.ArgumentParser:
     saves_mode.add_argument("--delete", nargs="+", metavar="ID",
                             help="delete these unfinished games, or 'all' of them, without "
                                  "asking (a game open in another window is kept)")
+    _database_option(saves)
     stats = sub.add_parser("stats", help="statistics of the finished games",
                            description="Games played, wins, best, mean and a histogram of the "
                                        "scores, per player name and per computer strength.")
     stats.add_argument("--json", action="store_true", help="print JSON")
+    _database_option(stats)
     analyze = sub.add_parser(
         "analyze", help="judge a finished game's decisions against optimal play",
         description="Judge every decision of every player of a finished game against "
@@ -261,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument("--html", metavar="FILE",
                        help="write the review (charts, a row per turn) as one HTML file "
                             "that opens without a server")
+    _database_option(analyze)
 
     advise = sub.add_parser(
         "advise", help="advice for a game played with real dice",
@@ -318,6 +332,7 @@ def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                        help="the address of a reverse proxy (TLS) in front of the server: "
                             "its X-Forwarded-For and X-Forwarded-Proto are believed, "
                             "nobody else's")
+    _database_option(serve)
 
 
 def play_problem(args: argparse.Namespace) -> str | None:

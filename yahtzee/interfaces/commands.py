@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -33,10 +34,12 @@ from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED, 
                                         local_time)
 from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind
 from yahtzee.players.players import ComputerPlayer
-from yahtzee.storage.history import DamagedGameError, History
+from yahtzee.storage.history import DamagedGameError
+from yahtzee.storage.port import (DATABASE_VARIABLE, BadDatabaseError, SaveStorage, Storage,
+                                  open_storage)
 from yahtzee.storage.problems import (DamagedFileError, SaveInUseError, SaveNotFoundError,
                                       StorageError)
-from yahtzee.storage.saves import SaveFile, SaveStore
+from yahtzee.storage.saves import SaveFile
 from yahtzee.storage.stats import histogram, load_stats
 
 if TYPE_CHECKING:
@@ -66,7 +69,23 @@ def resume_hint(saver: Autosave) -> str | None:
     return f"{PROGRAM_NAME} --resume {save_id}"
 
 
-def _find_save(requested: str, console: Console, store: SaveStore) -> SaveFile | None:
+def open_database(args: argparse.Namespace, console: Console) -> Storage | None:
+    """Return the storage ``--database`` (or ``YAHTZEE_DATABASE``) names: the files by default.
+
+    None after one line saying why it cannot be used (the command then exits with status 2,
+    having written nothing).
+    """
+    database = getattr(args, "database", None)
+    if database is None:
+        database = os.environ.get(DATABASE_VARIABLE)
+    try:
+        return open_storage(database, console)
+    except BadDatabaseError as error:
+        console.error(str(error))
+        return None
+
+
+def _find_save(requested: str, console: Console, store: SaveStorage) -> SaveFile | None:
     """Return the save to resume, locked in ``store``, or None after saying why there is none."""
     try:
         return find_save(requested, store)
@@ -90,28 +109,35 @@ def run_play(args: argparse.Namespace) -> int:
     delay = args.delay if args.delay is not None else (
         DEFAULT_DELAY if sys.stdout.isatty() else 0.0)
     console = Console(delay=delay)
-    store = SaveStore(problems=console)
+    storage = open_database(args, console)
+    if storage is None:
+        return 2
+    store = storage.saves()
     setup = Solvers(report=console.solver_event)
     try:
-        return _play(args, console, store, setup)
+        return _play(args, console, (storage, store), setup)
     finally:
         setup.close()
         store.release()
+        storage.close()
 
 
-def _play(args: argparse.Namespace, console: Console, store: SaveStore, setup: Solvers) -> int:
+def _play(args: argparse.Namespace, console: Console, where: tuple[Storage, SaveStorage],
+          setup: Solvers) -> int:
     """Play the game of ``run_play``, saving it in ``store``; return the exit status.
 
     The computers' table is made in the background while the game starts: a
     person in the first seat plays at once, and a computer waits for it.
     """
+    storage, store = where
     resumed: SaveFile | None = None
     if args.resume is not None:
         resumed = _find_save(args.resume, console, store)
         if resumed is None:
             return 2
         _ignored_on_resume(args, console)
-    saver = autosave_for(console, resumed, store=store, setup=setup, coached=args.coach)
+    saver = autosave_for(console, resumed, store=store, setup=setup, coached=args.coach,
+                         storage=storage)
     try:
         live = (resume_game(setup, resumed, coach=args.coach, autosave=saver)
                 if resumed is not None else
@@ -320,19 +346,26 @@ DELETE_ALL = "all"
 def run_saves(args: argparse.Namespace) -> int:
     """List the unfinished games (as JSON if asked), or delete some; return the exit status."""
     console = Console()
-    store = SaveStore(problems=console)
-    if args.delete:
-        return _delete_saves(args.delete, console, store)
-    saves = store.unfinished()
-    if args.json:
-        opened = {save.save_id for save in saves if store.is_open_elsewhere(save.save_id)}
-        console.say(json.dumps(saves_json(saves, opened), indent=2))
-    else:
-        console.saves_listing(saves)
-    return 0
+    storage = open_database(args, console)
+    if storage is None:
+        return 2
+    store = storage.saves()
+    try:
+        if args.delete:
+            return _delete_saves(args.delete, console, store)
+        saves = store.unfinished()
+        if args.json:
+            opened = {save.save_id for save in saves if store.is_open_elsewhere(save.save_id)}
+            console.say(json.dumps(saves_json(saves, opened), indent=2))
+        else:
+            console.saves_listing(saves)
+        return 0
+    finally:
+        store.release()
+        storage.close()
 
 
-def _delete_saves(requested: list[str], console: Console, store: SaveStore) -> int:
+def _delete_saves(requested: list[str], console: Console, store: SaveStorage) -> int:
     """Delete the unfinished games ``requested`` (IDs, or ``all``); return the exit status.
 
     Every ID is checked first: one that names no unfinished game deletes
@@ -355,7 +388,8 @@ def _delete_saves(requested: list[str], console: Console, store: SaveStore) -> i
     return max([_delete_save(save_id, console, store) for save_id in targets], default=0)
 
 
-def _named_saves(requested: list[str], console: Console, store: SaveStore) -> list[int] | None:
+def _named_saves(requested: list[str], console: Console,
+                 store: SaveStorage) -> list[int] | None:
     """Return the IDs ``requested``, each once; None after naming one of no unfinished game."""
     targets: list[int] = []
     for text in requested:
@@ -368,7 +402,7 @@ def _named_saves(requested: list[str], console: Console, store: SaveStore) -> li
     return targets
 
 
-def _unfinished_id(word: str, store: SaveStore) -> int | None:
+def _unfinished_id(word: str, store: SaveStorage) -> int | None:
     """Return the ID ``word`` if it names an unfinished game of ``store``, else None."""
     save_id = int(word) if word.isascii() and word.isdigit() and len(word) < 10 else 0
     try:
@@ -378,7 +412,7 @@ def _unfinished_id(word: str, store: SaveStore) -> int | None:
     return save_id if known else None
 
 
-def _delete_save(save_id: int, console: Console, store: SaveStore) -> int:
+def _delete_save(save_id: int, console: Console, store: SaveStorage) -> int:
     """Delete the unfinished game ``save_id``; return 1 if it was kept (open elsewhere, damaged)."""
     try:
         console.deleted(store.delete(save_id))
@@ -395,11 +429,16 @@ def _delete_save(save_id: int, console: Console, store: SaveStore) -> int:
 def run_stats(args: argparse.Namespace) -> int:
     """Print the statistics of the finished games (as JSON if asked); return the exit status."""
     console = Console()
+    storage = open_database(args, console)
+    if storage is None:
+        return 2
     try:
-        stats = load_stats(History(problems=console))
+        stats = load_stats(storage.history())
     except StorageError as error:
         console.history_unavailable(error)
         return 1
+    finally:
+        storage.close()
     if args.json:
         console.say(json.dumps(stats.to_json(), indent=2))
     else:
@@ -418,7 +457,19 @@ def run_analyze(args: argparse.Namespace) -> int:
     """
     console = Console()
     game_id: str | None = args.game_id
-    history = History(problems=console)
+    storage = open_database(args, console)
+    if storage is None:
+        return 2
+    try:
+        return _analyze(args, console, game_id, storage)
+    finally:
+        storage.close()
+
+
+def _analyze(args: argparse.Namespace, console: Console, game_id: str | None,
+             storage: Storage) -> int:
+    """Analyze the finished game ``game_id`` (None: the latest) of ``storage``'s history."""
+    history = storage.history()
     try:
         if game_id is None:
             ids = history.game_ids()
@@ -482,8 +533,14 @@ def run_serve(args: argparse.Namespace) -> int:
             raise
         Console().error(WEB_NEEDED)
         return 1
-    return serve(args.host, args.port, delay=args.delay, capacity=args.max_games,
-                 extra_hosts=args.allowed_hosts, proxy=args.proxy)
+    storage = open_database(args, Console())
+    if storage is None:
+        return 2
+    try:
+        return serve(args.host, args.port, delay=args.delay, capacity=args.max_games,
+                     extra_hosts=args.allowed_hosts, proxy=args.proxy, storage=storage)
+    finally:
+        storage.close()
 
 
 COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "duel": run_duel,

@@ -65,6 +65,13 @@ class StorageError(Exception):
     """A stored file could not be used."""
 
 
+class BadDatabaseError(StorageError):
+    """The database named cannot be used (not a URL of one, unreachable, of a newer schema).
+
+    Its message is one line naming the database, never its password.
+    """
+
+
 class DamagedFileError(StorageError):
     """A stored file is damaged; it has been reported and moved aside if possible."""
 

@@ -20,12 +20,14 @@ is removed only with its save, by the process holding it.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import re
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -203,8 +205,26 @@ def _free_ids(taken: set[int]) -> Iterator[int]:
             yield save_id
 
 
+class _NoListener:
+    """The listener of the files: no other process moves a game, so nothing is heard."""
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
 class SaveStore:
-    """The save files in one folder, and the locks this process holds on some of them."""
+    """The save files in one folder, and the locks this process holds on some of them.
+
+    The primitives for several processes sharing games (``transaction``,
+    ``version_of``, ``claim``, ``notify``, ``listen``) are single-process
+    here: a save is played by one process at a time, under its file lock.
+    """
+
+    _shared_lock = threading.Lock()
+    _block_locks: dict[tuple[str, int], threading.RLock] = {}
+    """Per folder and save: held by ``transaction``, shared by every store of this process."""
+    _versions: dict[tuple[str, int], int] = {}
+    """Per folder and save: how many times a store of this process wrote it."""
 
     def __init__(self, directory: Path | None = None, *, problems: StorageProblems) -> None:
         """Use the saves in ``directory`` (default: ``saves_dir()``), reporting to ``problems``."""
@@ -308,20 +328,23 @@ class SaveStore:
             except BaseException:
                 self.release(save_id, remove=True)
                 raise
+            self._count_write(save_id)
             return save
         raise StorageError(f"every save ID up to {MAX_SAVE_ID} is in use")
 
-    def write(self, save: SaveFile) -> None:
+    def write(self, save: SaveFile, *, computer_to_play: bool = False) -> None:
         """Replace the save file of ``save.save_id`` with ``save``, atomically.
 
         Only a save this store holds (created or locked by it) is written:
         ``SaveInUseError`` otherwise, so that a process never overwrites a
         game that another one has taken over or that has ended meanwhile.
+        ``computer_to_play`` matters to a database only: it is not kept here.
         """
         if save.save_id not in self._locks:
             raise SaveInUseError(save.save_id)
         self._ensure_folder()
         write_atomic(self.path(save.save_id), save.to_bytes())
+        self._count_write(save.save_id)
 
     def remove(self, save_id: int) -> None:
         """Delete the save ``save_id`` (a finished game's); no error if it is gone.
@@ -434,3 +457,68 @@ class SaveStore:
         """Return the most recently played unfinished game's save, if there is one."""
         saves = self.unfinished()
         return saves[0] if saves else None
+
+    def exists(self, save_id: int) -> bool:
+        """Return whether a file of the save ``save_id`` is in the folder (finished or not)."""
+        return os.path.lexists(self.path(save_id))
+
+    def changed_at(self, save_id: int) -> float:
+        """Return when the save file was last written (epoch seconds); ``OSError`` if none."""
+        return os.stat(self.path(save_id)).st_mtime
+
+    def find_uid(self, uid: str) -> int | None:
+        """Return the ID of the save of the game ``uid`` (None: none; damaged files are skipped)."""
+        for save_id in self.saved_ids():
+            try:
+                if self.load(save_id).uid == uid:
+                    return save_id
+            except StorageError:
+                continue
+        return None
+
+    # -- single-process versions of the primitives for several processes ----
+    def _key(self, save_id: int) -> tuple[str, int]:
+        """Return the save's key in the registries shared by the stores of this process."""
+        return str(self.directory), save_id
+
+    def _count_write(self, save_id: int) -> None:
+        """Count one more write of the save ``save_id``."""
+        with self._shared_lock:
+            key = self._key(save_id)
+            self._versions[key] = self._versions.get(key, 0) + 1
+
+    @contextlib.contextmanager
+    def transaction(self, save_id: int) -> Iterator[SaveFile]:
+        """Hold the save against other threads of this process while the block runs; yield it.
+
+        Writes inside the block happen at once, as everywhere else here.
+        """
+        with self._shared_lock:
+            lock = self._block_locks.setdefault(self._key(save_id), threading.RLock())
+        with lock:
+            yield self.load(save_id)
+
+    def version_of(self, save_id: int) -> int | None:
+        """Return how many times this process wrote the save (None: there is no such save)."""
+        if not self.exists(save_id):
+            return None
+        with self._shared_lock:
+            return self._versions.get(self._key(save_id), 0)
+
+    def claim(self, save_id: int, owner: str, seconds: float) -> bool:
+        """Grant the lease: one process plays every game of its folder, so it is always free."""
+        return True
+
+    def release_claim(self, save_id: int, owner: str) -> None:
+        """Nothing to give up: leases are not kept in files."""
+
+    def lapsed_computer_games(self) -> list[str]:
+        """Return none: no other process left a game whose computer is to play."""
+        return []
+
+    def notify(self, uid: str) -> None:
+        """Tell nobody: no other process watches these files."""
+
+    def listen(self, callback: Callable[[str], None]) -> _NoListener:
+        """Return a listener that hears nothing: no other process moves these games."""
+        return _NoListener()

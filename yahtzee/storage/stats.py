@@ -17,11 +17,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yahtzee.players.kinds import KINDS
 from yahtzee.solver.calibration import Bin, calibration
-from yahtzee.storage.history import History, PlayerResult, predictions, results_of
+from yahtzee.storage.history import PlayerResult, predictions, results_of
+
+if TYPE_CHECKING:
+    from yahtzee.storage.port import HistoryStorage
 
 STRENGTHS = {kind.name: kind.name for kind in KINDS if kind.strategy is not None}
 """Computer player kinds and the strength each is listed as: its kind's name (``computer``,
@@ -160,8 +163,8 @@ def compute_stats(results: Iterable[PlayerResult],
                  tuple(calibration(chances)))
 
 
-def load_stats(history: History) -> Stats:
-    """Return the statistics of the finished games in ``history``."""
+def load_stats(history: HistoryStorage) -> Stats:
+    """Return the statistics of the finished games in ``history`` (either back end's)."""
     games = history.games()
     return compute_stats(results_of(games), predictions(games),
                          sum(1 for game in games if game.chances))

@@ -32,7 +32,8 @@ from yahtzee.interfaces.review import Review, make_review
 from yahtzee.interfaces.review_html import (REVIEW_CSS, calibration_chart, esc, histogram_chart,
                                             page, review_document)
 from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED, local_time
-from yahtzee.storage.history import History, HistoryGame, game_label, predictions, results_of
+from yahtzee.storage.history import HistoryGame, game_label, predictions, results_of
+from yahtzee.storage.port import Storage, open_storage
 from yahtzee.storage.problems import StorageError, StorageProblems
 from yahtzee.storage.stats import Figures, Stats, compute_stats
 
@@ -169,16 +170,21 @@ def _page_number(text: str) -> int:
 class Pages:
     """The history and review pages, reading the history of the server's data folder."""
 
-    def __init__(self, setup: Solvers, problems: StorageProblems) -> None:
-        """Read the history with ``problems`` told of damage; analyze with ``setup``'s solver."""
+    def __init__(self, setup: Solvers, problems: StorageProblems,
+                 storage: Storage | None = None) -> None:
+        """Read the history with ``problems`` told of damage; analyze with ``setup``'s solver.
+
+        ``storage`` holds the history (default: the data folder's).
+        """
         self.setup = setup
         self.problems = problems
+        self.storage = storage if storage is not None else open_storage(None, problems)
         self.reviews: OrderedDict[tuple[int, str], Review] = OrderedDict()
         self.lock = threading.Lock()
 
     def history_page(self, player: str, label: str, number: int) -> str:
         """Return the page of finished games (filtered, newest first) and the statistics."""
-        games = History(problems=self.problems).games()
+        games = self.storage.history().games()
         labels = sorted({game_label(g.variant, g.rules) for g in games})
         chosen = [g for g in reversed(games) if matches(g, player, label)]
         pages = max(1, -(-len(chosen) // PAGE_SIZE))
@@ -199,7 +205,7 @@ class Pages:
 
     def review_of(self, game_id: str) -> Review:
         """Return the review of a finished game (by number or browser ID); ``LookupError``."""
-        history = History(problems=self.problems)
+        history = self.storage.history()
         if BROWSER_GAME.fullmatch(game_id):
             found = [g.game_id for g in history.games() if g.uid == game_id]
             if not found:
@@ -252,8 +258,9 @@ class Pages:
         return Response(REVIEW_CSS, media_type="text/css")
 
 
-def page_routes(setup: Solvers, problems: StorageProblems) -> list[Route]:
-    """Return the routes of the history and review pages and their style sheet."""
-    pages = Pages(setup, problems)
+def page_routes(setup: Solvers, problems: StorageProblems,
+                storage: Storage | None = None) -> list[Route]:
+    """Return the routes of the history and review pages (of ``storage``'s history)."""
+    pages = Pages(setup, problems, storage)
     return [Route("/history", pages.history), Route("/game/{game_id}/review", pages.review),
             Route(STYLESHEET, pages.style)]

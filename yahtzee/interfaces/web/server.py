@@ -70,6 +70,7 @@ from yahtzee.interfaces.web.pages import page_routes
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
+from yahtzee.storage.port import Storage
 
 MAX_BODY = 4096
 """The largest request body taken, in bytes (a new game's form is a few hundred)."""
@@ -489,7 +490,7 @@ class WebTable:
             Route("/api/games/{game_id}", guarded(self.state)),
             Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
             Route("/api/games/{game_id}/start", guarded(self.start), methods=["POST"]),
-            *page_routes(self.games.setup, self.games.problems),
+            *page_routes(self.games.setup, self.games.problems, self.games.storage),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ]
 
@@ -511,17 +512,20 @@ class WebTable:
 
 def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
              reporter: Reporter | None = None, address: str | None = None,
-             hosts: Iterable[str] | None = None, limits: Limits | None = None) -> Starlette:
+             hosts: Iterable[str] | None = None, limits: Limits | None = None,
+             storage: Storage | None = None) -> Starlette:
     """Return the browser table's application, its games saved in the data folder.
 
     ``reporter`` is told of storage problems and of the solver's builds
     (by default they go to standard error); ``address`` is the origin
     others reach the server at (see ``reachable``).  Only requests whose
     ``Host`` is one of ``hosts`` are answered (None: any; ``serve`` always
-    names them); ``limits`` bound what clients may ask (default: ``Limits()``).
+    names them); ``limits`` bound what clients may ask (default: ``Limits()``);
+    ``storage`` keeps the games (default: the data folder's files).
     """
     report = reporter if reporter is not None else Reporter()
-    games = BrowserGames(Solvers(report=report.solver_event), report, capacity=capacity)
+    games = BrowserGames(Solvers(report=report.solver_event), report, capacity=capacity,
+                         storage=storage)
     if limits is None:
         limits = Limits(computer_games=min(Limits.computer_games, max(1, capacity // 2)))
     return WebTable(games, delay=delay, address=address, limits=limits).app(hosts)
@@ -571,13 +575,14 @@ def reachable(sock: socket.socket) -> str:
 
 def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
           capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None,
-          extra_hosts: Iterable[str] = (), proxy: str | None = None) -> int:
+          extra_hosts: Iterable[str] = (), proxy: str | None = None,
+          storage: Storage | None = None) -> int:
     """Serve the browser table on ``host``:``port`` until stopped; return the exit status.
 
     It answers to the names of its address (see ``guards.allowed_hosts``)
     and to ``extra_hosts``.  ``X-Forwarded-For`` and ``X-Forwarded-Proto``
     are believed only from the address ``proxy`` (a TLS reverse proxy);
-    without one, never.
+    without one, never.  ``storage`` keeps the games (default: the data folder's files).
     """
     reporter = Reporter()
     stream = out if out is not None else sys.stdout
@@ -588,7 +593,7 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
         return 1
     shared = reachable(sock)
     app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=shared,
-                   hosts=allowed_hosts(host, extra_hosts))
+                   hosts=allowed_hosts(host, extra_hosts), storage=storage)
     stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
                  "Ctrl-C stops the server, and games go on after a restart)\n")
     if f"{shared}/" != address(sock):

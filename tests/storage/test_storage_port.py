@@ -1,0 +1,468 @@
+"""The storage port: the files and PostgreSQL back ends behave alike; PostgreSQL's own duties.
+
+The tests of the ``storage`` fixture run against both back ends; the
+PostgreSQL ones use the throw-away cluster of ``tests.postgres_fixtures``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Problems, play_through, run_cli, script_for, variant_of
+from tests.postgres_fixtures import Cluster, free_port
+from yahtzee.app.browser import BrowserGames, GameRequestError, Settings
+from yahtzee.app.session import Solvers
+from yahtzee.domain.games import get_variant
+from yahtzee.engine.moves import Move
+from yahtzee.engine.records import GameRecord
+from yahtzee.players.kinds import HUMAN
+from yahtzee.storage.files import FileStorage
+from yahtzee.storage.history import History
+from yahtzee.storage.port import BadDatabaseError, Storage, open_storage
+from yahtzee.storage.problems import SaveInUseError, SaveNotFoundError
+from yahtzee.storage.saves import now
+from yahtzee.storage.stats import load_stats
+
+MOMENT = datetime(2026, 5, 1, 12, 30, tzinfo=timezone.utc)
+
+
+def _record(seed: int, rules: str, moves: int | None = None) -> GameRecord:
+    """Return the record of the policy players' seeded game (its first ``moves`` only)."""
+    script = script_for(seed, rules)
+    run = play_through(seed, variant_of(rules), script[:moves] if moves is not None else script)
+    return run.game.engine.record()
+
+
+@pytest.fixture(params=["files", "postgres"])
+def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
+    """Each back end in turn, empty: the files of a fresh folder, then a fresh database."""
+    problems = Problems()
+    if request.param == "files":
+        made: Storage = FileStorage(tmp_path / "data", problems=problems)
+    else:
+        made = open_storage(request.getfixturevalue("postgres_url"), problems)
+    yield made
+    made.close()
+
+
+def test_saves_are_created_written_listed_and_deleted(storage: Storage) -> None:
+    """A save comes back as written; the newest unfinished is the latest; deleting removes it."""
+    store = storage.saves()
+    first = store.create(_record(3, "course", 5), uid="a" * 32, when=MOMENT)
+    second = store.create(_record(4, "course", 8), uid="b" * 32, when=MOMENT)
+    assert (first.save_id, second.save_id) == (1, 2)
+    assert store.load(1) == first and store.exists(2) and not store.exists(3)
+    later = replace(first, updated=now(), snapshot=_record(3, "course", 9))
+    store.write(later)
+    assert store.load(1) == later
+    assert [s.save_id for s in store.unfinished()] == [1, 2]
+    assert store.latest() == later
+    assert store.find_uid("b" * 32) == 2 and store.find_uid("c" * 32) is None
+    assert store.changed_at(1) > 0
+    assert store.saved_ids() == [1, 2]
+    assert store.delete(2) == second
+    assert store.saved_ids() == [1]
+    with pytest.raises(SaveNotFoundError):
+        store.load(2)
+    store.remove(1)
+    assert store.unfinished() == [] and store.latest() is None
+    store.release()
+
+
+def test_a_save_held_by_one_store_is_refused_to_another(storage: Storage) -> None:
+    """The second store may neither lock, write nor delete it until the first lets go."""
+    holder, other = storage.saves(), storage.saves()
+    save = holder.create(_record(3, "course", 5), when=MOMENT)
+    assert other.is_open_elsewhere(save.save_id) and not holder.is_open_elsewhere(save.save_id)
+    with pytest.raises(SaveInUseError):
+        other.lock(save.save_id)
+    with pytest.raises(SaveInUseError):
+        other.write(replace(save, updated=now()))
+    with pytest.raises(SaveInUseError):
+        other.delete(save.save_id)
+    assert holder.load(save.save_id) == save
+    holder.release()
+    assert not other.is_open_elsewhere(save.save_id)
+    other.lock(save.save_id)
+    assert holder.is_open_elsewhere(save.save_id)
+    other.release()
+
+
+def test_versions_count_the_writes(storage: Storage) -> None:
+    """``version_of`` grows with every write; None for a save that is not there."""
+    store = storage.saves()
+    save = store.create(_record(3, "course", 5), when=MOMENT)
+    before = store.version_of(save.save_id)
+    assert before is not None
+    store.write(replace(save, updated=now()))
+    store.write(replace(save, updated=now()))
+    assert store.version_of(save.save_id) == before + 2
+    assert store.version_of(99) is None
+    store.release()
+
+
+@pytest.fixture
+def filled(postgres_url: str, tmp_path: Path) -> tuple[Storage, History]:
+    """A database and an SQLite history holding the same three finished games."""
+    database = open_storage(postgres_url, Problems())
+    sqlite = History(tmp_path / "history.sqlite3", problems=Problems())
+    for number, (seed, rules) in enumerate([(7, "course"), (8, "official"), (9, "poker")]):
+        record = _record(seed, rules)
+        uid = f"{number:032x}"
+        assert database.history().record(record, uid=uid, finished_at=MOMENT) == number + 1
+        assert sqlite.record(record, uid=uid, finished_at=MOMENT) == number + 1
+    return database, sqlite
+
+
+def test_the_database_history_reads_as_the_sqlite_one(filled: tuple[Storage, History]) -> None:
+    """The same games give the same metadata, decisions, results and statistics."""
+    database, sqlite = filled
+    history = database.history()
+    assert history.game_ids() == sqlite.game_ids() == [1, 2, 3]
+    assert history.games() == sqlite.games()
+    assert [g.finished_at for g in history.games()] == ["2026-05-01T12:30:00+00:00"] * 3
+    for game_id in (1, 2, 3):
+        assert history.load_game(game_id) == sqlite.load_game(game_id)
+    assert history.id_of(f"{1:032x}") == 2 and history.id_of("f" * 32) is None
+    assert history.results() == sqlite.results()
+    assert load_stats(history).to_json() == load_stats(sqlite).to_json()
+    with pytest.raises(LookupError):
+        history.load_game(4)
+    database.close()
+
+
+def test_a_game_is_filed_once(postgres_url: str) -> None:
+    """Filing the same game again under its uid gives its first ID and is reported."""
+    problems = Problems()
+    database = open_storage(postgres_url, problems)
+    record = _record(7, "course")
+    history = database.history()
+    assert history.record(record, uid="a" * 32) == 1
+    assert history.record(record, uid="a" * 32) == 1
+    assert problems.twice == [(1, None)]
+    other = _record(8, "course")
+    assert history.record(other, uid="a" * 32) == 2
+    assert problems.twice == [(1, None), (1, 2)]
+    assert history.game_ids() == [1, 2]
+    database.close()
+
+
+def test_an_empty_database_gets_the_schema_and_a_newer_one_is_refused(
+        postgres_url: str, postgres_cluster: Cluster) -> None:
+    """The tables appear with version 1; a database of version 99 is refused, left as it is."""
+    import psycopg
+    open_storage(postgres_url, Problems()).close()
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        tables = {row[0] for row in connection.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
+        assert tables == {"schema_version", "saves", "games", "players", "card_rows",
+                          "decisions", "win_chances"}
+        connection.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(BadDatabaseError) as refused:
+        open_storage(postgres_url, Problems())
+    assert "schema version 99, newer than this program's 1" in str(refused.value)
+    assert "\n" not in str(refused.value)
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(99,)]
+
+
+def test_two_processes_starting_at_once_make_the_schema_once(postgres_url: str) -> None:
+    """Storages opened together on an empty database all start; the schema is made once."""
+    import psycopg
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        """Open and close a storage, keeping any error."""
+        try:
+            open_storage(postgres_url, Problems()).close()
+        except BaseException as error:  # noqa: BLE001 - the test reports it
+            errors.append(error)
+
+    threads = [threading.Thread(target=start) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+
+
+def test_a_lock_excludes_another_process(postgres_url: str) -> None:
+    """A save locked through one storage (one session) is refused through another until let go."""
+    first, second = open_storage(postgres_url, Problems()), open_storage(postgres_url, Problems())
+    save = first.saves().create(_record(3, "course", 5))
+    other = second.saves()
+    assert other.is_open_elsewhere(save.save_id)
+    with pytest.raises(SaveInUseError):
+        other.lock(save.save_id)
+    first.close()  # as when its process ends: the session's locks go with it
+    other.lock(save.save_id)
+    assert other.load(save.save_id) == save
+    second.close()
+
+
+def test_a_transaction_that_fails_leaves_the_row_as_it_was(postgres_url: str) -> None:
+    """A write inside a block that raises is undone; one in a block that ends is kept."""
+    database = open_storage(postgres_url, Problems())
+    store = database.saves()
+    save = store.create(_record(3, "course", 5), when=MOMENT)
+    version = store.version_of(save.save_id)
+    moved = replace(save, updated=now(), snapshot=_record(3, "course", 6))
+    with pytest.raises(RuntimeError):
+        with store.transaction(save.save_id) as latest:
+            assert latest == save
+            store.write(moved)
+            raise RuntimeError("the move failed")
+    assert store.load(save.save_id) == save and store.version_of(save.save_id) == version
+    with store.transaction(save.save_id):
+        store.write(moved)
+    assert store.load(save.save_id) == moved
+    assert store.version_of(save.save_id) == (version or 0) + 1
+    database.close()
+
+
+def test_a_finished_game_is_filed_and_its_save_removed_together(postgres_url: str) -> None:
+    """Inside one transaction: the history row and the removal commit together, or neither."""
+    database = open_storage(postgres_url, Problems())
+    store, history = database.saves(), database.history()
+    save = store.create(_record(7, "course", 5), uid="d" * 32)
+    finished = _record(7, "course")
+    with pytest.raises(RuntimeError):
+        with store.transaction(save.save_id):
+            history.record(finished, uid=save.uid)
+            store.remove(save.save_id)
+            raise RuntimeError("lost before the answer")
+    assert history.game_ids() == [] and store.exists(save.save_id)
+    assert store.is_open_elsewhere(save.save_id) is False  # still held by this store
+    with store.transaction(save.save_id):
+        history.record(finished, uid=save.uid)
+        store.remove(save.save_id)
+    assert [history.id_of("d" * 32)] == history.game_ids() and not store.exists(save.save_id)
+    database.close()
+
+
+def test_a_lease_is_kept_by_its_owner_until_it_lapses(postgres_url: str) -> None:
+    """Another owner gets the lease only once it lapsed or was released."""
+    database = open_storage(postgres_url, Problems())
+    store = database.saves()
+    save = store.create(_record(3, "course", 5))
+    store.write(save, computer_to_play=True)
+    assert store.lapsed_computer_games() == [save.uid]
+    assert store.claim(save.save_id, "one", 60)
+    assert store.lapsed_computer_games() == []
+    assert not store.claim(save.save_id, "two", 60)
+    assert store.claim(save.save_id, "one", 60)
+    store.release_claim(save.save_id, "two")  # not the owner: nothing happens
+    assert not store.claim(save.save_id, "two", 60)
+    store.release_claim(save.save_id, "one")
+    assert store.claim(save.save_id, "two", -1)  # taken, and lapsed at once
+    assert store.lapsed_computer_games() == [save.uid]
+    assert store.claim(save.save_id, "one", 60)
+    store.write(save, computer_to_play=False)
+    store.release_claim(save.save_id, "one")
+    assert store.lapsed_computer_games() == []
+    database.close()
+
+
+def test_a_notice_reaches_a_listener_and_waits_for_the_commit(postgres_url: str) -> None:
+    """``notify`` outside a block is heard; inside one, only once it commits, never if undone."""
+    database = open_storage(postgres_url, Problems())
+    store = database.saves()
+    save = store.create(_record(3, "course", 5), uid="e" * 32)
+    heard: list[str] = []
+    arrived = threading.Event()
+
+    def hear(uid: str) -> None:
+        """Keep the uid heard."""
+        heard.append(uid)
+        arrived.set()
+
+    listener = store.listen(hear)
+    try:
+        store.notify("f" * 32)
+        assert arrived.wait(5)
+        arrived.clear()
+        with pytest.raises(RuntimeError):
+            with store.transaction(save.save_id):
+                store.notify("0" * 32)
+                raise RuntimeError("undone")
+        with store.transaction(save.save_id):
+            store.notify(save.uid)
+        assert arrived.wait(5)
+        assert heard == ["f" * 32, save.uid]
+    finally:
+        listener.close()
+    database.close()
+
+
+def test_a_lost_connection_is_replaced_and_the_write_goes_through(
+        postgres_url: str, postgres_cluster: Cluster) -> None:
+    """The server ends every session of the test's database: the next write still lands."""
+    database = open_storage(postgres_url, Problems())
+    store = database.saves()
+    save = store.create(_record(3, "course", 5))
+    name = postgres_url.rsplit("/", 1)[1]
+    postgres_cluster.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             f"WHERE datname = '{name}' AND pid <> pg_backend_pid()")
+    moved = replace(save, updated=now(), snapshot=_record(3, "course", 6))
+    store.write(moved)
+    assert store.load(save.save_id) == moved
+    database.close()
+
+
+def test_a_database_that_cannot_be_reached_is_named_without_its_password() -> None:
+    """One line with the database, host and port; the password never."""
+    port = free_port()
+    with pytest.raises(BadDatabaseError) as refused:
+        open_storage(f"postgresql://player:s3cret-word@127.0.0.1:{port}/games", Problems())
+    message = str(refused.value)
+    assert f"games at 127.0.0.1:{port}" in message
+    assert "s3cret-word" not in message and "\n" not in message
+
+
+@pytest.mark.parametrize("url", ["mysql://player:s3cret-word@host/games", "games.sqlite3",
+                                 "postgresql://player:s3cret-word@[::1/games?x"])
+def test_a_url_of_no_postgresql_database_is_refused(url: str) -> None:
+    """Another scheme or a malformed URL: one line, and it does not echo the URL."""
+    with pytest.raises(BadDatabaseError) as refused:
+        open_storage(url, Problems())
+    assert "s3cret-word" not in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_play_and_stats_use_the_database(
+        postgres_url: str, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A console game played with ``--database`` is filed there, printed as with the files."""
+    script = script_for(7, "course")
+    reference = play_through(7, variant_of("course"), script)
+    status, out, err = run_cli(["--database", postgres_url, "--seed", "7"],
+                               "".join(s + "\n" for s in script), monkeypatch, capsys)
+    assert (status, err, out) == (0, "", reference.out)
+    assert not data.exists()
+    monkeypatch.setenv("YAHTZEE_DATABASE", postgres_url)
+    status, out, err = run_cli(["stats", "--json"], "", monkeypatch, capsys)
+    assert status == 0 and err == ""
+    assert '"games": 1' in out
+    status, out, err = run_cli(["saves"], "", monkeypatch, capsys)
+    assert status == 0 and not data.exists()
+
+
+def test_a_bad_database_option_is_one_line_and_writes_nothing(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each command refuses it with status 2 and one line on standard error."""
+    port = free_port()
+    url = f"postgresql://player:s3cret-word@127.0.0.1:{port}/games"
+    for argv in (["--database", url], ["stats", "--database", url], ["saves", "--database", url],
+                 ["analyze", "--database", url], ["play", "--database", "games.db"]):
+        status, out, err = run_cli(argv, "", monkeypatch, capsys)
+        assert (status, out) == (2, "") and err.count("\n") == 1 and err.startswith("yahtzee: ")
+        assert "s3cret-word" not in err
+    monkeypatch.setenv("YAHTZEE_DATABASE", url)
+    status, out, err = run_cli([], "", monkeypatch, capsys)
+    assert (status, out) == (2, "") and f"games at 127.0.0.1:{port}" in err
+    assert not data.exists()
+
+
+def test_the_program_plays_into_the_database_end_to_end(postgres_url: str, tmp_path: Path) -> None:
+    """``python -m yahtzee play --database URL`` finishes a game; ``stats`` then shows it."""
+    script = "".join(s + "\n" for s in script_for(3, "course"))
+    env = {**os.environ, "YAHTZEE_DATA_DIR": str(tmp_path / "data")}
+    played = subprocess.run([sys.executable, "-m", "yahtzee", "play", "--database", postgres_url,
+                             "--seed", "3"], input=script, capture_output=True, text=True,
+                            env=env, timeout=300)
+    assert played.returncode == 0 and played.stderr == ""
+    shown = subprocess.run([sys.executable, "-m", "yahtzee", "stats", "--database", postgres_url],
+                           capture_output=True, text=True, env=env, timeout=300)
+    assert shown.returncode == 0 and "Player 1" in shown.stdout
+    assert not (tmp_path / "data").exists()
+
+
+def test_a_browser_game_in_the_database_is_held_by_one_process_and_outlives_it(
+        postgres_url: str, data: Path) -> None:
+    """Another server cannot take up a game open in the first; after it stops, it can."""
+    settings = Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN), ("Ann", "Bo"), 11,
+                        coach=False)
+    storages = [open_storage(postgres_url, Problems()) for _ in range(3)]
+    tables = BrowserGames(Solvers(), Problems(), storage=storages[0])
+    made = tables.create(settings)
+    ann, bo = (secret for secret, _ in made.secrets)
+    assert made.table.join(bo)
+    made.table.act(ann, Move.toggle(1))
+    before = made.table.view()
+    with pytest.raises(GameRequestError):
+        BrowserGames(Solvers(), Problems(), storage=storages[1]).get(made.table.game_id)
+    tables.close()
+    again = BrowserGames(Solvers(), Problems(), storage=storages[2]).get(made.table.game_id)
+    view = again.view()
+    assert (view.version, view.dice, view.saved) == (before.version, before.dice, before.saved)
+    assert again.seats_of(ann) == {0} and again.seats_of(bo) == {1}
+    assert not data.exists()
+    for storage in storages:
+        storage.close()
+
+
+def test_a_game_stopped_in_the_database_is_listed_and_resumed(
+        postgres_url: str, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Stopped half way, the game is in ``saves``; ``--resume`` finishes it and files it."""
+    script = script_for(7, "course")
+    half = len(script) // 2
+    status, out, err = run_cli(["--database", postgres_url, "--seed", "7"],
+                               "".join(s + "\n" for s in script[:half]), monkeypatch, capsys)
+    assert status == 0 and "--resume 1" in out
+    status, out, err = run_cli(["saves", "--json", "--database", postgres_url], "", monkeypatch,
+                               capsys)
+    assert status == 0 and '"id": 1' in out and '"open": false' in out
+    status, out, err = run_cli(["--database", postgres_url, "--resume", "1"],
+                               "".join(s + "\n" for s in script[half:]), monkeypatch, capsys)
+    assert (status, err) == (0, "") and "Resuming game 1" in out
+    database = open_storage(postgres_url, Problems())
+    assert database.saves().saved_ids() == [] and database.history().game_ids() == [1]
+    [game] = database.history().games()
+    reference = play_through(7, variant_of("course"), script)
+    assert [p.total for p in game.players] == [p.card.score() for p in reference.game.players]
+    database.close()
+    assert not data.exists()
+
+
+def test_a_killed_process_leaves_its_game_free(postgres_url: str, tmp_path: Path) -> None:
+    """A process holding a game is killed: the game can be locked elsewhere at once after."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time\n"
+         "from tests.helpers import Problems\n"
+         "from tests.storage.test_storage_port import _record\n"
+         "from yahtzee.storage.port import open_storage\n"
+         "store = open_storage(sys.argv[1], Problems()).saves()\n"
+         "print(store.create(_record(3, 'course', 5)).save_id, flush=True)\n"
+         "time.sleep(300)\n", postgres_url],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "YAHTZEE_DATA_DIR": str(tmp_path / "data")})
+    try:
+        assert holder.stdout is not None
+        save_id = int(holder.stdout.readline())
+        database = open_storage(postgres_url, Problems())
+        store = database.saves()
+        with pytest.raises(SaveInUseError):
+            store.lock(save_id)
+    finally:
+        holder.kill()
+        holder.wait()
+    for _ in range(100):  # the server notices the closed connection within moments
+        if not store.is_open_elsewhere(save_id):
+            break
+        threading.Event().wait(0.05)
+    store.lock(save_id)
+    assert store.load(save_id).save_id == save_id
+    database.close()

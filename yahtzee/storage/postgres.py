@@ -1,0 +1,939 @@
+"""The PostgreSQL back end of the storage port: saves and history in one database (psycopg 3).
+
+Chosen by a ``postgresql://`` URL (``--database`` or ``YAHTZEE_DATABASE``);
+imported only then, so the rest of the program needs no psycopg.
+
+Schema (version ``SCHEMA_VERSION``, kept in the table ``schema_version``):
+
+- ``saves``: one row per unfinished game: ``id`` (from the sequence
+  ``save_ids``, at most nine digits), ``uid`` (unique), ``created``,
+  ``updated`` (the database's time of the last write), ``finished``,
+  ``data`` (the save as JSON, ``SaveFile.to_dict``), ``version`` (raised by
+  every write), the lease ``lease_owner`` and ``lease_until``, and
+  ``computer_to_play``;
+- ``games``, ``players``, ``card_rows``, ``decisions``, ``win_chances``:
+  the finished games, as the SQLite history files them (``history``).
+
+The program creates and migrates the schema itself: ``MIGRATIONS`` is a
+list of steps, and the steps a database lacks are applied in one
+transaction under an advisory lock, so two processes starting at once do
+not race.  A database of a newer version is refused.
+
+A saves store's ``lock`` is a session-level advisory lock held on one
+connection per ``PostgresStorage`` (one per process), so a game open in one
+process cannot be opened in another, and is free again when its process
+ends however it ends; the stores of one process are told apart in memory.
+Other work takes a connection from a small pool of the storage's own
+(``POOL_SIZE``; no extra package): a server's threads share a few
+connections instead of holding one each.  A connection lost outside a
+transaction is replaced and the work tried once more; otherwise the error
+is a ``DatabaseError`` and, inside a transaction, nothing of it is kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict
+from psycopg.types.json import Jsonb
+
+from yahtzee.domain.card import Card
+from yahtzee.domain.games import get_variant
+from yahtzee.engine.records import Decision, GameRecord, TurnChances, scoring_dice
+from yahtzee.storage.fields import FieldError
+from yahtzee.storage.history import (DamagedGameError, HistoryGame, PlayerResult,
+                                     _checked_chances, _checked_game, _decision, _decision_rows,
+                                     _GameRows, _player_rows, results_of)
+from yahtzee.storage.problems import (BadDatabaseError, Damage, DamagedFileError, SaveInUseError,
+                                      SaveNotFoundError, StorageError, StorageProblems,
+                                      StoredFile)
+from yahtzee.storage.saves import (MAX_SAVE_ID, BrowserSeats, NewerVersionError, SaveFile, now)
+from yahtzee.storage.snapshot import SnapshotError, check_log, make_card, record_variant
+
+T = TypeVar("T")
+
+SCHEMA_VERSION = 1
+"""The schema version this program makes; a database of a higher one is refused."""
+NOTIFY_CHANNEL = "yahtzee_moves"
+"""The channel ``notify`` sends a moved game's uid on."""
+SAVE_LOCKS = 0x59A7
+"""The advisory lock space of the saves: a save's lock is (``SAVE_LOCKS``, its ID)."""
+SCHEMA_LOCK = 0x59A8
+"""The advisory lock space held while the schema is checked and migrated."""
+POOL_SIZE = 4
+"""Connections a storage keeps for its work (its locks' and listeners' come on top)."""
+POOL_WAIT = 30.0
+"""Seconds to wait for a free connection of the pool before giving up."""
+CONNECT_TIMEOUT = 5
+"""Seconds to wait for the server when connecting."""
+
+_HISTORY = (
+    """CREATE TABLE games (
+        id serial PRIMARY KEY,
+        uid text NOT NULL UNIQUE,
+        finished_at timestamptz NOT NULL,
+        variant text NOT NULL,
+        rules text NOT NULL,
+        rounds integer NOT NULL)""",
+    """CREATE TABLE players (
+        game_id integer NOT NULL REFERENCES games(id),
+        seat integer NOT NULL,
+        name text NOT NULL,
+        kind text NOT NULL,
+        total integer NOT NULL,
+        upper_bonus integer,
+        yahtzee_bonuses integer,
+        winner integer NOT NULL,
+        PRIMARY KEY (game_id, seat))""",
+    """CREATE TABLE card_rows (
+        game_id integer NOT NULL REFERENCES games(id),
+        seat integer NOT NULL,
+        position integer NOT NULL,
+        label text NOT NULL,
+        value integer NOT NULL,
+        dice text,
+        PRIMARY KEY (game_id, seat, position))""",
+    """CREATE TABLE decisions (
+        game_id integer NOT NULL REFERENCES games(id),
+        seq integer NOT NULL,
+        round integer NOT NULL,
+        seat integer NOT NULL,
+        dice text NOT NULL,
+        saved text NOT NULL,
+        rolls_left integer NOT NULL,
+        command text NOT NULL,
+        points integer,
+        label text,
+        PRIMARY KEY (game_id, seq))""",
+    """CREATE TABLE win_chances (
+        game_id integer NOT NULL REFERENCES games(id),
+        round integer NOT NULL,
+        turn_seat integer NOT NULL,
+        seat integer NOT NULL,
+        chance double precision NOT NULL,
+        PRIMARY KEY (game_id, round, turn_seat, seat))""",
+)
+_SAVES = (
+    f"CREATE SEQUENCE save_ids AS integer MINVALUE 1 MAXVALUE {MAX_SAVE_ID}",
+    """CREATE TABLE saves (
+        id integer PRIMARY KEY DEFAULT nextval('save_ids'),
+        uid text NOT NULL UNIQUE,
+        created timestamptz NOT NULL,
+        updated timestamptz NOT NULL,
+        finished boolean NOT NULL DEFAULT false,
+        data jsonb NOT NULL,
+        version bigint NOT NULL DEFAULT 1,
+        lease_owner text,
+        lease_until timestamptz,
+        computer_to_play boolean NOT NULL DEFAULT false)""",
+    "ALTER SEQUENCE save_ids OWNED BY saves.id",
+)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_SAVES + _HISTORY,)
+"""The schema's steps: step ``n`` (from 0) brings a database of version ``n`` to ``n + 1``."""
+
+
+class DatabaseError(StorageError):
+    """The database failed a request (lost, refused, full); nothing of the request is kept."""
+
+
+class NewerSchemaError(BadDatabaseError):
+    """The database was made by a newer program: its schema version is higher than ours."""
+
+
+def _scrub(text: str, secret: str | None) -> str:
+    """Return the first line of ``text`` without ``secret`` (a password) in it."""
+    line = text.strip().splitlines()[0] if text.strip() else "no reason given"
+    line = re.sub(r"^connection failed: ", "", line)
+    return line.replace(secret, "***") if secret else line
+
+
+class _Thread(threading.local):
+    """What one thread is doing with the database: its open transaction, if any."""
+
+    def __init__(self) -> None:
+        """Start with no transaction."""
+        self.connection: psycopg.Connection[Any] | None = None
+        self.save_id: int | None = None
+        self.after_commit: list[Callable[[], None]] = []
+        self.failed = False
+        """Whether a statement of the open transaction failed (it can only be undone)."""
+
+
+class _Pool:
+    """At most ``size`` open connections, handed out one at a time; broken ones are dropped."""
+
+    def __init__(self, connect: Callable[[], psycopg.Connection[Any]], size: int) -> None:
+        """Make connections with ``connect`` when none is idle."""
+        self._connect = connect
+        self._idle: list[psycopg.Connection[Any]] = []
+        self._slots = threading.BoundedSemaphore(size)
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """Lend a connection for the block; ``DatabaseError`` if none is free in time."""
+        if not self._slots.acquire(timeout=POOL_WAIT):
+            raise DatabaseError("every connection to the database is busy")
+        connection: psycopg.Connection[Any] | None = None
+        try:
+            with self._lock:
+                connection = self._idle.pop() if self._idle else None
+            if connection is None:
+                connection = self._connect()
+            yield connection
+        finally:
+            if connection is not None:
+                self._give_back(connection)
+            self._slots.release()
+
+    def _give_back(self, connection: psycopg.Connection[Any]) -> None:
+        """Keep a sound, idle connection for the next one; close any other."""
+        if (connection.closed or connection.broken
+                or connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE):
+            connection.close()
+            return
+        with self._lock:
+            self._idle.append(connection)
+
+    def close(self) -> None:
+        """Close every idle connection."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for connection in idle:
+            connection.close()
+
+
+class _Locks:
+    """The saves' advisory locks this process holds, on one connection, and which store has each."""
+
+    def __init__(self, connect: Callable[[], psycopg.Connection[Any]], describe: str) -> None:
+        """Lock on a connection made by ``connect`` when first needed."""
+        self._connect = connect
+        self._describe = describe
+        self._connection: psycopg.Connection[Any] | None = None
+        self._held: dict[int, object] = {}
+        self._mutex = threading.Lock()
+
+    def _ask(self, query: str, save_id: int) -> bool:
+        """Run a lock function on the locks' connection; reconnect once if it was lost.
+
+        A new connection takes again the locks the lost one held (those
+        another process took meanwhile are let go of: their stores may not
+        write any more).
+        """
+        for attempt in range(2):
+            try:
+                if self._connection is None or self._connection.closed:
+                    self._connection = self._connect()
+                    for held in list(self._held):
+                        if not self._run(self._connection, "pg_try_advisory_lock", held):
+                            del self._held[held]
+                return self._run(self._connection, query, save_id)
+            except psycopg.OperationalError as error:
+                if self._connection is not None:
+                    self._connection.close()
+                self._connection = None
+                if attempt:
+                    raise DatabaseError(f"the database {self._describe} was lost: "
+                                        f"{_scrub(str(error), None)}") from None
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _run(connection: psycopg.Connection[Any], function: str, save_id: int) -> bool:
+        """Return what the advisory lock ``function`` answers for the save ``save_id``."""
+        row = connection.execute(f"SELECT {function}(%s, %s)", (SAVE_LOCKS, save_id)).fetchone()
+        return bool(row and row[0])
+
+    def take(self, save_id: int, holder: object) -> bool:
+        """Lock ``save_id`` for ``holder``; False if another store or process holds it."""
+        with self._mutex:
+            owner = self._held.get(save_id)
+            if owner is not None:
+                return owner is holder
+            if not self._ask("pg_try_advisory_lock", save_id):
+                return False
+            self._held[save_id] = holder
+            return True
+
+    def holds(self, save_id: int, holder: object) -> bool:
+        """Return whether ``holder`` holds ``save_id``."""
+        with self._mutex:
+            return self._held.get(save_id) is holder
+
+    def elsewhere(self, save_id: int, holder: object) -> bool:
+        """Return whether a store other than ``holder`` (here or in another process) holds it."""
+        with self._mutex:
+            owner = self._held.get(save_id)
+            if owner is not None:
+                return owner is not holder
+            if not self._ask("pg_try_advisory_lock", save_id):
+                return True
+            self._ask("pg_advisory_unlock", save_id)
+            return False
+
+    def drop(self, save_id: int, holder: object) -> None:
+        """Let go of ``holder``'s lock on ``save_id`` (nothing if it holds none)."""
+        with self._mutex:
+            if self._held.get(save_id) is not holder:
+                return
+            del self._held[save_id]
+            with contextlib.suppress(DatabaseError):
+                self._ask("pg_advisory_unlock", save_id)
+
+    def held_by(self, holder: object) -> list[int]:
+        """Return the saves ``holder`` holds."""
+        with self._mutex:
+            return [save_id for save_id, owner in self._held.items() if owner is holder]
+
+    def close(self) -> None:
+        """Close the connection: every lock goes with it."""
+        with self._mutex:
+            self._held.clear()
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+
+
+class PostgresStorage:
+    """One PostgreSQL database for this process: its pool, its locks, and the stores it makes.
+
+    Made from a ``postgresql://`` URL; ``BadDatabaseError`` (one line naming the
+    database, never the password) if the URL is not one, the server cannot be
+    reached, or the schema is newer than this program's.  The schema is
+    created or migrated here.
+    """
+
+    def __init__(self, url: str, *, problems: StorageProblems) -> None:
+        """Connect to the database ``url``, bring its schema up to date, report to ``problems``."""
+        self.problems = problems
+        try:
+            params = conninfo_to_dict(url)
+        except psycopg.Error:
+            raise BadDatabaseError("--database is not a valid PostgreSQL URL "
+                                   "(postgresql://user:password@host:port/database)") from None
+        self._url = url
+        self._password = str(params.get("password") or "") or None
+        host = params.get("host") or "localhost"
+        self.describe = f"{params.get('dbname') or params.get('user') or 'postgres'} at " \
+                        f"{host}:{params.get('port') or 5432}"
+        """The database as messages name it: its name, host and port (never the password)."""
+        self._thread = _Thread()
+        self._pool = _Pool(self.connect, POOL_SIZE)
+        self._locks = _Locks(self.connect, self.describe)
+        try:
+            with self._pool.connection() as connection:
+                migrate(connection)
+        except psycopg.Error as error:
+            self.close()
+            raise BadDatabaseError(f"cannot use the database {self.describe}: "
+                                   f"{_scrub(str(error), self._password)}") from None
+        except StorageError as error:
+            self.close()
+            raise BadDatabaseError(str(error)) from None
+
+    def connect(self) -> psycopg.Connection[Any]:
+        """Return a new connection in autocommit mode (a block opens a transaction itself)."""
+        return psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
+                               application_name="yahtzee")
+
+    def saves(self) -> PostgresSaves:
+        """Return a new saves store, holding locks of its own."""
+        return PostgresSaves(self)
+
+    def history(self) -> PostgresHistory:
+        """Return the history of finished games."""
+        return PostgresHistory(self)
+
+    def close(self) -> None:
+        """Close every connection; the locks of this process go with them."""
+        self._locks.close()
+        self._pool.close()
+
+    # -- running work ------------------------------------------------------
+    def _failure(self, error: psycopg.Error) -> DatabaseError:
+        """Return the one-line error for ``error`` (without the password)."""
+        return DatabaseError(f"the database {self.describe} failed: "
+                             f"{_scrub(str(error), self._password)}")
+
+    def run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """Return ``work(connection)``, run in this thread's transaction or in one of its own.
+
+        Outside a transaction, a lost connection is replaced and the work
+        run once more; ``DatabaseError`` if it fails again, or fails otherwise.
+        """
+        current = self._thread.connection
+        if current is not None:
+            try:
+                return work(current)
+            except psycopg.Error as error:
+                self._thread.failed = True
+                raise self._failure(error) from None
+        for attempt in range(2):
+            try:
+                with self._pool.connection() as connection, connection.transaction():
+                    return work(connection)
+            except psycopg.OperationalError as error:
+                if attempt:
+                    raise self._failure(error) from None
+            except psycopg.Error as error:
+                raise self._failure(error) from None
+        raise AssertionError("unreachable")
+
+    def read(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """Return ``work(connection)`` run in a read-only snapshot: every query sees one moment."""
+        def snapshot(connection: psycopg.Connection[Any]) -> T:
+            """Fix the snapshot, then read."""
+            connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            return work(connection)
+
+        if self._thread.connection is not None:
+            return self.run(work)
+        return self.run(snapshot)
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        """Run ``action`` once this thread's transaction commits (at once outside one)."""
+        if self._thread.connection is None:
+            action()
+        else:
+            self._thread.after_commit.append(action)
+
+    @contextlib.contextmanager
+    def transaction(self, save_id: int, load: Callable[[psycopg.Connection[Any]], SaveFile]
+                    ) -> Iterator[SaveFile]:
+        """Hold the row of ``save_id`` (``FOR UPDATE``) in one transaction for the block.
+
+        Every ``run`` of this thread inside joins it; committed on a normal
+        exit, rolled back on an exception.
+        """
+        if self._thread.connection is not None:
+            raise StorageError("a transaction is already open in this thread")
+        with contextlib.ExitStack() as stack:
+            try:
+                connection = stack.enter_context(self._pool.connection())
+                with connection.transaction():
+                    save = load(connection)
+                    self._thread.connection, self._thread.save_id = connection, save_id
+                    self._thread.failed = False
+                    try:
+                        yield save
+                    finally:
+                        self._thread.connection, self._thread.save_id = None, None
+                    if self._thread.failed:
+                        raise DatabaseError(f"the database {self.describe} refused a change: "
+                                            "nothing of this transaction was kept")
+            except psycopg.Error as error:
+                self._thread.after_commit.clear()
+                raise self._failure(error) from None
+            except BaseException:
+                self._thread.after_commit.clear()
+                raise
+        actions, self._thread.after_commit = self._thread.after_commit, []
+        for action in actions:
+            action()
+
+    def in_transaction_of(self, save_id: int) -> bool:
+        """Return whether this thread is inside ``transaction(save_id)``."""
+        return self._thread.connection is not None and self._thread.save_id == save_id
+
+    def listen(self, callback: Callable[[str], None]) -> Listener:
+        """Return a running listener calling ``callback(uid)`` for each game moved."""
+        return Listener(self.connect, callback)
+
+
+def migrate(connection: psycopg.Connection[Any]) -> int:
+    """Bring the database's schema up to ``SCHEMA_VERSION`` in one transaction; return the old one.
+
+    Serialised by an advisory lock; ``NewerSchemaError`` for a newer schema
+    (nothing is changed).
+    """
+    with connection.transaction():
+        connection.execute("SELECT pg_advisory_xact_lock(%s, 0)", (SCHEMA_LOCK,))
+        connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
+        row = connection.execute("SELECT max(version) FROM schema_version").fetchone()
+        version = int(row[0]) if row and row[0] is not None else 0
+        if version > SCHEMA_VERSION:
+            raise NewerSchemaError(
+                f"the database has schema version {version}, newer than this program's "
+                f"{SCHEMA_VERSION}: use a newer version of the program")
+        for step in MIGRATIONS[version:]:
+            for statement in step:
+                connection.execute(statement)
+        if version < SCHEMA_VERSION:
+            connection.execute("DELETE FROM schema_version")
+            connection.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
+    return version
+
+
+class Listener:
+    """A daemon thread with its own connection, listening for moved games until closed.
+
+    After a lost connection it connects again (every second until it can).
+    """
+
+    def __init__(self, connect: Callable[[], psycopg.Connection[Any]],
+                 callback: Callable[[str], None]) -> None:
+        """Start listening; return once the listener is in place (or after a few seconds)."""
+        self._connect = connect
+        self._callback = callback
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="yahtzee-listener",
+                                        daemon=True)
+        self._thread.start()
+        self._ready.wait(CONNECT_TIMEOUT)
+
+    def _listen(self) -> None:
+        """Listen, reconnecting after a failure, until stopped."""
+        while not self._stop.is_set():
+            try:
+                with self._connect() as connection:
+                    connection.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    self._ready.set()
+                    while not self._stop.is_set():
+                        for note in connection.notifies(timeout=0.5):
+                            self._tell(note.payload)
+            except psycopg.Error:
+                self._stop.wait(1.0)
+
+    def _tell(self, uid: str) -> None:
+        """Call back with ``uid``; a failing callback does not stop the listener."""
+        try:
+            self._callback(uid)
+        except Exception:  # noqa: BLE001 - the listener outlives one bad call
+            pass
+
+    def close(self) -> None:
+        """Stop listening and wait for the thread (half a second or so)."""
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=5)
+
+
+class PostgresSaves:
+    """The saves in the database, and the locks this store holds on some of them."""
+
+    def __init__(self, storage: PostgresStorage) -> None:
+        """Use ``storage``'s connections and locks."""
+        self.storage = storage
+        self.problems = storage.problems
+
+    # -- locks -------------------------------------------------------------
+    def lock(self, save_id: int) -> None:
+        """Hold ``save_id`` for this store; ``SaveInUseError`` if it is open elsewhere."""
+        if not self.storage._locks.take(save_id, self):
+            raise SaveInUseError(save_id)
+
+    def is_open_elsewhere(self, save_id: int) -> bool:
+        """Return whether another store, of this process or another, holds ``save_id``."""
+        return self.storage._locks.elsewhere(save_id, self)
+
+    def release(self, save_id: int | None = None, *, remove: bool = False) -> None:
+        """Let go of the lock on ``save_id`` (None: every lock of this store)."""
+        held = [save_id] if save_id is not None else self.storage._locks.held_by(self)
+        for one in held:
+            self.storage.after_commit(self._dropper(one))
+
+    def _dropper(self, save_id: int) -> Callable[[], None]:
+        """Return what lets go of this store's lock on ``save_id``."""
+        return lambda: self.storage._locks.drop(save_id, self)
+
+    # -- writing -----------------------------------------------------------
+    def create(self, snapshot: GameRecord, *, uid: str | None = None,
+               when: datetime | None = None, browser: BrowserSeats | None = None) -> SaveFile:
+        """Save ``snapshot`` under a new ID, held locked by this store; return the save."""
+        moment = when if when is not None else now()
+        save_id = self.storage.run(lambda c: int(_one(c, "SELECT nextval('save_ids')")))
+        if not self.storage._locks.take(save_id, self):
+            raise SaveInUseError(save_id)
+        save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot,
+                        browser)
+        try:
+            self.storage.run(lambda c: c.execute(
+                "INSERT INTO saves (id, uid, created, updated, finished, data) "
+                "VALUES (%s, %s, %s, clock_timestamp(), false, %s)",
+                (save_id, save.uid, moment, Jsonb(save.to_dict()))))
+        except BaseException:
+            self.storage._locks.drop(save_id, self)
+            raise
+        return save
+
+    def write(self, save: SaveFile, *, computer_to_play: bool = False) -> None:
+        """Replace the save ``save.save_id``, and raise its version.
+
+        Only a save this store holds locked, or whose ``transaction`` this
+        thread is in, is written: ``SaveInUseError`` otherwise, or if it is gone.
+        """
+        save_id = save.save_id
+        if not (self.storage._locks.holds(save_id, self)
+                or self.storage.in_transaction_of(save_id)):
+            raise SaveInUseError(save_id)
+        changed = self.storage.run(lambda c: c.execute(
+            "UPDATE saves SET data = %s, finished = %s, computer_to_play = %s, "
+            "updated = clock_timestamp(), version = version + 1 WHERE id = %s",
+            (Jsonb(save.to_dict()), save.finished, computer_to_play, save_id)).rowcount)
+        if not changed:
+            raise SaveInUseError(save_id)
+
+    def remove(self, save_id: int) -> None:
+        """Delete a finished game's save and let go of its lock; no error if it is gone."""
+        self.storage.run(lambda c: c.execute("DELETE FROM saves WHERE id = %s", (save_id,)))
+        self.release(save_id)
+
+    def delete(self, save_id: int) -> SaveFile:
+        """Delete the unfinished game ``save_id`` and return it.
+
+        ``SaveInUseError`` if it is open elsewhere, ``SaveNotFoundError`` if
+        there is no such unfinished game; each deletes nothing.
+        """
+        if not self.exists(save_id):
+            raise SaveNotFoundError(save_id)
+        held = self.storage._locks.holds(save_id, self)
+        self.lock(save_id)
+        try:
+            save = self.load(save_id)
+            if save.finished:
+                raise SaveNotFoundError(save_id)
+        except StorageError:
+            if not held:
+                self.release(save_id)
+            raise
+        self.remove(save_id)
+        return save
+
+    # -- reading -----------------------------------------------------------
+    def _parse(self, save_id: int, data: object) -> SaveFile:
+        """Return the save ``data`` holds, or report it as damaged (it stays where it is)."""
+        try:
+            save = SaveFile.from_dict(data)
+            if save.save_id != save_id:
+                raise SnapshotError("the save's ID does not match its row")
+            return save
+        except NewerVersionError:
+            damage = Damage.NEWER
+        except (FieldError, ValueError, RecursionError):
+            damage = Damage.CORRUPT
+        where = Path(f"{self.storage.describe}/saves/{save_id}")
+        self.problems.damaged_file(StoredFile.SAVE, where, damage, None)
+        raise DamagedFileError(StoredFile.SAVE, where, damage, None)
+
+    def _load(self, connection: psycopg.Connection[Any], save_id: int,
+              lock: bool = False) -> SaveFile:
+        """Read the save ``save_id`` on ``connection`` (``FOR UPDATE`` with ``lock``)."""
+        row = connection.execute("SELECT data FROM saves WHERE id = %s"
+                                 + (" FOR UPDATE" if lock else ""), (save_id,)).fetchone()
+        if row is None:
+            raise SaveNotFoundError(save_id)
+        return self._parse(save_id, row[0])
+
+    def load(self, save_id: int) -> SaveFile:
+        """Return the save ``save_id``; ``SaveNotFoundError`` if there is none."""
+        return self.storage.run(lambda c: self._load(c, save_id))
+
+    def exists(self, save_id: int) -> bool:
+        """Return whether there is a save ``save_id`` (finished or not)."""
+        return self.storage.run(lambda c: c.execute(
+            "SELECT 1 FROM saves WHERE id = %s", (save_id,)).fetchone() is not None)
+
+    def saved_ids(self) -> list[int]:
+        """Return the IDs of every save, in increasing order."""
+        return self.storage.run(lambda c: [int(row[0]) for row in c.execute(
+            "SELECT id FROM saves ORDER BY id")])
+
+    def unfinished(self) -> list[SaveFile]:
+        """Return the unfinished games' saves, the most recently played first (damaged left out)."""
+        rows = self.storage.run(lambda c: c.execute(
+            "SELECT id, data FROM saves WHERE NOT finished ORDER BY id").fetchall())
+        saves = []
+        for save_id, data in rows:
+            try:
+                saves.append(self._parse(int(save_id), data))
+            except StorageError:
+                continue
+        return sorted((s for s in saves if not s.finished), key=lambda s: s.sort_key,
+                      reverse=True)
+
+    def latest(self) -> SaveFile | None:
+        """Return the most recently played unfinished game's save, if any."""
+        saves = self.unfinished()
+        return saves[0] if saves else None
+
+    def changed_at(self, save_id: int) -> float:
+        """Return the database's time of the save's last write, in seconds since the epoch.
+
+        ``SaveNotFoundError`` if there is no such save.
+        """
+        row = self.storage.run(lambda c: c.execute(
+            "SELECT extract(epoch FROM updated) FROM saves WHERE id = %s", (save_id,)).fetchone())
+        if row is None:
+            raise SaveNotFoundError(save_id)
+        return float(row[0])
+
+    def find_uid(self, uid: str) -> int | None:
+        """Return the ID of the save of the game ``uid`` (None: none)."""
+        row = self.storage.run(lambda c: c.execute(
+            "SELECT id FROM saves WHERE uid = %s", (uid,)).fetchone())
+        return None if row is None else int(row[0])
+
+    # -- several processes -------------------------------------------------
+    def transaction(self, save_id: int) -> contextlib.AbstractContextManager[SaveFile]:
+        """Lock the save's row and yield its latest save; the block's writes commit together.
+
+        ``SaveNotFoundError`` if there is no such save.
+        """
+        return self.storage.transaction(save_id, lambda c: self._load(c, save_id, lock=True))
+
+    def version_of(self, save_id: int) -> int | None:
+        """Return the save's version, raised by every write (None: no such save)."""
+        row = self.storage.run(lambda c: c.execute(
+            "SELECT version FROM saves WHERE id = %s", (save_id,)).fetchone())
+        return None if row is None else int(row[0])
+
+    def claim(self, save_id: int, owner: str, seconds: float) -> bool:
+        """Take or renew the lease on ``save_id`` for ``owner`` for ``seconds``.
+
+        Granted when the lease is free, lapsed, or already ``owner``'s;
+        False otherwise (or when there is no such save).
+        """
+        return self.storage.run(lambda c: c.execute(
+            "UPDATE saves SET lease_owner = %s, "
+            "lease_until = clock_timestamp() + make_interval(secs => %s) "
+            "WHERE id = %s AND (lease_owner IS NULL OR lease_owner = %s "
+            "OR lease_until < clock_timestamp())",
+            (owner, seconds, save_id, owner)).rowcount == 1)
+
+    def release_claim(self, save_id: int, owner: str) -> None:
+        """Give up ``owner``'s lease on ``save_id`` (nothing if it holds none)."""
+        self.storage.run(lambda c: c.execute(
+            "UPDATE saves SET lease_owner = NULL, lease_until = NULL "
+            "WHERE id = %s AND lease_owner = %s", (save_id, owner)))
+
+    def lapsed_computer_games(self) -> list[str]:
+        """Return the uids of unfinished games with a computer to play and no live lease."""
+        return self.storage.run(lambda c: [str(row[0]) for row in c.execute(
+            "SELECT uid FROM saves WHERE NOT finished AND computer_to_play "
+            "AND (lease_owner IS NULL OR lease_until < clock_timestamp()) ORDER BY id")])
+
+    def notify(self, uid: str) -> None:
+        """Tell every listener the game ``uid`` moved; inside a transaction, when it commits."""
+        self.storage.run(lambda c: c.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, uid)))
+
+    def listen(self, callback: Callable[[str], None]) -> Listener:
+        """Call ``callback(uid)`` (in a thread of its own) for each game moved, until closed."""
+        return self.storage.listen(callback)
+
+
+def _one(connection: psycopg.Connection[Any], query: str) -> Any:
+    """Return the one value ``query`` selects."""
+    row = connection.execute(query).fetchone()
+    assert row is not None
+    return row[0]
+
+
+def _utc_text(moment: object) -> object:
+    """Return a time as the SQLite history writes it (UTC ISO, to the second); others unchanged."""
+    if isinstance(moment, datetime):
+        return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+    return moment
+
+
+_GAMES_QUERY = "SELECT id, uid, finished_at, variant, rules, rounds FROM games"
+_PLAYERS_QUERY = ("SELECT game_id, seat, name, kind, total, upper_bonus, yahtzee_bonuses, "
+                  "winner FROM players")
+_CARDS_QUERY = "SELECT game_id, seat, label, value, dice FROM card_rows"
+_CHANCES_QUERY = "SELECT game_id, round, turn_seat, seat, chance FROM win_chances"
+_DECISIONS_QUERY = ("SELECT game_id, round, seat, dice, saved, rolls_left, command, points, "
+                    "label FROM decisions")
+
+
+def _grouped(rows: Sequence[Sequence[Any]]) -> dict[int, list[tuple[Any, ...]]]:
+    """Return rows whose first cell is a game's ID grouped by it, that cell left out."""
+    grouped: dict[int, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        grouped.setdefault(int(row[0]), []).append(tuple(row[1:]))
+    return grouped
+
+
+class PostgresHistory:
+    """The finished games in the database, filed and checked as the SQLite history does."""
+
+    def __init__(self, storage: PostgresStorage) -> None:
+        """Use ``storage``'s connections."""
+        self.storage = storage
+        self.problems = storage.problems
+        self._reported: set[int] = set()
+
+    def _left_out(self, game_id: int, reason: str) -> None:
+        """Report the game ``game_id`` as damaged (once per game)."""
+        if game_id not in self._reported:
+            self._reported.add(game_id)
+            self.problems.damaged_game(Path(self.storage.describe), game_id, reason)
+
+    # -- writing -------------------------------------------------------------
+    def record(self, game: GameRecord, *, uid: str, finished_at: datetime | None = None,
+               chances: Sequence[TurnChances] = ()) -> int:
+        """File the finished ``game`` under ``uid``; return its ID in the history.
+
+        As the SQLite history does: a game already filed under ``uid`` is not
+        filed twice (reported); one played differently is filed under a new
+        unique ID.  The unique ``uid`` column refuses a second filing by
+        another process at the same moment, which is then read as filed.
+        ``DatabaseError`` if it cannot be written; ``SnapshotError`` or
+        ``ValueError`` for a record or chances that are not a possible game.
+        """
+        moment = finished_at if finished_at is not None else datetime.now(timezone.utc)
+        variant = record_variant(game)
+        check_log(variant, len(game.players), game.log)
+        chance_rows = [(t.round, t.seat, seat, chance)
+                       for t in chances for seat, chance in enumerate(t.chances)]
+        if chance_rows and not _checked_chances(chance_rows, len(game.players), variant.rounds):
+            raise ValueError("the win chances are not one per player at each turn's start")
+        cards = [make_card(variant, player) for player in game.players]
+        rows = _GameRows(_player_rows(game, cards), _decision_rows(game.log), chance_rows)
+        first, game_id = self.storage.run(
+            lambda c: self._file(c, game, uid, moment, cards, rows))
+        if first is not None:
+            self.problems.filed_twice(first, None if game_id == first else game_id)
+        return game_id
+
+    def _file(self, connection: psycopg.Connection[Any], game: GameRecord, uid: str,
+              moment: datetime, cards: Sequence[Card], rows: _GameRows) -> tuple[int | None, int]:
+        """File the game unless filed already; return (the earlier ID or None, its ID)."""
+        for _attempt in range(2):
+            row = connection.execute("SELECT id FROM games WHERE uid = %s", (uid,)).fetchone()
+            if row is not None:
+                first = int(row[0])
+                if self._same(connection, first, rows):
+                    return first, first
+                return first, self._insert(connection, game, uuid.uuid4().hex, moment, cards,
+                                           rows)
+            try:
+                with connection.transaction():
+                    return None, self._insert(connection, game, uid, moment, cards, rows)
+            except pg_errors.UniqueViolation:
+                continue  # filed by another process this moment: read it as filed
+        raise DatabaseError(f"the game {uid} could not be filed")
+
+    @staticmethod
+    def _same(connection: psycopg.Connection[Any], game_id: int, rows: _GameRows) -> bool:
+        """Return whether the filed game ``game_id`` has these players and decisions."""
+        players = [tuple(row) for row in connection.execute(
+            "SELECT seat, name, kind, total, upper_bonus, yahtzee_bonuses, winner FROM players "
+            "WHERE game_id = %s ORDER BY seat", (game_id,))]
+        decisions = [tuple(row) for row in connection.execute(
+            "SELECT round, seat, dice, saved, rolls_left, command, points, label "
+            "FROM decisions WHERE game_id = %s ORDER BY seq", (game_id,))]
+        return (players, decisions) == (rows.players, [row[1:] for row in rows.decisions])
+
+    @staticmethod
+    def _insert(connection: psycopg.Connection[Any], game: GameRecord, uid: str,
+                moment: datetime, cards: Sequence[Card], rows: _GameRows) -> int:
+        """Insert one game's rows (inside the caller's transaction) and return its ID."""
+        variant = record_variant(game)
+        game_id = int(_one_with(connection,
+                                "INSERT INTO games (uid, finished_at, variant, rules, rounds) "
+                                "VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                                (uid, moment, variant.name, variant.rules_name, variant.rounds)))
+        dice = [scoring_dice(game.log, seat, variant) for seat in range(len(cards))]
+        with connection.cursor() as cursor:
+            cursor.executemany("INSERT INTO players VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                               [(game_id, *row) for row in rows.players])
+            cursor.executemany(
+                "INSERT INTO card_rows VALUES (%s, %s, %s, %s, %s, %s)",
+                [(game_id, seat, position, label, value, dice[seat].get(label))
+                 for seat, card in enumerate(cards)
+                 for position, (label, value) in enumerate(card.rows())])
+            cursor.executemany(
+                "INSERT INTO decisions VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [(game_id, *row) for row in rows.decisions])
+            cursor.executemany("INSERT INTO win_chances VALUES (%s, %s, %s, %s, %s)",
+                               [(game_id, *row) for row in rows.chances])
+        return game_id
+
+    # -- reading -------------------------------------------------------------
+    def game_ids(self) -> list[int]:
+        """Return the IDs of the finished games, oldest first."""
+        return self.storage.read(lambda c: [int(row[0]) for row in c.execute(
+            "SELECT id FROM games ORDER BY id")])
+
+    def games(self) -> list[HistoryGame]:
+        """Return every sound finished game's metadata, oldest first (damaged ones reported)."""
+        def fetch(connection: psycopg.Connection[Any]) -> list[list[tuple[Any, ...]]]:
+            """Read the four tables in one snapshot."""
+            return [connection.execute(query).fetchall() for query in (
+                f"{_GAMES_QUERY} ORDER BY id", f"{_PLAYERS_QUERY} ORDER BY game_id, seat",
+                f"{_CARDS_QUERY} ORDER BY game_id, seat, position",
+                f"{_CHANCES_QUERY} ORDER BY game_id, round, turn_seat, seat")]
+
+        games_rows, player_rows, card_rows, chance_rows = self.storage.read(fetch)
+        players, cards, chances = (_grouped(rows)
+                                   for rows in (player_rows, card_rows, chance_rows))
+        games = []
+        for row in games_rows:
+            game_id = int(row[0])
+            try:
+                games.append(_checked_game((row[0], row[1], _utc_text(row[2]), *row[3:]),
+                                           players.get(game_id, []), cards.get(game_id, []),
+                                           chances.get(game_id, [])))
+            except FieldError as error:
+                self._left_out(game_id, str(error))
+        return games
+
+    def id_of(self, uid: str) -> int | None:
+        """Return the ID of the finished game ``uid`` (None: not filed, or unreadable now)."""
+        try:
+            row = self.storage.run(lambda c: c.execute(
+                "SELECT id FROM games WHERE uid = %s", (uid,)).fetchone())
+        except DatabaseError:
+            return None
+        return None if row is None else int(row[0])
+
+    def load_game(self, game_id: int) -> tuple[HistoryGame, list[Decision]]:
+        """Return a finished game's metadata and decisions.
+
+        ``LookupError`` if unknown (or impossible: reported, ``DamagedGameError``).
+        """
+        def fetch(connection: psycopg.Connection[Any]) -> list[list[tuple[Any, ...]]]:
+            """Read the game's rows in one snapshot."""
+            where = (game_id,)
+            return [connection.execute(query, where).fetchall() for query in (
+                f"{_GAMES_QUERY} WHERE id = %s",
+                f"{_PLAYERS_QUERY} WHERE game_id = %s ORDER BY seat",
+                f"{_CARDS_QUERY} WHERE game_id = %s ORDER BY seat, position",
+                f"{_CHANCES_QUERY} WHERE game_id = %s ORDER BY round, turn_seat, seat",
+                f"{_DECISIONS_QUERY} WHERE game_id = %s ORDER BY seq")]
+
+        games, players, cards, chances, decisions = self.storage.read(fetch)
+        if not games:
+            raise LookupError(f"no finished game has the ID {game_id}")
+        row = games[0]
+        try:
+            meta = _checked_game((row[0], row[1], _utc_text(row[2]), *row[3:]),
+                                 [r[1:] for r in players], [r[1:] for r in cards],
+                                 [r[1:] for r in chances])
+            log = [_decision(r[1:]) for r in decisions]
+            check_log(get_variant(meta.variant, meta.rules), len(meta.players), log)
+        except FieldError as error:
+            self._left_out(game_id, str(error))
+            raise DamagedGameError(
+                f"game {game_id} of the history is damaged ({error})") from None
+        return meta, log
+
+    def results(self) -> list[PlayerResult]:
+        """Return every player's result in every sound finished game."""
+        return results_of(self.games())
+
+
+def _one_with(connection: psycopg.Connection[Any], query: str, params: Sequence[Any]) -> Any:
+    """Return the one value ``query`` with ``params`` returns."""
+    row = connection.execute(query, params).fetchone()
+    assert row is not None
+    return row[0]
