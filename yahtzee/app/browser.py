@@ -9,7 +9,17 @@ many are held in memory.  Every move goes through the game service,
 checked exactly as at the console.
 
 Games run side by side in threads, each under its own lock and rolling
-its own dice: no generator and no lock is shared between games.  The
+its own dice: no generator and no lock is shared between games.
+
+With a database shared by several server processes (``Storage.shared``),
+a game lives in the database, not in any process: every change runs in a
+transaction that holds the game's row (``SaveStorage.transaction``), first
+bringing this process's copy up to date when another process moved the
+game (its stored version differs from the one last seen here), and is
+committed before it is answered; the other processes hear of it
+(``notify``).  A computer's turn is played by the one process holding the
+game's lease (``claim``), renewed at each of its moves; a game whose
+process is gone is taken up by another once the lease lapses.  The
 solver's tables load under one lock (so that no table is built twice at
 once).  Nothing here prints: refusals are ``GameRequestError`` with a
 ``Denial``, and views are plain data.
@@ -17,15 +27,18 @@ once).  Nothing here prints: refusals are ``GameRequestError`` with a
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import hmac
+import os
 import random
 import secrets
+import socket
 import threading
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -42,8 +55,8 @@ from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.fields import GAME_ID
 from yahtzee.storage.history import HistoryGame
 from yahtzee.storage.port import SaveStorage, Storage, open_storage
-from yahtzee.storage.problems import StorageError, StorageProblems
-from yahtzee.storage.saves import BrowserSeats
+from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
+from yahtzee.storage.saves import BrowserSeats, SaveFile
 from yahtzee.storage.snapshot import SnapshotError
 from yahtzee.storage.web_games import WebGame, forget_legacy_game, load_legacy_games
 
@@ -56,6 +69,8 @@ RECENT = 40
 """How many of the latest moves a table remembers for its view."""
 DEFAULT_CAPACITY = 200
 """How many games a server keeps live at most, by default."""
+LEASE_SECONDS = 5.0
+"""How long a process's claim to play a game's computer lasts, in seconds (each move renews it)."""
 
 NO_COACHING = Coaching(None, (), None)
 """The coach's word in a game without one (or at the end)."""
@@ -76,6 +91,7 @@ class Denial(enum.Enum):
     WAITING = "the game waits for its people to join"
     NOT_HOST = "only the game's host may start it before everyone has joined"
     FULL = "the server has as many live games as it takes"
+    NOT_KEPT = "the database could not keep the move, so it was undone"
     REFUSED = "the engine refused the command"
     """The engine's own refusal: ``GameRequestError.outcome`` holds it."""
 
@@ -191,6 +207,21 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
 
 
+@dataclass(frozen=True)
+class Shared:
+    """What a game shared through a database with other server processes needs of its server."""
+
+    owner: str
+    """This process's name in the games' leases (host, process ID and a random part)."""
+    restore: Callable[[str, SaveFile, SaveStorage], BrowserGame]
+    """Make the table of a game from its stored save (to catch up with other processes)."""
+
+
+def process_owner() -> str:
+    """Return a name for this process in leases, unique across machines and restarts."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
 @dataclass
 class BrowserGame:
     """One game at a server: the live game, its autosave, and its seats' secrets and settings."""
@@ -205,6 +236,10 @@ class BrowserGame:
     touched: float = field(default_factory=time.monotonic)
     """When the table was last asked for anything (``time.monotonic``)."""
     _view: GameView | None = None
+    shared: Shared | None = None
+    """The database the game is shared through with other server processes (None: files)."""
+    seen: int | None = None
+    """The stored version of the game this copy holds (``SaveStorage.version_of``)."""
 
     @property
     def version(self) -> int:
@@ -256,7 +291,7 @@ class BrowserGame:
         written into the game's save at once.
         """
         seats = self.seats_of(secret)
-        with self.lock:
+        with self._held():
             return self._join(seats)
 
     def _join(self, seats: frozenset[int]) -> bool:
@@ -275,7 +310,7 @@ class BrowserGame:
         is left as it is.
         """
         seats = self.seats_of(secret)
-        with self.lock:
+        with self._held():
             self.touched = time.monotonic()
             if not seats:
                 raise GameRequestError(Denial.NOT_YOUR_SEAT)
@@ -300,7 +335,7 @@ class BrowserGame:
         or a move the engine refuses.
         """
         seats = self.seats_of(secret)
-        with self.lock:
+        with self._held():
             self.touched = time.monotonic()
             self._join(seats)
             self._check_turn(seats, version)
@@ -337,8 +372,8 @@ class BrowserGame:
         for player in self.live.players:
             if isinstance(player, ComputerPlayer):
                 player.prepare()
-        with self.lock:
-            if not self.computer_to_play():
+        with self._held():
+            if not self.computer_to_play() or not self._claim():
                 return False
             view = self.live.prompt().view
             _, outcome = self.live.computer_move()
@@ -361,10 +396,81 @@ class BrowserGame:
 
     # -- views -------------------------------------------------------------
     def view(self) -> GameView:
-        """Return the table as it stands (drawn once per change; a query: nothing changes)."""
+        """Return the table as it stands (drawn once per change; a query: nothing changes).
+
+        In a shared database the copy is first brought up to date
+        (``GameRequestError(UNKNOWN_GAME)`` once the game's save is gone:
+        finished and filed, or abandoned).
+        """
         with self.lock:
             self.touched = time.monotonic()
+            self._catch_up()
             return self._view_now()
+
+    def refresh(self) -> None:
+        """Bring this copy up to date if another server process moved the game (shared only)."""
+        with self.lock:
+            self._catch_up()
+
+    # -- sharing through a database ------------------------------------------
+    @contextlib.contextmanager
+    def _held(self) -> Iterator[None]:
+        """Hold the game for a change: its lock, and in a shared database its row.
+
+        In a shared database the copy is brought up to date first, and the
+        change is committed (the other processes told) when the block ends;
+        an exception undoes it.  ``GameRequestError(UNKNOWN_GAME)`` when the
+        game's save is gone.
+        """
+        with self.lock:
+            shared = self.shared
+            if shared is None:
+                yield
+                return
+            store, save_id = self.saver.store, self.saver.save_id
+            if save_id is None:
+                raise GameRequestError(Denial.UNKNOWN_GAME)
+            try:
+                with store.transaction(save_id) as save:
+                    self._catch_up(save)
+                    yield
+                    self.seen = store.version_of(save_id)
+                    store.notify(self.game_id)
+            except SaveNotFoundError:
+                raise GameRequestError(Denial.UNKNOWN_GAME) from None
+            except StorageError:
+                self.seen = None  # the copy may hold what was undone: take the stored game
+                raise GameRequestError(Denial.NOT_KEPT) from None
+            except GameRequestError:
+                self.seen = None
+                raise
+
+    def _catch_up(self, save: SaveFile | None = None) -> None:
+        """Take the stored game (``save``, else loaded) if newer than this copy (the lock held)."""
+        shared = self.shared
+        save_id = self.saver.save_id
+        if shared is None or save_id is None:
+            return
+        store = self.saver.store
+        version = store.version_of(save_id)
+        if version is None:
+            raise GameRequestError(Denial.UNKNOWN_GAME)
+        if version == self.seen:
+            return
+        try:
+            fresh = shared.restore(self.game_id, save if save is not None else store.load(save_id),
+                                   store)
+        except SaveNotFoundError:
+            raise GameRequestError(Denial.UNKNOWN_GAME) from None
+        self.seats, self.live, self.saver = fresh.seats, fresh.live, fresh.saver
+        self.happened, self._view, self.seen = fresh.happened, None, version
+
+    def _claim(self) -> bool:
+        """Take or renew this process's lease on the game's computer turns (always, with files)."""
+        shared, save_id = self.shared, self.saver.save_id
+        if shared is None or save_id is None:
+            return True
+        return self.saver.store.claim(save_id, shared.owner, LEASE_SECONDS)
 
     def _view_now(self) -> GameView:
         """Return the view of the current state (the lock held), drawn once per change."""
@@ -460,9 +566,14 @@ class BrowserGames:
         self.capacity = capacity
         self.storage = storage if storage is not None else open_storage(None, problems)
         self.store = self.storage.saves()
-        self.known = {save.uid: save.save_id for save in self.store.unfinished()
-                      if save.browser is not None}
-        """Browser games saved by earlier runs, not yet taken up: save IDs by game ID."""
+        self.shared = (Shared(process_owner(), self._restore) if self.storage.shared
+                       else None)
+        """How the games are shared with other server processes (None: they are not)."""
+        self.known = {} if self.shared else {
+            save.uid: save.save_id for save in self.store.unfinished()
+            if save.browser is not None}
+        """Browser games saved by earlier runs, not yet taken up: save IDs by game ID
+        (a shared database is asked for a game when it is first asked for instead)."""
         self.live: dict[str, BrowserGame] = {}
         self.lock = threading.Lock()
         for legacy in load_legacy_games(problems):
@@ -508,6 +619,8 @@ class BrowserGames:
             if table is not None:
                 return table
             save_id = self.known.get(game_id)
+            if save_id is None and self.shared is not None:
+                save_id = self._stored_id(game_id)
             if save_id is None:
                 raise GameRequestError(Denial.UNKNOWN_GAME)
             self._make_room()
@@ -516,9 +629,24 @@ class BrowserGames:
             except (StorageError, SnapshotError, ValueError, LookupError):
                 self.known.pop(game_id, None)
                 raise GameRequestError(Denial.UNKNOWN_GAME) from None
-            del self.known[game_id]
+            self.known.pop(game_id, None)
             self.live[game_id] = table
             return table
+
+    def forget(self, game_id: str) -> None:
+        """Let go of the live game ``game_id`` (ended or gone through another server process)."""
+        with self.lock:
+            table = self.live.pop(game_id, None)
+            self.known.pop(game_id, None)
+        if table is not None:
+            table.release()
+
+    def _stored_id(self, game_id: str) -> int | None:
+        """Return the save ID of the game ``game_id`` in the shared database (None: none)."""
+        try:
+            return self.store.find_uid(game_id)
+        except StorageError:
+            return None
 
     def finished(self, game_id: str) -> GameView:
         """Return the last view of the game ``game_id``, finished and filed in the history.
@@ -558,13 +686,26 @@ class BrowserGames:
         store = self.storage.saves()
         saver = Autosave(store, self.storage.history(), uid=game_id,
                          setup=self.setup, coached=seats.coach, browser=seats)
-        return self._seat(game_id, seats, store, saver, lambda: new_game(
+        table = self._seat(game_id, seats, store, saver, lambda: new_game(
             self.setup, variant, kinds, names, seed=seats.seed, coach=seats.coach,
             autosave=saver, coach_in_background=True))
+        save_id = saver.save_id
+        if self.shared is not None and save_id is not None:
+            store.release(save_id)  # its row's transactions serialize its changes instead
+            table.shared, table.seen = self.shared, store.version_of(save_id)
+        return table
 
     def _resume(self, game_id: str, save_id: int) -> BrowserGame:
-        """Return the table of the browser game saved as ``save_id``."""
+        """Return the table of the browser game saved as ``save_id``.
+
+        A game of a shared database is not locked: any server process plays it.
+        """
         store = self.storage.saves()
+        if self.shared is not None:
+            version = store.version_of(save_id)
+            table = self._restore(game_id, store.load(save_id), store)
+            table.seen = version
+            return table
         try:
             save = find_save(str(save_id), store)
             if save.uid != game_id or save.browser is None:
@@ -572,11 +713,22 @@ class BrowserGames:
         except BaseException:
             store.release()
             raise
+        return self._restore(game_id, save, store)
+
+    def _restore(self, game_id: str, save: SaveFile, store: SaveStorage) -> BrowserGame:
+        """Return the table of the browser game ``save``, saved through ``store``.
+
+        ``LookupError`` if the save is not the browser game ``game_id``'s.
+        """
         seats = save.browser
+        if save.uid != game_id or seats is None:
+            raise LookupError(game_id)
         saver = Autosave(store, self.storage.history(), resumed=save,
                          setup=self.setup, coached=seats.coach)
-        return self._seat(game_id, seats, store, saver, lambda: resume_game(
+        table = self._seat(game_id, seats, store, saver, lambda: resume_game(
             self.setup, save, coach=seats.coach, autosave=saver, coach_in_background=True))
+        table.shared = self.shared
+        return table
 
     def _seat(self, game_id: str, seats: BrowserSeats, store: SaveStorage, saver: Autosave,
               make: Callable[[], LiveGame]) -> BrowserGame:

@@ -255,6 +255,14 @@ class Solvers:
         return moments
 
 
+def computer_to_play(engine: Engine, record: GameRecord) -> bool:
+    """Return whether a computer is to move in the game ``record`` of ``engine`` (not over)."""
+    if engine.is_over():
+        return False
+    kind = find_kind(record.players[engine.current_seat()].kind)
+    return kind is not None and kind.is_computer
+
+
 class Autosave:
     """An engine observer that saves the whole game after every change.
 
@@ -318,16 +326,21 @@ class Autosave:
         """Write the game as it now stands (a new console game once it has an accepted move)."""
         if self.save is None and not engine.log and self.browser is None:
             return
-        self.write(engine.record())
+        record = engine.record()
+        self.write(record, computer_to_play=computer_to_play(engine, record))
 
-    def write(self, record: GameRecord) -> None:
-        """Write ``record``, the game as it now stands (``changed`` without the engine)."""
+    def write(self, record: GameRecord, *, computer_to_play: bool = False) -> None:
+        """Write ``record``, the game as it now stands (``changed`` without the engine).
+
+        ``computer_to_play`` is kept with it by a database shared by several
+        server processes, so that another one takes the game up if this one stops.
+        """
         try:
             if self.save is None:
                 self.save = self.store.create(record, uid=self.uid, browser=self.browser)
             else:
                 save = replace(self.save, updated=now(), snapshot=record)
-                self.store.write(save)
+                self.store.write(save, computer_to_play=computer_to_play)
                 self.save = save
             self.up_to_date = True
         except (OSError, StorageError, SnapshotError) as error:

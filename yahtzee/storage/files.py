@@ -22,6 +22,9 @@ class FileStorage:
     game is saved or filed.
     """
 
+    shared = False
+    """One process plays the games of a data folder (each game's file lock says which)."""
+
     def __init__(self, folder: Path | None = None, *, problems: StorageProblems) -> None:
         """Keep the saves and history in ``folder``, reporting damaged files to ``problems``."""
         self.folder = folder if folder is not None else data_dir()

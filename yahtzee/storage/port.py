@@ -185,6 +185,9 @@ class Storage(Protocol):
     """One database (or the data folder) for one process: it makes the stores."""
 
     problems: StorageProblems
+    shared: bool
+    """Whether other server processes may play the same games at the same time (a database:
+    each change then holds the game's row in a transaction; files: one process plays them)."""
 
     def saves(self) -> SaveStorage:
         """Return a new saves store, holding locks of its own."""

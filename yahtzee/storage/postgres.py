@@ -312,6 +312,9 @@ class PostgresStorage:
     created or migrated here.
     """
 
+    shared = True
+    """Any number of server processes play the same games through one database."""
+
     def __init__(self, url: str, *, problems: StorageProblems) -> None:
         """Connect to the database ``url``, bring its schema up to date, report to ``problems``."""
         self.problems = problems

@@ -49,8 +49,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.app.browser import (DEFAULT_CAPACITY, MAX_SEED, BrowserGame, BrowserGames, Denial,
-                                 GameRequestError, Settings)
+from yahtzee.app.browser import (DEFAULT_CAPACITY, LEASE_SECONDS, MAX_SEED, BrowserGame,
+                                 BrowserGames, Denial, GameRequestError, Settings)
 from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
@@ -71,6 +71,7 @@ from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
 from yahtzee.storage.port import Storage
+from yahtzee.storage.problems import StorageError
 
 MAX_BODY = 4096
 """The largest request body taken, in bytes (a new game's form is a few hundred)."""
@@ -349,6 +350,26 @@ class WebTable:
             for game_id in gone:
                 self.notify(game_id)
 
+    async def take_up_lapsed(self) -> None:
+        """Play on the computers of games whose server process stopped (a shared database).
+
+        Every ``LEASE_SECONDS / 2`` seconds the database is asked for games
+        with a computer to play and no live lease; this process takes them up
+        (``drive`` claims the lease; another process may win it, and then
+        this one lets the game be).
+        """
+        while True:
+            await asyncio.sleep(LEASE_SECONDS / 2)
+            try:
+                lapsed = await run_in_threadpool(self.games.store.lapsed_computer_games)
+            except StorageError:
+                continue
+            for game_id in lapsed:
+                try:
+                    await self.table(game_id)
+                except (GameRequestError, StorageError):
+                    continue
+
     # -- routes ------------------------------------------------------------
     async def page(self, request: Request) -> Response:
         """Answer with the page (the same for the form and for a game)."""
@@ -408,14 +429,23 @@ class WebTable:
                 raise
             view = await run_in_threadpool(self.games.finished, game_id)
             return state_answer(state_json(view, frozenset()))
-        await self.join(table, request.headers.get(SECRET_HEADER))
-        after = request.query_params.get("after", "")
-        if after.isascii() and after.isdigit() and len(after) < 12:
-            waited = int(after)
-            if table.version <= waited:
-                await self.wait_change(table.game_id, client_of(request))
-        seats = table.seats_of(request.headers.get(SECRET_HEADER))
-        view = await run_in_threadpool(table.view)
+        try:
+            await self.join(table, request.headers.get(SECRET_HEADER))
+            after = request.query_params.get("after", "")
+            if after.isascii() and after.isdigit() and len(after) < 12:
+                if table.shared is not None:
+                    await run_in_threadpool(table.refresh)
+                if table.version <= int(after):
+                    await self.wait_change(table.game_id, client_of(request))
+            seats = table.seats_of(request.headers.get(SECRET_HEADER))
+            view = await run_in_threadpool(table.view)
+        except GameRequestError as error:
+            # a game shared with other server processes may have ended there meanwhile
+            if error.denial is not Denial.UNKNOWN_GAME:
+                raise
+            self.games.forget(game_id)
+            view = await run_in_threadpool(self.games.finished, game_id)
+            seats = frozenset()
         return state_answer(state_json(view, seats))
 
     async def wait_change(self, game_id: str, client: str) -> None:
@@ -498,9 +528,20 @@ class WebTable:
         async def lifespan(app: Starlette) -> AsyncIterator[None]:
             """Allow enough worker threads for saves; let go of every game's save at the end."""
             anyio.to_thread.current_default_thread_limiter().total_tokens = WORKER_THREADS
-            sweeping = asyncio.get_running_loop().create_task(self.sweep())
+            loop = asyncio.get_running_loop()
+            sweeping = [loop.create_task(self.sweep())]
+
+            def heard(game_id: str) -> None:
+                """Wake the requests waiting for ``game_id``, moved by another server process."""
+                loop.call_soon_threadsafe(self.notify, game_id)
+
+            listener = self.games.store.listen(heard)
+            if self.games.shared is not None:
+                sweeping.append(loop.create_task(self.take_up_lapsed()))
             yield
-            sweeping.cancel()
+            for task in sweeping:
+                task.cancel()
+            listener.close()
             self.games.close()
 
         middleware = [Middleware(SecurityHeaders), Middleware(HostGuard, hosts=hosts),

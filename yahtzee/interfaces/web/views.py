@@ -29,6 +29,7 @@ DENIALS = {
     Denial.NOT_HOST: (403, "Only the player who made the game can start it before everyone "
                            "has joined."),
     Denial.FULL: (503, "The server has as many games as it takes; try again later."),
+    Denial.NOT_KEPT: (503, "The move could not be saved, so it was not made; try it again."),
 }
 """The HTTP status and the message of each refusal that the engine did not make."""
 REFUSALS = {
