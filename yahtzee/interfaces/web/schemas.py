@@ -74,7 +74,7 @@ class StartRequest(msgspec.Struct, kw_only=True):
 
 
 class LinksRequest(msgspec.Struct, kw_only=True):
-    """``POST /api/games/<id>/links``: the host asks for new links of the seats not joined (``{}``)."""
+    """``POST /api/games/<id>/links``: the host asks for new links of the seats not joined."""
 
 
 NOT_JSON = "The request is not JSON."
