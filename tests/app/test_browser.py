@@ -16,7 +16,8 @@ import pytest
 
 from tests.helpers import Problems
 from tests.oracle import ScriptedRandom
-from yahtzee.app.browser import BrowserGames, Denial, GameRequestError, Settings, hash_secret
+from yahtzee.app.browser import (RECENT, BrowserGames, Denial, GameRequestError, Settings,
+                                 hash_secret)
 from yahtzee.app.service import LiveGame
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
@@ -274,3 +275,38 @@ def test_every_game_of_a_server_shares_one_strategy_and_one_coach(
     assert first is second
     assert made[0].live.coach is not None and made[0].live.coach is made[1].live.coach
     games.close()
+
+
+def test_the_recent_moves_come_back_after_a_restart(data: Path) -> None:
+    """The moves' list is rebuilt from the saved log: the same lines, the latest ``RECENT``."""
+    settings = Settings(VARIANT, (HUMAN, HUMAN, HUMAN), ("Ann", "Bo", "Cy"), 5, coach=False,
+                        hot_seat=True)
+    tables = BrowserGames(Solvers(), Problems())
+    made = tables.create(settings)
+    table = made.table
+    [(secret, _)] = made.secrets
+    for turn in range(11):  # every turn: two re-rolls, then a box
+        for move in (Move.toggle(1 + turn % 5), Move.roll(), Move.toggle(2), Move.roll()):
+            table.act(secret, move)
+        table.act(secret, Move.box(table.view().offers[0].number))
+    table.act(secret, Move.toggle(3))
+    table.act(secret, Move.roll())  # a turn under way
+    before = table.view().happened
+    assert len(before) == RECENT and len(table.live.engine.log) > RECENT
+    assert {line.seat for line in before} == {0, 1, 2}
+    assert before[-1].kept == (before[-2].dice[2],) and before[-1].item is None
+    assert before[-2].kept is None and before[-3].item is not None  # a first roll after a box
+    assert before[-3].total == table.live.players[before[-3].seat].card.score()
+    tables.close()
+    again = BrowserGames(Solvers(), Problems()).get(table.game_id)
+    assert again.view().happened == before
+    again.act(secret, Move.roll())
+    assert again.view().happened[:-1] == before[1:]
+    again.release()
+
+
+def test_a_game_taken_up_before_its_first_move_lists_no_move(data: Path) -> None:
+    tables = BrowserGames(Solvers(), Problems())
+    made = tables.create(two_people())
+    tables.close()
+    assert BrowserGames(Solvers(), Problems()).get(made.table.game_id).view().happened == ()

@@ -233,8 +233,9 @@ def test_a_game_goes_on_where_it_was_after_the_server_restarts(data: Path) -> No
         before = client.get(f"/api/games/{game}").json()
     with TestClient(make_app(delay=0)) as client:
         after = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": first}).json()
-        for key in ("version", "dice", "saved", "rolls_left", "players", "turn"):
-            assert after[key] == before[key]
+        assert len(before["moves"]) == 1 and before["moves"][0].startswith("Player 1 kept ")
+        for key in ("version", "dice", "saved", "rolls_left", "players", "turn", "moves"):
+            assert after[key] == before[key], key
         assert after["you"] == [1]
         assert move(client, game, first, action="roll").status_code == 200
         assert move(client, game, second, action="roll").status_code == 409
@@ -385,6 +386,65 @@ def test_the_waiting_room_survives_a_restart(data: Path) -> None:
         assert move(client, game, ann, action="roll").status_code == 409
         assert client.get(f"/api/games/{game}", headers={"X-Seat-Secret": bo}).json()["started"]
         assert move(client, game, ann, action="roll").status_code == 200
+
+
+def links(client: TestClient, game: str, secret: str | None) -> Any:
+    """Ask for the seats' links again with ``secret`` (None: no secret); return the answer."""
+    headers = {} if secret is None else {"X-Seat-Secret": secret}
+    return client.post(f"/api/games/{game}/links", json={}, headers=headers)
+
+
+def seat_of(client: TestClient, game: str, secret: str) -> list[int]:
+    """Return the seats (from 1) ``secret`` plays in ``game``, as the state says."""
+    seats: list[int] = client.get(f"/api/games/{game}",
+                                  headers={"X-Seat-Secret": secret}).json()["you"]
+    return seats
+
+
+def saves(data: Path) -> dict[str, bytes]:
+    """Return every save of the data folder with its contents (lock files are left alone)."""
+    return {path.name: path.read_bytes() for path in sorted((data / "saves").glob("*.json"))}
+
+
+def test_the_host_gets_new_links_for_the_seats_not_joined_and_the_old_ones_stop_working(
+        data: Path) -> None:
+    with TestClient(make_app(delay=0)) as client:
+        game, (ann, bo, cy) = new_game(client, join=False, coach=False,
+                                       players=[{"kind": "human"}] * 3)
+        assert seat_of(client, game, cy) == [3]  # Cy joins; Bo has not
+        saved = saves(data)
+        not_host = "Only the player who made the game can get the seats' links again."
+        no_seat = "This link does not play a seat of this game."
+        for secret, status, message in ((cy, 403, not_host), (None, 403, no_seat),
+                                        ("not-a-secret", 403, no_seat)):
+            answer = links(client, game, secret)
+            assert (answer.status_code, answer.json()) == (status, {"error": message})
+        answer = client.post(f"/api/games/{game}/links", content=b"{", headers={
+            "X-Seat-Secret": ann, **JSON})
+        assert (answer.status_code, answer.json()) == (400, {"error": "The request is not JSON."})
+        assert saves(data) == saved  # every refusal changed nothing
+        answer = links(client, game, ann)
+        assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
+        given = answer.json()
+        assert given["game"] == game
+        assert [(link["seats"], link["secret"] == ann) for link in given["links"]] == [
+            ([1], True), ([2], False)]  # Cy's link, already used, is not given again
+        new_bo = given["links"][1]["secret"]
+        assert new_bo not in (ann, bo, cy)
+        assert seat_of(client, game, bo) == [] and links(client, game, bo).status_code == 403
+        assert move(client, game, bo, action="roll").status_code == 403
+        assert seat_of(client, game, cy) == [3] and seat_of(client, game, ann) == [1]
+        waiting = client.get(f"/api/games/{game}").json()
+        assert (waiting["started"], waiting["waiting"]) == (False, [2])
+        assert saves(data) != saved
+    with TestClient(make_app(delay=0)) as client:  # the new links survive a restart
+        assert seat_of(client, game, bo) == []
+        assert seat_of(client, game, new_bo) == [2]  # Bo joins with his new link
+        state = client.get(f"/api/games/{game}").json()
+        assert (state["started"], state["waiting"]) == (True, [])
+        again = links(client, game, ann).json()["links"]
+        assert again == [{"seats": [1], "secret": ann}]  # everyone joined: nothing new
+        assert seat_of(client, game, new_bo) == [2]
 
 
 def test_the_form_s_options_explain_the_kinds_and_rules(client: TestClient) -> None:

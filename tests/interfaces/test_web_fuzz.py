@@ -34,7 +34,7 @@ from yahtzee.solver.cache import Solution  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore")
 
 FUZZ_EXAMPLES = 60
-"""Requests drawn for each route (five routes: the description itself is left out)."""
+"""Requests drawn for each route (six routes: the description itself is left out)."""
 TRIED: list[int] = []
 """The statuses seen, for the count the README quotes."""
 
@@ -97,7 +97,7 @@ def test_no_fuzzed_request_gets_a_server_error_or_changes_anything_when_refused(
     operations = [found.ok() for found in api.get_all_operations()]
     assert {op.path for op in operations} == {
         "/api/options", "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/moves",
-        "/api/games/{game_id}/start"}
+        "/api/games/{game_id}/start", "/api/games/{game_id}/links"}
     for operation in operations:
         @given(case=operation.as_strategy())
         @settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None,

@@ -4,6 +4,9 @@ A game of two people made in one browser waits until the second person
 opens their link in another (no move is taken before: 409), then plays;
 the host may start it anyway; the waiting room survives a restart of the
 server; the start page offers to continue the games this browser plays.
+The links get a QR code only at an address other devices can open; a host
+on another browser gets new links for the seats not joined; the form has
+no seed for a game of people on their own screens.
 Games of people alone without the coach: no solver table is needed.
 Screenshots go where ``test_web_page`` puts its own.
 """
@@ -20,7 +23,7 @@ from tests.interfaces.test_web_browser import WAIT_MS, hook
 from tests.interfaces import test_web_page
 from tests.interfaces.test_web_page import Server, accessible, new_page
 
-from playwright.sync_api import Browser, Page  # noqa: E402
+from playwright.sync_api import Browser, Locator, Page  # noqa: E402
 
 
 screens = test_web_page.screens
@@ -70,10 +73,10 @@ def qr_rows(page: Page, text: str) -> list[str]:
     return rows
 
 
-def drawn_qr(page: Page) -> list[str]:
-    """Return the QR code drawn in the waiting room, read back from its SVG path."""
-    size = int(str(page.locator("#links svg.qr").get_attribute("viewBox")).split()[-1]) - 8
-    path = str(page.locator("#links svg.qr path").get_attribute("d"))
+def drawn_qr(code: Locator) -> list[str]:
+    """Return the QR code drawn as the SVG ``code``, read back from its path."""
+    size = int(str(code.get_attribute("viewBox")).split()[-1]) - 8
+    path = str(code.locator("path").get_attribute("d"))
     dark = {tuple(int(n) - 4 for n in step.split("h")[0].split())
             for step in path.strip("M").split("M")}
     return ["".join("1" if (x, y) in dark else "0" for x in range(size)) for y in range(size)]
@@ -146,12 +149,15 @@ def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
     assert ann.locator("#lobby").locator('[data-testid="seat-link-2"]').count() == 1
     assert str(link.get_attribute("href")).startswith(server.url.rstrip("/") + "/game/")
     assert ann.get_by_role("button", name="Copy the link of seat 2 (Bo)").is_visible()
-    assert ann.get_by_role("img", name="QR code of the link of seat 2 (Bo)").is_visible()
-    assert ann.locator("#links svg.qr").count() == 1  # none for Ann's own seat
-    assert qr_rows(ann, str(link.get_attribute("href"))) == drawn_qr(ann)
+    # 127.0.0.1 is this machine's own: no phone could open a QR code of it, so none is drawn
+    assert ann.locator("#links svg.qr").count() == 0
+    assert ann.locator("#address-line").inner_text() == (
+        f"This server listens on this computer only ({server.url.rstrip('/')}), so no phone "
+        "can open these links: others on your network can join only if the server is started "
+        "with --host 0.0.0.0.")
     assert "Joined: Ann." in ann.locator("#lobby-joined").inner_text()
     assert ann.get_by_role("button", name="Start anyway").is_visible()
-    ann.screenshot(path=str(screens / "waiting-room-1280x800.png"))
+    assert hook(ann, "get-links").is_hidden()  # this browser holds the links
     accessible(ann, "the waiting room")
     assert forced(ann) == [409, {"error": "Waiting for players to join."}]
     ann.keyboard.press("r")
@@ -237,3 +243,103 @@ def test_the_waiting_room_survives_a_restart_and_the_start_page_offers_the_game(
     hook(ann, f"continue-{game}").wait_for(timeout=WAIT_MS)
     assert "round 1 of 13, your turn" in ann.locator("#continue-list li").first.inner_text()
     ann.context.close()
+
+
+def test_at_a_network_address_each_empty_seat_gets_its_qr_code(
+        browser: Browser, server: Server, screens: Path) -> None:
+    """A server on every address tells the page its network address: the links use it."""
+    network = f"http://192.168.1.20:{server.port}"
+
+    def told_network(route: Any) -> None:
+        """Answer the form's options as a server started with --host 0.0.0.0 would."""
+        answer = route.fetch()
+        route.fulfill(response=answer, json={**answer.json(), "address": network})
+
+    ann = new_page(browser)
+    ann.route("**/api/options", told_network)
+    make_game(ann, server, ("Ann", "Bo", "Cy"))
+    waiting_room(ann, "Bo and Cy")
+    ann.wait_for_selector("#address-line:has-text('Others reach')", timeout=WAIT_MS)
+    assert ann.locator("#address-line").inner_text() == f"Others reach this server at {network}."
+    link = hook(ann, "seat-link-2")
+    assert str(link.get_attribute("href")).startswith(f"{network}/game/")
+    assert ann.get_by_role("img", name="QR code of the link of seat 2 (Bo)").is_visible()
+    assert ann.get_by_role("img", name="QR code of the link of seat 3 (Cy)").is_visible()
+    assert ann.locator("#links svg.qr").count() == 2  # none for Ann's own seat
+    for seat in (2, 3):
+        href = str(hook(ann, f"seat-link-{seat}").get_attribute("href"))
+        drawn = ann.locator("#links li", has=hook(ann, f"seat-link-{seat}")).locator("svg.qr")
+        assert qr_rows(ann, href) == drawn_qr(drawn)
+    ann.screenshot(path=str(screens / "waiting-room-1280x800.png"))
+    accessible(ann, "the waiting room at a network address")
+    ann.context.close()
+
+
+def test_the_host_in_another_browser_gets_new_links_for_the_seats_not_joined(
+        browser: Browser, server: Server, screens: Path) -> None:
+    ann = new_page(browser)
+    make_game(ann, server, ("Ann", "Bo", "Cy"))
+    waiting_room(ann, "Bo and Cy")
+    old_bo = str(hook(ann, "seat-link-2").get_attribute("href"))
+    cy = new_page(browser)
+    cy.goto(str(hook(ann, "seat-link-3").get_attribute("href")))
+    waiting_room(cy, "Bo")
+    # the host opens their own link on another device: its browser holds no seat links
+    host = new_page(browser, 390, 844, touch=True)
+    host.goto(ann.url)
+    waiting_room(host, "Bo")
+    button = host.get_by_role("button", name="Get the invite links")
+    assert button.is_visible() and hook(host, "seat-link-2").count() == 0
+    assert cy.get_by_role("button", name="Get the invite links").is_hidden()  # a guest's page
+    host.screenshot(path=str(screens / "links-again-390x844.png"))
+    accessible(host, "the host's waiting room without the links")
+    button.click()
+    link = hook(host, "seat-link-2")
+    link.wait_for(timeout=WAIT_MS)
+    new_bo = str(link.get_attribute("href"))
+    assert new_bo != old_bo and new_bo.split("#")[0] == old_bo.split("#")[0]
+    assert hook(host, "seat-link-3").count() == 0  # Cy joined: her link is hers alone
+    assert button.is_hidden()
+    accessible(host, "the host's waiting room with new links")
+    # the old link of Bo's seat plays nothing now; the new one joins and the game starts
+    stale = new_page(browser)
+    stale.goto(old_bo)
+    stale.wait_for_selector("#watching", state="visible", timeout=WAIT_MS)
+    assert forced(stale) == [403, {"error": "This link does not play a seat of this game."}]
+    bo = new_page(browser)
+    bo.goto(new_bo)
+    host.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
+    bo.wait_for_selector("#status:has-text('Ann is playing')", timeout=WAIT_MS)
+    for page in (ann, cy, host, stale, bo):
+        page.context.close()
+
+
+def test_the_form_offers_a_seed_only_where_the_server_takes_one(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    seed, hint = page.locator("#seed"), page.locator("#seed-help")
+    assert seed.is_enabled()  # a person against the computer
+    page.fill("#seed", "7")
+    page.select_option(".seat:nth-of-type(2) .kind", "human")
+    assert seed.is_disabled()
+    assert hint.inner_text().startswith("No seed when two or more people play on their own "
+                                        "screens: whoever chose it could foresee every roll.")
+    accessible(page, "the form without a seed")
+    page.check("#hot-seat")
+    assert seed.is_enabled() and hint.inner_text().startswith("Same seed, same dice")
+    page.uncheck("#hot-seat")
+    page.select_option(".seat:nth-of-type(2) .kind", "greedy")
+    assert seed.is_enabled()
+    page.click("#add-seat")  # a third seat, a person
+    assert seed.is_disabled()
+    page.click("#remove-seat")
+    assert seed.is_enabled()
+    page.click("#add-seat")
+    page.uncheck("#coach")
+    page.select_option(".seat:nth-of-type(2) .kind", "human")
+    hook(page, "new-game").click()  # the seed typed earlier is not sent: no refusal
+    page.wait_for_url("**/game/**")
+    waiting_room(page, "Player 2 and Player 3")
+    page.context.close()

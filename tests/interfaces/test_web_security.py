@@ -252,7 +252,7 @@ def test_the_api_is_described_by_its_openapi_document(client: TestClient) -> Non
     assert described["openapi"].startswith("3.1")
     assert set(described["paths"]) == {"/api/options", "/api/games", "/api/games/{game_id}",
                                        "/api/games/{game_id}/moves", "/api/games/{game_id}/start",
-                                       "/api/openapi.json"}
+                                       "/api/games/{game_id}/links", "/api/openapi.json"}
     schemas = described["components"]["schemas"]
     assert {"NewGame", "MoveRequest", "Seat", "Error"} <= set(schemas)
     assert schemas["NewGame"]["properties"]["players"]["maxItems"] == 6

@@ -48,7 +48,7 @@ from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.engine import FirstRoll, Outcome, Phase, Rolled, Scored
-from yahtzee.engine.moves import Move
+from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.engine.records import Decision, replayed_cards
 from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind
 from yahtzee.players.players import ComputerPlayer
@@ -90,6 +90,7 @@ class Denial(enum.Enum):
     GAME_OVER = "the game is over"
     WAITING = "the game waits for its people to join"
     NOT_HOST = "only the game's host may start it before everyone has joined"
+    NOT_HOST_LINKS = "only the game's host may ask for the seats' links again"
     FULL = "the server has as many live games as it takes"
     NOT_KEPT = "the database could not keep the move, so it was undone"
     REFUSED = "the engine refused the command"
@@ -321,6 +322,40 @@ class BrowserGame:
                 self._keep(replace(self.seats, started=True))
             return self._view_now()
 
+    def reissue_links(self, secret: str | None) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """Give the host new secrets for the links not used yet; return the host's links.
+
+        For a host whose browser lost the links it was given (another
+        device, storage cleared): the answer starts with the host's own link
+        (``secret``, unchanged), then a new secret for each link none of
+        whose seats has joined; that link's old secret stops working at
+        once, and the new hashes are written into the game's save.  A link
+        already used keeps its secret (its player holds it) and is left
+        out.  ``GameRequestError``, nothing changed, for a secret of no seat
+        (``NOT_YOUR_SEAT``), of a guest (``NOT_HOST_LINKS``), or a game over.
+        """
+        seats = self.seats_of(secret)
+        with self._held():
+            self.touched = time.monotonic()
+            if not seats or secret is None:
+                raise GameRequestError(Denial.NOT_YOUR_SEAT)
+            if not seats & set(self.host):
+                raise GameRequestError(Denial.NOT_HOST_LINKS)
+            if self.live.is_over():
+                raise GameRequestError(Denial.GAME_OVER)
+            given = [(secret, self.host)]
+            kept: list[tuple[str, tuple[int, ...]]] = []
+            for index, (digest, held) in enumerate(self.seats.secrets):
+                if index == 0 or set(held) & set(self.seats.joined):
+                    kept.append((digest, held))
+                    continue
+                fresh = secrets.token_urlsafe(18)
+                kept.append((hash_secret(fresh), held))
+                given.append((fresh, held))
+            if len(given) > 1:
+                self._keep(replace(self.seats, secrets=tuple(kept)))
+            return tuple(given)
+
     def _keep(self, seats: BrowserSeats) -> None:
         """Take ``seats`` as the game's seats and write them into its save."""
         self.seats = seats
@@ -507,6 +542,33 @@ class BrowserGame:
     def release(self) -> None:
         """Let go of the game's save (its lock), so that another process may take it up."""
         self.saver.store.release()
+
+
+def recent_moves(live: LiveGame) -> list[Happened]:
+    """Return the latest ``RECENT`` lines of what happened, rebuilt from the game's log.
+
+    They read as the list read when the moves were made (``BrowserGame._note``):
+    each roll with the dice kept for it, each box with the seat's total after
+    it, and the first roll of the turn after each box; so a game taken up
+    again after a restart shows the same recent moves.  The dice a roll gave
+    are those the next logged command saw (or, for the last, the dice now).
+    """
+    log = live.engine.log
+    now = live.prompt().view.dice  # none once the game is over
+    cards = [live.variant.new_card() for _ in live.players]
+    lines: list[Happened] = []
+    for index, decision in enumerate(log):
+        after = log[index + 1].dice if index + 1 < len(log) else now
+        if decision.label is not None:
+            card = cards[decision.seat]
+            item = card.choose_number(int(decision.command), Dice.of(decision.dice))
+            lines.append(Happened(decision.seat, decision.dice, item=item, total=card.score()))
+            if after:
+                lines.append(Happened((decision.seat + 1) % len(cards), after))
+        elif decision.move.kind is MoveKind.ROLL:
+            kept = tuple(v for v, s in zip(decision.dice, decision.saved) if s)
+            lines.append(Happened(decision.seat, after, kept))
+    return lines[-RECENT:]
 
 
 def seat_view(name: str, kind: PlayerKind, card: Card, variant: Variant) -> SeatView:
@@ -743,7 +805,7 @@ class BrowserGames:
         except BaseException:
             store.release()
             raise
-        return BrowserGame(game_id, seats, live, saver)
+        return BrowserGame(game_id, seats, live, saver, happened=recent_moves(live))
 
     def _adopt(self, legacy: WebGame) -> None:
         """Fold a browser game kept by an earlier version into the saves, then drop its file.

@@ -73,6 +73,10 @@ class StartRequest(msgspec.Struct, kw_only=True):
     """``POST /api/games/<id>/start``: the host starts a game before everyone joined (``{}``)."""
 
 
+class LinksRequest(msgspec.Struct, kw_only=True):
+    """``POST /api/games/<id>/links``: the host asks for new links of the seats not joined."""
+
+
 NOT_JSON = "The request is not JSON."
 RULES_MESSAGE = f"The rules are one of: {', '.join(sorted(RULES))}."
 SEED_MESSAGE = "A seed is a whole number from 0 to 2^63-1."
@@ -89,6 +93,7 @@ FIELD_MESSAGES: dict[tuple[type[msgspec.Struct], str], str] = {
     (NewGame, "hot_seat"): "'hot_seat' must be true or false.",
     (MoveRequest, ""): "A move is a JSON object.",
     (StartRequest, ""): "A start is a JSON object.",
+    (LinksRequest, ""): "A request for links is a JSON object.",
     (MoveRequest, "action"): "A move is toggle (with a die), roll, score or box (with a box).",
     (MoveRequest, "version"): "'version' must be a whole number.",
 }
@@ -168,11 +173,20 @@ REFUSED = {status: _json(ERROR, text) for status, text in (
     ("422", "The engine refused the move."), ("429", "Too many requests: see Retry-After."),
     ("503", "The server is full."))}
 
+LINKS = {"type": "object", "required": ["game", "links"], "properties": {
+    "game": {"type": "string"},
+    "links": {"type": "array", "items": {
+        "type": "object", "required": ["seats", "secret"],
+        "properties": {"seats": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+                       "secret": {"type": "string"}}}}}}
+"""A seat links' answer: each link's secret with the seats (from 1) it plays."""
+
 
 def openapi() -> dict[str, Any]:
     """Return the API's OpenAPI 3.1 description (its request bodies from the structs)."""
-    (new_game, move, start), components = msgspec.json.schema_components(
-        [NewGame, MoveRequest, StartRequest], ref_template="#/components/schemas/{name}")
+    (new_game, move, start, links), components = msgspec.json.schema_components(
+        [NewGame, MoveRequest, StartRequest, LinksRequest],
+        ref_template="#/components/schemas/{name}")
     components["Error"] = {"type": "object", "required": ["error"],
                            "properties": {"error": {"type": "string"}}}
     state = {"type": "object", "description": "The game as the asking seat sees it."}
@@ -207,6 +221,14 @@ def openapi() -> dict[str, Any]:
                 "requestBody": {"required": True,
                                 "content": {"application/json": {"schema": start}}},
                 "responses": {"200": _json(state, "The state."), **REFUSED}}},
+            "/api/games/{game_id}/links": {"post": {
+                "summary": "New links for the seats whose link was not used yet (its host's "
+                           "secret); their old links stop working",
+                "parameters": [GAME_PARAMETER, SECRET],
+                "requestBody": {"required": True,
+                                "content": {"application/json": {"schema": links}}},
+                "responses": {"200": _json(LINKS, "The host's link, then each new one."),
+                              **REFUSED}}},
             "/api/openapi.json": {"get": {"summary": "This description",
                                           "responses": {"200": _json({"type": "object"},
                                                                      "OpenAPI 3.1.")}}},

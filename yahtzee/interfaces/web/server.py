@@ -13,7 +13,10 @@ with a 4xx status, and change nothing):
   ``X-Seat-Secret`` header holds;
 - ``POST /api/games/<id>/start``: the host starts a game before every
   person has joined (a game of two or more people waits for them: a seat
-  joins when its secret is first used, to ask for the state or to move).
+  joins when its secret is first used, to ask for the state or to move);
+- ``POST /api/games/<id>/links``: the host's links again, for a browser
+  that lost them: new secrets for the seats not joined yet (their old
+  links stop working).
 
 - ``GET /api/openapi.json``: the API's OpenAPI description (``schemas``).
 
@@ -63,8 +66,8 @@ from yahtzee.interfaces.web.guards import HostGuard, NoStore, SameOrigin, allowe
 from yahtzee.interfaces.web.guards import lan_address as lan_address
 from yahtzee.interfaces.web.limits import MINUTE, Limits, Slots, Throttle, retry_after
 from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESSAGE,
-                                            SEED_MESSAGE, BodyError, MoveRequest, NewGame,
-                                            Seat, StartRequest, decode, encode, openapi,
+                                            SEED_MESSAGE, BodyError, LinksRequest, MoveRequest,
+                                            NewGame, Seat, StartRequest, decode, encode, openapi,
                                             reason)
 from yahtzee.interfaces.web.pages import page_routes
 from yahtzee.interfaces.web.views import refusal, state_json
@@ -492,6 +495,22 @@ class WebTable:
         self.drive(table)
         return state_answer(state_json(view, table.seats_of(secret)))
 
+    async def links(self, request: Request) -> Response:
+        """Give the host new links for the seats not joined yet; answer with the host's links.
+
+        The host's own link comes first (the secret the request holds), then
+        one per seat whose link was never used; see ``BrowserGame.reissue_links``.
+        """
+        table = await self.table(request.path_params["game_id"])
+        try:
+            decode(LinksRequest, await self.body(request))
+        except BodyError as error:
+            raise BadRequest(400, reason(LinksRequest, error)) from None
+        given = await run_in_threadpool(table.reissue_links, request.headers.get(SECRET_HEADER))
+        return JSONResponse({"game": table.game_id,
+                             "links": [{"seats": [s + 1 for s in seats], "secret": secret}
+                                       for secret, seats in given]})
+
     def app(self, hosts: Iterable[str] | None = None) -> Starlette:
         """Return the ASGI application serving the page and the API.
 
@@ -520,6 +539,7 @@ class WebTable:
             Route("/api/games/{game_id}", guarded(self.state)),
             Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
             Route("/api/games/{game_id}/start", guarded(self.start), methods=["POST"]),
+            Route("/api/games/{game_id}/links", guarded(self.links), methods=["POST"]),
             *page_routes(self.games.setup, self.games.problems, self.games.storage),
             Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
         ]

@@ -28,6 +28,8 @@ DENIALS = {
     Denial.WAITING: (409, "Waiting for players to join."),
     Denial.NOT_HOST: (403, "Only the player who made the game can start it before everyone "
                            "has joined."),
+    Denial.NOT_HOST_LINKS: (403, "Only the player who made the game can get the seats' links "
+                                 "again."),
     Denial.FULL: (503, "The server has as many games as it takes; try again later."),
     Denial.NOT_KEPT: (503, "The move could not be saved, so it was not made; try it again."),
 }

@@ -141,8 +141,24 @@ function describeChoices() {
 function gameSettings() {
   const players = [...document.querySelectorAll(".seat")].map((row) => ({
     kind: row.querySelector(".kind").value, name: row.querySelector(".name").value}));
-  return {players, game: $("game").value, rules: $("rules").value, seed: $("seed").value,
+  return {players, game: $("game").value, rules: $("rules").value,
+          seed: $("seed").disabled ? "" : $("seed").value,
           coach: $("coach").checked, hot_seat: $("hot-seat").checked};
+}
+
+// A chosen seed is refused for two or more people on their own screens (its maker could foresee
+// every roll): the field is off for such a game, and its hint says why.
+const SEED_OFF = "No seed when two or more people play on their own screens: whoever chose it " +
+                 "could foresee every roll. Alone, or all on this screen, a seed is taken.";
+let seedHint = null;
+
+function drawSeed() {
+  const computers = new Set(options.kinds.filter((k) => k.computer).map((k) => k.name));
+  const people = [...document.querySelectorAll(".seat .kind")].filter((s) => !computers.has(s.value)).length;
+  const allowed = people < 2 || $("hot-seat").checked;
+  if (seedHint === null) seedHint = $("seed-help").textContent;
+  $("seed").disabled = !allowed;
+  setText($("seed-help"), allowed ? seedHint : SEED_OFF);
 }
 
 async function showSetup() {
@@ -158,11 +174,15 @@ async function showSetup() {
   $("add-seat").addEventListener("click", () => {
     const count = seats.querySelectorAll(".seat").length;
     if (count < options.max_players) seats.append(seatRow("human", count));
+    drawSeed();
   });
   $("remove-seat").addEventListener("click", () => {
     const rows = seats.querySelectorAll(".seat");
     if (rows.length > 1) rows[rows.length - 1].remove();
+    drawSeed();
   });
+  $("new-game-form").addEventListener("change", drawSeed);
+  drawSeed();
   $("new-game-form").addEventListener("submit", (event) => {
     event.preventDefault();
     startGame(gameSettings(), $("setup-message"), $("new-game"));
@@ -575,10 +595,27 @@ function copyButton(url, what) {
   return copy;
 }
 
+// Whether an origin is this machine's loopback, which no other device can open.
+function loopback(origin) {
+  let host = "";
+  try { host = new URL(origin).hostname; } catch (error) { return false; }
+  return host === "localhost" || host.endsWith(".localhost") || host.startsWith("127.") || host === "[::1]";
+}
+
+function storedLinks(id) {
+  try {
+    const links = JSON.parse(localStorage.getItem(`links:${id}`) || "[]");
+    return Array.isArray(links) ? links : [];
+  } catch (error) {
+    return [];
+  }
+}
+
 function drawLinks() {
-  const links = JSON.parse(localStorage.getItem(`links:${state.game}`) || "[]");
+  const links = storedLinks(state.game);
   const list = $("links");
   const waiting = waitingFor(state);
+  const local = loopback(shareOrigin);
   const key = JSON.stringify([links, shareOrigin, state.waiting, waiting]);
   if (list.dataset.key !== key) {
     list.dataset.key = key;
@@ -590,7 +627,8 @@ function drawLinks() {
         const own = state.you.includes(seat);
         const joined = !state.waiting.includes(seat);
         // in the waiting room, a QR code for each seat still empty: a phone's camera opens it
-        const code = waiting && !joined && window.QR ? window.QR.svg(url, `QR code of the link of seat ${seat} (${name})`) : null;
+        // (not for a loopback address, which a phone cannot open)
+        const code = waiting && !joined && !local && window.QR ? window.QR.svg(url, `QR code of the link of seat ${seat} (${name})`) : null;
         list.append(el("li", {class: joined ? "joined" : "not-joined"},
                        el("span", {class: "seat-name", text: `Seat ${seat} (${name}${own ? ", you" : ""})`}),
                        el("span", {class: "seat-state", text: joined ? " joined " : " not here yet "}),
@@ -598,12 +636,17 @@ function drawLinks() {
                        copyButton(url, `the link of seat ${seat} (${name})`), ...(code ? [code] : [])));
       }
     }
-    const local = /^https?:\/\/(127\.|localhost|\[::1\])/.test(shareOrigin);
-    setText($("address-line"), local
-      ? `This server listens on this computer only (${shareOrigin}): to let others on your network in, start it with --host 0.0.0.0.`
-      : `Others reach this server at ${shareOrigin}.`);
+    $("address-line").replaceChildren(...(local
+      ? [`This server listens on this computer only (${shareOrigin}), so no phone can open these links: ` +
+         "others on your network can join only if the server is started with ",
+         el("code", {class: "nowrap", text: "--host 0.0.0.0"}), "."]
+      : [`Others reach this server at ${shareOrigin}.`]));
   }
-  const others = links.some((l) => !l.seats.every((s) => state.you.includes(s))) && !state.hot_seat;
+  // a host whose browser lacks the links (another device, storage cleared) may get new ones
+  const missing = state.host && !state.hot_seat && links.length === 0 && state.waiting.length > 0
+                  && state.phase !== "over";
+  $("links-missing").hidden = !missing;
+  const others = (links.some((l) => !l.seats.every((s) => state.you.includes(s))) && !state.hot_seat) || missing;
   // while seats are empty the links sit at the top, in the waiting room; later at the bottom
   const home = waiting ? $("lobby-links") : $("invite-links");
   if ($("links-box").parentNode !== home) home.append($("links-box"));
@@ -621,6 +664,23 @@ function drawLobby() {
   setText($("lobby-joined"), joined.length ? `Joined: ${namesOf(joined)}.` : "");
   $("lobby-host").hidden = !view.host;
   $("lobby-guest").hidden = view.host;
+}
+
+async function getLinks() {
+  const button = $("get-links");
+  button.disabled = true;
+  setText($("links-message"), "");
+  try {
+    const made = await patiently(() => api(`/api/games/${game}/links`, {}));
+    localStorage.setItem(`links:${game}`, JSON.stringify(made.links));
+    draw();
+    const first = $("links").querySelector("a");
+    if (first) first.focus();
+  } catch (error) {
+    setText($("links-message"), error.message);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 async function startAnyway() {
@@ -801,6 +861,7 @@ async function showGame() {
   keepGame();
   buildDice();
   $("start-anyway").addEventListener("click", startAnyway);
+  $("get-links").addEventListener("click", getLinks);
   patiently(() => api("/api/options")).then((got) => {
     options = got;
     if (got.address) shareOrigin = got.address;
