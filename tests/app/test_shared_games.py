@@ -1,0 +1,150 @@
+"""Browser games shared by several server processes through one PostgreSQL database.
+
+Each "server" here is a ``BrowserGames`` with its own ``PostgresStorage``
+(its own connections, locks and lease owner) on the same database, as two
+processes would have.  The dice are seeded and checked against an
+independent generator; the games' one record is the database row.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import Problems
+from yahtzee.app import browser
+from yahtzee.app.browser import BrowserGames, Denial, GameRequestError, Settings
+from yahtzee.app.session import Solvers
+from yahtzee.domain.games import get_variant
+from yahtzee.engine.engine import Phase
+from yahtzee.engine.moves import Move
+from yahtzee.players.kinds import COMPUTER, HUMAN
+from yahtzee.players.players import ComputerPlayer
+from yahtzee.solver.cache import Solution
+from yahtzee.storage.port import Storage, open_storage
+
+COURSE = get_variant("yahtzee", "course")
+
+
+@pytest.fixture
+def servers(postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+            ) -> Iterator[tuple[BrowserGames, BrowserGames]]:
+    """Two servers on one database, each with its own storage; closed at the end."""
+    monkeypatch.setenv("YAHTZEE_DATA_DIR", str(tmp_path))
+    storages: list[Storage] = [open_storage(postgres_url, Problems()) for _ in range(2)]
+    first, second = (BrowserGames(Solvers(), Problems(), storage=s) for s in storages)
+    yield first, second
+    for games, storage in zip((first, second), storages):
+        games.close()
+        storage.close()
+
+
+def solo(seed: int) -> Settings:
+    """Return the settings of a seeded game of one person without the coach."""
+    return Settings(COURSE, (HUMAN,), ("Ann",), seed, coach=False)
+
+
+def test_a_game_made_on_one_server_is_played_move_by_move_on_both(
+        servers: tuple[BrowserGames, BrowserGames]) -> None:
+    a, b = servers
+    made = a.create(solo(7))
+    secret = made.secrets[0][0]
+    game = made.table.game_id
+    dice = random.Random(7)
+    first = tuple(dice.randint(1, 6) for _ in range(5))
+    on_b = b.get(game)
+    assert on_b.view().dice == first == made.table.view().dice
+    on_b.act(secret, Move.toggle(1))          # die 1 saved, on B
+    view = made.table.act(secret, Move.roll())  # rolled on A, which catches up first
+    rolled = (first[0], *(dice.randint(1, 6) for _ in range(4)))
+    assert view.dice == rolled and view.saved[0] and view.rolls_left == 1
+    assert on_b.view().dice == rolled and on_b.view().version == view.version
+    on_b.act(secret, Move.score())
+    after = made.table.act(secret, Move.box(13))  # Chance, on A
+    assert after.round == 2 and after.seats[0].total == sum(rolled)
+    assert on_b.view().seats[0].total == sum(rolled)
+
+
+def test_a_page_drawn_before_a_move_elsewhere_is_stale_and_changes_nothing(
+        servers: tuple[BrowserGames, BrowserGames]) -> None:
+    a, b = servers
+    made = a.create(solo(3))
+    secret = made.secrets[0][0]
+    drawn = made.table.view().version
+    b.get(made.table.game_id).act(secret, Move.toggle(2), drawn)
+    with pytest.raises(GameRequestError) as refused:
+        made.table.act(secret, Move.toggle(3), drawn)
+    assert refused.value.denial is Denial.STALE
+    assert made.table.view().saved == (False, True, False, False, False)
+
+
+def test_moves_sent_at_once_to_two_servers_are_serialized_by_the_database(
+        servers: tuple[BrowserGames, BrowserGames]) -> None:
+    a, b = servers
+    made = a.create(solo(5))
+    secret, version = made.secrets[0][0], made.table.view().version
+    tables = (made.table, b.get(made.table.game_id))
+    results: list[str] = []
+
+    def toggle(n: int) -> None:
+        try:
+            tables[n].act(secret, Move.toggle(n + 1), version)
+            results.append("done")
+        except GameRequestError as error:
+            results.append(error.denial.name)
+
+    threads = [threading.Thread(target=toggle, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == ["STALE", "done"]
+    assert sum(made.table.view().saved) == sum(tables[1].view().saved) == 1
+
+
+def test_a_finished_game_is_filed_once_and_the_other_server_shows_its_end(
+        servers: tuple[BrowserGames, BrowserGames]) -> None:
+    a, b = servers
+    made = a.create(solo(9))
+    secret, game = made.secrets[0][0], made.table.game_id
+    on_b = b.get(game)
+    for turn in range(13):
+        table = made.table if turn % 2 else on_b
+        table.act(secret, Move.score())
+        view = table.act(secret, Move.box(table.view().offers[0].number))
+    assert view.phase is Phase.OVER
+    other = on_b if table is made.table else made.table
+    with pytest.raises(GameRequestError) as gone:
+        other.view()
+    assert gone.value.denial is Denial.UNKNOWN_GAME
+    final = b.finished(game)
+    assert final.phase is Phase.OVER and final.seats[0].total == view.seats[0].total
+    assert [g.uid for g in a.storage.history().games()] == [game]
+
+
+def test_one_server_plays_a_computer_until_its_lease_lapses_then_another_takes_over(
+        servers: tuple[BrowserGames, BrowserGames], course: Solution,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = servers
+    monkeypatch.setattr(browser, "LEASE_SECONDS", 3.0)
+    made = a.create(Settings(COURSE, (COMPUTER, HUMAN), ("Cy", "Ann"), 4, coach=False))
+    game = made.table.game_id
+    on_b = b.get(game)
+    for player in on_b.live.players:             # B's computer ready before A's lease starts
+        if isinstance(player, ComputerPlayer):
+            player.prepare()
+    assert made.table.computer_step()            # A plays the computer's first move
+    assert not on_b.computer_step()              # B may not while A's lease lives
+    assert game not in b.store.lapsed_computer_games()
+    version = on_b.view().version
+    threading.Event().wait(3.2)                  # A stops: its lease lapses
+    assert game in b.store.lapsed_computer_games()
+    while on_b.computer_step():                  # B plays the rest of the computer's turn
+        pass
+    view = on_b.view()
+    assert view.version > version and view.seat == 1 and view.round == 1
+    assert made.table.view().seats[0].total == view.seats[0].total > 0
