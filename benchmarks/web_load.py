@@ -154,19 +154,25 @@ class Connection:
 
 
 def start_server(data: Path, *, capacity: int = 200, delay: float = 0.0,
-                 cache: Path | None = None, port: int = 0,
-                 source: Path = ROOT) -> tuple[subprocess.Popen[str], str]:
+                 cache: Path | None = None, port: int = 0, source: Path = ROOT,
+                 database: str | None = None,
+                 workers: int = 1) -> tuple[subprocess.Popen[str], str]:
     """Start the server with the data folder ``data``; return it and its address.
 
     ``cache`` is the solver tables' folder (default: the usual one); ``port``
-    0 takes a free one; ``source`` is the project folder whose code is served.
+    0 takes a free one; ``source`` is the project folder whose code is served;
+    ``database`` a PostgreSQL URL to keep the games in (handed over in
+    ``YAHTZEE_DATABASE``), served by ``workers`` processes (see ``worker_pids``).
     """
     env = dict(os.environ, YAHTZEE_DATA_DIR=str(data), PYTHONPATH=str(source))
+    env.pop("YAHTZEE_DATABASE", None)
+    if database is not None:
+        env["YAHTZEE_DATABASE"] = database
     if cache is not None:
         env["YAHTZEE_CACHE_DIR"] = str(cache)
     process = subprocess.Popen(
         [sys.executable, "-m", "yahtzee", "serve", "--port", str(port), "--delay", str(delay),
-         "--max-games", str(capacity)],
+         "--max-games", str(capacity), "--workers", str(workers)],
         cwd=source, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     assert process.stdout is not None
     ready, _, _ = select.select([process.stdout], [], [], 60)
@@ -176,6 +182,15 @@ def start_server(data: Path, *, capacity: int = 200, delay: float = 0.0,
         process.kill()
         raise RuntimeError(f"the server printed no address: {line!r}")
     return process, found.group(0)
+
+
+def worker_pids(pid: int) -> list[int]:
+    """Return the worker processes of the server ``pid`` (``--workers``; Linux), else ``[pid]``."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return [pid]
+    return [int(child) for child in children] or [pid]
 
 
 def server_cpu(pid: int) -> float:
@@ -273,10 +288,14 @@ async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = 
     return load
 
 
-def lost(data: Path, load: Load, games: int) -> list[str]:
-    """Return what was lost: games not finished or not filed once, saves left over."""
-    from yahtzee.storage.history import HISTORY_FILE, History
-    from yahtzee.storage.saves import SaveStore
+def lost(data: Path, load: Load, games: int, database: str | None = None) -> list[str]:
+    """Return what was lost: games not finished or not filed once, saves left over.
+
+    The games are looked for in ``database`` (a PostgreSQL URL) if given,
+    else in the data folder ``data``.
+    """
+    from yahtzee.storage.files import FileStorage
+    from yahtzee.storage.port import open_storage
 
     class Quiet:
         """Storage reports, kept."""
@@ -305,10 +324,15 @@ def lost(data: Path, load: Load, games: int) -> list[str]:
     problems = list(load.failures)
     if len(load.finished) != games:
         problems.append(f"{games - len(load.finished)} games not finished")
-    filed = sorted(g.uid for g in History(data / HISTORY_FILE, problems=quiet).games())
+    storage = (open_storage(database, quiet) if database is not None
+               else FileStorage(data, problems=quiet))
+    try:
+        filed = sorted(g.uid for g in storage.history().games())
+        left = storage.saves().unfinished()
+    finally:
+        storage.close()
     if filed != sorted(load.finished):
         problems.append(f"{len(filed)} games filed for {len(load.finished)} finished")
-    left = SaveStore(data / "saves", problems=quiet).unfinished()
     if left:
         problems.append(f"{len(left)} saves left over")
     return problems + quiet.reports

@@ -332,6 +332,10 @@ def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                        help="the address of a reverse proxy (TLS) in front of the server: "
                             "its X-Forwarded-For and X-Forwarded-Proto are believed, "
                             "nobody else's")
+    serve.add_argument("--workers", type=_bounded(1, 64), default=1, metavar="N",
+                       help="serve with N processes behind the one address (needs --database: "
+                            "they share its games; default: 1)")
+    serve.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     _database_option(serve)
 
 

@@ -30,8 +30,8 @@ from yahtzee.interfaces.console import Console, saves_json
 from yahtzee.interfaces.console_game import Game
 from yahtzee.interfaces.review import Review, chart_lines, make_review, review_json
 from yahtzee.interfaces.review_html import review_document
-from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED, game_words,
-                                        local_time)
+from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED,
+                                        WORKERS_NEED_DATABASE, game_words, local_time)
 from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.history import DamagedGameError
@@ -536,11 +536,31 @@ def run_serve(args: argparse.Namespace) -> int:
     storage = open_database(args, Console())
     if storage is None:
         return 2
+    if args.workers > 1:
+        return _serve_workers(args, storage)
     try:
         return serve(args.host, args.port, delay=args.delay, capacity=args.max_games,
-                     extra_hosts=args.allowed_hosts, proxy=args.proxy, storage=storage)
+                     extra_hosts=args.allowed_hosts, proxy=args.proxy, storage=storage,
+                     worker=args.worker)
     finally:
         storage.close()
+
+
+def _serve_workers(args: argparse.Namespace, storage: Storage) -> int:
+    """Serve with ``--workers`` processes sharing the database (checked, then let go here)."""
+    from yahtzee.interfaces.web.server import serve_workers
+    shared = storage.shared
+    storage.close()  # each worker connects on its own
+    if not shared:
+        Console().error(WORKERS_NEED_DATABASE)
+        return 2
+    options = ["--delay", str(args.delay), "--max-games", str(args.max_games)]
+    for name in args.allowed_hosts:
+        options += ["--allowed-host", name]
+    if args.proxy is not None:
+        options += ["--proxy", args.proxy]
+    database = args.database or os.environ.get(DATABASE_VARIABLE, "")
+    return serve_workers(args.host, args.port, args.workers, options, database)
 
 
 COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "duel": run_duel,

@@ -46,6 +46,9 @@ NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
 WEB_NEEDED = ("the browser table needs the web extra: "
               "run  python -m pip install -e '.[web]'  (Starlette and uvicorn)")
 """What ``serve`` says when the web packages are missing."""
+WORKERS_NEED_DATABASE = ("--workers needs --database (a PostgreSQL URL) or YAHTZEE_DATABASE: "
+                         "the data folder's games are played by one process")
+"""What ``serve --workers`` says without a database to share."""
 
 
 def faces(values: Sequence[int], variant: Variant) -> str:

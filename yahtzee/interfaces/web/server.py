@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from importlib import resources
 from typing import Any, TextIO
 
@@ -71,6 +72,7 @@ from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESS
                                             reason)
 from yahtzee.interfaces.web.pages import page_routes
 from yahtzee.interfaces.web.views import refusal, state_json
+from yahtzee.interfaces.web.workers import run_workers
 from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
 from yahtzee.storage.port import Storage
@@ -592,23 +594,30 @@ def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
     return WebTable(games, delay=delay, address=address, limits=limits).app(hosts)
 
 
-def bind(host: str, port: int) -> socket.socket:
+def bind(host: str, port: int, *, shared_port: bool = False,
+         listen: bool = True) -> socket.socket:
     """Return a listening socket on ``host`` and ``port`` (0: any free port).
 
     The socket names TCP as its protocol: asyncio turns Nagle's algorithm off
     only on connections of such sockets, and with it on, the body of an
     answer (written after its head) waited for the browser's delayed
     acknowledgement, 40 ms, on every request but the first of a connection.
+    ``shared_port`` lets the workers of ``serve_workers`` each listen on the
+    same port (``SO_REUSEPORT``: the system spreads the connections among
+    them); without ``listen`` the socket only holds the address.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if shared_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind((host, port))
     except OSError:
         sock.close()
         raise
-    sock.listen(128)
+    if listen:
+        sock.listen(128)
     sock.set_inheritable(True)
     return sock
 
@@ -637,31 +646,63 @@ def reachable(sock: socket.socket) -> str:
 def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
           capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None,
           extra_hosts: Iterable[str] = (), proxy: str | None = None,
-          storage: Storage | None = None) -> int:
+          storage: Storage | None = None, worker: bool = False) -> int:
     """Serve the browser table on ``host``:``port`` until stopped; return the exit status.
 
     It answers to the names of its address (see ``guards.allowed_hosts``)
     and to ``extra_hosts``.  ``X-Forwarded-For`` and ``X-Forwarded-Proto``
     are believed only from the address ``proxy`` (a TLS reverse proxy);
     without one, never.  ``storage`` keeps the games (default: the data folder's files).
+    A ``worker`` of ``serve_workers`` listens on the port beside the other
+    workers and prints nothing.
     """
     reporter = Reporter()
     stream = out if out is not None else sys.stdout
+    sock = _listen(host, port, reporter, shared_port=worker)
+    if sock is None:
+        return 1
+    if not worker:
+        announce(sock, stream)
+    app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=reachable(sock),
+                   hosts=allowed_hosts(host, extra_hosts), storage=storage)
+    config = uvicorn.Config(**server_config(
+        app, Limits(), proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0
+
+
+def _listen(host: str, port: int, reporter: Reporter, *, shared_port: bool = False,
+            listen: bool = True) -> socket.socket | None:
+    """Return the socket of ``host``:``port`` (see ``bind``), or None after saying why not."""
     try:
-        sock = bind(host, port)
+        return bind(host, port, shared_port=shared_port, listen=listen)
     except OSError as error:
         reporter.error(f"cannot listen on {host}:{port}: {error.strerror or error}")
-        return 1
+        return None
+
+
+def announce(sock: socket.socket, stream: TextIO) -> None:
+    """Print where the table is served (and where others on the network reach it)."""
     shared = reachable(sock)
-    app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=shared,
-                   hosts=allowed_hosts(host, extra_hosts), storage=storage)
     stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
                  "Ctrl-C stops the server, and games go on after a restart)\n")
     if f"{shared}/" != address(sock):
         stream.write(f"Others on your network open {shared}/  (plain HTTP: for a network "
                      "you trust; see the README for a TLS proxy)\n")
     stream.flush()
-    config = uvicorn.Config(**server_config(
-        app, Limits(), proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
-    uvicorn.Server(config).run(sockets=[sock])
-    return 0
+
+
+def serve_workers(host: str, port: int, workers: int, options: Sequence[str], database: str,
+                  *, out: TextIO | None = None) -> int:
+    """Serve the table on ``host``:``port`` with ``workers`` processes sharing ``database``.
+
+    ``options`` are the workers' other ``serve`` options (see ``workers.run_workers``).
+    """
+    reporter = Reporter()
+    sock = _listen(host, port, reporter, shared_port=True, listen=False)
+    if sock is None:
+        return 1
+    with sock:  # holds the port (0: a free one) for the workers, taking no connection itself
+        return run_workers(workers, sock.getsockname()[1], host, options, database,
+                           dict(os.environ),
+                           lambda: announce(sock, out if out is not None else sys.stdout))
