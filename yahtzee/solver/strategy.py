@@ -66,6 +66,21 @@ def _first_best(items: list[tuple[_T, float]]) -> tuple[_T, float]:
     return next((item, value) for item, value in items if value >= top - TIE)
 
 
+def keep_options(turn: TurnValues, dice: Sequence[int],
+                 rolls_left: int) -> tuple[tuple[tuple[int, ...], ...], FloatArray]:
+    """Return the distinct keeps of these dice and each one's expected points to come.
+
+    Both come in the tie-breaking order of ``best_keep``: the first keep holds
+    every die and stands for scoring now (its worth is the best box's); the
+    points are those of ``turn``'s tables with ``rolls_left`` (1 or 2) rolls left.
+    """
+    roll = roll_number(list(dice))
+    table = turn.keep1 if rolls_left == 1 else turn.keep2
+    worth = table.take(_SUB_KEEP_LISTS[roll])
+    worth[0] = turn.leaf[roll, 0]
+    return _SUB_KEEP_DICE[roll], worth
+
+
 def best_keep(turn: TurnValues, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
     """Return the keep of these dice that ``turn``'s tables rate best, or None to score now.
 
