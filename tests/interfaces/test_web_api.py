@@ -393,6 +393,9 @@ def test_the_form_s_options_explain_the_kinds_and_rules(client: TestClient) -> N
     assert [(k["shown"], k["description"]) for k in options["kinds"]] == [
         ("Person", "someone at this screen or on their own link"),
         ("Computer", "plays to win"), ("Expected", "plays for the highest average score"),
+        ("Skilled", "plays like a strong player: about 10 points a game below the best"),
+        ("Casual", "plays like a fair player: about 25 points a game below the best"),
+        ("Novice", "plays like a beginner: about 45 points a game below the best"),
         ("Greedy", "takes the most points now")]
     assert {r["name"]: (r["label"], r["description"]) for r in options["rule_sets"]} == {
         "official": ("Official (Hasbro)", "joker and 100-point Yahtzee bonuses"),

@@ -149,8 +149,9 @@ def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
 
     parser.add_argument("--players", type=_player_kinds, default=default(None), metavar="KINDS",
                         help="comma list of 1-6 players: human, computer (plays to win), "
-                             "expected (plays for the highest expected score), greedy "
-                             "(default: human,human)")
+                             "expected (plays for the highest expected score), skilled, "
+                             "casual, novice (play like people, about 10, 25 and 45 points "
+                             "a game below the best), greedy (default: human,human)")
     parser.add_argument("--names", type=_names, default=default(None), metavar="NAMES",
                         help="comma list of player names, in seating order")
     parser.add_argument("--rules", choices=sorted(RULES), default=default(None),
