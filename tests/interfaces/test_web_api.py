@@ -113,6 +113,26 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     assert SaveStore(problems=Problems()).unfinished() == []
 
 
+def test_a_seeded_game_against_a_level_ends_as_the_same_game_at_the_console(
+        client: TestClient, official: Solution) -> None:
+    """The level draws its choices from the game's dice generator, whichever front end plays."""
+    game, (secret,) = new_game(client, seed=5, rules="official", coach=False,
+                               players=[{"kind": "human"}, {"kind": "novice"}])
+    lines: list[str] = []
+    state = wait_turn(client, game, secret)
+    while state["turn"] is not None:
+        answer = move(client, game, secret, action="score", version=state["version"])
+        assert answer.status_code == 200, answer.text
+        box = best_box(answer.json())
+        answer = move(client, game, secret, action="box", box=box)
+        assert answer.status_code == 200, answer.text
+        lines += ["score", str(box)]
+        state = wait_turn(client, game, secret)
+    totals = [player["total"] for player in state["players"]]
+    assert totals == console_totals(["human", "novice"], 5, lines, rules="official")
+    assert state["players"][1]["name"] == "Novice"
+
+
 def test_a_toggle_leaves_the_options_and_the_chances_as_they_were(
         client: TestClient, course: Solution, course_moments: Moments) -> None:
     game, (secret,) = new_game(client, seed=8)

@@ -48,9 +48,9 @@ class Level:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level(SKILLED, 0.62, 10.0),
-    Level(CASUAL, 1.64, 25.0),
-    Level(NOVICE, 3.37, 45.0),
+    Level(SKILLED, 0.671, 10.0),
+    Level(CASUAL, 1.156, 25.0),
+    Level(NOVICE, 1.834, 45.0),
 )
 """The levels, strongest first; their temperatures come from ``bench_levels.py --fit``."""
 
