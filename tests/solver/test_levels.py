@@ -67,7 +67,15 @@ def test_a_draw_lays_the_chances_end_to_end_and_never_takes_an_option_not_offere
     assert drawn == [0, 0, 1, 1, 3, 3]
     padded = np.array([[3.0, 1.0], [3.0, 2.0], [-np.inf, -np.inf]])
     assert draw_options(padded, 5.0, np.array([1 - 1e-17, 1 - 1e-17])).tolist() == [1, 1]
-    assert draw_option(np.array([1.0, 8.0, 2.0]), 0.0, random.Random(1)) == 1
+    assert draw_option([1.0, 8.0, 8.0, 2.0], 0.0, random.Random(1)) == 1
+
+
+def test_one_decision_draws_as_a_batch_does_with_the_same_uniform() -> None:
+    worth = [4.0, 3.5, -np.inf, 1.0, 3.9, 0.0]
+    for seed in range(200):
+        uniform = random.Random(seed).random()
+        batch = draw_options(np.array(worth)[:, None], 0.8, np.array([uniform]))
+        assert draw_option(worth, 0.8, random.Random(seed)) == int(batch[0])
 
 
 def test_a_seeded_sample_takes_cheaper_keeps_more_often(official: Solution) -> None:

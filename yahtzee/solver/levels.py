@@ -18,6 +18,7 @@ so a seeded game is played the same way every time.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from yahtzee.players.kinds import CASUAL, NOVICE, SKILLED, PlayerKind
 from yahtzee.solver.dynamic import first_best
 from yahtzee.solver.keeps import FloatArray, IntArray
 from yahtzee.solver.strategy import TurnStrategy, keep_options
+from yahtzee.solver.ties import TIE
 
 
 @dataclass(frozen=True)
@@ -91,9 +93,24 @@ def draw_options(worth: FloatArray, temperature: float, uniforms: FloatArray) ->
     return np.minimum(drawn, last)
 
 
-def draw_option(worth: FloatArray, temperature: float, rng: random.Random) -> int:
-    """Return the position of the option drawn among ``worth`` (one decision's options)."""
-    return int(draw_options(worth[:, None], temperature, np.array([rng.random()]))[0])
+def draw_option(worth: Sequence[float], temperature: float, rng: random.Random) -> int:
+    """Return the position of the option drawn among ``worth`` (one decision's options).
+
+    The same draw as ``draw_options`` with the uniform ``rng.random()``, in plain
+    Python: a decision has at most 32 options, too few for numpy to pay.
+    """
+    values = list(worth)
+    top = max(values)
+    if temperature <= 0:
+        return next(i for i, v in enumerate(values) if v >= top - TIE)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    target = rng.random() * math.fsum(weights)
+    reached = 0.0
+    for position, weight in enumerate(weights):
+        reached += weight
+        if reached > target:
+            return position
+    return max(i for i, weight in enumerate(weights) if weight > 0)
 
 
 class LevelStrategy:
@@ -122,16 +139,14 @@ class LevelStrategy:
         if rolls_left not in (1, 2):
             raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
         keeps, worth = keep_options(self.optimal.turn(card), dice, rolls_left)
-        choice = draw_option(worth, self.level.temperature, rng)
+        choice = draw_option(worth.tolist(), self.level.temperature, rng)
         return None if choice == 0 else keeps[choice]
 
     def category(self, card: Any, dice: Sequence[int], rng: random.Random) -> Any:
         """Return the box drawn to score these dice in (``ValueError`` on a full card)."""
-        values = self.optimal.category_values(card, dice)
-        if not values:
+        boxes, worth = self.optimal.box_worth(card, dice)
+        if not boxes:
             raise ValueError("no box can be chosen on a full card")
-        boxes = list(values)
-        worth = np.array([values[box] for box in boxes])
         return boxes[draw_option(worth, self.level.temperature, rng)]
 
 

@@ -156,6 +156,12 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
             raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
         return best_keep(self.turn(card), dice, rolls_left)
 
+    def box_worth(self, card: _CardT, dice: Sequence[int]) -> tuple[list[_BoxT], list[float]]:
+        """Return the legal boxes for these dice in menu order, and each one's points now
+        plus the expected points to come (empty lists on a full card)."""
+        worth = self._category_worth(card, dice)
+        return [box for box, _ in worth], [value for _, value in worth]
+
     def category_values(self, card: _CardT, dice: Sequence[int]) -> dict[_BoxT, float]:
         """Return the expected final score after each legal choice for these dice."""
         now = float(cast(Card, card).score())
