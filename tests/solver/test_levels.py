@@ -170,7 +170,8 @@ class Alternating:
 def test_a_drawn_keep_is_drawn_once_per_roll_however_many_toggles_lead_to_it() -> None:
     strategy = Alternating()
     player = ComputerPlayer("Casual", VARIANT.new_card(), lambda: strategy, CASUAL)
-    dice, saved = (3, 1, 4, 1, 5), (False, True, True, True, False)
+    dice = (3, 1, 4, 1, 5)
+    saved: tuple[bool, ...] = (False, True, True, True, False)
     moves = []
     for _ in range(4):
         move = player.move(TurnView(1, 0, dice, saved, 2, player.card, VARIANT), False)

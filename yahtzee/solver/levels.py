@@ -90,7 +90,8 @@ def draw_options(worth: FloatArray, temperature: float, uniforms: FloatArray) ->
     drawn: IntArray = (reached <= uniforms[None, :] * reached[-1][None, :]).sum(axis=0)
     offered = np.isfinite(worth)
     last = len(worth) - 1 - np.argmax(offered[::-1], axis=0)
-    return np.minimum(drawn, last)
+    result: IntArray = np.minimum(drawn, last)
+    return result
 
 
 def draw_option(worth: Sequence[float], temperature: float, rng: random.Random) -> int:

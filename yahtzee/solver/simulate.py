@@ -5,8 +5,9 @@ are worked out once per distinct state, and every game then rolls, keeps
 and scores by table look-ups.  The decisions are the strategies' own (the
 same tie-breaking as ``yahtzee.solver.strategy``); the dice come from one
 numpy generator seeded by the caller, so a seed always gives the same games;
-a computer level draws its choices from that generator too.  While one batch of games throws its dice, a helper thread works out the
-next batch's values (numpy's array work runs without the interpreter lock).
+a computer level draws its choices from that generator too.  While one
+batch of games throws its dice, a helper thread works out the next batch's
+values (numpy's array work runs without the interpreter lock).
 """
 
 from __future__ import annotations
