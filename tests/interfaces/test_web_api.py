@@ -213,7 +213,7 @@ def test_a_box_already_scored_is_refused_by_the_engine(client: TestClient) -> No
 @pytest.mark.parametrize("form, message", [
     ({"players": []}, "A game has 1 to 6 players."),
     ({"players": [{"kind": "wizard"}]},
-     "Each player is one of: human, computer, expected, greedy."),
+     "Each player is one of: human, computer, expected, skilled, casual, novice, greedy."),
     ({"players": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "A"}]},
      "Player names must differ."),
     ({"players": [{"kind": "human", "name": "x" * 25}]},
