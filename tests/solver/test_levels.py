@@ -222,3 +222,18 @@ def test_simulate_and_duel_take_a_level_by_its_kind_name(
                        lambda rules: official_moments)
     assert sum(tally.wins) == pytest.approx(400)
     assert tally.wins[0] > tally.wins[1] and tally.points[0] > tally.points[1]
+
+
+def test_a_console_game_of_levels_is_filed_for_stats_and_analyze(
+        official: Solution, official_moments: Moments, data: object,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--players", "casual,novice", "--seed", "3", "--delay", "0", "--rules", "official"]
+    status, out, _ = run_cli(argv, "", monkeypatch, capsys)
+    assert status == 0 and "Casual scored" in out and "Novice scored" in out
+    status, out, _ = run_cli(["stats", "--json"], "", monkeypatch, capsys)
+    strengths = [group["strength"] for group in json.loads(out)["computers"]]
+    assert status == 0 and sorted(strengths) == ["casual", "novice"]
+    status, out, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
+    players = json.loads(out)["players"]
+    assert status == 0 and [p["name"] for p in players] == ["Casual", "Novice"]
+    assert all(p["total_cost"] > 0 for p in players)
