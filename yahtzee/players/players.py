@@ -119,12 +119,12 @@ class ComputerPlayer(Player):
         self._strategy: Strategy | None = None
         self._rng: random.Random | None = None
         self._kept: tuple[tuple[object, ...], tuple[int, ...] | None] | None = None
-        """The last keep decided, with the position it was decided in (round, rolls, dice)."""
+        """The last keep drawn, and where: round, seat, turns taken, rolls left, dice."""
 
     def draw_from(self, rng: random.Random) -> None:
         """Draw the random decisions of a computer level from ``rng``, the game's generator.
 
-        Without it, such a player draws from a generator of its own, seeded by nothing.
+        Without it, such a player draws from an unseeded generator of its own.
         """
         self._rng = rng
 
