@@ -113,6 +113,26 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     assert SaveStore(problems=Problems()).unfinished() == []
 
 
+def test_a_seeded_game_against_a_level_ends_as_the_same_game_at_the_console(
+        client: TestClient, official: Solution) -> None:
+    """The level draws its choices from the game's dice generator, whichever front end plays."""
+    game, (secret,) = new_game(client, seed=5, rules="official", coach=False,
+                               players=[{"kind": "human"}, {"kind": "novice"}])
+    lines: list[str] = []
+    state = wait_turn(client, game, secret)
+    while state["turn"] is not None:
+        answer = move(client, game, secret, action="score", version=state["version"])
+        assert answer.status_code == 200, answer.text
+        box = best_box(answer.json())
+        answer = move(client, game, secret, action="box", box=box)
+        assert answer.status_code == 200, answer.text
+        lines += ["score", str(box)]
+        state = wait_turn(client, game, secret)
+    totals = [player["total"] for player in state["players"]]
+    assert totals == console_totals(["human", "novice"], 5, lines, rules="official")
+    assert state["players"][1]["name"] == "Novice"
+
+
 def test_a_toggle_leaves_the_options_and_the_chances_as_they_were(
         client: TestClient, course: Solution, course_moments: Moments) -> None:
     game, (secret,) = new_game(client, seed=8)
@@ -193,7 +213,7 @@ def test_a_box_already_scored_is_refused_by_the_engine(client: TestClient) -> No
 @pytest.mark.parametrize("form, message", [
     ({"players": []}, "A game has 1 to 6 players."),
     ({"players": [{"kind": "wizard"}]},
-     "Each player is one of: human, computer, expected, greedy."),
+     "Each player is one of: human, computer, expected, skilled, casual, novice, greedy."),
     ({"players": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "A"}]},
      "Player names must differ."),
     ({"players": [{"kind": "human", "name": "x" * 25}]},
@@ -453,6 +473,9 @@ def test_the_form_s_options_explain_the_kinds_and_rules(client: TestClient) -> N
     assert [(k["shown"], k["description"]) for k in options["kinds"]] == [
         ("Person", "someone at this screen or on their own link"),
         ("Computer", "plays to win"), ("Expected", "plays for the highest average score"),
+        ("Skilled", "plays like a strong player: about 10 points a game below the best"),
+        ("Casual", "plays like a fair player: about 25 points a game below the best"),
+        ("Novice", "plays like a beginner: about 45 points a game below the best"),
         ("Greedy", "takes the most points now")]
     assert {r["name"]: (r["label"], r["description"]) for r in options["rule_sets"]} == {
         "official": ("Official (Hasbro)", "joker and 100-point Yahtzee bonuses"),

@@ -251,3 +251,20 @@ def test_a_game_killed_mid_turn_goes_on_where_it_was_when_the_server_starts_agai
         again.process.terminate()
         again.process.wait(timeout=30)
     page.close()
+
+
+def test_the_form_offers_the_levels_each_with_its_line(browser: Browser, server: Server) -> None:
+    page = browser.new_page(viewport={"width": 1000, "height": 900})
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    page.wait_for_selector("#kinds-help li")
+    offered = page.locator("#seats select.kind").first.locator("option").all_inner_texts()
+    assert offered[3:6] == ["Skilled", "Casual", "Novice"]
+    lines = page.locator("#kinds-help li").all_inner_texts()
+    assert "Casual: plays like a fair player: about 25 points a game below the best" in lines
+    assert len([line for line in lines if "points a game below the best" in line]) == 3
+    page.locator("#seats select.kind").nth(1).select_option("novice")
+    hook(page, "new-game").click()
+    page.wait_for_selector('[data-testid="total-2"]')
+    assert "Novice" in page.locator("body").inner_text()
+    page.close()

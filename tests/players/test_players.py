@@ -42,12 +42,13 @@ def view(dice: tuple[int, ...], saved: tuple[bool, ...]) -> TurnView:
 
 
 def test_every_kind_is_found_by_its_name_and_aliases_only() -> None:
-    assert [k.name for k in KINDS] == ["human", "computer", "expected", "greedy"]
+    assert [k.name for k in KINDS] == ["human", "computer", "expected", "skilled", "casual",
+                                       "novice", "greedy"]
     assert find_kind("computer") is COMPUTER and find_kind("expected") is EXPECTED
     assert find_kind("optimal") is EXPECTED
     assert find_kind("greedy") is GREEDY and find_kind("human") is HUMAN
     assert find_kind("robot") is None and find_kind("Computer") is None
-    assert STRATEGIES == ("win", "optimal", "greedy")
+    assert STRATEGIES == ("win", "optimal", "skilled", "casual", "novice", "greedy")
     assert not HUMAN.is_computer and COMPUTER.is_computer
 
 

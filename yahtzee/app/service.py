@@ -71,6 +71,9 @@ class LiveGame:
         self.engine = engine
         self.resumed = resumed
         self.players = list(players)
+        for player in self.players:
+            if isinstance(player, ComputerPlayer):
+                player.draw_from(engine.rng)  # a level's choices: from the game's own dice
         self._coach = coach
         self._coach_later = coach_later if coach is None else None
         self.autosave = autosave

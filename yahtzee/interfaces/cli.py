@@ -22,8 +22,8 @@ from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.commands import COMMANDS, DEFAULT_DELAY, run
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import prepare_streams, printable
-from yahtzee.players.kinds import (COMPUTER, EXPECTED, KINDS, SOLO_STRATEGIES, PlayerKind,
-                                   find_kind)
+from yahtzee.players.kinds import (COMPUTER, EXPECTED, KINDS, SOLO_NAMES, SOLO_STRATEGIES,
+                                   PlayerKind, find_kind)
 
 
 def _player_kinds(text: str) -> list[PlayerKind]:
@@ -149,8 +149,9 @@ def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
 
     parser.add_argument("--players", type=_player_kinds, default=default(None), metavar="KINDS",
                         help="comma list of 1-6 players: human, computer (plays to win), "
-                             "expected (plays for the highest expected score), greedy "
-                             "(default: human,human)")
+                             "expected (plays for the highest expected score), skilled, "
+                             "casual, novice (play like people, about 10, 25 and 45 points "
+                             "a game below the best), greedy (default: human,human)")
     parser.add_argument("--names", type=_names, default=default(None), metavar="NAMES",
                         help="comma list of player names, in seating order")
     parser.add_argument("--rules", choices=sorted(RULES), default=default(None),
@@ -220,8 +221,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "deviation, lowest and highest score and a histogram.")
     simulate.add_argument("--rules", choices=sorted(RULES), default=None, help=rules_help)
     simulate.add_argument("--game", choices=GAMES, default=YAHTZEE, help=game_help)
-    simulate.add_argument("--strategy", choices=SOLO_STRATEGIES, default=SOLO_STRATEGIES[0],
-                          help=f"how the games are played (default: {SOLO_STRATEGIES[0]})")
+    simulate.add_argument("--strategy", choices=SOLO_NAMES, default=SOLO_STRATEGIES[0],
+                          metavar="KIND",
+                          help="how the games are played: a strategy or any computer kind, "
+                               f"one of {', '.join(SOLO_NAMES)} (default: {SOLO_STRATEGIES[0]})")
     simulate.add_argument("--games", type=_positive, default=1000, metavar="N",
                           help=f"how many games, 1 to {MAX_GAMES} (default: 1000)")
     simulate.add_argument("--seed", type=_seed, metavar="S",

@@ -32,7 +32,7 @@ from yahtzee.interfaces.review import Review, chart_lines, make_review, review_j
 from yahtzee.interfaces.review_html import review_document
 from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED,
                                         WORKERS_NEED_DATABASE, game_words, local_time)
-from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind
+from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind, solo_strategy
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.history import DamagedGameError
 from yahtzee.storage.port import (DATABASE_VARIABLE, BadDatabaseError, SaveStorage, Storage,
@@ -249,7 +249,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     from yahtzee.solver.factory import simulate_games
     games, seed = args.games, args.seed
     started = time.perf_counter()
-    scores = [int(s) for s in simulate_games(variant, args.strategy, games, seed, tables)]
+    strategy = solo_strategy(args.strategy) or args.strategy
+    scores = [int(s) for s in simulate_games(variant, strategy, games, seed, tables)]
     seconds = time.perf_counter() - started
     mean = statistics.fmean(scores)
     stdev = statistics.stdev(scores) if games > 1 else 0.0

@@ -17,7 +17,8 @@ from yahtzee.domain.card import JokerBar, MenuItem, Variant
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
 from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.engine.records import GameRecord
-from yahtzee.players.kinds import COMPUTER, EXPECTED, GREEDY, HUMAN, PlayerKind
+from yahtzee.players.kinds import (CASUAL, COMPUTER, EXPECTED, GREEDY, HUMAN, NOVICE, SKILLED,
+                                   PlayerKind)
 from yahtzee.solver.coach import BoxAdvice, Keep, KeepAdvice, Move, PlayerAnalysis
 from yahtzee.storage.snapshot import record_variant
 
@@ -32,6 +33,9 @@ KIND_WORDS: dict[PlayerKind, tuple[str, str]] = {
     HUMAN: ("Person", "someone at this screen or on their own link"),
     COMPUTER: ("Computer", "plays to win"),
     EXPECTED: ("Expected", "plays for the highest average score"),
+    SKILLED: ("Skilled", "plays like a strong player: about 10 points a game below the best"),
+    CASUAL: ("Casual", "plays like a fair player: about 25 points a game below the best"),
+    NOVICE: ("Novice", "plays like a beginner: about 45 points a game below the best"),
     GREEDY: ("Greedy", "takes the most points now"),
 }
 """Each player kind as the browser's form shows it: its label and what it does, in one line."""

@@ -38,17 +38,49 @@ EXPECTED = PlayerKind("expected", "Expected", "optimal", aliases=("optimal",))
 """Plays for the highest expected final score whoever it plays against (exact optimal solitaire
 play)."""
 GREEDY = PlayerKind("greedy", "Greedy", "greedy")
-KINDS: tuple[PlayerKind, ...] = (HUMAN, COMPUTER, EXPECTED, GREEDY)
+SKILLED = PlayerKind("skilled", "Skilled", "skilled")
+"""A strong person's play: about 10 points a game below optimal play, on average."""
+CASUAL = PlayerKind("casual", "Casual", "casual")
+"""A fair person's play: about 25 points a game below optimal play, on average."""
+NOVICE = PlayerKind("novice", "Novice", "novice")
+"""A beginner's play: about 45 points a game below optimal play, on average."""
+LEVELS: tuple[PlayerKind, ...] = (SKILLED, CASUAL, NOVICE)
+"""The computer kinds that play like people of a known strength, strongest first.
+
+Each chooses among the optimal strategy's options at random, a costlier option
+less often (``yahtzee.solver.levels`` holds how much less).
+"""
+KINDS: tuple[PlayerKind, ...] = (HUMAN, COMPUTER, EXPECTED, SKILLED, CASUAL, NOVICE, GREEDY)
 """Every player kind, in the order help texts list them."""
 STRATEGIES: tuple[str, ...] = tuple(k.strategy for k in KINDS if k.strategy is not None)
-"""The solver strategies that computer kinds play (``win``, ``optimal``, ``greedy``)."""
-SOLO_STRATEGIES: tuple[str, ...] = (EXPECTED.strategy or "", GREEDY.strategy or "")
+"""The solver strategies that computer kinds play (``win``, ``optimal``, the levels, ``greedy``)."""
+SOLO_STRATEGIES: tuple[str, ...] = (EXPECTED.strategy or "", GREEDY.strategy or "",
+                                    *(k.strategy or "" for k in LEVELS))
 """The strategies that play differently alone (playing to win alone is optimal play)."""
 
 
 def find_kind(name: str) -> PlayerKind | None:
     """Return the kind called ``name`` (or one of its aliases), or None if there is none."""
     return next((k for k in KINDS if name == k.name or name in k.aliases), None)
+
+
+def solo_strategy(name: str) -> str | None:
+    """Return the strategy that plays solitaire games for a strategy or computer kind ``name``.
+
+    A strategy stands for itself; a computer kind for its strategy, except that
+    playing to win alone is optimal play.  None when ``name`` is neither.
+    """
+    if name in SOLO_STRATEGIES:
+        return name
+    kind = find_kind(name)
+    if kind is None or kind.strategy is None:
+        return None
+    return EXPECTED.strategy if kind is COMPUTER else kind.strategy
+
+
+SOLO_NAMES: tuple[str, ...] = tuple(dict.fromkeys(
+    (*SOLO_STRATEGIES, *(k.name for k in KINDS if k.is_computer))))
+"""What ``simulate --strategy`` takes: every solitaire strategy and every computer kind."""
 
 
 def default_names(kinds: Sequence[PlayerKind]) -> list[str]:

@@ -8,6 +8,7 @@ every move the same way, whoever made it.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
@@ -45,6 +46,16 @@ class Competitor(Protocol):
 
     def facing(self, others: Sequence[Card]) -> Strategy:
         """Return the decisions to take against the opponents' cards ``others``."""
+        ...
+
+
+@runtime_checkable
+class Drawing(Protocol):
+    """A strategy whose decisions are drawn at random (a computer level): the game's dice
+    generator draws them, so that a seeded game is played the same way every time."""
+
+    def drawing(self, rng: random.Random) -> Strategy:
+        """Return the decisions to take, drawn from the game's generator ``rng``."""
         ...
 
 
@@ -106,6 +117,16 @@ class ComputerPlayer(Player):
         super().__init__(name, card, kind)
         self._load_strategy = load_strategy
         self._strategy: Strategy | None = None
+        self._rng: random.Random | None = None
+        self._kept: tuple[tuple[object, ...], tuple[int, ...] | None] | None = None
+        """The last keep drawn, and where: round, seat, turns taken, rolls left, dice."""
+
+    def draw_from(self, rng: random.Random) -> None:
+        """Draw the random decisions of a computer level from ``rng``, the game's generator.
+
+        Without it, such a player draws from an unseeded generator of its own.
+        """
+        self._rng = rng
 
     def prepare(self) -> Strategy:
         """Load the strategy (building its tables the first time) and return it."""
@@ -123,13 +144,35 @@ class ComputerPlayer(Player):
         """
         if choosing:
             return Move.box(self._deciding(view).category(self.card, view.dice).number)
-        keep = self._deciding(view).keep(self.card, view.dice, view.rolls_left)
+        keep = self._keep(view)
         if keep is None or len(keep) >= len(view.dice):
             return Move.score()  # keeping every die would roll nothing: the engine refuses that
         toggles = toggles_to_keep(view.dice, view.saved, keep)
         return Move.toggle(toggles[0]) if toggles else Move.roll()
 
+    def _keep(self, view: TurnView) -> tuple[int, ...] | None:
+        """Return the keep of this roll; a drawn keep is drawn once per roll.
+
+        Each toggle toward the keep asks for it again: drawn anew at every
+        step, the steps could head for different keeps.
+        """
+        deciding = self._deciding(view)
+        if not isinstance(self.prepare(), Drawing):
+            return deciding.keep(self.card, view.dice, view.rolls_left)
+        position = (view.round, view.seat, self.card.rounds_used(), view.rolls_left,
+                    tuple(view.dice))
+        if self._kept is None or self._kept[0] != position:
+            self._kept = (position, deciding.keep(self.card, view.dice, view.rolls_left))
+        return self._kept[1]
+
     def _deciding(self, view: TurnView) -> Strategy:
-        """Return the strategy, facing the other cards on the table when it plays to win."""
+        """Return the strategy, facing the other cards on the table when it plays to win.
+
+        A strategy whose decisions are drawn draws them from the game's generator.
+        """
         strategy = self.prepare()
+        if isinstance(strategy, Drawing):
+            if self._rng is None:
+                self._rng = random.Random()
+            return strategy.drawing(self._rng)
         return strategy.facing(view.others) if isinstance(strategy, Competitor) else strategy

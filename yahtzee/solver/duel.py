@@ -51,6 +51,8 @@ class Contender:
     model: ScoringModel
     values: FloatArray
     to_win: bool
+    temperature: float = 0.0
+    """Above 0: a computer level, which draws its keeps and boxes (``levels``)."""
 
 
 @dataclass
@@ -127,7 +129,8 @@ def _play_batch(contenders: Sequence[Contender], outlooks: Outlooks, rng: np.ran
                                           rivals)
                 else:
                     played = play_turn(contender.model, contender.values, rng,
-                                       prepare_turn(contender.model, contender.values, states))
+                                       prepare_turn(contender.model, contender.values, states),
+                                       contender.temperature)
                 flag[i, cols], mask[i, cols], upper[i, cols] = played[:3]
                 total[i, cols] += played[3]
     best = total.max(axis=0)

@@ -260,6 +260,16 @@ def scoring_choices(model: ScoringModel, values: FloatArray, states: States,
 
     ``states`` and ``rolls`` are parallel (one final roll per state).
     """
+    return first_best(scoring_worth(model, values, states, rolls), axis=1)
+
+
+def scoring_worth(model: ScoringModel, values: FloatArray, states: States,
+                  rolls: IntArray) -> FloatArray:
+    """Return, per state and slot, what scoring its roll there brings plus the points to come.
+
+    The result has shape (B, slots); a slot the rules do not offer is ``-inf``.
+    ``states`` and ``rolls`` are parallel (one final roll per state).
+    """
     flat = values.reshape(-1)
     count = len(states)
     rows = np.arange(count)
@@ -281,7 +291,7 @@ def scoring_choices(model: ScoringModel, values: FloatArray, states: States,
                                 np.arange(model.n_slots)[None, :], special.box_points[f, m, s],
                                 special.bonus_points[f, m, s])
             worth[hit] = np.where(special.allowed[f, m, s], vals, -np.inf)
-    return first_best(worth, axis=1)
+    return worth
 
 
 @dataclass(frozen=True)

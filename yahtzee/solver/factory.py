@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -22,13 +22,14 @@ from yahtzee.players.kinds import COMPUTER, EXPECTED, GREEDY, SOLO_STRATEGIES, S
 from yahtzee.players.players import Strategy
 from yahtzee.solver.cache import TableSource
 from yahtzee.solver.duel import Contender, Tally, duel
+from yahtzee.solver.levels import LevelStrategy, find_level
 from yahtzee.solver.moments import LastTurn, Moments
 from yahtzee.solver.play_to_win import BoxMover, Outlooks, PlayToWinStrategy
 from yahtzee.solver.poker import (PokerStrategy, expected_poker_score, poker_moments,
                                   poker_solution)
 from yahtzee.solver.profiles import Profiler
 from yahtzee.solver.simulate import play_games, simulate
-from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy
+from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy, TurnStrategy
 
 
 def get_strategy(kind: str, variant: Variant, tables: TableSource,
@@ -49,12 +50,16 @@ def get_strategy(kind: str, variant: Variant, tables: TableSource,
         profiler = get_profiler(variant, tables, moments)
         return cast(Strategy, PlayToWinStrategy(cast(BoxMover, profiler.strategy),
                                                 profiler.moments.second))
-    optimal = kind == EXPECTED.strategy
+    level = find_level(kind)
+    optimal = kind == EXPECTED.strategy or level is not None
+    strategy: TurnStrategy[Any, Any]
     if rules is None:
-        return cast(Strategy, PokerStrategy(optimal=optimal))
-    if optimal:
-        return cast(Strategy, OptimalStrategy(rules, tables(rules)))
-    return cast(Strategy, GreedyStrategy(rules))
+        strategy = PokerStrategy(optimal=optimal)
+    elif optimal:
+        strategy = OptimalStrategy(rules, tables(rules))
+    else:
+        strategy = GreedyStrategy(rules)
+    return cast(Strategy, strategy if level is None else LevelStrategy(strategy, level))
 
 
 MomentsSource = Callable[[Rules], Moments]
@@ -96,8 +101,9 @@ def simulate_games(variant: Variant, strategy: str, games: int, seed: int | None
     if strategy not in SOLO_STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; "
                          f"choose one of: {', '.join(SOLO_STRATEGIES)}")
-    model, values = poker_solution(strategy == EXPECTED.strategy)
-    return play_games(model, values, games, seed)
+    level = find_level(strategy)
+    model, values = poker_solution(strategy != GREEDY.strategy)
+    return play_games(model, values, games, seed, 0.0 if level is None else level.temperature)
 
 
 def duel_games(strategies: Sequence[str], variant: Variant, games: int, seed: int | None,
@@ -120,5 +126,11 @@ def duel_games(strategies: Sequence[str], variant: Variant, games: int, seed: in
     outlooks = Outlooks.of(values, moments(rules).second, LastTurn(model, values))
     greedy = np.zeros(model.shape)
     contenders = [Contender(model, greedy if s == GREEDY.strategy else values,
-                            s == COMPUTER.strategy) for s in strategies]
+                            s == COMPUTER.strategy, _temperature(s)) for s in strategies]
     return duel(contenders, outlooks, games, seed, progress, workers=os.cpu_count() or 1)
+
+
+def _temperature(strategy: str) -> float:
+    """Return the temperature of the level ``strategy`` plays (0: it is no level)."""
+    level = find_level(strategy)
+    return 0.0 if level is None else level.temperature

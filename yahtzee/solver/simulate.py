@@ -4,9 +4,10 @@ Each turn, the games' states are deduplicated, the values inside a turn
 are worked out once per distinct state, and every game then rolls, keeps
 and scores by table look-ups.  The decisions are the strategies' own (the
 same tie-breaking as ``yahtzee.solver.strategy``); the dice come from one
-numpy generator seeded by the caller, so a seed always gives the same games.
-While one batch of games throws its dice, a helper thread works out the
-next batch's values (numpy's array work runs without the interpreter lock).
+numpy generator seeded by the caller, so a seed always gives the same games;
+a computer level draws its choices from that generator too.  While one
+batch of games throws its dice, a helper thread works out the next batch's
+values (numpy's array work runs without the interpreter lock).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from yahtzee.players.kinds import EXPECTED, GREEDY, SOLO_STRATEGIES
 from yahtzee.solver import accel
 from yahtzee.solver.cache import TableSource
 from yahtzee.solver.dynamic import (States, TurnValues, first_best, scoring_choices,
-                                    state_index, step, table_specials, turn_values)
+                                    scoring_worth, state_index, step, table_specials,
+                                    turn_values)
 from yahtzee.solver.keeps import (COUNTS, FACES, KEEP_OF_CODE, MAX_SUB_KEEPS, NUM_DICE,
                                   ROLL_START, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray, IntArray,
                                   code_of)
+from yahtzee.solver.levels import draw_options, find_level
 from yahtzee.solver.model import ScoringModel, yahtzee_model
 
 GAMES_PER_BATCH = 4096
@@ -70,30 +73,30 @@ def prepare_turn(model: ScoringModel, values: FloatArray, states: States) -> Pre
 
 
 def play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
-              prepared: Prepared) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+              prepared: Prepared, temperature: float = 0.0
+              ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Play one turn of some games; return their next states and the points they scored.
 
     Each game keeps by its column ``where`` of the turn's tables; it scores
     the box the tables chose when they hold the choices, and otherwise the
-    box of the highest expected final score.
+    box of the highest expected final score.  A ``temperature`` above 0
+    plays a computer level: each keep and box is drawn from ``rng`` with the
+    chances of ``levels.choice_chances``.
     """
     states, turn, where, width = prepared
     rolls = _throw(rng, np.zeros(len(where), dtype=np.int64))
     done = np.zeros(len(where), dtype=np.bool_)
     for table in (turn.keep2, turn.keep1):
-        pick = accel.best_keeps(table, turn.leaf, where, rolls)
-        if pick is None:
-            options = _SUB_KEEPS_T[:, rolls]
-            worth = table.reshape(-1).take(options * width + where)
-            worth[0] = turn.leaf.reshape(-1).take(rolls * width + where)
-            np.copyto(worth, -np.inf, where=_PADDING_T[:, rolls])
-            pick = first_best(worth, axis=0)
+        pick = _keep_picks(rng, turn, table, rolls, where, width, temperature)
         stop = done | (pick == 0)
         kept = _SUB_KEEPS_T[pick, rolls]
         thrown = _throw(rng, kept)
         rolls = np.where(stop, rolls, thrown)
         done = stop
-    if turn.choice is not None:
+    if temperature > 0:
+        worth = scoring_worth(model, values, states, rolls)
+        slot = draw_options(worth.T, temperature, rng.random(len(rolls)))
+    elif turn.choice is not None:
         slot = turn.choice.reshape(-1).take(rolls * width + where).astype(np.int64)
     else:
         picked = accel.best_boxes(model, values, states.flag, states.mask, states.upper, rolls)
@@ -114,9 +117,31 @@ def play_turn(model: ScoringModel, values: FloatArray, rng: np.random.Generator,
     return (np.array(flag), np.array(mask), np.array(upper), np.array(reward))
 
 
+def _keep_picks(rng: np.random.Generator, turn: TurnValues, table: FloatArray, rolls: IntArray,
+                where: IntArray, width: int, temperature: float) -> IntArray:
+    """Return each game's keep of its roll, as a position in ``SUB_KEEPS`` (0: score now).
+
+    The best keep by ``table`` (a turn's keeps with one or two rolls left),
+    or with a ``temperature`` above 0 one drawn from ``rng``.
+    """
+    pick = accel.best_keeps(table, turn.leaf, where, rolls) if temperature <= 0 else None
+    if pick is not None:
+        return pick
+    options = _SUB_KEEPS_T[:, rolls]
+    worth = table.reshape(-1).take(options * width + where)
+    worth[0] = turn.leaf.reshape(-1).take(rolls * width + where)
+    np.copyto(worth, -np.inf, where=_PADDING_T[:, rolls])
+    if temperature > 0:
+        return draw_options(worth, temperature, rng.random(len(rolls)))
+    return first_best(worth, axis=0)
+
+
 def play_games(model: ScoringModel, values: FloatArray, games: int,
-               seed: int | None) -> npt.NDArray[np.int64]:
-    """Return the final scores of ``games`` solitaire games played with the state ``values``."""
+               seed: int | None, temperature: float = 0.0) -> npt.NDArray[np.int64]:
+    """Return the final scores of ``games`` solitaire games played with the state ``values``.
+
+    A ``temperature`` above 0 plays a computer level (see ``play_turn``).
+    """
     rng = np.random.default_rng(seed)
     flag = np.zeros(games, dtype=np.int64)
     mask = np.zeros(games, dtype=np.int64)
@@ -137,7 +162,7 @@ def play_games(model: ScoringModel, values: FloatArray, games: int,
                 prepared = coming.result()
                 if i + 1 < len(parts):
                     coming = prepare(parts[i + 1])
-                f2, m2, u2, reward = play_turn(model, values, rng, prepared)
+                f2, m2, u2, reward = play_turn(model, values, rng, prepared, temperature)
                 flag[part], mask[part], upper[part] = f2, m2, u2
                 total[part] += reward
     return total
@@ -147,11 +172,14 @@ def simulate(rules: Rules, strategy: str, games: int, seed: int | None,
              tables: TableSource) -> npt.NDArray[np.int64]:
     """Return the final scores of ``games`` games of ``rules`` played by ``strategy``.
 
-    ``strategy`` is a name of ``SOLO_STRATEGIES``; optimal play asks ``tables`` for its table.
+    ``strategy`` is a name of ``SOLO_STRATEGIES``; optimal play and the
+    levels ask ``tables`` for the rule set's table.
     """
-    if strategy == EXPECTED.strategy:
+    level = find_level(strategy)
+    if strategy == EXPECTED.strategy or level is not None:
         solution = tables(rules)
-        return play_games(solution.model, solution.values, games, seed)
+        return play_games(solution.model, solution.values, games, seed,
+                          0.0 if level is None else level.temperature)
     if strategy == GREEDY.strategy:
         model = yahtzee_model(rules)
         return play_games(model, np.zeros(model.shape), games, seed)

@@ -66,6 +66,21 @@ def _first_best(items: list[tuple[_T, float]]) -> tuple[_T, float]:
     return next((item, value) for item, value in items if value >= top - TIE)
 
 
+def keep_options(turn: TurnValues, dice: Sequence[int],
+                 rolls_left: int) -> tuple[tuple[tuple[int, ...], ...], FloatArray]:
+    """Return the distinct keeps of these dice and each one's expected points to come.
+
+    Both come in the tie-breaking order of ``best_keep``: the first keep holds
+    every die and stands for scoring now (its worth is the best box's); the
+    points are those of ``turn``'s tables with ``rolls_left`` (1 or 2) rolls left.
+    """
+    roll = roll_number(list(dice))
+    table = turn.keep1 if rolls_left == 1 else turn.keep2
+    worth = table.take(_SUB_KEEP_LISTS[roll])
+    worth[0] = turn.leaf[roll, 0]
+    return _SUB_KEEP_DICE[roll], worth
+
+
 def best_keep(turn: TurnValues, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
     """Return the keep of these dice that ``turn``'s tables rate best, or None to score now.
 
@@ -140,6 +155,12 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
         if rolls_left not in (1, 2):
             raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
         return best_keep(self.turn(card), dice, rolls_left)
+
+    def box_worth(self, card: _CardT, dice: Sequence[int]) -> tuple[list[_BoxT], list[float]]:
+        """Return the legal boxes for these dice in menu order, and each one's points now
+        plus the expected points to come (empty lists on a full card)."""
+        worth = self._category_worth(card, dice)
+        return [box for box, _ in worth], [value for _, value in worth]
 
     def category_values(self, card: _CardT, dice: Sequence[int]) -> dict[_BoxT, float]:
         """Return the expected final score after each legal choice for these dice."""

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 STRENGTHS = {kind.name: kind.name for kind in KINDS if kind.strategy is not None}
 """Computer player kinds and the strength each is listed as: its kind's name (``computer``,
-``expected``, ``greedy``), whatever names its players had."""
+``expected``, a level such as ``casual``, ``greedy``), whatever names its players had."""
 BUCKET_WIDTHS = (10, 20, 50, 100, 200, 500, 1000)
 """The widths a histogram's bars may have: never narrower than 10 points."""
 MAX_BUCKETS = 10
