@@ -11,6 +11,7 @@ for one test.  Without the server or psycopg the tests skip, unless
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import itertools
 import os
@@ -77,17 +78,28 @@ def _as_server_user(command: list[str]) -> list[str]:
     return command
 
 
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[Cluster]:
-    """Start a PostgreSQL cluster in a temporary folder for the run; stop it afterwards."""
+class ClusterUnavailableError(RuntimeError):
+    """PostgreSQL's server or psycopg is not installed: no cluster can be started."""
+
+
+@contextlib.contextmanager
+def running_cluster(*, durable: bool = False) -> Iterator[Cluster]:
+    """Start a PostgreSQL cluster in a temporary folder; stop it and remove it afterwards.
+
+    Without ``durable`` it does not sync its writes to disk (quicker, for
+    tests); with it, it keeps PostgreSQL's defaults, as a real server would
+    (for benchmarks).  ``ClusterUnavailableError`` when the server or psycopg
+    is missing.
+    """
     programs = server_folder()
     if programs is None:
-        _missing("PostgreSQL's server is not installed (apt-get install postgresql)")
+        raise ClusterUnavailableError(
+            "PostgreSQL's server is not installed (apt-get install postgresql)")
     try:
         import psycopg  # noqa: F401
     except ModuleNotFoundError:
-        _missing("psycopg is not installed (pip install 'psycopg[binary]')")
-    assert programs is not None
+        raise ClusterUnavailableError(
+            "psycopg is not installed (pip install 'psycopg[binary]')") from None
     folder = Path(tempfile.mkdtemp(prefix="yahtzee-postgres-"))
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
@@ -98,8 +110,8 @@ def postgres_cluster() -> Iterator[Cluster]:
         subprocess.run(_as_server_user([str(programs / "initdb"), "-D", str(data), "-U", SUPERUSER,
                                         "--auth=trust", "-E", "UTF8", "--no-sync"]),
                        check=True, capture_output=True)
-        options = (f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off "
-                   "-c max_connections=200")
+        options = (f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 "
+                   f"-c fsync={'on' if durable else 'off'} -c max_connections=200")
         subprocess.run(_as_server_user([str(programs / "pg_ctl"), "-D", str(data), "-l",
                                         str(folder / "log"), "-o", options, "-w", "start"]),
                        check=True, capture_output=True)
@@ -110,6 +122,16 @@ def postgres_cluster() -> Iterator[Cluster]:
             subprocess.run(_as_server_user([str(programs / "pg_ctl"), "-D", str(data), "-m",
                                             "immediate", "-w", "stop"]), capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """Start a PostgreSQL cluster in a temporary folder for the run; stop it afterwards."""
+    try:
+        with running_cluster() as cluster:
+            yield cluster
+    except ClusterUnavailableError as error:
+        _missing(str(error))
 
 
 @pytest.fixture
