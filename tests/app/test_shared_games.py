@@ -148,3 +148,23 @@ def test_one_server_plays_a_computer_until_its_lease_lapses_then_another_takes_o
     view = on_b.view()
     assert view.version > version and view.seat == 1 and view.round == 1
     assert made.table.view().seats[0].total == view.seats[0].total > 0
+
+
+def test_a_move_on_one_server_wakes_the_other_within_a_second(
+        servers: tuple[BrowserGames, BrowserGames]) -> None:
+    a, b = servers
+    made = a.create(solo(2))
+    heard: list[str] = []
+    woken = threading.Event()
+
+    def hear(game_id: str) -> None:
+        heard.append(game_id)
+        woken.set()
+
+    listener = a.store.listen(hear)  # returns once it listens
+    try:
+        b.get(made.table.game_id).act(made.secrets[0][0], Move.toggle(4))
+        assert woken.wait(1.0) and heard == [made.table.game_id]
+    finally:
+        listener.close()
+    assert made.table.view().saved == (False, False, False, True, False)
