@@ -68,13 +68,24 @@ def database_cpu(cluster: Cluster | None) -> float:
     return total
 
 
+def database_bytes(cluster: Cluster | None, database: str | None) -> int:
+    """Return the size of ``database`` (a name on ``cluster``) in bytes (0 without one)."""
+    if cluster is None or database is None:
+        return 0
+    import psycopg
+    with psycopg.connect(cluster.url(database), autocommit=True) as connection:
+        row = connection.execute("SELECT pg_database_size(current_database())").fetchone()
+    return int(row[0]) if row else 0
+
+
 def run_one(games: int, think: float, workers: int, cluster: Cluster | None) -> dict[str, Any]:
     """Play ``games`` games through one server setup; return its figures."""
-    database = None
+    database = name = None
     if cluster is not None:
         name = f"bench_{workers}_{os.getpid()}_{time.monotonic_ns()}"
         cluster.execute(f"CREATE DATABASE {name}")
         database = cluster.url(name)
+    empty = database_bytes(cluster, name)
     with tempfile.TemporaryDirectory(prefix="yahtzee-bench-scale-") as folder:
         data = Path(folder) / "data"
         process, url = start_server(data, capacity=games * 2, delay=0.0, database=database,
@@ -98,6 +109,7 @@ def run_one(games: int, think: float, workers: int, cluster: Cluster | None) -> 
             process.terminate()
             process.wait(timeout=60)
         problems = lost(data, load, games, database=database)
+    grown = database_bytes(cluster, name) - empty if name is not None else 0
     times = sorted(load.times) or [float("nan")]
     quantile = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
     moves = max(len(load.times), 1)
@@ -109,6 +121,7 @@ def run_one(games: int, think: float, workers: int, cluster: Cluster | None) -> 
             "server_cpu_ms_per_move": round(cpu / moves * 1000, 2),
             "database_cpu_ms_per_move": round(db_cpu / moves * 1000, 2),
             "server_memory_mb": round(memory, 1), "errors": len(load.failures),
+            "database_bytes_per_game": round(grown / max(games, 1)),
             "load_average": round(os.getloadavg()[0], 2), "lost": problems}
 
 
