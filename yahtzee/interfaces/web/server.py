@@ -371,9 +371,11 @@ class WebTable:
                 continue
             for game_id in lapsed:
                 try:
-                    await self.table(game_id)
+                    table: BrowserGame = await run_in_threadpool(self.games.get, game_id)
+                    await run_in_threadpool(table.refresh)  # this copy may be behind
                 except (GameRequestError, StorageError):
                     continue
+                self.drive(table)
 
     # -- routes ------------------------------------------------------------
     async def page(self, request: Request) -> Response:
