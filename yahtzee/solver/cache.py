@@ -255,7 +255,7 @@ def decode_shape(rules: Rules, model: ScoringModel, data: bytes) -> Shape:
     tables = [arrays[q] for q in SHAPE]
     if any(t.shape != model.shape or t.dtype != np.float32 for t in tables):
         raise DamagedTableError("array shapes do not fit the rules")
-    return Shape(*tables)
+    return Shape(tables[0], tables[1])
 
 
 def build_shape(rules: Rules, solution: Solution, moments: Moments,
@@ -281,7 +281,7 @@ def decode_moments(rules: Rules, model: ScoringModel, data: bytes) -> Moments:
     tables = [arrays[q] for q in QUANTITIES]
     if any(t.shape != model.shape or t.dtype != np.float64 for t in tables):
         raise DamagedTableError("array shapes do not fit the rules")
-    return Moments(*tables)
+    return Moments(tables[0], tables[1], tables[2])
 
 
 def build_moments(rules: Rules, solution: Solution, report: Report | None = None) -> Moments:

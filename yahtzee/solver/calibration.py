@@ -2,8 +2,9 @@
 
 Each game seats optimal players; at the start of every turn the chance of
 the player about to roll is predicted from all cards (the one outlook of
-every win chance, as ``PlayToWinStrategy.chances`` reads it), and when the game ends each prediction meets its outcome:
-1 for a win, the share of a tie, 0 for a loss.  Grouped per tenth of the
+every win chance, as ``PlayToWinStrategy.chances`` reads it), and when
+the game ends each prediction meets its outcome: 1 for a win, the share
+of a tie, 0 for a loss.  Grouped per tenth of the
 predicted chance, an honest prediction's mean matches the outcomes' mean.
 The grouping (``calibration``) needs no numpy: the statistics of the
 history use it on the chances filed with the games.

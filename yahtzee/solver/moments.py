@@ -215,6 +215,9 @@ LAST_TURN_POINTS = 256
 LAST_TURN_BATCH = 32
 """States whose last-turn distributions are worked out together."""
 
+LAST_TURN_SUPPORT = 64
+"""More than the different numbers of points a single last turn can score (38 at most)."""
+
 
 class LastTurn:
     """The exact distribution of the last turn's points, for states with one turn left.
@@ -243,6 +246,12 @@ class LastTurn:
         """Per row: the chance of at most each number of points."""
         self.width = np.zeros(count, dtype=np.int64)
         """Per row: one more than the most points its distribution reaches."""
+        self.points = np.zeros((count, LAST_TURN_SUPPORT), dtype=np.int64)
+        """Per row: the numbers of points it can score, lowest first (then padding)."""
+        self.chances = np.zeros((count, LAST_TURN_SUPPORT))
+        """Per row: the chance of each of ``points`` (0 for the padding)."""
+        self.size = np.zeros(count, dtype=np.int64)
+        """Per row: how many numbers of points it can score."""
         self._solved = np.zeros(count, dtype=np.bool_)
         self._lock = threading.Lock()
 
@@ -260,8 +269,20 @@ class LastTurn:
                 self.pmf[some] = pmf
                 self.cdf[some] = np.cumsum(pmf, axis=1)
                 self.width[some] = LAST_TURN_POINTS - np.argmax(pmf[:, ::-1] > 0, axis=1)
+                self._compact(some, pmf)
                 self._solved[some] = True
         return rows
+
+    def _compact(self, some: IntArray, pmf: FloatArray) -> None:
+        """Store the rows ``some`` of ``pmf`` as the points they can score and their chances."""
+        possible = pmf > 0
+        size = possible.sum(axis=1)
+        if size.max() > LAST_TURN_SUPPORT:
+            raise ValueError(f"a turn with {size.max()} possible scores does not fit")
+        order = np.argsort(~possible, axis=1, kind="stable")[:, :LAST_TURN_SUPPORT]
+        self.points[some] = order
+        self.chances[some] = np.take_along_axis(pmf, order, axis=1)
+        self.size[some] = size
 
 
 def _last_turn_pmf(model: ScoringModel, values: FloatArray, states: States) -> FloatArray:

@@ -261,20 +261,23 @@ class _Players:
 
 def _pmf_of(points: FloatArray, rows: IntArray, last: LastTurn | None
             ) -> tuple[FloatArray, FloatArray]:
-    """Return whole scores (N, W) and their chances for players known or with one turn left.
+    """Return the possible final scores (N, K) and their chances, for players known or exact.
 
     ``points`` is each one's final score so far (its banked points, or its
-    known final score when ``rows`` is -1).
+    known final score when ``rows`` is -1, a player whose last turn is
+    still to play has the scores of its row); the padding has chance 0.
     """
-    width = 1
-    if last is not None and (rows >= 0).any():
-        width = int(last.width[rows[rows >= 0]].max())
-    scores: FloatArray = points[:, None] + np.arange(width)[None, :]
-    chances = np.zeros((len(points), width))
-    chances[rows < 0, 0] = 1.0
-    if (rows >= 0).any():
+    exact = rows >= 0
+    size = 1
+    if last is not None and exact.any():
+        size = int(last.size[rows[exact]].max())
+    scores: FloatArray = np.repeat(points[:, None], size, axis=1)
+    chances = np.zeros((len(points), size))
+    chances[~exact, 0] = 1.0
+    if exact.any():
         assert last is not None
-        chances[rows >= 0] = last.pmf[rows[rows >= 0], :width]
+        scores[exact] += last.points[rows[exact], :size]
+        chances[exact] = last.chances[rows[exact], :size]
     return scores, chances
 
 

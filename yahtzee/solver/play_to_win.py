@@ -208,10 +208,9 @@ class PlayToWinStrategy:
         The one outlook of every win chance: the computer's own chance, the
         coach's, the filed ones.  With one card the chance is 1.
         """
-        banked = [float(card.score()) for card in cards]
-        return self._chances(np.array(banked)[:, None],
-                             np.array([[self.index_of(card)] for card in cards],
-                                      dtype=np.int64))[:, 0].tolist()
+        banked = np.array([[float(card.score())] for card in cards])
+        index = np.array([[self.index_of(card)] for card in cards], dtype=np.int64)
+        return [float(chance) for chance in self._chances(banked, index)[:, 0]]
 
     def _chances(self, banked: FloatArray, index: IntArray) -> FloatArray:
         """Return every player's chance (P, N) from their points and states (P, N)."""
@@ -250,17 +249,18 @@ class PlayToWinStrategy:
             banked[seat] += reward
             index[seat] = int(state_index(self.model, np.array(f2), np.array(m2),
                                           np.array(u2)))
-            return self._chances(banked[:, None], index[:, None])[:, 0].tolist()
+            after = self._chances(banked[:, None], index[:, None])[:, 0]
+            return [float(chance) for chance in after]
         keep = sorted(dice if kept is None else kept)
         leaf = self._turn_end_chances(card, banked, index, seat)
         if len(keep) == len(dice):
-            return leaf[roll_number(keep)].tolist()
+            return [float(chance) for chance in leaf[roll_number(keep)]]
         one_left = expected_over_keeps(leaf)
         if rolls_left == 2:
             turn = self._optimal_turn(card)
             after_second = at_chosen_keeps(turn.keep1, one_left[:, :, None])[:, :, 0]
             one_left = expected_over_keeps(after_second)
-        return one_left[keep_number(keep)].tolist()
+        return [float(chance) for chance in one_left[keep_number(keep)]]
 
     def _optimal_turn(self, card: Any) -> TurnValues:
         """Return optimal solitaire play's turn from the card's state, the boxes chosen."""
