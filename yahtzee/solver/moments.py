@@ -24,7 +24,6 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from math import comb
 from typing import Any
 
 import numpy as np
@@ -337,10 +336,6 @@ class Shape:
         return self.third, self.fourth
 
 
-_RAW_ORDERS = (3, 4)
-"""The raw moments of the points to come that ``turn_shape`` works out (beyond the second)."""
-
-
 def _turn_choices(model: ScoringModel, values: FloatArray, states: States) -> TurnValues:
     """Return the values inside a turn of a batch of states, the boxes chosen."""
     fast = accel.turn_tables(model, values, states.flag, states.mask, states.upper,
@@ -356,7 +351,8 @@ def turn_shape(model: ScoringModel, raw: Sequence[FloatArray], states: States) -
     ``raw`` holds the flat tables of the raw moments of the points to come,
     the first (the values) to the fourth, already worked out for the states
     after this turn.  After a final roll that scores ``r`` and leads to
-    ``s'``, ``E[(r + R')**k]`` is the binomial sum of ``r**(k - j) E[R'**j]``;
+    ``s'``, ``E[(r + R')**k]`` is the binomial sum of ``r**(k - j) E[R'**j]``
+    (in Horner's form);
     keeps and rolls follow optimal play as in ``turn_moments``.  Shape (2, B).
     """
     values = raw[0].reshape(model.shape)
@@ -366,12 +362,13 @@ def turn_shape(model: ScoringModel, raw: Sequence[FloatArray], states: States) -
     flag, mask, upper = states.flag[None, :], states.mask[None, :], states.upper[None, :]
     flag, mask, upper, reward = step(model, flag, mask, upper, slots, box, bonus)
     following = state_index(model, flag, mask, upper)
-    after = [np.ones(following.shape)] + [t.take(following) for t in raw]
-    points = reward.astype(np.float64)
+    m1, m2, m3, m4 = (t.take(following) for t in raw)
+    r = reward.astype(np.float64)
     count = len(states)
-    leaf = np.stack([sum(comb(k, j) * points ** (k - j) * after[j] for j in range(k + 1))
-                     for k in _RAW_ORDERS], axis=1)
-    orders = len(_RAW_ORDERS)
+    leaf = np.empty((NUM_ROLLS, 2, count))
+    leaf[:, 0] = m3 + r * (3 * m2 + r * (3 * m1 + r))
+    leaf[:, 1] = m4 + r * (4 * m3 + r * (6 * m2 + r * (4 * m1 + r)))
+    orders = 2
     one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1)).reshape(-1, orders, count)
     after_second = at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
     two_left = expected_over_keeps(after_second).reshape(-1, orders, count)
