@@ -306,8 +306,11 @@ def _last_turn_pmf(model: ScoringModel, values: FloatArray, states: States) -> F
     after_second = at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
     two_left = expected_over_keeps(after_second).reshape(-1, width, count)
     after_first = at_chosen_keeps(turn.keep2, two_left)
+    start = np.zeros((width, count))
+    for chance, row in zip(ROLL_PROBABILITY, after_first):  # each state's sum in one order,
+        start += chance * row                               # whatever the batch
     result = np.zeros((count, LAST_TURN_POINTS))
-    result[:, :width] = np.tensordot(ROLL_PROBABILITY, after_first, axes=(0, 0)).T
+    result[:, :width] = start.T
     return result
 
 

@@ -346,4 +346,5 @@ def chance_to_win(banked: FloatArray, index: IntArray, columns: IntArray, field:
         scores = players.mean[spread, None] + sd[:, None] * _Z_NODES[None, :]
         result[spread] = _expected_share(scores, _shaped_weights(skew, excess), field,
                                          players.columns[spread], last)
+    np.clip(result, 0.0, 1.0, out=result)  # sums of exact chances can pass 1 by a rounding
     return result.reshape(shape)

@@ -213,7 +213,12 @@ class PlayToWinStrategy:
         return [float(chance) for chance in self._chances(banked, index)[:, 0]]
 
     def _chances(self, banked: FloatArray, index: IntArray) -> FloatArray:
-        """Return every player's chance (P, N) from their points and states (P, N)."""
+        """Return every player's chance (P, N) from their points and states (P, N).
+
+        Two players' chances add up to 1 as they are (each is ``chance_to_win``
+        itself); with more, each player's own quadrature leaves the sum a
+        little off 1, and they are scaled to add up to 1.
+        """
         players, count = banked.shape
         if players == 1:
             return np.ones((1, count))
@@ -223,6 +228,8 @@ class PlayToWinStrategy:
             field = Field.of(self.outlooks, banked[others], index[others])
             result[seat] = chance_to_win(banked[seat], index[seat], np.arange(count), field,
                                          self.outlooks)
+        if players > 2:
+            result /= result.sum(axis=0, keepdims=True)
         return result
 
     def chances_after(self, cards: Sequence[Any], seat: int, dice: Sequence[int],
