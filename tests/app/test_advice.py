@@ -124,7 +124,8 @@ def shaped_share(coach: Coach, card: Card, dice: list[int], number: int, total: 
     o = winner.outlooks
     mean = float(card.score()) + after[3] + o.mean[index]
     return 1.0 - float(shaped_cdf(np.array(float(total)), mean, o.variance[index],
-                                  o.third[index], o.fourth[index]))
+                                  o.third[index].astype(np.float64),
+                                  o.fourth[index].astype(np.float64)))
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -112,6 +112,7 @@ def test_the_coach_the_computer_and_the_duel_give_the_same_chances(
     variant = yahtzee_variant(OFFICIAL)
     setup = Solvers()
     coach = setup.coach(variant, profiles=True)
+    assert COMPUTER.strategy is not None
     computer = get_strategy(COMPUTER.strategy, variant, setup.solutions(), setup.moments())
     assert isinstance(computer, PlayToWinStrategy)
     outlooks = outlooks_of(official.model, official.values, official_moments)
