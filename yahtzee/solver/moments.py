@@ -245,7 +245,7 @@ class LastTurn:
         """Per row: the chance of at most each number of points."""
         self.width = np.zeros(count, dtype=np.int64)
         """Per row: one more than the most points its distribution reaches."""
-        self.points = np.zeros((count, LAST_TURN_SUPPORT), dtype=np.int64)
+        self.points = np.zeros((count, LAST_TURN_SUPPORT), dtype=np.int16)
         """Per row: the numbers of points it can score, lowest first (then padding)."""
         self.chances = np.zeros((count, LAST_TURN_SUPPORT))
         """Per row: the chance of each of ``points`` (0 for the padding)."""
