@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from tests.helpers import variant_of
@@ -17,7 +17,9 @@ from yahtzee.domain.card import Card, JokerBar, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach
+from yahtzee.solver.dynamic import state_index, step_one
 from yahtzee.solver.moments import Moments
+from yahtzee.solver.outlook import shaped_cdf
 from yahtzee.engine.records import ROLLS
 from yahtzee.solver.ties import TIE
 from yahtzee.solver.ranking import TOP_MOVES as MAX_MOVES
@@ -106,18 +108,30 @@ def test_after_the_third_roll_a_forced_joker_leaves_one_move(coaches: dict[str, 
     assert (move.box.name, move.box.points, move.box.bonus) == ("Sixes", 130, 100)
 
 
-def normal_share(mean: float, sd: float, total: int) -> float:
-    """Return P(X > total) + P(X = total) / 2 for X normal, spread over whole points."""
-    def below(x: float) -> float:
-        """Return the normal distribution function at ``x``."""
-        return 0.5 * (1 + math.erf((x - mean) / (sd * math.sqrt(2))))
-    return 1 - below(total + 0.5) + (below(total + 0.5) - below(total - 0.5)) / 2
+def shaped_share(coach: Coach, card: Card, dice: list[int], number: int, total: int) -> float:
+    """Return the chance that scoring ``dice`` in box ``number`` ends above ``total`` (ties half).
+
+    Read straight from the one outlook: the final score is the card's
+    points, the box's and the state's points to come, spread by its four
+    cumulants (the box leaves more than one turn to play).
+    """
+    winner = coach.play_to_win()
+    flag, mask, upper = winner.base.state_key(card)
+    [(slot, points, bonus)] = [(slot, points, bonus) for box, slot, points, bonus
+                               in winner.base.box_moves(card, dice) if box.number == number]
+    after = step_one(winner.model, flag, mask, upper, slot, points, bonus)
+    index = state_index(winner.model, *(np.array(part) for part in after[:3]))
+    o = winner.outlooks
+    mean = float(card.score()) + after[3] + o.mean[index]
+    return 1.0 - float(shaped_cdf(np.array(float(total)), mean, o.variance[index],
+                                  o.third[index].astype(np.float64),
+                                  o.fourth[index].astype(np.float64)))
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_opponents_give_each_move_its_chance_to_beat_their_final_totals(
         game: str, coaches: dict[str, Coach]) -> None:
-    """Against one total: a box's chance is the normal share of its final score (ties half)."""
+    """Against one total: a box's chance is the outlook's share of its final score (ties half)."""
     coach = coaches[game]
     card = variant_of(game).new_card()
     dice = [5, 5, 2, 1, 6]
@@ -132,7 +146,7 @@ def test_opponents_give_each_move_its_chance_to_beat_their_final_totals(
         assert 0.05 < move.win_chance < 0.95
         if move.box is not None:
             assert move.win_chance == pytest.approx(
-                normal_share(move.profile.mean, move.profile.sd, total), abs=0.01)
+                shaped_share(coach, card, dice, move.box.number, total), abs=1e-12)
     # Only the highest total counts: to beat it is to beat the others.
     assert win_chances(coach, card, dice, 1, moves, (total - 50, total)) == pytest.approx(
         [m.win_chance for m in moves], abs=1e-9)

@@ -6,7 +6,7 @@ user would: subprocesses of ``python game_driver.py ...`` and
 input fed from a string and both output streams captured.  Nothing of the
 ``yahtzee`` package is imported here, so modules may move freely; the solver
 tables come from the session fixtures of ``tests/solver_fixtures.py``
-(``official``, ``course`` and their moments) and are shared through
+(``official``, ``course`` and their moments and shapes) and are shared through
 ``YAHTZEE_CACHE_DIR``.
 
 A scenario is a few steps run in order in one fresh data folder
@@ -396,13 +396,14 @@ def test_golden(scenario: Scenario, official: object, course: object,
     """Replay ``scenario`` and compare every recorded file byte for byte.
 
     The scenario's cache folder holds the session's tables of both rule
-    sets, the optimal-play and the spread-and-chances ones, and nothing
+    sets, the optimal-play, the spread-and-chances and the shape ones, and nothing
     else, so that a transcript never shows a table being built, whatever
     other tests left in the session's cache.
     """
     cache = tmp_path / "cache"
     cache.mkdir()
-    for table in [*solver_cache.glob("solver-*.table"), *solver_cache.glob("solver-*.moments")]:
+    for table in [*solver_cache.glob("solver-*.table"), *solver_cache.glob("solver-*.moments"),
+                  *solver_cache.glob("solver-*.shape")]:
         os.link(table, cache / table.name)
     recorded = run_scenario(scenario, cache)
     folder = GOLDEN / scenario.name

@@ -101,7 +101,10 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     assert state["win_chances"] is None
     assert [line.split(" = ")[0] for line in state["luck"]] == [
         f"Player 1: {totals[0]}", f"Computer: {totals[1]}"]
-    assert state["luck"][1].endswith(" - 0.0 decisions")
+    # The computer plays to win: it may give up a few expected points, never many.
+    cost = re.fullmatch(r"Computer: \d+ = \d+\.\d expected [+-] \d+\.\d luck - (\d+\.\d) decisions",
+                        state["luck"][1])
+    assert cost is not None and float(cost.group(1)) < 5
     best = max(totals)
     winner = "Player 1" if totals[0] > totals[1] else "Computer"
     assert state["winner"] == f"{winner} wins with {best} points"

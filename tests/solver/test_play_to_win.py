@@ -30,8 +30,9 @@ from yahtzee.solver.duel import Contender, duel
 from yahtzee.solver.dynamic import States, level_states, table_specials, turn_values
 from yahtzee.solver.factory import duel_games, get_strategy
 from yahtzee.solver.moments import LastTurn, Moments
-from yahtzee.solver.play_to_win import (POINT_WEIGHT, Field, Outlooks, PlayToWinStrategy,
-                                        chance_to_win, mean_worth, normal_cdf, turn_worth)
+from yahtzee.solver.outlook import Field, Outlooks, chance_to_win, normal_cdf
+from yahtzee.solver.play_to_win import (POINT_WEIGHT, PlayToWinStrategy, mean_worth,
+                                        outlooks_of, turn_worth)
 from yahtzee.solver.strategy import OptimalStrategy
 from tests.helpers import run_cli
 
@@ -95,8 +96,7 @@ def test_the_normal_distribution_function_is_accurate_in_the_tails() -> None:
 @pytest.fixture(scope="module")
 def official_outlooks(official: Solution, official_moments: Moments) -> Outlooks:
     """The official rules' outlooks with their last-turn distributions."""
-    return Outlooks.of(official.values, official_moments.second,
-                       LastTurn(official.model, official.values))
+    return outlooks_of(official.model, official.values, official_moments)
 
 
 def card_with(open_boxes: set[CV], points: int = 0) -> ScoreCard:
@@ -243,7 +243,7 @@ def test_on_its_last_turn_the_computer_takes_the_keep_with_the_best_exact_chance
     to win, the sum must beat 27, and throwing three dice beside 6 6 gives
     the better chance.
     """
-    strategy = PlayToWinStrategy(OptimalStrategy(OFFICIAL, official), official_moments.second)
+    strategy = PlayToWinStrategy(OptimalStrategy(OFFICIAL, official), official_moments)
     mine = card_with({CV.CHANCE})
     theirs = card_with(set(), 27)
     facing = strategy.facing([theirs])
@@ -310,7 +310,7 @@ def test_a_duel_is_reproducible_and_counts_every_game(official: Solution,
 def test_seats_rotate_so_equal_players_share_the_wins(official: Solution,
                                                       official_moments: Moments) -> None:
     """Two copies of the same player, 400 games: each wins its share within the noise."""
-    outlooks = Outlooks.of(official.values, official_moments.second)
+    outlooks = outlooks_of(official.model, official.values, official_moments)
     same = Contender(official.model, official.values, to_win=False)
     tally = duel([same, same], outlooks, 400, 3)
     assert tally.games == 400

@@ -187,7 +187,8 @@ class LiveGame:
             else:
                 options = tuple(self.coach.box_options(view.card, view.dice))
             chances = self.coach.win_chances([p.card for p in self.players], view.seat,
-                                             options[0][1] if options else None)
+                                             view.dice, view.rolls_left,
+                                             options[0][0] if options else None)
             self._outlook = (key, options, None if chances is None else tuple(chances))
         return self._outlook[1], self._outlook[2]
 

@@ -18,7 +18,7 @@ import hashlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import numpy as np
@@ -28,7 +28,7 @@ from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, R
                                    SolverEvent, TableNotStored, TableStore, TableUnusable)
 from yahtzee.solver.dynamic import solve, start_state_value
 from yahtzee.solver.keeps import FloatArray
-from yahtzee.solver.moments import QUANTITIES, Moments, solve_moments
+from yahtzee.solver.moments import QUANTITIES, SHAPE, Moments, Shape, solve_moments, solve_shape
 from yahtzee.solver.model import (ScoringModel, SpecialRolls, yahtzee_model,
                                   yahtzee_model_in_step)
 
@@ -193,6 +193,7 @@ def build(rules: Rules, report: Report | None = None) -> Solution:
 
 _LOADED: dict[tuple[str, TableStore | None], Solution] = {}
 _MOMENTS: dict[tuple[str, TableStore | None], Moments] = {}
+_SHAPES: dict[tuple[str, TableStore | None], Shape] = {}
 _Table = TypeVar("_Table")
 
 
@@ -217,17 +218,59 @@ def moments_name(rules: Rules) -> str:
 
 def load_or_build_moments(rules: Rules, solution: Solution, store: TableStore | None = None,
                           report: Report | None = None) -> Moments:
-    """Return the ``Moments`` of ``rules``: from memory, from ``store``, or worked out and stored.
+    """Return the ``Moments`` of ``rules``, with their ``Shape``: from memory, ``store``, or made.
 
-    Stored, checked and kept in memory like the solution's table (see
-    ``load_or_build``), and built only when asked for: advice with outcome
-    profiles and win chances need it, play does not.
+    Each of the two is stored, checked and kept in memory like the
+    solution's table (see ``load_or_build``), in a file of its own, and
+    built only when asked for: advice with outcome profiles and win chances
+    need them, play does not.
     """
-    return _load_or_make(
+    moments = _load_or_make(
         _MOMENTS, rules, moments_name(rules), store, report,
         lambda data: decode_moments(rules, solution.model, data),
         lambda: build_moments(rules, solution, report),
-        lambda moments: encode_arrays(rules, dict(zip(QUANTITIES, moments.tables()))))
+        lambda made: encode_arrays(rules, dict(zip(QUANTITIES, made.tables()))))
+    if moments.shape is not None:
+        return moments
+    shape = _load_or_make(
+        _SHAPES, rules, shape_name(rules), store, report,
+        lambda data: decode_shape(rules, solution.model, data),
+        lambda: build_shape(rules, solution, moments, report),
+        lambda made: encode_arrays(rules, dict(zip(SHAPE, made.tables()))))
+    with_shape = replace(moments, shape=shape)
+    _MOMENTS[_memo_key(rules, store)] = with_shape
+    return with_shape
+
+
+def shape_name(rules: Rules) -> str:
+    """Return the name under which the higher cumulants of ``rules`` are stored."""
+    return f"solver-{rules.name}.shape"
+
+
+def decode_shape(rules: Rules, model: ScoringModel, data: bytes) -> Shape:
+    """Return the higher cumulants stored in ``data``; ``DamagedTableError`` if a check fails."""
+    arrays = decode_arrays(rules, data)
+    if any(q not in arrays for q in SHAPE):
+        raise DamagedTableError("not a table of cumulants")
+    tables = [arrays[q] for q in SHAPE]
+    if any(t.shape != model.shape or t.dtype != np.float32 for t in tables):
+        raise DamagedTableError("array shapes do not fit the rules")
+    return Shape(tables[0], tables[1])
+
+
+def build_shape(rules: Rules, solution: Solution, moments: Moments,
+                report: Report | None = None) -> Shape:
+    """Work out the higher cumulants of ``rules``, telling ``report`` how far it is."""
+    started = time.perf_counter()
+    _tell(report, BuildStarted(rules.name, moments=True))
+
+    def progress(done: int, total: int) -> None:
+        """Pass on how many turns are worked out."""
+        _tell(report, BuildProgress(done, total))
+
+    shape = solve_shape(solution.model, solution.values, moments.second, progress)
+    _tell(report, BuildFinished(solution.model.rounds, time.perf_counter() - started))
+    return shape
 
 
 def decode_moments(rules: Rules, model: ScoringModel, data: bytes) -> Moments:
@@ -238,7 +281,7 @@ def decode_moments(rules: Rules, model: ScoringModel, data: bytes) -> Moments:
     tables = [arrays[q] for q in QUANTITIES]
     if any(t.shape != model.shape or t.dtype != np.float64 for t in tables):
         raise DamagedTableError("array shapes do not fit the rules")
-    return Moments(*tables)
+    return Moments(tables[0], tables[1], tables[2])
 
 
 def build_moments(rules: Rules, solution: Solution, report: Report | None = None) -> Moments:
@@ -264,7 +307,7 @@ def _load_or_make(memo: dict[tuple[str, TableStore | None], _Table], rules: Rule
     What cannot be read or used is reported and made again; a made table is
     written to ``store`` (a failure there is reported, the table still used).
     """
-    key = (json.dumps(rules_settings(rules), sort_keys=True), store)
+    key = _memo_key(rules, store)
     if key in memo:
         return memo[key]
     table: _Table | None = None
@@ -291,6 +334,11 @@ def _load_or_make(memo: dict[tuple[str, TableStore | None], _Table], rules: Rule
     return table
 
 
+def _memo_key(rules: Rules, store: TableStore | None) -> tuple[str, TableStore | None]:
+    """Return the key of a rule set's table in memory, per store."""
+    return json.dumps(rules_settings(rules), sort_keys=True), store
+
+
 def _tell(report: Report | None, event: SolverEvent) -> None:
     """Pass ``event`` to ``report``, if there is one."""
     if report is not None:
@@ -301,3 +349,4 @@ def forget_loaded() -> None:
     """Drop the tables held in memory (the next use reads or builds them again)."""
     _LOADED.clear()
     _MOMENTS.clear()
+    _SHAPES.clear()

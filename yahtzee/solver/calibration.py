@@ -1,9 +1,10 @@
 """Are the win chances honest?  Seeded games of optimal players, predictions against outcomes.
 
 Each game seats optimal players; at the start of every turn the chance of
-the player about to roll is predicted from all cards (``Profiler`` and
-``win_chances``), and when the game ends each prediction meets its outcome:
-1 for a win, the share of a tie, 0 for a loss.  Grouped per tenth of the
+the player about to roll is predicted from all cards (the one outlook of
+every win chance, as ``PlayToWinStrategy.chances`` reads it), and when
+the game ends each prediction meets its outcome: 1 for a win, the share
+of a tie, 0 for a loss.  Grouped per tenth of the
 predicted chance, an honest prediction's mean matches the outcomes' mean.
 The grouping (``calibration``) needs no numpy: the statistics of the
 history use it on the chances filed with the games.
@@ -14,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.score_card import ScoreCard
@@ -64,7 +65,8 @@ def play_turn(strategy: Decider, card: ScoreCard, rng: random.Random) -> None:
 def predictions(rules: Rules, profiler: Profiler, strategy: OptimalStrategy, games: int,
                 seed: int, players: int = 2) -> list[tuple[float, float]]:
     """Return (predicted chance, outcome) at every turn's start of ``games`` seeded games."""
-    from yahtzee.solver.winning import win_chances
+    from yahtzee.solver.play_to_win import PlayToWinStrategy
+    winner = PlayToWinStrategy(cast(Any, profiler.strategy), profiler.moments)
     rng = random.Random(seed)
     pairs: list[tuple[float, float]] = []
     for _ in range(games):
@@ -72,8 +74,7 @@ def predictions(rules: Rules, profiler: Profiler, strategy: OptimalStrategy, gam
         made: list[tuple[int, float]] = []
         for _round in range(rules.ROUNDS):
             for seat, card in enumerate(cards):
-                outlooks = [profiler.between_turns(c).outlook for c in cards]
-                made.append((seat, win_chances(outlooks)[seat]))
+                made.append((seat, winner.chances(cards)[seat]))
                 play_turn(strategy, card, rng)
         finals = [card.score() for card in cards]
         best = max(finals)

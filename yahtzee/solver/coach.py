@@ -240,22 +240,25 @@ class Coach:
             return []
         return _profiled(self.rank_moves(card, dice, 0).boxes(count), ScoreBox)
 
-    def win_chances(self, cards: Sequence[Card], seat: int,
-                    best: Profile | None = None) -> list[float] | None:
+    def win_chances(self, cards: Sequence[Card], seat: int, dice: Sequence[int] = (),
+                    rolls_left: int = 0, best: Move | None = None) -> list[float] | None:
         """Return each player's chance to finish first (ties shared), from every card.
 
-        The players wait between turns, except ``seat``, whose position is
-        ``best`` (the profile of its best option) when given.  None when this
-        coach gives no profiles or there is one player.
+        The players wait between turns, except ``seat`` when ``best`` is given:
+        it has these ``dice`` (``rolls_left`` re-rolls left) and makes the
+        move ``best`` (its best option), then plays the rest of the turn as
+        optimal play does.  The chances are the play-to-win computer's own
+        (``PlayToWinStrategy.chances``), from the one outlook of every win
+        chance.  None when this coach gives no profiles or there is one player.
         """
-        profiler = self.profiler
-        if profiler is None or len(cards) < 2:
+        if self.profiler is None or len(cards) < 2:
             return None
-        from yahtzee.solver.winning import win_chances
-        outlooks = [profiler.between_turns(card).outlook for card in cards]
-        if best is not None:
-            outlooks[seat] = best.outlook
-        return win_chances(outlooks)
+        winner = self.play_to_win()
+        if best is None:
+            return winner.chances(cards)
+        if isinstance(best, ScoreBox):
+            return winner.chances_after(cards, seat, dice, rolls_left, box=best.number)
+        return winner.chances_after(cards, seat, dice, rolls_left, kept=best.values)
 
     def move_chances(self, card: Card, dice: Sequence[int], rolls_left: int,
                      totals: Sequence[int]) -> tuple[dict[tuple[int, ...], float],
@@ -264,9 +267,9 @@ class Coach:
 
         ``totals`` are the other players' final scores; only the highest can
         be beaten or tied.  A box's chance is exact after the last turn or
-        with one turn left, the rest of the game otherwise taken as normal
-        with optimal play's mean and variance, a tie shared with everyone on
-        that total.  A keep's chance is that of playing the rest of the turn
+        with one turn left, the rest of the game otherwise read from the one
+        outlook of every win chance (``outlook``), a tie shared with everyone
+        on that total.  A keep's chance is that of playing the rest of the turn
         for the win (``PlayToWinStrategy``), a tie with the top total counting
         half.  Keeps are keyed by their dice (sorted), boxes by menu number;
         none with ``rolls_left`` 0.  None without profiles.
@@ -294,8 +297,7 @@ class Coach:
             raise ValueError("playing to win needs a coach with profiles")
         if self._winner is None:
             from yahtzee.solver.play_to_win import PlayToWinStrategy
-            self._winner = PlayToWinStrategy(cast(Any, profiler.strategy),
-                                             profiler.moments.second)
+            self._winner = PlayToWinStrategy(cast(Any, profiler.strategy), profiler.moments)
         return self._winner
 
     @property

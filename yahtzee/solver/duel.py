@@ -10,8 +10,8 @@ simulation, each distinct state worked out once per turn.  The decisions
 are those of the strategies that play the same kinds in a console game.
 
 At every turn's start the chance of the player about to roll is predicted
-from all cards (each final score taken as normal with the exact mean and
-variance of optimal play); when the game ends, each prediction meets its
+from all cards (each final score as the one outlook of every win chance
+gives it, ``outlook``); when the game ends, each prediction meets its
 outcome (1 for a win, a tie's share, 0 for a loss), and the pairs are
 summed per tenth of chance: the calibration.
 """
@@ -28,8 +28,8 @@ from yahtzee.solver.calibration import BINS, Bin
 from yahtzee.solver.dynamic import States, state_index
 from yahtzee.solver.keeps import FloatArray, IntArray
 from yahtzee.solver.model import ScoringModel
-from yahtzee.solver.play_to_win import (Field, Outlooks, chance_to_win, turn_worth,
-                                        win_worth)
+from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
+from yahtzee.solver.play_to_win import turn_worth, win_worth
 from yahtzee.solver.simulate import play_turn, prepare_turn
 
 DUEL_BATCH = 2048
@@ -162,9 +162,9 @@ def duel(contenders: Sequence[Contender], outlooks: Outlooks, games: int, seed: 
          workers: int = 1) -> Tally:
     """Return the tally of ``games`` games between ``contenders`` (two or more).
 
-    ``outlooks`` are the means and variances of optimal play that win chances
-    read.  Each batch of ``batch`` games has its own dice, drawn from
-    ``seed`` and the batch's number, so a seed always gives the same games,
+    ``outlooks`` are the outlooks of optimal play that win chances read.
+    Each batch of ``batch`` games has its own dice, drawn from ``seed`` and
+    the batch's number, so a seed always gives the same games,
     however many ``workers`` (processes, where the system can fork them)
     share the batches.  ``progress`` is told (games played, games in all)
     after each batch.

@@ -23,8 +23,8 @@ from yahtzee.players.players import Strategy
 from yahtzee.solver.cache import TableSource
 from yahtzee.solver.duel import Contender, Tally, duel
 from yahtzee.solver.levels import LevelStrategy, find_level
-from yahtzee.solver.moments import LastTurn, Moments
-from yahtzee.solver.play_to_win import BoxMover, Outlooks, PlayToWinStrategy
+from yahtzee.solver.moments import Moments
+from yahtzee.solver.play_to_win import BoxMover, PlayToWinStrategy, outlooks_of
 from yahtzee.solver.poker import (PokerStrategy, expected_poker_score, poker_moments,
                                   poker_solution)
 from yahtzee.solver.profiles import Profiler
@@ -49,7 +49,7 @@ def get_strategy(kind: str, variant: Variant, tables: TableSource,
             raise ValueError("playing to win needs the moments of optimal play")
         profiler = get_profiler(variant, tables, moments)
         return cast(Strategy, PlayToWinStrategy(cast(BoxMover, profiler.strategy),
-                                                profiler.moments.second))
+                                                profiler.moments))
     level = find_level(kind)
     optimal = kind == EXPECTED.strategy or level is not None
     strategy: TurnStrategy[Any, Any]
@@ -123,7 +123,7 @@ def duel_games(strategies: Sequence[str], variant: Variant, games: int, seed: in
         raise ValueError(f"unknown strategy {unknown[0]!r}; choose one of: {', '.join(STRATEGIES)}")
     solution = tables(rules)
     model, values = solution.model, solution.values
-    outlooks = Outlooks.of(values, moments(rules).second, LastTurn(model, values))
+    outlooks = outlooks_of(model, values, moments(rules))
     greedy = np.zeros(model.shape)
     contenders = [Contender(model, greedy if s == GREEDY.strategy else values,
                             s == COMPUTER.strategy, _temperature(s)) for s in strategies]

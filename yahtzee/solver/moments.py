@@ -52,6 +52,8 @@ class Moments:
     """The chance that the card ends with the upper-section bonus."""
     yahtzee: FloatArray
     """The chance that the card ends with 50 in the Yahtzee box."""
+    shape: Shape | None = None
+    """The higher cumulants of the points to come (``solve_shape``), when worked out."""
 
     def tables(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Return the three tables in ``QUANTITIES`` order."""
@@ -75,7 +77,7 @@ def final_tables(model: ScoringModel) -> tuple[FloatArray, FloatArray, FloatArra
     return second, bonus, yahtzee
 
 
-def _at_chosen_keeps(means: FloatArray, numbers: FloatArray) -> FloatArray:
+def at_chosen_keeps(means: FloatArray, numbers: FloatArray) -> FloatArray:
     """Return, per roll, ``numbers`` at the keep optimal play takes from that roll.
 
     ``means`` (462, B) are the keeps' expected scores, ``numbers`` (462, Q, B)
@@ -96,8 +98,8 @@ def _at_chosen_keeps(means: FloatArray, numbers: FloatArray) -> FloatArray:
     return result
 
 
-def _leaf_points(model: ScoringModel, states: States, choice: npt.NDArray[np.integer[Any]]
-                 ) -> tuple[IntArray, IntArray, IntArray]:
+def leaf_points(model: ScoringModel, states: States, choice: npt.NDArray[np.integer[Any]]
+                ) -> tuple[IntArray, IntArray, IntArray]:
     """Return, per final roll and state, the chosen slot's box points and bonus points.
 
     Also returns the slots themselves as an int64 array.
@@ -152,7 +154,7 @@ def turn_moments(model: ScoringModel, values: FloatArray, tables: Sequence[Float
         turn = turn_values(model, values, states, table_specials(model, states),
                            want_choice=True)
     assert turn.choice is not None
-    slots, box, bonus = _leaf_points(model, states, turn.choice)
+    slots, box, bonus = leaf_points(model, states, turn.choice)
     flag, mask, upper = states.flag[None, :], states.mask[None, :], states.upper[None, :]
     flag, mask, upper, reward = step(model, flag, mask, upper, slots, box, bonus)
     following = state_index(model, flag, mask, upper)
@@ -163,9 +165,9 @@ def turn_moments(model: ScoringModel, values: FloatArray, tables: Sequence[Float
                      yahtzee_after], axis=1)
     one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1))
     one_left = one_left.reshape(-1, len(QUANTITIES), count)
-    after_second = _at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
+    after_second = at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
     two_left = expected_over_keeps(after_second).reshape(-1, len(QUANTITIES), count)
-    after_first = _at_chosen_keeps(turn.keep2, two_left)
+    after_first = at_chosen_keeps(turn.keep2, two_left)
     start = np.tensordot(ROLL_PROBABILITY, after_first, axes=(0, 0))
     return TurnMoments(leaf, one_left, two_left, start)
 
@@ -212,6 +214,9 @@ LAST_TURN_POINTS = 256
 LAST_TURN_BATCH = 32
 """States whose last-turn distributions are worked out together."""
 
+LAST_TURN_SUPPORT = 64
+"""More than the different numbers of points a single last turn can score (38 at most)."""
+
 
 class LastTurn:
     """The exact distribution of the last turn's points, for states with one turn left.
@@ -240,6 +245,12 @@ class LastTurn:
         """Per row: the chance of at most each number of points."""
         self.width = np.zeros(count, dtype=np.int64)
         """Per row: one more than the most points its distribution reaches."""
+        self.points = np.zeros((count, LAST_TURN_SUPPORT), dtype=np.int16)
+        """Per row: the numbers of points it can score, lowest first (then padding)."""
+        self.chances = np.zeros((count, LAST_TURN_SUPPORT))
+        """Per row: the chance of each of ``points`` (0 for the padding)."""
+        self.size = np.zeros(count, dtype=np.int64)
+        """Per row: how many numbers of points it can score."""
         self._solved = np.zeros(count, dtype=np.bool_)
         self._lock = threading.Lock()
 
@@ -257,8 +268,20 @@ class LastTurn:
                 self.pmf[some] = pmf
                 self.cdf[some] = np.cumsum(pmf, axis=1)
                 self.width[some] = LAST_TURN_POINTS - np.argmax(pmf[:, ::-1] > 0, axis=1)
+                self._compact(some, pmf)
                 self._solved[some] = True
         return rows
+
+    def _compact(self, some: IntArray, pmf: FloatArray) -> None:
+        """Store the rows ``some`` of ``pmf`` as the points they can score and their chances."""
+        possible = pmf > 0
+        size = possible.sum(axis=1)
+        if size.max() > LAST_TURN_SUPPORT:
+            raise ValueError(f"a turn with {size.max()} possible scores does not fit")
+        order = np.argsort(~possible, axis=1, kind="stable")[:, :LAST_TURN_SUPPORT]
+        self.points[some] = order
+        self.chances[some] = np.take_along_axis(pmf, order, axis=1)
+        self.size[some] = size
 
 
 def _last_turn_pmf(model: ScoringModel, values: FloatArray, states: States) -> FloatArray:
@@ -271,7 +294,7 @@ def _last_turn_pmf(model: ScoringModel, values: FloatArray, states: States) -> F
     count = len(states)
     turn = turn_values(model, values, states, table_specials(model, states), want_choice=True)
     assert turn.choice is not None
-    slots, box, bonus = _leaf_points(model, states, turn.choice)
+    slots, box, bonus = leaf_points(model, states, turn.choice)
     reward = step(model, states.flag[None, :], states.mask[None, :], states.upper[None, :],
                   slots, box, bonus)[3]
     width = int(reward.max()) + 1
@@ -280,9 +303,112 @@ def _last_turn_pmf(model: ScoringModel, values: FloatArray, states: States) -> F
     leaf = np.zeros((NUM_ROLLS, width, count))
     np.put_along_axis(leaf, np.asarray(reward)[:, None, :], 1.0, axis=1)
     one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1)).reshape(-1, width, count)
-    after_second = _at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
+    after_second = at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
     two_left = expected_over_keeps(after_second).reshape(-1, width, count)
-    after_first = _at_chosen_keeps(turn.keep2, two_left)
+    after_first = at_chosen_keeps(turn.keep2, two_left)
+    start = np.zeros((width, count))
+    for chance, row in zip(ROLL_PROBABILITY, after_first):  # each state's sum in one order,
+        start += chance * row                               # whatever the batch
     result = np.zeros((count, LAST_TURN_POINTS))
-    result[:, :width] = np.tensordot(ROLL_PROBABILITY, after_first, axes=(0, 0)).T
+    result[:, :width] = start.T
     return result
+
+
+SHAPE = ("third", "fourth")
+"""The tables of ``Shape``, in the order they are stored."""
+
+
+@dataclass(frozen=True)
+class Shape:
+    """Per state between turns: the third and fourth cumulants of the points still to come.
+
+    With the mean (the state values) and the variance (``Moments``), they
+    say how far the distribution of the points to come is from a normal
+    one: its skew (a long right tail from Yahtzee bonuses) and how much of
+    its spread is in the tails (a turn either makes the bonus or not).
+    Stored as 32-bit floats: they only shape a correction.
+    """
+
+    third: npt.NDArray[np.float32]
+    """The third cumulant (the third central moment), in points cubed."""
+    fourth: npt.NDArray[np.float32]
+    """The fourth cumulant (the fourth central moment less three variances squared)."""
+
+    def tables(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Return the two tables in ``SHAPE`` order."""
+        return self.third, self.fourth
+
+
+def _turn_choices(model: ScoringModel, values: FloatArray, states: States) -> TurnValues:
+    """Return the values inside a turn of a batch of states, the boxes chosen."""
+    fast = accel.turn_tables(model, values, states.flag, states.mask, states.upper,
+                             want_choice=True)
+    if fast is not None:
+        return TurnValues(*fast)
+    return turn_values(model, values, states, table_specials(model, states), want_choice=True)
+
+
+def turn_shape(model: ScoringModel, raw: Sequence[FloatArray], states: States) -> FloatArray:
+    """Return the third and fourth raw moments of the points to come at a batch's turn start.
+
+    ``raw`` holds the flat tables of the raw moments of the points to come,
+    the first (the values) to the fourth, already worked out for the states
+    after this turn.  After a final roll that scores ``r`` and leads to
+    ``s'``, ``E[(r + R')**k]`` is the binomial sum of ``r**(k - j) E[R'**j]``
+    (in Horner's form);
+    keeps and rolls follow optimal play as in ``turn_moments``.  Shape (2, B).
+    """
+    values = raw[0].reshape(model.shape)
+    turn = _turn_choices(model, values, states)
+    assert turn.choice is not None
+    slots, box, bonus = leaf_points(model, states, turn.choice)
+    flag, mask, upper = states.flag[None, :], states.mask[None, :], states.upper[None, :]
+    flag, mask, upper, reward = step(model, flag, mask, upper, slots, box, bonus)
+    following = state_index(model, flag, mask, upper)
+    m1, m2, m3, m4 = (t.take(following) for t in raw)
+    r = reward.astype(np.float64)
+    count = len(states)
+    leaf = np.empty((NUM_ROLLS, 2, count))
+    leaf[:, 0] = m3 + r * (3 * m2 + r * (3 * m1 + r))
+    leaf[:, 1] = m4 + r * (4 * m3 + r * (6 * m2 + r * (4 * m1 + r)))
+    orders = 2
+    one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1)).reshape(-1, orders, count)
+    after_second = at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
+    two_left = expected_over_keeps(after_second).reshape(-1, orders, count)
+    after_first = at_chosen_keeps(turn.keep2, two_left)
+    result: FloatArray = np.tensordot(ROLL_PROBABILITY, after_first, axes=(0, 0))
+    return result
+
+
+def solve_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
+                progress: Progress | None = None, batch: int = BATCH) -> Shape:
+    """Return the ``Shape`` of every state, from the values and second moments, last turn first.
+
+    The raw third and fourth moments are worked back like ``solve_moments``
+    (numpy alone, the turn's batches shared among ``THREADS`` threads), then
+    turned into cumulants.
+    """
+    mean, square = values.ravel(), second.ravel()
+    third, fourth = np.zeros(model.shape), np.zeros(model.shape)
+    raw = [mean, square, third.ravel(), fourth.ravel()]
+
+    def solve_batch(states: States, start: int) -> None:
+        """Work out the batch of ``states`` starting at ``start``."""
+        part = states.part(start, start + batch)
+        index = state_index(model, part.flag, part.mask, part.upper)
+        numbers = turn_shape(model, raw, part)
+        raw[2][index], raw[3][index] = numbers
+
+    with ThreadPoolExecutor(min(THREADS, os.cpu_count() or 1)) as pool:
+        for turns in range(model.rounds - 1, -1, -1):
+            states = level_states(model, turns)
+            for _ in pool.map(partial(solve_batch, states), range(0, len(states), batch)):
+                pass
+            share_equal_totals(model, third, turns)
+            share_equal_totals(model, fourth, turns)
+            if progress is not None:
+                progress(model.rounds - turns, model.rounds)
+    variance = np.maximum(second - values * values, 0.0)
+    central3 = third - 3 * values * second + 2 * values ** 3
+    central4 = fourth - 4 * values * third + 6 * values ** 2 * second - 3 * values ** 4
+    return Shape(central3.astype(np.float32), (central4 - 3 * variance ** 2).astype(np.float32))

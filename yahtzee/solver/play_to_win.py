@@ -5,9 +5,9 @@ expected points to come.  Against opponents, the player who wants to win
 scores it instead by the chance to finish first after that choice:
 
 - its own final score is the points banked, the choice's points, and the
-  points still to come from the next state, taken as a normal distribution
-  with that state's exact mean and variance under optimal play (the tables
-  of ``dynamic`` and ``moments``); after the last turn it is known exactly;
+  points still to come from the next state, as the one outlook of every
+  win chance gives it (``outlook``: exact after the last turn and with one
+  turn left, shaped by four exact cumulants before);
 - each opponent's final score likewise, from the opponent's card now;
 - players are independent, and a tie counts as a share of the win.
 
@@ -22,202 +22,33 @@ game is already won, in favour of more points.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from math import pi, sqrt
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.solver.dynamic import (States, TurnValues, first_best, state_index, step,
-                                    step_one, table_specials)
+from yahtzee.solver.dynamic import (States, TurnValues, first_best, single_turn_values,
+                                    state_index, step, step_one, table_specials)
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
                                   best_sub_keep, expected_over_keeps, keep_number, roll_number)
 from yahtzee.solver.model import ScoringModel
-from yahtzee.solver.moments import LAST_TURN_POINTS, LastTurn
+from yahtzee.solver.moments import LastTurn, Moments, at_chosen_keeps, leaf_points
+from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
 from yahtzee.solver.strategy import best_keep
 from yahtzee.solver.ties import TIE
 
 POINT_WEIGHT = 1e-7
 """What one expected point adds to a chance of winning: only enough to break ties."""
 
-_NODES, _WEIGHTS = np.polynomial.hermite.hermgauss(24)
-_Z_NODES = _NODES * sqrt(2.0)
-"""Standard normal quadrature points (Gauss-Hermite, 24 of them) for three players or more."""
-_Z_WEIGHTS = _WEIGHTS / sqrt(pi)
 
-_ERFC = (-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807,
-         -1.13520398, 1.48851587, -0.82215223, 0.17087277)
-"""Chebyshev coefficients of the complementary error function (relative error below 1.2e-7)."""
+def outlooks_of(model: ScoringModel, values: FloatArray, moments: Moments) -> Outlooks:
+    """Return the outlooks of optimal play from its ``values`` and ``moments``, last turn exact.
 
-
-def normal_cdf(z: FloatArray) -> FloatArray:
-    """Return the standard normal distribution function at ``z`` (element-wise).
-
-    Accurate to a relative 1.2e-7, in the tails too, which is what comparing
-    small chances needs; ``±inf`` give 1 and 0.
+    The higher cumulants are those of ``moments.shape`` (a normal outlook without it).
     """
-    x = np.abs(z) / sqrt(2.0)
-    t = 1.0 / (1.0 + 0.5 * x)
-    poly = np.full_like(t, _ERFC[-1])
-    for c in _ERFC[-2::-1]:
-        poly = poly * t + c
-    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
-        tail = 0.5 * t * np.exp(poly - x * x)
-    result: FloatArray = np.where(z >= 0, 1.0 - tail, tail)
-    return result
-
-
-def _below(mine: FloatArray, mean: FloatArray, spread: FloatArray) -> FloatArray:
-    """Return the chance that a normal(``mean``, ``spread``²) score ends below ``mine``.
-
-    A spread of 0 is a known score: below counts 1, equal a half.
-    """
-    safe = np.where(spread > 0, spread, 1.0)
-    step_z = np.where(mine > mean, np.inf, np.where(mine < mean, -np.inf, 0.0))
-    z = np.where(spread > 0, (mine - mean) / safe, step_z)
-    return np.where(z == 0, 0.5, normal_cdf(z))
-
-
-@dataclass(frozen=True)
-class Outlooks:
-    """Per state between turns, what is known of the points still to come.
-
-    The mean and the variance under optimal play for every state, and for a
-    state with one turn left (``last``, when given) the exact distribution.
-    """
-
-    mean: FloatArray
-    """Flat, indexed like the value table."""
-    variance: FloatArray
-    """Flat, indexed like the value table."""
-    last: LastTurn | None = None
-
-    @classmethod
-    def of(cls, values: FloatArray, second: FloatArray,
-           last: LastTurn | None = None) -> Outlooks:
-        """Return the outlooks from the value table, the second-moment table and ``last``."""
-        mean = values.ravel()
-        return cls(mean, np.maximum(second.ravel() - mean * mean, 0.0), last)
-
-    def rows(self, index: IntArray) -> IntArray:
-        """Return the last-turn rows of the states ``index`` (-1: use the mean and variance)."""
-        if self.last is None:
-            return np.full(np.shape(index), -1, dtype=np.int64)
-        return self.last.rows(np.asarray(index, dtype=np.int64))
-
-
-@dataclass(frozen=True)
-class Field:
-    """The opponents of B players (one per game), each opponent's final score as known now.
-
-    Every array has shape (R, B), one row per opponent: the mean and the
-    variance of its final score, and, where its last turn is still to play
-    (``rows`` >= 0), its points so far and the row of its exact distribution.
-    """
-
-    means: FloatArray
-    variances: FloatArray
-    banked: FloatArray
-    rows: IntArray
-
-    @classmethod
-    def of(cls, outlooks: Outlooks, banked: FloatArray, index: IntArray) -> Field:
-        """Return the field of opponents with ``banked`` points in the states ``index`` (R, B)."""
-        return cls(banked + outlooks.mean.take(index), outlooks.variance.take(index), banked,
-                   outlooks.rows(index))
-
-    def __len__(self) -> int:
-        """Return the number of opponents."""
-        return len(self.means)
-
-    def part(self, columns: IntArray) -> Field:
-        """Return the field of the players ``columns``."""
-        return Field(self.means[:, columns], self.variances[:, columns],
-                     self.banked[:, columns], self.rows[:, columns])
-
-
-def _share_below(x: FloatArray, field: Field, r: int, columns: IntArray,
-                 last: LastTurn | None) -> FloatArray:
-    """Return, for scores ``x`` (N, K), opponent ``r``'s chance to end below, a tie halved.
-
-    ``columns`` (N,) says whose opponent: each score's column of ``field``.
-    """
-    rows = field.rows[r, columns]
-    exact = rows >= 0
-    share = np.empty(x.shape)
-    if not exact.all():
-        c = columns[~exact]
-        share[~exact] = _below(x[~exact], field.means[r, c][:, None],
-                               np.sqrt(np.maximum(field.variances[r, c], 0.0))[:, None])
-    if exact.any():
-        assert last is not None
-        need = x[exact] - field.banked[r, columns[exact]][:, None]
-        whole = np.floor(need)
-        at = np.clip(whole, 0, LAST_TURN_POINTS - 1).astype(np.int64)
-        row = rows[exact][:, None]
-        at_most = np.where(whole >= 0, last.cdf[row, at], 0.0)
-        exactly = np.where((whole >= 0) & (whole < LAST_TURN_POINTS) & (need == whole),
-                           last.pmf[row, at], 0.0)
-        share[exact] = at_most - 0.5 * exactly
-    return share
-
-
-def _expected_share(x: FloatArray, weights: FloatArray, field: Field, columns: IntArray,
-                    last: LastTurn | None) -> FloatArray:
-    """Return the chance to win of players whose final score is ``x`` (N, K) with ``weights``."""
-    product = np.broadcast_to(weights, x.shape).copy()
-    for r in range(len(field)):
-        product *= _share_below(x, field, r, columns, last)
-    result: FloatArray = product.sum(axis=1)
-    return result
-
-
-def chance_to_win(banked: FloatArray, index: IntArray, columns: IntArray, field: Field,
-                  outlooks: Outlooks) -> FloatArray:
-    """Return the chance to finish first of players with ``banked`` points in states ``index``.
-
-    All three arrays have one entry per player, ``columns`` naming its
-    column of ``field``.  A player's final score is known after its last
-    turn, exact (``outlooks.last``) when one turn is left, and otherwise
-    normal with its mean and variance; against one normal opponent the
-    difference of two normals gives the chance in closed form, else each
-    possible score of the player is weighed (by quadrature when normal).
-    """
-    shape = np.shape(banked)
-    now = np.ravel(banked).astype(np.float64)
-    where = np.ravel(index).astype(np.int64)
-    cols = np.ravel(columns).astype(np.int64)
-    mean: FloatArray = now + outlooks.mean.take(where)
-    variance = outlooks.variance.take(where)
-    rows = outlooks.rows(where)
-    last = outlooks.last
-    result = np.empty(len(now))
-    exact = rows >= 0
-    if exact.any():
-        assert last is not None
-        width = int(last.width[rows[exact]].max())
-        points: FloatArray = now[exact, None] + np.arange(width)[None, :]
-        result[exact] = _expected_share(points, last.pmf[rows[exact], :width], field,
-                                        cols[exact], last)
-    known = ~exact & (variance < 1e-9)
-    if known.any():
-        result[known] = _expected_share(mean[known, None], np.ones((1, 1)), field, cols[known],
-                                        last)
-    normal = ~exact & ~known
-    if len(field) == 1:
-        plain = normal & (field.rows[0, cols] < 0)
-        if plain.any():
-            c = cols[plain]
-            both = np.sqrt(variance[plain] + field.variances[0, c])
-            result[plain] = _below(mean[plain], field.means[0, c], both)
-            normal &= ~plain
-    if normal.any():
-        spread: FloatArray = np.sqrt(variance[normal])[:, None]
-        result[normal] = _expected_share(mean[normal, None] + spread * _Z_NODES[None, :],
-                                         _Z_WEIGHTS[None, :], field, cols[normal], last)
-    return result.reshape(shape)
+    shape = None if moments.shape is None else moments.shape.tables()
+    return Outlooks.of(values, moments.second, shape, LastTurn(model, values))
 
 
 LeafWorth = Callable[[FloatArray, IntArray, IntArray], FloatArray]
@@ -341,11 +172,11 @@ class PlayToWinStrategy:
     maximize its chance to finish first against their cards as they stand.
     """
 
-    def __init__(self, base: BoxMover, second: FloatArray) -> None:
-        """Play on ``base``'s tables, with ``second`` the second moments of its points to come."""
+    def __init__(self, base: BoxMover, moments: Moments) -> None:
+        """Play on ``base``'s tables, with ``moments`` those of its points to come."""
         self.base = base
         self.model = base.model
-        self.outlooks = Outlooks.of(base.values, second, LastTurn(base.model, base.values))
+        self.outlooks = outlooks_of(base.model, base.values, moments)
         self._turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._solve_turn)
 
     def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
@@ -371,13 +202,98 @@ class PlayToWinStrategy:
         index = np.array([[self.index_of(card)] for card in others], dtype=np.int64)
         return Field.of(self.outlooks, banked, index)
 
-    def chance(self, card: Any, others: Sequence[Any]) -> float:
-        """Return the chance that ``card`` finishes ahead of ``others``, between turns."""
-        if not others:
-            return 1.0
-        return float(chance_to_win(np.array([float(card.score())]),
-                                   np.array([self.index_of(card)]), np.zeros(1, dtype=np.int64),
-                                   self.field(others), self.outlooks)[0])
+    def chances(self, cards: Sequence[Any]) -> list[float]:
+        """Return each card's chance to finish first, every player between turns.
+
+        The one outlook of every win chance: the computer's own chance, the
+        coach's, the filed ones.  With one card the chance is 1.
+        """
+        banked = np.array([[float(card.score())] for card in cards])
+        index = np.array([[self.index_of(card)] for card in cards], dtype=np.int64)
+        return [float(chance) for chance in self._chances(banked, index)[:, 0]]
+
+    def _chances(self, banked: FloatArray, index: IntArray) -> FloatArray:
+        """Return every player's chance (P, N) from their points and states (P, N).
+
+        Two players' chances add up to 1 as they are (each is ``chance_to_win``
+        itself); with more, each player's own quadrature leaves the sum a
+        little off 1, and they are scaled to add up to 1.
+        """
+        players, count = banked.shape
+        if players == 1:
+            return np.ones((1, count))
+        result = np.empty((players, count))
+        for seat in range(players):
+            others = [p for p in range(players) if p != seat]
+            field = Field.of(self.outlooks, banked[others], index[others])
+            result[seat] = chance_to_win(banked[seat], index[seat], np.arange(count), field,
+                                         self.outlooks)
+        if players > 2:
+            result /= result.sum(axis=0, keepdims=True)
+        return result
+
+    def chances_after(self, cards: Sequence[Any], seat: int, dice: Sequence[int],
+                      rolls_left: int, kept: Sequence[int] | None = None,
+                      box: int | None = None) -> list[float]:
+        """Return each card's chance once ``seat`` has made a move in the middle of its turn.
+
+        The move is the keep ``kept`` (rolling the other dice; all of them:
+        scoring now, in optimal play's box) or the box numbered ``box``.
+        From there the seat plays the rest of its turn as optimal solitaire
+        play does; each chance is the mean, over how the turn can end, of
+        the chances between turns that follow (the one outlook).
+        """
+        card = cards[seat]
+        banked = np.array([float(c.score()) for c in cards])
+        index = np.array([self.index_of(c) for c in cards], dtype=np.int64)
+        flag, mask, upper = self.base.state_key(card)
+        if box is not None:
+            moves = [move for move in self.base.box_moves(card, dice) if move[0].number == box]
+            if not moves:
+                raise ValueError(f"box {box} cannot take these dice")
+            _, slot, points, bonus = moves[0]
+            f2, m2, u2, reward = step_one(self.model, flag, mask, upper, slot, points, bonus)
+            banked[seat] += reward
+            index[seat] = int(state_index(self.model, np.array(f2), np.array(m2),
+                                          np.array(u2)))
+            after = self._chances(banked[:, None], index[:, None])[:, 0]
+            return [float(chance) for chance in after]
+        keep = sorted(dice if kept is None else kept)
+        leaf = self._turn_end_chances(card, banked, index, seat)
+        if len(keep) == len(dice):
+            return [float(chance) for chance in leaf[roll_number(keep)]]
+        one_left = expected_over_keeps(leaf)
+        if rolls_left == 2:
+            turn = self._optimal_turn(card)
+            after_second = at_chosen_keeps(turn.keep1, one_left[:, :, None])[:, :, 0]
+            one_left = expected_over_keeps(after_second)
+        return [float(chance) for chance in one_left[keep_number(keep)]]
+
+    def _optimal_turn(self, card: Any) -> TurnValues:
+        """Return optimal solitaire play's turn from the card's state, the boxes chosen."""
+        flag, mask, upper = self.base.state_key(card)
+        states = States(np.array([flag]), np.array([mask]), np.array([upper]))
+        return single_turn_values(self.model, self.base.values.reshape(self.model.shape), flag,
+                                  mask, upper, table_specials(self.model, states))
+
+    def _turn_end_chances(self, card: Any, banked: FloatArray, index: IntArray,
+                          seat: int) -> FloatArray:
+        """Return every player's chance (252, P) after the seat scores each final roll.
+
+        The box is optimal solitaire play's; the other players wait between turns.
+        """
+        flag, mask, upper = (np.array([part]) for part in self.base.state_key(card))
+        turn = self._optimal_turn(card)
+        assert turn.choice is not None
+        slots, box, bonus = leaf_points(self.model, States(flag, mask, upper), turn.choice)
+        flag, mask, upper, reward = step(self.model, flag[None, :], mask[None, :],
+                                         upper[None, :], slots, box, bonus)
+        points = np.repeat(banked[:, None], NUM_ROLLS, axis=1)
+        where = np.repeat(index[:, None], NUM_ROLLS, axis=1)
+        points[seat] += reward[:, 0]
+        where[seat] = state_index(self.model, flag, mask, upper)[:, 0]
+        result: FloatArray = self._chances(points, where).T.copy()
+        return result
 
     def turn_against(self, card: Any, others: Sequence[Any],
                      totals: Sequence[float] = ()) -> TurnValues:

@@ -10,6 +10,7 @@ a fraction of a second.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -20,7 +21,7 @@ from yahtzee.domain.poker_dice import FACES, PokerCategory, PokerScoreCard, calc
 from yahtzee.solver.dynamic import TurnValues, single_turn_values, solve, start_state_value
 from yahtzee.solver.keeps import ROLLS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, base_table
-from yahtzee.solver.moments import Moments, solve_moments
+from yahtzee.solver.moments import Moments, solve_moments, solve_shape
 from yahtzee.solver.strategy import TurnStrategy
 
 
@@ -47,9 +48,10 @@ def poker_solution(optimal: bool = True) -> tuple[ScoringModel, FloatArray]:
 
 @lru_cache(maxsize=1)
 def poker_moments() -> Moments:
-    """Return the spreads and chances of optimal Poker Dice play (worked out in memory)."""
+    """Return the spreads, chances and shape of optimal Poker Dice play (worked out in memory)."""
     model, values = poker_solution()
-    return solve_moments(model, values)
+    moments = solve_moments(model, values)
+    return replace(moments, shape=solve_shape(model, values, moments.second))
 
 
 def expected_poker_score() -> float:

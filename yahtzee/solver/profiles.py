@@ -4,8 +4,7 @@ A profile is the expected final score, its standard deviation, and the
 chances that the card ends with the upper-section bonus and with 50 in the
 Yahtzee box (Yahtzee only).  The numbers come from the state values and the
 ``Moments`` tables, and from a turn's inside worked out for the card's state
-(``turn_moments``); they are exact, not sampled.  A player's outlook between
-turns (mean and variance of the final score) feeds the win chances.
+(``turn_moments``); they are exact, not sampled.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from yahtzee.solver.keeps import KEEPS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.moments import Moments, TurnMoments, turn_moments
 from yahtzee.solver.strategy import distinct_sub_keeps
-from yahtzee.solver.winning import Outlook
 
 _REMEMBERED = 64
 """Turns' insides kept for reuse (a turn asks for the same state several times)."""
@@ -45,11 +43,6 @@ class Profile:
     """The chance that the card ends with the upper-section bonus."""
     yahtzee: float | None
     """The chance that the card ends with 50 in the Yahtzee box."""
-
-    @property
-    def outlook(self) -> Outlook:
-        """The final score's mean and variance, for win chances."""
-        return Outlook(self.mean, self.sd * self.sd)
 
 
 class BoxMover(Protocol):
