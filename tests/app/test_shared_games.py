@@ -117,6 +117,7 @@ def test_a_finished_game_is_filed_once_and_the_other_server_shows_its_end(
         table.act(secret, Move.score())
         view = table.act(secret, Move.box(table.view().offers[0].number))
     assert view.phase is Phase.OVER
+    assert table.view().seats[0].total == view.seats[0].total  # its own end stands
     other = on_b if table is made.table else made.table
     with pytest.raises(GameRequestError) as gone:
         other.view()

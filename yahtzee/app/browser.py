@@ -472,7 +472,8 @@ class BrowserGame:
                     self.seen = store.version_of(save_id)
                     store.notify(self.game_id)
             except SaveNotFoundError:
-                raise GameRequestError(Denial.UNKNOWN_GAME) from None
+                over = self.live.is_over()
+                raise GameRequestError(Denial.GAME_OVER if over else Denial.UNKNOWN_GAME) from None
             except StorageError:
                 self.seen = None  # the copy may hold what was undone: take the stored game
                 raise GameRequestError(Denial.NOT_KEPT) from None
@@ -489,6 +490,8 @@ class BrowserGame:
         store = self.saver.store
         version = store.version_of(save_id)
         if version is None:
+            if self.live.is_over():
+                return  # this copy played the last move: its end (with the coach's word) stands
             raise GameRequestError(Denial.UNKNOWN_GAME)
         if version == self.seen:
             return
