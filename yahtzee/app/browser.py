@@ -466,8 +466,8 @@ class BrowserGame:
             if save_id is None:
                 raise GameRequestError(Denial.UNKNOWN_GAME)
             try:
-                with store.transaction(save_id) as save:
-                    self._catch_up(save)
+                with store.hold(save_id) as version:
+                    self._catch_up(version)
                     yield
                     self.seen = store.version_of(save_id)
                     store.notify(self.game_id)
@@ -481,14 +481,18 @@ class BrowserGame:
                 self.seen = None
                 raise
 
-    def _catch_up(self, save: SaveFile | None = None) -> None:
-        """Take the stored game (``save``, else loaded) if newer than this copy (the lock held)."""
+    def _catch_up(self, version: int | None = None) -> None:
+        """Take the stored game if its ``version`` (else asked for) is not this copy's.
+
+        The game's lock is held (and, with ``version``, its row).
+        """
         shared = self.shared
         save_id = self.saver.save_id
         if shared is None or save_id is None:
             return
         store = self.saver.store
-        version = store.version_of(save_id)
+        if version is None:
+            version = store.version_of(save_id)
         if version is None:
             if self.live.is_over():
                 return  # this copy played the last move: its end (with the coach's word) stands
@@ -496,8 +500,7 @@ class BrowserGame:
         if version == self.seen:
             return
         try:
-            fresh = shared.restore(self.game_id, save if save is not None else store.load(save_id),
-                                   store)
+            fresh = shared.restore(self.game_id, store.load(save_id), store)
         except SaveNotFoundError:
             raise GameRequestError(Denial.UNKNOWN_GAME) from None
         self.seats, self.live, self.saver = fresh.seats, fresh.live, fresh.saver

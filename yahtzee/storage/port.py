@@ -127,6 +127,14 @@ class SaveStorage(Protocol):
         """
         ...
 
+    def hold(self, save_id: int) -> AbstractContextManager[int]:
+        """``transaction`` that yields the save's version instead of the save (nothing read).
+
+        For a caller that keeps a copy of the game and reads the save only
+        when its version moved.
+        """
+        ...
+
     def version_of(self, save_id: int) -> int | None:
         """Return how many times the save was written (None: no such save), to spot a stale copy."""
         ...

@@ -410,8 +410,8 @@ class PostgresStorage:
             self._thread.after_commit.append(action)
 
     @contextlib.contextmanager
-    def transaction(self, save_id: int, load: Callable[[psycopg.Connection[Any]], SaveFile]
-                    ) -> Iterator[SaveFile]:
+    def transaction(self, save_id: int, load: Callable[[psycopg.Connection[Any]], T]
+                    ) -> Iterator[T]:
         """Hold the row of ``save_id`` (``FOR UPDATE``) in one transaction for the block.
 
         Every ``run`` of this thread inside joins it; committed on a normal
@@ -693,6 +693,20 @@ class PostgresSaves:
         ``SaveNotFoundError`` if there is no such save.
         """
         return self.storage.transaction(save_id, lambda c: self._load(c, save_id, lock=True))
+
+    def hold(self, save_id: int) -> contextlib.AbstractContextManager[int]:
+        """Lock the save's row and yield its version (nothing read): ``transaction`` for a
+        caller whose copy is usually up to date.  ``SaveNotFoundError`` if there is none."""
+        return self.storage.transaction(save_id, lambda c: self._version_for_update(c, save_id))
+
+    @staticmethod
+    def _version_for_update(connection: psycopg.Connection[Any], save_id: int) -> int:
+        """Lock the save's row on ``connection`` and return its version."""
+        row = connection.execute("SELECT version FROM saves WHERE id = %s FOR UPDATE",
+                                 (save_id,)).fetchone()
+        if row is None:
+            raise SaveNotFoundError(save_id)
+        return int(row[0])
 
     def version_of(self, save_id: int) -> int | None:
         """Return the save's version, raised by every write (None: no such save)."""

@@ -498,6 +498,21 @@ class SaveStore:
         with lock:
             yield self.load(save_id)
 
+    @contextlib.contextmanager
+    def hold(self, save_id: int) -> Iterator[int]:
+        """Hold the save against other threads of this process while the block runs.
+
+        Yields how many times this process wrote it (``transaction`` without
+        reading the file); ``SaveNotFoundError`` if there is no such save.
+        """
+        with self._shared_lock:
+            lock = self._block_locks.setdefault(self._key(save_id), threading.RLock())
+        with lock:
+            version = self.version_of(save_id)
+            if version is None:
+                raise SaveNotFoundError(save_id)
+            yield version
+
     def version_of(self, save_id: int) -> int | None:
         """Return how many times this process wrote the save (None: there is no such save)."""
         if not self.exists(save_id):
