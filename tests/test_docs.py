@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted(ROOT.joinpath("docs").glob("*.md"))]
 TOPICS = ["playing", "browser", "computer-and-coach", "saves-and-history", "command-line",
-          "rules", "uml", "architecture", "benchmarks"]
+          "rules", "uml", "architecture", "benchmarks", "scaling"]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^(```|~~~)")
 
