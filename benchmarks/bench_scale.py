@@ -45,14 +45,10 @@ from tests.postgres_fixtures import Cluster, running_cluster  # noqa: E402
 
 
 def resident_mb(pid: int) -> float:
-    """Return the process ``pid``'s share of resident memory in MB (its PSS; Linux; else 0).
-
-    Pages several processes share (the solver's tables, mapped from the same
-    files) count once in the sum over them, split among them.
-    """
+    """Return the resident memory of the process ``pid`` in MB (Linux; else 0)."""
     try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass

@@ -25,8 +25,7 @@ import numpy as np
 
 from yahtzee.domain.rules import Rules
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, Report,
-                                   SolverEvent, TableBytes, TableNotStored, TableStore,
-                                   TableUnusable)
+                                   SolverEvent, TableNotStored, TableStore, TableUnusable)
 from yahtzee.solver.dynamic import solve, start_state_value
 from yahtzee.solver.keeps import FloatArray
 from yahtzee.solver.moments import QUANTITIES, SHAPE, Moments, Shape, solve_moments, solve_shape
@@ -109,9 +108,9 @@ def encode_arrays(rules: Rules, arrays: dict[str, np.ndarray[Any, Any]]) -> byte
     return b"".join([head, *parts])
 
 
-def decode_arrays(rules: Rules, data: TableBytes) -> dict[str, np.ndarray[Any, Any]]:
+def decode_arrays(rules: Rules, data: bytes) -> dict[str, np.ndarray[Any, Any]]:
     """Return the arrays of a table file for ``rules``; ``DamagedTableError`` if a check fails."""
-    if data[:len(MAGIC)] != MAGIC:
+    if not data.startswith(MAGIC):
         raise DamagedTableError("not a solver table")
     end = data.find(b"\n", len(MAGIC))
     if end < 0:
@@ -141,8 +140,8 @@ def decode_arrays(rules: Rules, data: TableBytes) -> dict[str, np.ndarray[Any, A
             dtype = np.dtype(spec["dtype"])
             shape = tuple(int(n) for n in spec["shape"])
             count = int(np.prod(shape))
-            array = np.frombuffer(payload, dtype=dtype, count=count, offset=offset)
-            arrays[spec["name"]] = array.reshape(shape)  # read-only, shared when mapped
+            arrays[spec["name"]] = np.frombuffer(payload, dtype=dtype, count=count,
+                                                 offset=offset).reshape(shape).copy()
             offset += count * dtype.itemsize
     except (KeyError, ValueError, TypeError) as error:
         raise DamagedTableError(f"inconsistent arrays ({error})") from None
@@ -151,7 +150,7 @@ def decode_arrays(rules: Rules, data: TableBytes) -> dict[str, np.ndarray[Any, A
     return arrays
 
 
-def decode(rules: Rules, data: TableBytes) -> Solution:
+def decode(rules: Rules, data: bytes) -> Solution:
     """Return the solution stored in ``data``; ``DamagedTableError`` if any check fails."""
     arrays = decode_arrays(rules, data)
     try:
@@ -248,7 +247,7 @@ def shape_name(rules: Rules) -> str:
     return f"solver-{rules.name}.shape"
 
 
-def decode_shape(rules: Rules, model: ScoringModel, data: TableBytes) -> Shape:
+def decode_shape(rules: Rules, model: ScoringModel, data: bytes) -> Shape:
     """Return the higher cumulants stored in ``data``; ``DamagedTableError`` if a check fails."""
     arrays = decode_arrays(rules, data)
     if any(q not in arrays for q in SHAPE):
@@ -274,7 +273,7 @@ def build_shape(rules: Rules, solution: Solution, moments: Moments,
     return shape
 
 
-def decode_moments(rules: Rules, model: ScoringModel, data: TableBytes) -> Moments:
+def decode_moments(rules: Rules, model: ScoringModel, data: bytes) -> Moments:
     """Return the moments stored in ``data``; ``DamagedTableError`` if any check fails."""
     arrays = decode_arrays(rules, data)
     if any(q not in arrays for q in QUANTITIES):
@@ -301,7 +300,7 @@ def build_moments(rules: Rules, solution: Solution, report: Report | None = None
 
 def _load_or_make(memo: dict[tuple[str, TableStore | None], _Table], rules: Rules, name: str,
                   store: TableStore | None, report: Report | None,
-                  read: Callable[[TableBytes], _Table], make: Callable[[], _Table],
+                  read: Callable[[bytes], _Table], make: Callable[[], _Table],
                   write: Callable[[_Table], bytes]) -> _Table:
     """Return a table of ``rules``: from ``memo``, read from ``store`` as ``name``, or made.
 
@@ -312,7 +311,7 @@ def _load_or_make(memo: dict[tuple[str, TableStore | None], _Table], rules: Rule
     if key in memo:
         return memo[key]
     table: _Table | None = None
-    data: TableBytes | None = None
+    data: bytes | None = None
     if store is not None:
         try:
             data = store.read(name, MAX_TABLE_BYTES)

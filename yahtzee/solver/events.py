@@ -8,20 +8,15 @@ written), passed to a ``Report`` callback that the interface supplies.
 
 from __future__ import annotations
 
-import mmap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, Union
-
-TableBytes = Union[bytes, mmap.mmap]
-"""A table file's contents: its bytes, or the file mapped into memory (read-only), which
-every process reading the same file shares with the others."""
+from typing import Protocol
 
 
 class TableStore(Protocol):
     """Where table files are kept, by name (persistence's cache folder, in the program)."""
 
-    def read(self, name: str, max_bytes: int | None = None) -> TableBytes | None:
+    def read(self, name: str, max_bytes: int | None = None) -> bytes | None:
         """Return the bytes stored as ``name``, None if none are; ``OSError`` if unreadable.
 
         Only a regular file of at most ``max_bytes`` is read; anything else is

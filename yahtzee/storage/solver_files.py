@@ -1,4 +1,4 @@
-"""The solver's table files in the cache folder: read whole (large ones mapped), written atomically.
+"""The solver's table files in the cache folder: read whole, written atomically.
 
 This is the store the application hands the solver (``yahtzee.solver.cache``
 checks and decodes the bytes; this module only keeps them).  Standard
@@ -8,20 +8,14 @@ library only.
 from __future__ import annotations
 
 import errno
-import mmap
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from yahtzee.solver.events import TableBytes
 from yahtzee.storage.atomic import write_atomic
 from yahtzee.storage.problems import move_aside
 from yahtzee.storage.paths import cache_dir
-
-
-MAP_FROM = 1 << 20
-"""Table files of this many bytes or more are mapped into memory rather than read."""
 
 
 @dataclass(frozen=True)
@@ -35,12 +29,8 @@ class SolverFiles:
         """Return the store in the cache folder (``YAHTZEE_CACHE_DIR`` if set)."""
         return cls(cache_dir())
 
-    def read(self, name: str, max_bytes: int | None = None) -> TableBytes | None:
+    def read(self, name: str, max_bytes: int | None = None) -> bytes | None:
         """Return the bytes stored as ``name``; None if there is no such file.
-
-        A file of ``MAP_FROM`` bytes or more is mapped into memory, read-only,
-        instead of read: the system then keeps one copy of it for every
-        process that maps it (several servers share their solver tables).
 
         Only a regular file of at most ``max_bytes`` is read: anything else in
         its place (a folder, a pipe, a device, an oversized file) is moved
@@ -59,11 +49,11 @@ class SolverFiles:
             os.close(fd)
             raise self._set_aside(path, "not a regular file")
         with os.fdopen(fd, "rb") as stream:
-            if max_bytes is None or info.st_size <= max_bytes:
-                if info.st_size >= MAP_FROM:
-                    return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
-                data = stream.read() if max_bytes is None else stream.read(max_bytes + 1)
-                if max_bytes is None or len(data) <= max_bytes:
+            if max_bytes is None:
+                return stream.read()
+            if info.st_size <= max_bytes:
+                data = stream.read(max_bytes + 1)
+                if len(data) <= max_bytes:
                     return data
         raise self._set_aside(path, f"{max(info.st_size, max_bytes + 1)} bytes, "
                                     "more than a table can have")
