@@ -698,11 +698,14 @@ chosen_keep(const double *table, double top, int roll)
  * only if better by more than TIE, as numpy's leaf_values; a keep: the first
  * within TIE of the best), the mean of the squared points to come and the two
  * chances, from `tables` (second, bonus, yahtzee) of the states after the
- * turn.  -1 if a choice leads outside the table.
+ * turn.  With `shape` set, `tables` are the second, third and fourth raw
+ * moments of the points to come after the turn instead, and the results the
+ * third and fourth raw moments from the turn's start (the third number 0), as
+ * moments.turn_shape works them out.  -1 if a choice leads outside the table.
  */
 static int
 moments_single(const Plan *pl, const double *values, const double *const tables[3], int flag,
-               int64_t mask, int upper, const Specials *specials, double result[3])
+               int64_t mask, int upper, const Specials *specials, int shape, double result[3])
 {
     double ev[MAX_ENTRIES];
     double keep[NUM_KEEPS], second[NUM_KEEPS];
@@ -773,10 +776,19 @@ moments_single(const Plan *pl, const double *values, const double *const tables[
         if (at < 0) {
             return -1;
         }
-        q[0] = ((double)((int64_t)reward * reward) + (double)(2 * (int64_t)reward) * values[at])
-               + tables[0][at];
-        q[1] = tables[1][at];
-        q[2] = tables[2][at];
+        if (shape) {
+            /* E[(r + R')^k] in Horner's form, in numpy's order of operations */
+            const double r = (double)reward, m1 = values[at], m2 = tables[0][at],
+                         m3 = tables[1][at], m4 = tables[2][at];
+            q[0] = m3 + r * (3 * m2 + r * (3 * m1 + r));
+            q[1] = m4 + r * (4 * m3 + r * (6 * m2 + r * (4 * m1 + r)));
+            q[2] = 0.0;
+        } else {
+            q[0] = ((double)((int64_t)reward * reward)
+                    + (double)(2 * (int64_t)reward) * values[at]) + tables[0][at];
+            q[1] = tables[1][at];
+            q[2] = tables[2][at];
+        }
         if (e >= 0) {
             entry_q[e][0] = q[0];
             entry_q[e][1] = q[1];
@@ -1236,11 +1248,11 @@ Plan_best_boxes(Plan *self, PyObject *args)
 }
 
 /*
- * moments(values, second, bonus, yahtzee, flags, masks, uppers, out): moments_single
- * of each state into out (3, B), from the three tables of the states after the turn.
+ * moments_single of each state into out (3, B), from the three tables of the states
+ * after the turn (`shape`: the raw moments; see moments_single).
  */
 static PyObject *
-Plan_moments(Plan *self, PyObject *args)
+moments_states(Plan *self, PyObject *args, int shape)
 {
     PyObject *o_tables[4], *o_st[3], *o_out;
     Py_buffer tables[4], st[3], out;
@@ -1279,7 +1291,7 @@ Plan_moments(Plan *self, PyObject *args)
             double result[3];
             Specials specials = table_specials(self, flags[i] * self->n_masks + masks[i]);
             outside = moments_single(self, tables[0].buf, after, (int)flags[i], masks[i],
-                                     (int)uppers[i], &specials, result) < 0;
+                                     (int)uppers[i], &specials, shape, result) < 0;
             for (int q = 0; q < 3; q++) {
                 numbers[q * count + i] = result[q];
             }
@@ -1307,6 +1319,23 @@ done:
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+static PyObject *
+Plan_moments(Plan *self, PyObject *args)
+{
+    return moments_states(self, args, 0);
+}
+
+/*
+ * shape(values, second, third, fourth, flags, masks, uppers, out): the third and fourth
+ * raw moments of the points to come from each state's turn start into out (3, B; the
+ * third row 0), from the raw moments of the states after the turn.
+ */
+static PyObject *
+Plan_shape(Plan *self, PyObject *args)
+{
+    return moments_states(self, args, 1);
 }
 
 static void
@@ -1502,6 +1531,8 @@ static PyMethodDef Plan_methods[] = {
      "best_boxes(values, flags, masks, uppers, rolls, out): each game's slot."},
     {"moments", (PyCFunction)Plan_moments, METH_VARARGS,
      "moments(values, second, bonus, yahtzee, flags, masks, uppers, out): states' moments."},
+    {"shape", (PyCFunction)Plan_shape, METH_VARARGS,
+     "shape(values, second, third, fourth, flags, masks, uppers, out): raw 3rd, 4th moments."},
     {"turn_one", (PyCFunction)Plan_turn_one, METH_VARARGS,
      "turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus])."},
     {NULL, NULL, 0, NULL},

@@ -380,13 +380,14 @@ def turn_shape(model: ScoringModel, raw: Sequence[FloatArray], states: States) -
     return result
 
 
-def solve_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
-                progress: Progress | None = None, batch: int = BATCH) -> Shape:
-    """Return the ``Shape`` of every state, from the values and second moments, last turn first.
+def raw_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
+              progress: Progress | None = None, batch: int = BATCH) -> tuple[FloatArray, FloatArray]:
+    """Return the raw third and fourth moments of the points to come from every state.
 
-    The raw third and fourth moments are worked back like ``solve_moments``
-    (numpy alone, the turn's batches shared among ``THREADS`` threads), then
-    turned into cumulants.
+    Worked back from the last turn like ``solve_moments``: each turn's
+    batches are shared among ``THREADS`` threads, in the compiled kernel
+    where it is at hand (``accel.shape_start``), else with ``turn_shape``;
+    both follow the same choices and sum alike, to rounding in the last bits.
     """
     mean, square = values.ravel(), second.ravel()
     third, fourth = np.zeros(model.shape), np.zeros(model.shape)
@@ -396,7 +397,9 @@ def solve_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
         """Work out the batch of ``states`` starting at ``start``."""
         part = states.part(start, start + batch)
         index = state_index(model, part.flag, part.mask, part.upper)
-        numbers = turn_shape(model, raw, part)
+        numbers = accel.shape_start(model, values, raw[1:], part.flag, part.mask, part.upper)
+        if numbers is None:
+            numbers = turn_shape(model, raw, part)
         raw[2][index], raw[3][index] = numbers
 
     with ThreadPoolExecutor(min(THREADS, os.cpu_count() or 1)) as pool:
@@ -408,6 +411,16 @@ def solve_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
             share_equal_totals(model, fourth, turns)
             if progress is not None:
                 progress(model.rounds - turns, model.rounds)
+    return third, fourth
+
+
+def solve_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
+                progress: Progress | None = None, batch: int = BATCH) -> Shape:
+    """Return the ``Shape`` of every state, from the values and second moments, last turn first.
+
+    The raw third and fourth moments (``raw_shape``) are turned into cumulants.
+    """
+    third, fourth = raw_shape(model, values, second, progress, batch)
     variance = np.maximum(second - values * values, 0.0)
     central3 = third - 3 * values * second + 2 * values ** 3
     central4 = fourth - 4 * values * third + 6 * values ** 2 * second - 3 * values ** 4
