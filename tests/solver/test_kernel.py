@@ -33,8 +33,8 @@ from yahtzee.solver.dynamic import (States, TurnValues, level_states, single_tur
                                     state_index, table_specials, turn_values)
 from yahtzee.solver.keeps import IntArray
 from yahtzee.solver.model import ScoringModel, yahtzee_model
-from yahtzee.solver.moments import Moments, turn_moments
-from yahtzee.solver.poker import PokerStrategy
+from yahtzee.solver.moments import Moments, raw_shape, solve_moments, turn_moments, turn_shape
+from yahtzee.solver.poker import PokerStrategy, poker_solution
 from yahtzee.solver.simulate import play_games
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy, TurnStrategy
 
@@ -268,3 +268,57 @@ def test_yahtzee_pure_numpy_leaves_the_kernel_out() -> None:
                               text=True, timeout=120,
                               env={**os.environ, accel.PURE_NUMPY: setting})
         assert done.stdout.strip() == expected, done.stderr
+
+
+def _raw_tables(solution: Solution, moments: Moments) -> tuple[np.ndarray, np.ndarray]:
+    """Return the raw third and fourth moments behind the stored cumulants (in float64)."""
+    assert moments.shape is not None
+    mean, second = solution.values, moments.second
+    variance = second - mean * mean
+    third = moments.shape.third.astype(np.float64) + 3 * mean * second - 2 * mean ** 3
+    central4 = moments.shape.fourth.astype(np.float64) + 3 * variance ** 2
+    fourth = central4 + 4 * mean * third - 6 * mean ** 2 * second + 3 * mean ** 4
+    return third, fourth
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_moments_with_the_shape_are_numpys_in_every_turn(
+        rules: Rules, official: Solution, course: Solution, official_moments: Moments,
+        course_moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
+    solution = _solution(rules, official, course)
+    model, values = solution.model, solution.values
+    moments = official_moments if rules is OFFICIAL else course_moments
+    third, fourth = _raw_tables(solution, moments)
+    tables = (*moments.tables(), third, fourth)
+    raw = [values.ravel(), moments.second.ravel(), third.ravel(), fourth.ravel()]
+    rng = np.random.default_rng(7)
+    for turns in range(model.rounds):
+        states = level_states(model, turns)
+        pick = np.sort(rng.choice(len(states), size=min(len(states), 40), replace=False))
+        batch = States(states.flag[pick], states.mask[pick], states.upper[pick])
+        where = (batch.flag, batch.mask, batch.upper)
+        both = accel.moments_shape_start(model, values, tables, *where)
+        alone = accel.shape_start(model, values, raw[1:], *where)
+        plain = accel.moments_start(model, values, moments.tables(), *where)
+        assert both is not None and alone is not None and plain is not None
+        assert np.array_equal(both[:3], plain) and np.array_equal(both[3:], alone)
+        with monkeypatch.context() as patch:
+            patch.setattr(accel, "PLAN", None)
+            slow = turn_shape(model, raw, batch)
+        assert np.allclose(alone, slow, rtol=1e-13, atol=0)
+
+
+def test_poker_dice_moments_with_the_shape_are_numpys(monkeypatch: pytest.MonkeyPatch) -> None:
+    model, values = poker_solution()
+    fast = solve_moments(model, values, with_shape=True)
+    monkeypatch.setattr(accel, "PLAN", None)
+    second = solve_moments(model, values).second
+    third, fourth = raw_shape(model, values, second)
+    assert fast.shape is not None and np.allclose(fast.second, second, rtol=1e-13, atol=0)
+    mean = values
+    central4 = fourth - 4 * mean * third + 6 * mean ** 2 * second - 3 * mean ** 4
+    assert np.allclose(fast.shape.third, third - 3 * mean * second + 2 * mean ** 3,
+                       rtol=1e-6, atol=1e-9 * np.abs(third).max())
+    assert np.allclose(fast.shape.fourth, central4 - 3 * (second - mean * mean) ** 2,
+                       rtol=1e-6, atol=1e-9 * np.abs(fourth).max())
+    assert float(fast.shape.fourth[0, 0, 0]) != 0.0

@@ -9,11 +9,13 @@ those numbers; profiles must agree with the strategy's expected scores.
 from __future__ import annotations
 
 import math
+import shutil
 from collections.abc import Iterator
 from itertools import combinations_with_replacement
 from pathlib import Path
 from math import factorial
 
+import numpy as np
 import pytest
 
 from yahtzee.domain.category_value import CategoryValue as CV
@@ -21,11 +23,14 @@ from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.domain.rules import OFFICIAL
 from yahtzee.domain.score_card import ScoreCard
+from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.moments import Moments
-from yahtzee.solver.poker import PokerStrategy, poker_moments
+from yahtzee.solver.events import BuildStarted, SolverEvent
+from yahtzee.solver.moments import Moments, solve_moments, solve_shape
+from yahtzee.solver.poker import PokerStrategy, poker_moments, poker_solution
 from yahtzee.solver.profiles import Profiler
 from yahtzee.solver.strategy import OptimalStrategy
+from yahtzee.storage.solver_files import SolverFiles
 
 
 def outcomes(count: int) -> Iterator[tuple[tuple[int, ...], float]]:
@@ -148,3 +153,31 @@ def test_stored_moments_read_back_and_damaged_ones_are_refused(
         decode_moments(COURSE, course.model, data[:-8])
     with pytest.raises(DamagedTableError):
         decode_moments(OFFICIAL, course.model, data)
+
+
+def test_moments_with_their_shape_in_one_pass_are_the_two_passes_with_numpy_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(accel, "PLAN", None)
+    model, values = poker_solution()
+    both = solve_moments(model, values, with_shape=True)
+    apart = solve_moments(model, values)
+    shape = solve_shape(model, values, apart.second)
+    assert both.shape is not None and apart.shape is None
+    assert all(np.array_equal(a, b) for a, b in zip(both.tables(), apart.tables()))
+    assert all(np.array_equal(a, b) for a, b in zip(both.shape.tables(), shape.tables()))
+    assert float(both.shape.third[0, 0, 0]) != 0.0
+
+
+def test_stored_moments_get_their_shape_built_alone_and_stored(
+        course: Solution, course_moments: Moments, solver_cache: Path, tmp_path: Path) -> None:
+    from yahtzee.domain.rules import COURSE
+    from yahtzee.solver.cache import load_or_build_moments, moments_name, shape_name
+    assert (solver_cache / shape_name(COURSE)).is_file()  # built with the moments
+    shutil.copy(solver_cache / moments_name(COURSE), tmp_path / moments_name(COURSE))
+    events: list[SolverEvent] = []
+    loaded = load_or_build_moments(COURSE, course, SolverFiles(tmp_path), events.append)
+    assert events[0] == BuildStarted("course", shape=True) and len(events) == 15
+    assert (tmp_path / shape_name(COURSE)).is_file()
+    assert loaded.shape is not None and course_moments.shape is not None
+    assert all(np.array_equal(a, b)
+               for a, b in zip(loaded.shape.tables(), course_moments.shape.tables()))

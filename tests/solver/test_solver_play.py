@@ -574,6 +574,15 @@ def test_the_console_shows_a_build_and_its_progress_only_on_a_terminal(
         "\r  solved 1/13 turns\r  solved 13/13 turns\r  solved 13/13 turns in 7.3 s\n")
 
 
+def test_each_table_built_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    console = Console(io.StringIO(), io.StringIO())
+    for event in (BuildStarted("course", moments=True), BuildStarted("course", shape=True)):
+        console.solver_event(event)
+    assert capsys.readouterr().err == (
+        "Building the spread-and-chances table for course rules (done once, then cached)...\n"
+        "Building the win-chance table for course rules (done once, then cached)...\n")
+
+
 def _random_dice(rng: random.Random, yahtzee_chance: float) -> list[int]:
     """Return five random dice, a Yahtzee with the given chance."""
     if rng.random() < yahtzee_chance:

@@ -46,7 +46,8 @@ class Reporter:
                 self.error(f"the solver table {event.where} is not usable ({event.reason}); "
                            "rebuilding it")
         elif isinstance(event, BuildStarted):
-            table = "spread-and-chances" if event.moments else "optimal-play"
+            table = ("win-chance" if event.shape else "spread-and-chances" if event.moments
+                     else "optimal-play")
             err.write(f"Building the {table} table for {event.rules} rules "
                       "(done once, then cached)...\n")
         elif isinstance(event, BuildProgress):

@@ -692,23 +692,75 @@ chosen_keep(const double *table, double top, int roll)
     return pick;
 }
 
+/* What moments_single works out: the moments, the shape, or both at once. */
+enum { ONLY_MOMENTS = 0, ONLY_SHAPE = 1, MOMENTS_AND_SHAPE = 2 };
+#define MAX_CARRIED 6  /* numbers carried per keep (padded to an even count for SSE2) */
+static const int carried[3] = {4, 2, 6};
+static const int tables_of[3] = {3, 3, 5};
+static const int results_of[3] = {3, 2, 5};
+
+/* What a final roll's box leads to (`reward` points, then the state `at`), into `q`:
+   the numbers of moments_single's `mode`, in numpy's order of operations. */
+static ALWAYS_INLINE void
+leaf_numbers(int mode, int reward, double value, const double *const tables[5], int64_t at,
+             double *q)
+{
+    int out = 0;
+    if (mode != ONLY_SHAPE) {
+        q[0] = ((double)((int64_t)reward * reward) + (double)(2 * (int64_t)reward) * value)
+               + tables[0][at];
+        q[1] = tables[1][at];
+        q[2] = tables[2][at];
+        q[3] = 0.0;
+        out = 3;
+    }
+    if (mode != ONLY_MOMENTS) {
+        /* E[(r + R')^k] from the raw moments after the box, in Horner's form */
+        const int in = mode == ONLY_SHAPE ? 1 : 3;
+        const double r = (double)reward, m1 = value, m2 = tables[0][at], m3 = tables[in][at],
+                     m4 = tables[in + 1][at];
+        q[out] = m3 + r * (3 * m2 + r * (3 * m1 + r));
+        q[out + 1] = m4 + r * (4 * m3 + r * (6 * m2 + r * (4 * m1 + r)));
+        if (mode == MOMENTS_AND_SHAPE) {
+            q[5] = 0.0;
+        }
+    }
+}
+
+/* keep_means of `mode`'s carried numbers (a constant width each, for the compiler). */
+static void
+carried_means(double *table, int mode)
+{
+    if (mode == ONLY_MOMENTS) {
+        keep_means(table, 4);
+    } else if (mode == ONLY_SHAPE) {
+        keep_means(table, 2);
+    } else {
+        keep_means(table, 6);
+    }
+}
+
 /*
  * The moments of one state at a turn's start (see yahtzee/solver/moments.py):
  * following optimal play's choices (a box: the boxes in order, a later one
  * only if better by more than TIE, as numpy's leaf_values; a keep: the first
- * within TIE of the best), the mean of the squared points to come and the two
- * chances, from `tables` (second, bonus, yahtzee) of the states after the
- * turn.  -1 if a choice leads outside the table.
+ * within TIE of the best), from `tables` of the states after the turn.  By
+ * `mode`: ONLY_MOMENTS, the mean of the squared points to come and the two
+ * chances from (second, bonus, yahtzee); ONLY_SHAPE, the third and fourth raw
+ * moments of the points to come from the raw moments (second, third, fourth),
+ * as moments.turn_shape; MOMENTS_AND_SHAPE, the five from the five tables
+ * (second, bonus, yahtzee, third, fourth).  -1 if a choice leads outside the table.
  */
 static int
-moments_single(const Plan *pl, const double *values, const double *const tables[3], int flag,
-               int64_t mask, int upper, const Specials *specials, double result[3])
+moments_single(const Plan *pl, const double *values, const double *const tables[5], int flag,
+               int64_t mask, int upper, const Specials *specials, int mode, double *result)
 {
     double ev[MAX_ENTRIES];
     double keep[NUM_KEEPS], second[NUM_KEEPS];
-    double q1[NUM_KEEPS * 3], q2[NUM_KEEPS * 3];
+    double q1[NUM_KEEPS * MAX_CARRIED], q2[NUM_KEEPS * MAX_CARRIED];
     int8_t slot_of[NUM_ROLLS];
     double *leaf = keep + ROLL_START;
+    const int W = carried[mode];
 
     if (entry_values(pl, values, 1, &flag, &mask, &upper, mask, 1, ev) < 0) {
         return -1;
@@ -745,20 +797,17 @@ moments_single(const Plan *pl, const double *values, const double *const tables[
         slot_of[roll] = (int8_t)pick;
         special_at[roll] = s;
     }
-    /* what each final roll's box leads to: its points r and the state after,
-       second = r*r + 2 r V + second', and the two chances there (worked out once
-       per box and points, as the roll's box is one of those but for special rolls) */
-    double entry_q[MAX_ENTRIES][3];
+    /* what each final roll's box leads to (worked out once per box and points, as the
+       roll's box is one of those but for special rolls) */
+    double entry_q[MAX_ENTRIES][MAX_CARRIED];
     uint8_t entry_done[MAX_ENTRIES];
     memset(entry_done, 0, sizeof entry_done);
     for (int r = 0; r < NUM_ROLLS; r++) {
         int slot = slot_of[r], s = special_at[r];
-        double *q = q1 + (ROLL_START + r) * 3;
+        double *q = q1 + (ROLL_START + r) * W;
         int e = s < 0 ? pl->entry_of[slot][r] : -1;
         if (e >= 0 && entry_done[e]) {
-            q[0] = entry_q[e][0];
-            q[1] = entry_q[e][1];
-            q[2] = entry_q[e][2];
+            memcpy(q, entry_q[e], sizeof(double) * (size_t)W);
             continue;
         }
         int box = 0, bonus = 0;
@@ -773,42 +822,34 @@ moments_single(const Plan *pl, const double *values, const double *const tables[
         if (at < 0) {
             return -1;
         }
-        q[0] = ((double)((int64_t)reward * reward) + (double)(2 * (int64_t)reward) * values[at])
-               + tables[0][at];
-        q[1] = tables[1][at];
-        q[2] = tables[2][at];
+        leaf_numbers(mode, reward, values[at], tables, at, q);
         if (e >= 0) {
-            entry_q[e][0] = q[0];
-            entry_q[e][1] = q[1];
-            entry_q[e][2] = q[2];
+            memcpy(entry_q[e], q, sizeof(double) * (size_t)W);
             entry_done[e] = 1;
         }
     }
     /* one roll left: the keeps' means, and the keep taken from each roll */
     keep_means(keep, 1);
-    keep_means(q1, 3);
+    carried_means(q1, mode);
     best_sub_keeps(keep, second);
     for (int r = 0; r < NUM_ROLLS; r++) {
-        const double *from = q1 + sub_keeps[r][chosen_keep(keep, second[ROLL_START + r], r)] * 3;
-        double *to = q2 + (ROLL_START + r) * 3;
-        to[0] = from[0];
-        to[1] = from[1];
-        to[2] = from[2];
+        const double *from = q1 + sub_keeps[r][chosen_keep(keep, second[ROLL_START + r], r)] * W;
+        memcpy(q2 + (ROLL_START + r) * W, from, sizeof(double) * (size_t)W);
     }
     /* two rolls left: the same from the best keeps' numbers */
     keep_means(second, 1);
-    keep_means(q2, 3);
+    carried_means(q2, mode);
     best_sub_keeps(second, keep);
-    double total[3] = {0.0, 0.0, 0.0};
+    double total[MAX_CARRIED] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     for (int r = 0; r < NUM_ROLLS; r++) {
-        const double *from = q2 + sub_keeps[r][chosen_keep(second, keep[ROLL_START + r], r)] * 3;
-        for (int q = 0; q < 3; q++) {
+        const double *from = q2 + sub_keeps[r][chosen_keep(second, keep[ROLL_START + r], r)] * W;
+        for (int q = 0; q < W; q++) {
             total[q] += roll_chance[r] * from[q];
         }
     }
-    result[0] = total[0];
-    result[1] = total[1];
-    result[2] = total[2];
+    for (int q = 0; q < results_of[mode]; q++) {
+        result[q] = total[q];
+    }
     return 0;
 }
 
@@ -1236,21 +1277,27 @@ Plan_best_boxes(Plan *self, PyObject *args)
 }
 
 /*
- * moments(values, second, bonus, yahtzee, flags, masks, uppers, out): moments_single
- * of each state into out (3, B), from the three tables of the states after the turn.
+ * moments_single of each state of `mode` into out (results_of[mode], B): the arguments
+ * are values, the tables_of[mode] tables of the states after the turn, flags, masks,
+ * uppers and out.
  */
 static PyObject *
-Plan_moments(Plan *self, PyObject *args)
+moments_states(Plan *self, PyObject *args, int mode)
 {
-    PyObject *o_tables[4], *o_st[3], *o_out;
-    Py_buffer tables[4], st[3], out;
-    if (!PyArg_ParseTuple(args, "OOOOOOOO", &o_tables[0], &o_tables[1], &o_tables[2],
-                          &o_tables[3], &o_st[0], &o_st[1], &o_st[2], &o_out)) {
+    const int n_tables = tables_of[mode] + 1, n_results = results_of[mode];
+    PyObject *o_st[3], *o_out;
+    Py_buffer tables[6], st[3], out;
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != n_tables + 4) {
+        PyErr_Format(PyExc_TypeError, "%d arguments expected", n_tables + 4);
         return NULL;
     }
+    for (int i = 0; i < 3; i++) {
+        o_st[i] = PyTuple_GET_ITEM(args, n_tables + i);
+    }
+    o_out = PyTuple_GET_ITEM(args, n_tables + 3);
     int got = 0, failed = 1, have_states = 0, have_out = 0;
-    for (; got < 4; got++) {
-        if (value_table(self, o_tables[got], &tables[got]) < 0) {
+    for (; got < n_tables; got++) {
+        if (value_table(self, PyTuple_GET_ITEM(args, got), &tables[got]) < 0) {
             goto done;
         }
     }
@@ -1260,8 +1307,8 @@ Plan_moments(Plan *self, PyObject *args)
         goto done;
     }
     Py_ssize_t count = items(&st[0]);
-    if (items(&out) != 3 * count) {
-        PyErr_SetString(PyExc_ValueError, "moments: three numbers per state expected");
+    if (items(&out) != n_results * count) {
+        PyErr_Format(PyExc_ValueError, "moments: %d numbers per state expected", n_results);
         goto done;
     }
     const int64_t *flags = st[0].buf, *masks = st[1].buf, *uppers = st[2].buf;
@@ -1271,16 +1318,19 @@ Plan_moments(Plan *self, PyObject *args)
         }
     }
     {
-        const double *after[3] = {tables[1].buf, tables[2].buf, tables[3].buf};
+        const double *after[5] = {NULL, NULL, NULL, NULL, NULL};
+        for (int t = 1; t < n_tables; t++) {
+            after[t - 1] = tables[t].buf;
+        }
         double *numbers = out.buf;
         int outside = 0;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t i = 0; i < count && !outside; i++) {
-            double result[3];
+            double result[5];
             Specials specials = table_specials(self, flags[i] * self->n_masks + masks[i]);
             outside = moments_single(self, tables[0].buf, after, (int)flags[i], masks[i],
-                                     (int)uppers[i], &specials, result) < 0;
-            for (int q = 0; q < 3; q++) {
+                                     (int)uppers[i], &specials, mode, result) < 0;
+            for (int q = 0; q < n_results; q++) {
                 numbers[q * count + i] = result[q];
             }
         }
@@ -1307,6 +1357,28 @@ done:
         return NULL;
     }
     Py_RETURN_NONE;
+}
+
+/* moments(values, second, bonus, yahtzee, flags, masks, uppers, out (3, B)) */
+static PyObject *
+Plan_moments(Plan *self, PyObject *args)
+{
+    return moments_states(self, args, ONLY_MOMENTS);
+}
+
+/* shape(values, second, third, fourth, flags, masks, uppers, out (2, B)): the raw moments */
+static PyObject *
+Plan_shape(Plan *self, PyObject *args)
+{
+    return moments_states(self, args, ONLY_SHAPE);
+}
+
+/* moments_shape(values, second, bonus, yahtzee, third, fourth, flags, masks, uppers,
+   out (5, B)): both in one pass */
+static PyObject *
+Plan_moments_shape(Plan *self, PyObject *args)
+{
+    return moments_states(self, args, MOMENTS_AND_SHAPE);
 }
 
 static void
@@ -1502,6 +1574,10 @@ static PyMethodDef Plan_methods[] = {
      "best_boxes(values, flags, masks, uppers, rolls, out): each game's slot."},
     {"moments", (PyCFunction)Plan_moments, METH_VARARGS,
      "moments(values, second, bonus, yahtzee, flags, masks, uppers, out): states' moments."},
+    {"shape", (PyCFunction)Plan_shape, METH_VARARGS,
+     "shape(values, second, third, fourth, flags, masks, uppers, out): raw 3rd, 4th moments."},
+    {"moments_shape", (PyCFunction)Plan_moments_shape, METH_VARARGS,
+     "moments_shape(values, second, bonus, yahtzee, third, fourth, flags, masks, uppers, out)."},
     {"turn_one", (PyCFunction)Plan_turn_one, METH_VARARGS,
      "turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus])."},
     {NULL, NULL, 0, NULL},

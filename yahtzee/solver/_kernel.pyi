@@ -34,6 +34,13 @@ class Plan:
     def moments(self, values: NDArray[Any], second: NDArray[Any], bonus: NDArray[Any],
                 yahtzee: NDArray[Any], flags: NDArray[Any], masks: NDArray[Any],
                 uppers: NDArray[Any], out: NDArray[Any]) -> None: ...
+    def shape(self, values: NDArray[Any], second: NDArray[Any], third: NDArray[Any],
+              fourth: NDArray[Any], flags: NDArray[Any], masks: NDArray[Any],
+              uppers: NDArray[Any], out: NDArray[Any]) -> None: ...
+    def moments_shape(self, values: NDArray[Any], second: NDArray[Any], bonus: NDArray[Any],
+                      yahtzee: NDArray[Any], third: NDArray[Any], fourth: NDArray[Any],
+                      flags: NDArray[Any], masks: NDArray[Any], uppers: NDArray[Any],
+                      out: NDArray[Any]) -> None: ...
     def turn_one(self, values: NDArray[Any], flag: int, mask: int, upper: int,
                  out: NDArray[Any], choice: NDArray[Any] | None,
                  rolls: NDArray[Any] | None = ...,

@@ -149,6 +149,41 @@ def moments_start(model: ScoringModel, values: FloatArray, tables: Sequence[Floa
     return out
 
 
+def shape_start(model: ScoringModel, values: FloatArray, raw: Sequence[FloatArray],
+                flag: IntArray, mask: IntArray, upper: IntArray) -> FloatArray | None:
+    """Return the third and fourth raw moments at states' turn start, (2, B); None without it.
+
+    ``raw`` are the second, third and fourth raw moments of the points to
+    come of every state, already worked out for the states after this turn;
+    the choices and the sums are those of ``moments.turn_shape``.
+    """
+    if PLAN is None:
+        return None
+    out = np.empty((2, len(mask)))
+    second, third, fourth = raw
+    plan_of(model).shape(values, second, third, fourth, _int64(flag), _int64(mask),
+                         _int64(upper), out)
+    return out
+
+
+def moments_shape_start(model: ScoringModel, values: FloatArray, tables: Sequence[FloatArray],
+                        flag: IntArray, mask: IntArray, upper: IntArray) -> FloatArray | None:
+    """Return ``moments_start`` and ``shape_start`` in one pass, (5, B); None without the kernel.
+
+    ``tables`` are the second moment, the two chances and the raw third and
+    fourth moments of every state, worked out for the states after this turn;
+    the rows are second, bonus, yahtzee, third, fourth, as the two functions
+    give them (the same numbers: the choices are made once for both).
+    """
+    if PLAN is None:
+        return None
+    out = np.empty((5, len(mask)))
+    second, bonus, yahtzee, third, fourth = tables
+    plan_of(model).moments_shape(values, second, bonus, yahtzee, third, fourth, _int64(flag),
+                                 _int64(mask), _int64(upper), out)
+    return out
+
+
 def turn_tables(model: ScoringModel, values: FloatArray, flag: IntArray, mask: IntArray,
                 upper: IntArray, want_choice: bool = False) -> TurnArrays | None:
     """Return the values inside a turn of states (and the choices); None without the kernel.

@@ -223,14 +223,20 @@ def load_or_build_moments(rules: Rules, solution: Solution, store: TableStore | 
     Each of the two is stored, checked and kept in memory like the
     solution's table (see ``load_or_build``), in a file of its own, and
     built only when asked for: advice with outcome profiles and win chances
-    need them, play does not.
+    need them, play does not.  Built moments come with their shape (one
+    pass); a shape is built alone only beside stored moments.
     """
     moments = _load_or_make(
         _MOMENTS, rules, moments_name(rules), store, report,
         lambda data: decode_moments(rules, solution.model, data),
-        lambda: build_moments(rules, solution, report),
+        lambda: build_moments(rules, solution, report, with_shape=True),
         lambda made: encode_arrays(rules, dict(zip(QUANTITIES, made.tables()))))
+    key = _memo_key(rules, store)
     if moments.shape is not None:
+        if key not in _SHAPES:
+            _SHAPES[key] = moments.shape
+            _store(store, shape_name(rules), report,
+                   lambda: encode_arrays(rules, dict(zip(SHAPE, moments.shape_tables()))))
         return moments
     shape = _load_or_make(
         _SHAPES, rules, shape_name(rules), store, report,
@@ -238,7 +244,7 @@ def load_or_build_moments(rules: Rules, solution: Solution, store: TableStore | 
         lambda: build_shape(rules, solution, moments, report),
         lambda made: encode_arrays(rules, dict(zip(SHAPE, made.tables()))))
     with_shape = replace(moments, shape=shape)
-    _MOMENTS[_memo_key(rules, store)] = with_shape
+    _MOMENTS[key] = with_shape
     return with_shape
 
 
@@ -262,7 +268,7 @@ def build_shape(rules: Rules, solution: Solution, moments: Moments,
                 report: Report | None = None) -> Shape:
     """Work out the higher cumulants of ``rules``, telling ``report`` how far it is."""
     started = time.perf_counter()
-    _tell(report, BuildStarted(rules.name, moments=True))
+    _tell(report, BuildStarted(rules.name, shape=True))
 
     def progress(done: int, total: int) -> None:
         """Pass on how many turns are worked out."""
@@ -284,8 +290,12 @@ def decode_moments(rules: Rules, model: ScoringModel, data: bytes) -> Moments:
     return Moments(tables[0], tables[1], tables[2])
 
 
-def build_moments(rules: Rules, solution: Solution, report: Report | None = None) -> Moments:
-    """Work out the moments of ``rules`` from its solution, telling ``report`` how far it is."""
+def build_moments(rules: Rules, solution: Solution, report: Report | None = None,
+                  with_shape: bool = False) -> Moments:
+    """Work out the moments of ``rules`` from its solution, telling ``report`` how far it is.
+
+    ``with_shape``: with their ``Shape``, worked out in the same pass.
+    """
     started = time.perf_counter()
     _tell(report, BuildStarted(rules.name, moments=True))
 
@@ -293,7 +303,7 @@ def build_moments(rules: Rules, solution: Solution, report: Report | None = None
         """Pass on how many turns are worked out."""
         _tell(report, BuildProgress(done, total))
 
-    moments = solve_moments(solution.model, solution.values, progress)
+    moments = solve_moments(solution.model, solution.values, progress, with_shape=with_shape)
     _tell(report, BuildFinished(solution.model.rounds, time.perf_counter() - started))
     return moments
 
@@ -324,14 +334,20 @@ def _load_or_make(memo: dict[tuple[str, TableStore | None], _Table], rules: Rule
         except DamagedTableError as error:
             _tell(report, TableUnusable(store.where(name), str(error)))
     if table is None:
-        table = make()
-        if store is not None:
-            try:
-                store.write(name, write(table))
-            except OSError as error:
-                _tell(report, TableNotStored(store.where(name), error.strerror or str(error)))
+        made = table = make()
+        _store(store, name, report, lambda: write(made))
     memo[key] = table
     return table
+
+
+def _store(store: TableStore | None, name: str, report: Report | None,
+           data: Callable[[], bytes]) -> None:
+    """Write ``data()`` to ``store`` as ``name``, if there is a store; a failure is reported."""
+    if store is not None:
+        try:
+            store.write(name, data())
+        except OSError as error:
+            _tell(report, TableNotStored(store.where(name), error.strerror or str(error)))
 
 
 def _memo_key(rules: Rules, store: TableStore | None) -> tuple[str, TableStore | None]:

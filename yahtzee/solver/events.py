@@ -51,11 +51,14 @@ class BuildStarted:
     """A table is being built for the rule set ``rules`` (done once, then cached).
 
     ``moments``: the table of spreads and chances (``yahtzee.solver.moments``),
-    not the optimal-play table itself.
+    not the optimal-play table itself; ``shape``: the table of the higher
+    cumulants alone (``moments.Shape``, for win chances), built apart only
+    when the spreads and chances were already stored.
     """
 
     rules: str
     moments: bool = False
+    shape: bool = False
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,12 @@ class Moments:
         """Return the three tables in ``QUANTITIES`` order."""
         return self.second, self.bonus, self.yahtzee
 
+    def shape_tables(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Return the ``shape``'s tables in ``SHAPE`` order; ``ValueError`` without a shape."""
+        if self.shape is None:
+            raise ValueError("these moments have no shape worked out")
+        return self.shape.tables()
+
 
 def final_tables(model: ScoringModel) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Return the three tables as they stand when no turn is left.
@@ -173,24 +179,25 @@ def turn_moments(model: ScoringModel, values: FloatArray, tables: Sequence[Float
 
 
 def solve_moments(model: ScoringModel, values: FloatArray, progress: Progress | None = None,
-                  batch: int = BATCH,
-                  before_turn: Callable[[int], None] | None = None) -> Moments:
+                  batch: int = BATCH, before_turn: Callable[[int], None] | None = None,
+                  with_shape: bool = False) -> Moments:
     """Return the ``Moments`` of every state, from the solved ``values``, last turn first.
 
     With the compiled kernel, each turn's batches are shared among ``THREADS``
-    threads (each writes its own states and reads only later turns').
+    threads (each writes its own states and reads only later turns').  With
+    ``with_shape``, the ``Shape`` is worked out in the same pass (the choices
+    made once for both; the numbers are those of ``solve_shape``).
     """
-    tables = final_tables(model)
+    tables: tuple[FloatArray, ...] = final_tables(model)
+    if with_shape:
+        tables += (np.zeros(model.shape), np.zeros(model.shape))
     flats = [t.ravel() for t in tables]
 
     def solve_batch(states: States, start: int) -> None:
         """Work out the batch of ``states`` starting at ``start``."""
         part = states.part(start, start + batch)
         index = state_index(model, part.flag, part.mask, part.upper)
-        numbers = accel.moments_start(model, values, tables, part.flag, part.mask, part.upper)
-        if numbers is None:
-            numbers = turn_moments(model, values, tables, part).start
-        for flat, row in zip(flats, numbers):
+        for flat, row in zip(flats, _start_numbers(model, values, tables, part)):
             flat[index] = row
 
     threads = min(THREADS, os.cpu_count() or 1) if accel.PLAN is not None else 1
@@ -205,7 +212,30 @@ def solve_moments(model: ScoringModel, values: FloatArray, progress: Progress | 
                 share_equal_totals(model, table, turns)
             if progress is not None:
                 progress(model.rounds - turns, model.rounds)
-    return Moments(*tables)
+    second, bonus, yahtzee = tables[:3]
+    shape = cumulants(values, second, *tables[3:]) if with_shape else None
+    return Moments(second, bonus, yahtzee, shape)
+
+
+def _start_numbers(model: ScoringModel, values: FloatArray, tables: Sequence[FloatArray],
+                   part: States) -> FloatArray:
+    """Return the numbers of ``tables`` at the turn start of the batch ``part``.
+
+    ``tables`` are the ``QUANTITIES``, then possibly the raw third and fourth
+    moments; the compiled kernel works them out where it is at hand.
+    """
+    flag, mask, upper = part.flag, part.mask, part.upper
+    if len(tables) == len(QUANTITIES):
+        numbers = accel.moments_start(model, values, tables, flag, mask, upper)
+        return numbers if numbers is not None else turn_moments(model, values, tables,
+                                                                part).start
+    numbers = accel.moments_shape_start(model, values, tables, flag, mask, upper)
+    if numbers is not None:
+        return numbers
+    turn = _turn_choices(model, values, part)
+    raw = [values.ravel(), tables[0].ravel(), tables[3].ravel(), tables[4].ravel()]
+    return np.concatenate([turn_moments(model, values, tables[:3], part, turn).start,
+                           turn_shape(model, raw, part, turn)])
 
 
 LAST_TURN_POINTS = 256
@@ -348,7 +378,8 @@ def _turn_choices(model: ScoringModel, values: FloatArray, states: States) -> Tu
     return turn_values(model, values, states, table_specials(model, states), want_choice=True)
 
 
-def turn_shape(model: ScoringModel, raw: Sequence[FloatArray], states: States) -> FloatArray:
+def turn_shape(model: ScoringModel, raw: Sequence[FloatArray], states: States,
+               turn: TurnValues | None = None) -> FloatArray:
     """Return the third and fourth raw moments of the points to come at a batch's turn start.
 
     ``raw`` holds the flat tables of the raw moments of the points to come,
@@ -356,10 +387,12 @@ def turn_shape(model: ScoringModel, raw: Sequence[FloatArray], states: States) -
     after this turn.  After a final roll that scores ``r`` and leads to
     ``s'``, ``E[(r + R')**k]`` is the binomial sum of ``r**(k - j) E[R'**j]``
     (in Horner's form);
-    keeps and rolls follow optimal play as in ``turn_moments``.  Shape (2, B).
+    keeps and rolls follow optimal play as in ``turn_moments`` (``turn`` may
+    pass the batch's values inside the turn, with the boxes chosen).  Shape (2, B).
     """
     values = raw[0].reshape(model.shape)
-    turn = _turn_choices(model, values, states)
+    if turn is None or turn.choice is None:
+        turn = _turn_choices(model, values, states)
     assert turn.choice is not None
     slots, box, bonus = leaf_points(model, states, turn.choice)
     flag, mask, upper = states.flag[None, :], states.mask[None, :], states.upper[None, :]
@@ -380,13 +413,15 @@ def turn_shape(model: ScoringModel, raw: Sequence[FloatArray], states: States) -
     return result
 
 
-def solve_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
-                progress: Progress | None = None, batch: int = BATCH) -> Shape:
-    """Return the ``Shape`` of every state, from the values and second moments, last turn first.
+def raw_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
+              progress: Progress | None = None,
+              batch: int = BATCH) -> tuple[FloatArray, FloatArray]:
+    """Return the raw third and fourth moments of the points to come from every state.
 
-    The raw third and fourth moments are worked back like ``solve_moments``
-    (numpy alone, the turn's batches shared among ``THREADS`` threads), then
-    turned into cumulants.
+    Worked back from the last turn like ``solve_moments``: each turn's
+    batches are shared among ``THREADS`` threads, in the compiled kernel
+    where it is at hand (``accel.shape_start``), else with ``turn_shape``;
+    both follow the same choices and sum alike, to rounding in the last bits.
     """
     mean, square = values.ravel(), second.ravel()
     third, fourth = np.zeros(model.shape), np.zeros(model.shape)
@@ -396,7 +431,9 @@ def solve_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
         """Work out the batch of ``states`` starting at ``start``."""
         part = states.part(start, start + batch)
         index = state_index(model, part.flag, part.mask, part.upper)
-        numbers = turn_shape(model, raw, part)
+        numbers = accel.shape_start(model, values, raw[1:], part.flag, part.mask, part.upper)
+        if numbers is None:
+            numbers = turn_shape(model, raw, part)
         raw[2][index], raw[3][index] = numbers
 
     with ThreadPoolExecutor(min(THREADS, os.cpu_count() or 1)) as pool:
@@ -408,6 +445,22 @@ def solve_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
             share_equal_totals(model, fourth, turns)
             if progress is not None:
                 progress(model.rounds - turns, model.rounds)
+    return third, fourth
+
+
+def solve_shape(model: ScoringModel, values: FloatArray, second: FloatArray,
+                progress: Progress | None = None, batch: int = BATCH) -> Shape:
+    """Return the ``Shape`` of every state, from the values and second moments, last turn first.
+
+    For a table of moments already at hand: ``solve_moments`` works out both
+    in one pass.
+    """
+    return cumulants(values, second, *raw_shape(model, values, second, progress, batch))
+
+
+def cumulants(values: FloatArray, second: FloatArray, third: FloatArray,
+              fourth: FloatArray) -> Shape:
+    """Return the ``Shape`` whose raw moments of the points to come are the four tables."""
     variance = np.maximum(second - values * values, 0.0)
     central3 = third - 3 * values * second + 2 * values ** 3
     central4 = fourth - 4 * values * third + 6 * values ** 2 * second - 3 * values ** 4

@@ -10,7 +10,6 @@ a fraction of a second.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +20,7 @@ from yahtzee.domain.poker_dice import FACES, PokerCategory, PokerScoreCard, calc
 from yahtzee.solver.dynamic import TurnValues, single_turn_values, solve, start_state_value
 from yahtzee.solver.keeps import ROLLS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel, base_table
-from yahtzee.solver.moments import Moments, solve_moments, solve_shape
+from yahtzee.solver.moments import Moments, solve_moments
 from yahtzee.solver.strategy import TurnStrategy
 
 
@@ -50,8 +49,7 @@ def poker_solution(optimal: bool = True) -> tuple[ScoringModel, FloatArray]:
 def poker_moments() -> Moments:
     """Return the spreads, chances and shape of optimal Poker Dice play (worked out in memory)."""
     model, values = poker_solution()
-    moments = solve_moments(model, values)
-    return replace(moments, shape=solve_shape(model, values, moments.second))
+    return solve_moments(model, values, with_shape=True)
 
 
 def expected_poker_score() -> float:
