@@ -288,6 +288,27 @@ async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = 
     return load
 
 
+async def versions(url: str, load: Load) -> dict[str, int]:
+    """Return the version the server at ``url`` now shows of each unfinished game of ``load``.
+
+    ``HttpError`` if a game is not answered (after a restart, or by a
+    surviving server process, every game must be).
+    """
+    connection = Connection(url)
+    found = {}
+    try:
+        for game, secret in load.secrets.items():
+            if game not in load.finished:
+                status, state = await connection.request("GET", f"/api/games/{game}",
+                                                         headers={SEAT_HEADER: secret})
+                if status != 200:
+                    raise HttpError(f"{game}: {status} {state}")
+                found[game] = int(state["version"])
+    finally:
+        await connection.close()
+    return found
+
+
 def lost(data: Path, load: Load, games: int, database: str | None = None) -> list[str]:
     """Return what was lost: games not finished or not filed once, saves left over.
 

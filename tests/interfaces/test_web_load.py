@@ -19,8 +19,8 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from benchmarks.web_load import Load, lost, play_games, play_one, start_server  # noqa: E402
-from benchmarks.web_load import Connection  # noqa: E402
+from benchmarks.web_load import (Load, lost, play_games, play_one, start_server,  # noqa: E402
+                                 versions)
 from yahtzee.solver.cache import Solution  # noqa: E402
 
 GAMES = 12
@@ -72,21 +72,8 @@ def test_a_server_killed_under_load_loses_nothing_it_showed(
 
     process, url = start_server(data, capacity=GAMES, delay=0.0, cache=solver_cache)
 
-    async def versions() -> dict[str, int]:
-        """Return each game's version as the restarted server has it."""
-        connection = Connection(url)
-        found = {}
-        for game, secret in load.secrets.items():
-            if game not in load.finished:
-                status, state = await connection.request(
-                    "GET", f"/api/games/{game}", headers={"X-Seat-Secret": secret})
-                assert status == 200, state
-                found[game] = state["version"]
-        await connection.close()
-        return found
-
     try:
-        restarted = asyncio.run(versions())
+        restarted = asyncio.run(versions(url, load))
         assert all(version >= load.seen[game] for game, version in restarted.items()), (
             restarted, load.seen)
         load.failures.clear()

@@ -20,8 +20,8 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from benchmarks.web_load import (Connection, Load, lost, play_games, play_one,  # noqa: E402
-                                 server_cpu, start_server, worker_pids)
+from benchmarks.web_load import (Load, lost, play_games, play_one, server_cpu,  # noqa: E402
+                                 start_server, versions, worker_pids)
 from yahtzee.solver.cache import Solution  # noqa: E402
 
 GAMES = 10
@@ -62,20 +62,7 @@ def test_two_workers_serve_games_and_one_killed_loses_nothing(
         assert len(load.secrets) == GAMES, load.failures
         assert len(load.finished) < GAMES and load.failures  # its clients saw connections drop
 
-        async def versions() -> dict[str, int]:
-            """Return each unfinished game's version as the surviving worker has it."""
-            connection = Connection(url)
-            found = {}
-            for game, secret in load.secrets.items():
-                if game not in load.finished:
-                    status, state = await connection.request(
-                        "GET", f"/api/games/{game}", headers={"X-Seat-Secret": secret})
-                    assert status == 200, state
-                    found[game] = state["version"]
-            await connection.close()
-            return found
-
-        survived = asyncio.run(versions())
+        survived = asyncio.run(versions(url, load))
         assert all(version >= load.seen[game] for game, version in survived.items()), (
             survived, load.seen)
         load.failures.clear()
