@@ -454,8 +454,10 @@ class BrowserGame:
 
         In a shared database the copy is brought up to date first, and the
         change is committed (the other processes told) when the block ends;
-        an exception undoes it.  ``GameRequestError(UNKNOWN_GAME)`` when the
-        game's save is gone.
+        an exception undoes it, and the copy is read again at the next
+        request.  ``GameRequestError``: ``UNKNOWN_GAME`` when the game's save
+        is gone (``GAME_OVER`` if this copy played its end), ``NOT_KEPT`` when
+        the database could not keep the change.
         """
         with self.lock:
             shared = self.shared
