@@ -256,6 +256,25 @@ def _decision_rows(log: Sequence[Decision]) -> list[tuple[Any, ...]]:
              d.command, d.points, d.label) for seq, d in enumerate(log)]
 
 
+def filing_rows(game: GameRecord, chances: Sequence[TurnChances]
+                ) -> tuple[list[Card], _GameRows]:
+    """Return the final cards and the rows that file ``game`` with its ``chances``.
+
+    Every back end files these.
+
+    ``SnapshotError`` if the record does not describe a possible game;
+    ``ValueError`` if ``chances`` are not those of its turns.
+    """
+    variant = record_variant(game)
+    check_log(variant, len(game.players), game.log)
+    chance_rows = [(t.round, t.seat, seat, chance)
+                   for t in chances for seat, chance in enumerate(t.chances)]
+    if chance_rows and not _checked_chances(chance_rows, len(game.players), variant.rounds):
+        raise ValueError("the win chances are not one per player at each turn's start")
+    cards = [make_card(variant, player) for player in game.players]
+    return cards, _GameRows(_player_rows(game, cards), _decision_rows(game.log), chance_rows)
+
+
 class History:
     """The history database of finished games."""
 
@@ -434,14 +453,7 @@ class History:
         ``ValueError`` if ``chances`` are not those of its turns.
         """
         moment = finished_at if finished_at is not None else datetime.now(timezone.utc)
-        variant = record_variant(game)
-        check_log(variant, len(game.players), game.log)
-        chance_rows = [(t.round, t.seat, seat, chance)
-                       for t in chances for seat, chance in enumerate(t.chances)]
-        if chance_rows and not _checked_chances(chance_rows, len(game.players), variant.rounds):
-            raise ValueError("the win chances are not one per player at each turn's start")
-        cards = [make_card(variant, player) for player in game.players]
-        rows = _GameRows(_player_rows(game, cards), _decision_rows(game.log), chance_rows)
+        cards, rows = filing_rows(game, chances)
         with self._open(write=True) as connection:
             assert connection is not None
             with _transaction(connection):

@@ -51,13 +51,13 @@ from yahtzee.domain.games import get_variant
 from yahtzee.engine.records import Decision, GameRecord, TurnChances, scoring_dice
 from yahtzee.storage.fields import FieldError
 from yahtzee.storage.history import (DamagedGameError, HistoryGame, PlayerResult,
-                                     _checked_chances, _checked_game, _decision, _decision_rows,
-                                     _GameRows, _player_rows, results_of)
+                                     _checked_game, _decision, _GameRows, filing_rows,
+                                     results_of)
 from yahtzee.storage.problems import (BadDatabaseError, Damage, DamagedFileError, SaveInUseError,
                                       SaveNotFoundError, StorageError, StorageProblems,
                                       StoredFile)
 from yahtzee.storage.saves import (MAX_SAVE_ID, BrowserSeats, NewerVersionError, SaveFile, now)
-from yahtzee.storage.snapshot import SnapshotError, check_log, make_card, record_variant
+from yahtzee.storage.snapshot import SnapshotError, check_log, record_variant
 
 T = TypeVar("T")
 
@@ -807,14 +807,7 @@ class PostgresHistory:
         ``ValueError`` for a record or chances that are not a possible game.
         """
         moment = finished_at if finished_at is not None else datetime.now(timezone.utc)
-        variant = record_variant(game)
-        check_log(variant, len(game.players), game.log)
-        chance_rows = [(t.round, t.seat, seat, chance)
-                       for t in chances for seat, chance in enumerate(t.chances)]
-        if chance_rows and not _checked_chances(chance_rows, len(game.players), variant.rounds):
-            raise ValueError("the win chances are not one per player at each turn's start")
-        cards = [make_card(variant, player) for player in game.players]
-        rows = _GameRows(_player_rows(game, cards), _decision_rows(game.log), chance_rows)
+        cards, rows = filing_rows(game, chances)
         first, game_id = self.storage.run(
             lambda c: self._file(c, game, uid, moment, cards, rows))
         if first is not None:
