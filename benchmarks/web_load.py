@@ -25,6 +25,7 @@ import select
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -285,6 +286,22 @@ async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = 
     load = Load()
     await asyncio.gather(*(play_one(url, load, first_seed + n, think, coach)
                            for n in range(games)))
+    return load
+
+
+async def play_and_kill(url: str, games: int, after: int, kill: Callable[[], None]) -> Load:
+    """Play ``games`` games at once (no pause, no coach); ``kill()`` once every game exists
+    and ``after`` more moves were answered; return what the clients saw, to the end."""
+    load = Load()
+    players = asyncio.gather(*(play_one(url, load, seed, 0.0, False)
+                               for seed in range(1, games + 1)))
+    while len(load.secrets) < games and not players.done():
+        await asyncio.sleep(0.005)
+    counted_from = len(load.times)
+    while len(load.times) < counted_from + after and not players.done():
+        await asyncio.sleep(0.005)
+    kill()
+    await players
     return load
 
 

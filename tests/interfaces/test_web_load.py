@@ -19,7 +19,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from benchmarks.web_load import (Load, lost, play_games, play_one, start_server,  # noqa: E402
+from benchmarks.web_load import (lost, play_and_kill, play_games, start_server,  # noqa: E402
                                  versions)
 from yahtzee.solver.cache import Solution  # noqa: E402
 
@@ -46,23 +46,9 @@ def test_a_server_killed_under_load_loses_nothing_it_showed(
         tmp_path: Path, solver_cache: Path, course: Solution) -> None:
     data = tmp_path / "data"
     process, url = start_server(data, capacity=GAMES, delay=0.0, cache=solver_cache)
-
-    async def play_until_killed() -> Load:
-        """Play the games at once; kill the server once every game exists and has moves."""
-        load = Load()
-        players = asyncio.gather(*(play_one(url, load, seed, 0.0, False)
-                                   for seed in range(1, GAMES + 1)))
-        while len(load.secrets) < GAMES and not players.done():
-            await asyncio.sleep(0.005)
-        counted_from = len(load.times)
-        while len(load.times) < counted_from + KILLED_AFTER and not players.done():
-            await asyncio.sleep(0.005)
-        process.send_signal(signal.SIGKILL)
-        await players
-        return load
-
     try:
-        load = asyncio.run(play_until_killed())
+        load = asyncio.run(play_and_kill(
+            url, GAMES, KILLED_AFTER, lambda: process.send_signal(signal.SIGKILL)))
     finally:
         process.kill()
         process.wait(timeout=60)

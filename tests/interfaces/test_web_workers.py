@@ -20,7 +20,7 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from benchmarks.web_load import (Load, lost, play_games, play_one, server_cpu,  # noqa: E402
+from benchmarks.web_load import (lost, play_and_kill, play_games, server_cpu,  # noqa: E402
                                  start_server, versions, worker_pids)
 from yahtzee.solver.cache import Solution  # noqa: E402
 
@@ -40,25 +40,11 @@ def test_two_workers_serve_games_and_one_killed_loses_nothing(
                 break
             time.sleep(0.05)
         assert len(workers) == 2 and process.pid not in workers
-        killed = 0
+        def kill_the_busier() -> None:
+            """Kill the worker serving most of the clients (SIGKILL)."""
+            os.kill(max(workers, key=server_cpu), signal.SIGKILL)
 
-        async def play_until_one_is_killed() -> Load:
-            """Play the games at once; kill a worker once every game exists and has moves."""
-            nonlocal killed
-            load = Load()
-            players = asyncio.gather(*(play_one(url, load, seed, 0.0, False)
-                                       for seed in range(1, GAMES + 1)))
-            while len(load.secrets) < GAMES and not players.done():
-                await asyncio.sleep(0.005)
-            counted_from = len(load.times)
-            while len(load.times) < counted_from + KILLED_AFTER and not players.done():
-                await asyncio.sleep(0.005)
-            killed = max(workers, key=server_cpu)  # the one serving most of the clients
-            os.kill(killed, signal.SIGKILL)
-            await players
-            return load
-
-        load = asyncio.run(play_until_one_is_killed())
+        load = asyncio.run(play_and_kill(url, GAMES, KILLED_AFTER, kill_the_busier))
         assert len(load.secrets) == GAMES, load.failures
         assert len(load.finished) < GAMES and load.failures  # its clients saw connections drop
 
