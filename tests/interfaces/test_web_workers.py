@@ -40,6 +40,7 @@ def test_two_workers_serve_games_and_one_killed_loses_nothing(
                 break
             time.sleep(0.05)
         assert len(workers) == 2 and process.pid not in workers
+
         def kill_the_busier() -> None:
             """Kill the worker serving most of the clients (SIGKILL)."""
             os.kill(max(workers, key=server_cpu), signal.SIGKILL)
