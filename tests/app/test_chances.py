@@ -21,6 +21,7 @@ import pytest
 from tests.helpers import Problems, run_cli, script_for, variant_of
 from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Variant
+from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision, TurnChances
 from yahtzee.storage.history import History, HistoryGame
 
@@ -80,6 +81,36 @@ def test_a_game_with_a_computer_is_filed_with_the_coachs_chances(
     starts = [t for t in meta.chances if t.seat == 0]
     assert [p["win_chances"] for p in report["players"]] == [
         [round(t.chances[seat], 6) for t in starts] for seat in range(seats)]
+
+
+@pytest.mark.parametrize(("rules", "players", "seed"), [
+    ("official", "human,computer", 5),
+    ("course", "computer,human,greedy", 6),
+])
+def test_every_turns_chances_worked_out_at_once_are_each_turns_own(
+        rules: str, players: str, seed: int, official_moments: object, course_moments: object,
+        data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The filed chances, worked out in one pass, are the coach's chances turn by turn."""
+    variant = variant_of(rules)
+    seats = players.count(",") + 1
+    status, _, err = run_cli(["--players", players, "--rules", rules, "--seed", str(seed)],
+                             scoring_script(variant.rounds), monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    [(meta, log)] = filed(data)
+    coach = Solvers().coach(variant, profiles=True)
+    cards = [variant.new_card() for _ in range(seats)]
+    one_by_one = []
+    for d in log:
+        if not one_by_one or (d.round, d.seat) != one_by_one[-1][:2]:
+            chances = coach.win_chances(cards, d.seat)
+            assert chances is not None
+            one_by_one.append((d.round, d.seat, pytest.approx(chances, abs=1e-12)))
+        if d.label is not None:
+            cards[d.seat].choose_number(int(d.command), Dice.of(d.dice))
+    assert len(one_by_one) == variant.rounds * seats
+    assert [(t.round, t.seat, t.chances) for t in meta.chances] == one_by_one
+    assert len({t.chances for t in meta.chances}) > variant.rounds  # they move turn by turn
 
 
 def test_a_game_of_people_is_filed_without_chances_and_analyze_works_them_out(

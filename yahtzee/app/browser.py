@@ -241,6 +241,8 @@ class BrowserGame:
     """The database the game is shared through with other server processes (None: files)."""
     seen: int | None = None
     """The stored version of the game this copy holds (``SaveStorage.version_of``)."""
+    _seat_views: dict[int, tuple[object, SeatView]] = field(default_factory=dict)
+    """Each seat's last view, with the card contents it was drawn from."""
 
     @property
     def version(self) -> int:
@@ -543,9 +545,16 @@ class BrowserGame:
             self.seats.started, waiting, self.host, live.coach_pending)
 
     def _seat_view(self, seat: int) -> SeatView:
-        """Return one seat as everyone sees it."""
+        """Return one seat as everyone sees it (drawn again only once its card changed)."""
         player = self.live.players[seat]
-        return seat_view(player.name, player.kind, player.card, self.live.variant)
+        variant = self.live.variant
+        key = (player.name, player.kind, variant.card_contents(player.card))
+        kept = self._seat_views.get(seat)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        view = seat_view(player.name, player.kind, player.card, variant)
+        self._seat_views[seat] = (key, view)
+        return view
 
     def release(self) -> None:
         """Let go of the game's save (its lock), so that another process may take it up."""

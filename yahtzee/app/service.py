@@ -17,6 +17,7 @@ reports go to the callbacks the interface supplies.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -139,7 +140,8 @@ class LiveGame:
             raise ValueError("no computer is to play")
         prompt = self.prompt()
         move = player.move(prompt.view, prompt.phase is Phase.SCORING)
-        outcome = self.play(move)
+        with contextlib.nullcontext() if self.autosave is None else self.autosave.replaying():
+            outcome = self.play(move)
         if not outcome.accepted:
             raise StrategyError(f"{player.name}'s strategy made a refused move "
                                 f"{move!r} ({outcome.refusal})")
@@ -162,7 +164,7 @@ class LiveGame:
             return None
         prompt = self.prompt()
         if self.computer_to_play():
-            return Coaching(None, (), self._outlook_of(prompt)[1])
+            return Coaching(None, (), self._outlook_of(prompt, options=False)[1])
         view = prompt.view
         advice: KeepAdvice | BoxAdvice
         box_now = None
@@ -175,27 +177,42 @@ class LiveGame:
         options, chances = self._outlook_of(prompt)
         return Coaching(advice, options, chances, box_now)
 
-    def _outlook_of(self, prompt: Prompt) -> tuple[tuple[Option, ...], tuple[float, ...] | None]:
-        """Return the best options of the seat to play and each seat's win chance."""
+    def _outlook_of(self, prompt: Prompt, *, options: bool = True
+                    ) -> tuple[tuple[Option, ...], tuple[float, ...] | None]:
+        """Return the best options of the seat to play and each seat's win chance.
+
+        Without ``options`` (a computer's turn, where no option is shown)
+        only the best move is worked out, for the chances, not the options'
+        profiles.
+        """
         assert self.coach is not None
         view = prompt.view
-        key = (view.round, view.seat, prompt.phase, tuple(view.dice), view.rolls_left)
+        scoring = prompt.phase is not Phase.ROLLING
+        key = (view.round, view.seat, prompt.phase, tuple(view.dice), view.rolls_left, options)
         if self._outlook is None or self._outlook[0] != key:
-            options: tuple[Option, ...]
-            if prompt.phase is Phase.ROLLING:
-                options = tuple(self.coach.keep_options(view.card, view.dice, view.rolls_left))
+            shown: tuple[Option, ...] = ()
+            if not options:
+                best = self.coach.best_move(view.card, view.dice, view.rolls_left, scoring)
             else:
-                options = tuple(self.coach.box_options(view.card, view.dice))
+                shown = tuple(self.coach.box_options(view.card, view.dice) if scoring
+                              else self.coach.keep_options(view.card, view.dice,
+                                                           view.rolls_left))
+                best = shown[0][0] if shown else None
             chances = self.coach.win_chances([p.card for p in self.players], view.seat,
-                                             view.dice, view.rolls_left,
-                                             options[0][0] if options else None)
-            self._outlook = (key, options, None if chances is None else tuple(chances))
+                                             view.dice, view.rolls_left, best)
+            self._outlook = (key, shown, None if chances is None else tuple(chances))
         return self._outlook[1], self._outlook[2]
 
     def analyses(self) -> list[PlayerAnalysis]:
-        """Return each player's expected score, luck and decisions' cost (needs the coach)."""
+        """Return each player's expected score, luck and decisions' cost (needs the coach).
+
+        The chances at each turn's start are those filed with the game, when it was filed
+        with them: they are not worked out twice.
+        """
         assert self.coach is not None
-        return self.coach.analyze([p.name for p in self.players], self.engine.log)
+        filed = None if self.autosave is None else self.autosave.filed_chances
+        return self.coach.analyze([p.name for p in self.players], self.engine.log,
+                                  filed or None)
 
 
 def new_game(setup: Solvers, variant: Variant, kinds: Sequence[PlayerKind],

@@ -305,6 +305,10 @@ class Autosave:
         self.warned = False
         self.filed = False
         """Whether the finished game is in the history."""
+        self.replayable = False
+        """Whether the changes being written are a computer's moves (``replaying``)."""
+        self.filed_chances: tuple[TurnChances, ...] = ()
+        """The win chances filed with the finished game (none before, or none filed)."""
 
     @property
     def save_id(self) -> int | None:
@@ -329,6 +333,20 @@ class Autosave:
         record = engine.record()
         self.write(record, computer_to_play=computer_to_play(engine, record))
 
+    @contextlib.contextmanager
+    def replaying(self) -> Iterator[None]:
+        """Write the changes made inside the block as replayable ones: a computer's moves.
+
+        The game makes them again, exactly, from the save before them (its
+        dice's generator travels with the save), so their writes need to
+        survive the end of the process but are not waited for on the disk.
+        """
+        self.replayable = True
+        try:
+            yield
+        finally:
+            self.replayable = False
+
     def write(self, record: GameRecord, *, computer_to_play: bool = False) -> None:
         """Write ``record``, the game as it now stands (``changed`` without the engine).
 
@@ -340,7 +358,8 @@ class Autosave:
                 self.save = self.store.create(record, uid=self.uid, browser=self.browser)
             else:
                 save = replace(self.save, updated=now(), snapshot=record)
-                self.store.write(save, computer_to_play=computer_to_play)
+                self.store.write(save, computer_to_play=computer_to_play,
+                                 replayable=self.replayable)
                 self.save = save
             self.up_to_date = True
         except (OSError, StorageError, SnapshotError) as error:
@@ -378,6 +397,7 @@ class Autosave:
         try:
             if self.history is not None:
                 turns = self.chances(record) if chances is None else chances
+                self.filed_chances = tuple(turns)
                 self.history.record(record, uid=uid, chances=turns)
                 self.filed = True
                 self.up_to_date = False

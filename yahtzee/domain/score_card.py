@@ -33,6 +33,8 @@ class ScoreCard:
         self._scores: list[int | None] = [None] * self.NUM_CATS
         """What ``scores()`` returns, kept with the boxes (the solver asks it at every decision)."""
         self._yahtzee_bonus = 0
+        self._last_options: tuple[object, list[Option]] | None = None
+        """The last ``options`` asked for, with what they were asked for (a view asks often)."""
 
     @property
     def rules(self) -> Rules:
@@ -45,7 +47,12 @@ class ScoreCard:
 
     def options(self, d: Dice) -> list[Option]:
         """Return the legal choices for these dice, with their points, in menu order."""
-        return self._rules.options(self.scores(), self._yahtzee_bonus, d)
+        key = (tuple(self._scores), self._yahtzee_bonus, tuple(d.values()))
+        last = self._last_options
+        if last is None or last[0] != key:
+            last = self._last_options = (key, self._rules.options(self._scores,
+                                                                  self._yahtzee_bonus, d))
+        return list(last[1])
 
     def choices(self, d: Dice) -> list[CategoryValue]:
         """Return the boxes the player may choose for these dice, in menu order."""

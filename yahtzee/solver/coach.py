@@ -240,6 +240,16 @@ class Coach:
             return []
         return _profiled(self.rank_moves(card, dice, 0).boxes(count), ScoreBox)
 
+    def best_move(self, card: Card, dice: Sequence[int], rolls_left: int,
+                  scoring: bool) -> Keep | ScoreBox | None:
+        """Return the best option's move, as ``keep_options`` (``box_options`` when
+        ``scoring``) would rank it first, without working out any profile."""
+        ranking = rank_moves(self.strategy, card, dice, 0 if scoring else rolls_left)
+        top = ranking.boxes(1) if scoring else ranking.keeps(1)
+        move = top[0].move if top else None
+        assert move is None or isinstance(move, (Keep, ScoreBox))
+        return move
+
     def win_chances(self, cards: Sequence[Card], seat: int, dice: Sequence[int] = (),
                     rolls_left: int = 0, best: Move | None = None) -> list[float] | None:
         """Return each player's chance to finish first (ties shared), from every card.
@@ -349,18 +359,21 @@ class Coach:
         """
         if self.profiler is None or players < 2:
             return []
+        winner = self.play_to_win()
         cards = [self.variant.new_card() for _ in range(players)]
-        result: list[TurnChances] = []
-        turn: tuple[int, int] | None = None
+        turns: list[tuple[int, int]] = []
+        banked: list[list[float]] = []
+        index: list[list[int]] = []
         for d in log:
-            if (d.round, d.seat) != turn:
-                turn = (d.round, d.seat)
-                chances = self.win_chances(cards, d.seat)
-                assert chances is not None
-                result.append(TurnChances(d.round, d.seat, tuple(chances)))
+            if not turns or (d.round, d.seat) != turns[-1]:
+                turns.append((d.round, d.seat))
+                banked.append([float(card.score()) for card in cards])
+                index.append([winner.index_of(card) for card in cards])
             if d.label is not None:
                 cards[d.seat].choose_number(int(d.command), Dice.of(d.dice))
-        return result
+        every = winner.chances_at(banked, index)
+        return [TurnChances(number, seat, tuple(chances))
+                for (number, seat), chances in zip(turns, every)]
 
     def analyze(self, names: Sequence[str], log: Sequence[Decision],
                 chances: Sequence[TurnChances] | None = None) -> list[PlayerAnalysis]:

@@ -91,15 +91,19 @@ def leaf_worth(model: ScoringModel, states: States, worth: LeafWorth
     columns = np.arange(count)
     best = np.full((NUM_ROLLS, count), -np.inf)
     choice = np.zeros((NUM_ROLLS, count), dtype=np.int8)
-    for c in range(model.n_categories):
-        open_box = (states.mask >> c) & 1 == 0
-        if not open_box.any():
-            continue
+    boxes = [c for c in range(model.n_categories) if ((states.mask >> c) & 1 == 0).any()]
+    rewards, places = [], []
+    for c in boxes:  # every box's points at once: one ``worth`` for them all
         levels = model.point_levels[c].astype(np.int64)[:, None]
         flag, mask, upper, reward = step(model, states.flag[None], states.mask[None],
                                          states.upper[None], c, levels, 0)
-        table = worth(reward.astype(np.float64), state_index(model, flag, mask, upper),
-                      np.broadcast_to(columns, reward.shape))
+        rewards.append(reward)
+        places.append(state_index(model, flag, mask, upper))
+    sizes = [len(reward) for reward in rewards]
+    every = worth(np.concatenate(rewards).astype(np.float64), np.concatenate(places),
+                  np.broadcast_to(columns, (sum(sizes), count))) if boxes else np.empty((0, count))
+    for c, table in zip(boxes, np.split(every, np.cumsum(sizes)[:-1])):
+        open_box = (states.mask >> c) & 1 == 0
         table = np.where(open_box[None], table, -np.inf)
         spread = table.take(model.level_of_roll[c], axis=0)
         better = spread > best + TIE
@@ -178,6 +182,8 @@ class PlayToWinStrategy:
         self.model = base.model
         self.outlooks = outlooks_of(base.model, base.values, moments)
         self._turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._solve_turn)
+        self._ends = lru_cache(maxsize=_TURNS_REMEMBERED)(self._turn_end_chances)
+        self._optimal_turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._optimal_turn_of)
 
     def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
         """Return the keep of optimal solitaire play (no one to beat), or None to score now."""
@@ -211,6 +217,20 @@ class PlayToWinStrategy:
         banked = np.array([[float(card.score())] for card in cards])
         index = np.array([[self.index_of(card)] for card in cards], dtype=np.int64)
         return [float(chance) for chance in self._chances(banked, index)[:, 0]]
+
+    def chances_at(self, banked: Sequence[Sequence[float]],
+                   index: Sequence[Sequence[int]]) -> list[list[float]]:
+        """Return ``chances`` of many positions at once, each given by every player's points.
+
+        ``banked[n][p]`` and ``index[n][p]`` are player ``p``'s points and flat
+        state index (``index_of``) in position ``n``: a finished game's turn
+        starts, say, worked out in one pass rather than one by one.
+        """
+        if not banked:
+            return []
+        table = self._chances(np.array(banked, dtype=np.float64).T,
+                              np.array(index, dtype=np.int64).T)
+        return [[float(chance) for chance in column] for column in table.T]
 
     def _chances(self, banked: FloatArray, index: IntArray) -> FloatArray:
         """Return every player's chance (P, N) from their points and states (P, N).
@@ -259,7 +279,7 @@ class PlayToWinStrategy:
             after = self._chances(banked[:, None], index[:, None])[:, 0]
             return [float(chance) for chance in after]
         keep = sorted(dice if kept is None else kept)
-        leaf = self._turn_end_chances(card, banked, index, seat)
+        leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
         if len(keep) == len(dice):
             return [float(chance) for chance in leaf[roll_number(keep)]]
         one_left = expected_over_keeps(leaf)
@@ -271,25 +291,35 @@ class PlayToWinStrategy:
 
     def _optimal_turn(self, card: Any) -> TurnValues:
         """Return optimal solitaire play's turn from the card's state, the boxes chosen."""
-        flag, mask, upper = self.base.state_key(card)
+        return self._optimal_turns(*self.base.state_key(card))
+
+    def _optimal_turn_of(self, flag: int, mask: int, upper: int) -> TurnValues:
+        """Return optimal solitaire play's turn from the state (flag, mask, upper).
+
+        Remembered (``_optimal_turns``): every roll of a turn asks again.
+        """
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
         return single_turn_values(self.model, self.base.values.reshape(self.model.shape), flag,
                                   mask, upper, table_specials(self.model, states))
 
-    def _turn_end_chances(self, card: Any, banked: FloatArray, index: IntArray,
-                          seat: int) -> FloatArray:
+    def _turn_end_chances(self, seat: int, banked: tuple[float, ...],
+                          index: tuple[int, ...]) -> FloatArray:
         """Return every player's chance (252, P) after the seat scores each final roll.
 
-        The box is optimal solitaire play's; the other players wait between turns.
+        ``banked`` and ``index`` are every player's points and flat state
+        index as the turn started.  The box is optimal solitaire play's; the
+        other players wait between turns.  Remembered (``_ends``) for the
+        rest of the turn: each roll of it asks again.
         """
-        flag, mask, upper = (np.array([part]) for part in self.base.state_key(card))
-        turn = self._optimal_turn(card)
+        flag, mask, upper = (np.array([part]) for part in
+                             np.unravel_index(index[seat], self.model.shape))
+        turn = self._optimal_turns(int(flag[0]), int(mask[0]), int(upper[0]))
         assert turn.choice is not None
         slots, box, bonus = leaf_points(self.model, States(flag, mask, upper), turn.choice)
         flag, mask, upper, reward = step(self.model, flag[None, :], mask[None, :],
                                          upper[None, :], slots, box, bonus)
-        points = np.repeat(banked[:, None], NUM_ROLLS, axis=1)
-        where = np.repeat(index[:, None], NUM_ROLLS, axis=1)
+        points = np.repeat(np.array(banked)[:, None], NUM_ROLLS, axis=1)
+        where = np.repeat(np.array(index, dtype=np.int64)[:, None], NUM_ROLLS, axis=1)
         points[seat] += reward[:, 0]
         where[seat] = state_index(self.model, flag, mask, upper)[:, 0]
         result: FloatArray = self._chances(points, where).T.copy()

@@ -1,12 +1,12 @@
 """Atomic file writes: a crash at any moment leaves either the old file or the new one.
 
-The data go to a fresh temporary file in the same folder (``tempfile.mkstemp``,
-so two processes never share one), are flushed and synced to disk, and only
+The data go to a temporary file in the same folder, named after the writing
+process and thread (so two writers never share one), are flushed and synced to disk, and only
 then take the final name: ``os.replace``, or ``os.link`` when the name must
 not exist yet (where the file system has no hard links, a check that the
 name is free and then ``os.replace``).  Temporary names start with ``.`` and
 end with ``.tmp``, and carry the writing process's ID:
-``.<name>.<pid>.<random>.tmp``.
+``.<name>.<pid>.<thread>.tmp``.
 
 What a killed process left behind is removed the first time a process
 writes into a folder: a temporary file whose process is no longer running,
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -91,8 +91,15 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+def write_atomic(path: Path, data: bytes, *, exclusive: bool = False,
+                 durable: bool = True) -> None:
     """Write ``data`` as the file ``path``, all or nothing.
+
+    ``durable`` (the default) waits until the file and its name are on the
+    disk, so that they survive a crash of the machine; without it they
+    survive the end of the process (the system writes them soon after),
+    which is enough for what can be made again (a computer's move, replayed
+    from the save before it).
 
     With ``exclusive``, ``FileExistsError`` is raised (and nothing changed)
     if ``path`` already exists, even when another process creates it at the
@@ -102,18 +109,20 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
     if str(path.parent) not in _cleaned:
         _cleaned.add(str(path.parent))
         remove_stale_temps(path.parent)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.",
-                                suffix=".tmp")
+    temp = str(path.parent / f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
             stream.flush()
-            os.fsync(stream.fileno())
+            if durable:
+                os.fsync(stream.fileno())
         if exclusive:
             _link(temp, path)
         else:
             os.replace(temp, path)
-        _sync_folder(path.parent)
+        if durable:
+            _sync_folder(path.parent)
     finally:
         try:
             os.unlink(temp)

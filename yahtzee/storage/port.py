@@ -58,11 +58,15 @@ class SaveStorage(Protocol):
         """Save ``snapshot`` under a new ID, held locked by this store; return the save."""
         ...
 
-    def write(self, save: SaveFile, *, computer_to_play: bool = False) -> None:
+    def write(self, save: SaveFile, *, computer_to_play: bool = False,
+              replayable: bool = False) -> None:
         """Replace the save ``save.save_id`` (held by this store); ``SaveInUseError`` if not held.
 
         ``computer_to_play`` says that a computer is to move (kept by a database, so that
-        another process takes the game up when this one is gone).
+        another process takes the game up when this one is gone).  ``replayable`` says
+        that everything since the last write can be made again exactly (a computer's
+        moves, from the dice's generator in the save): the write must survive the
+        process, not a crash of the machine, and is not waited for on the disk.
         """
         ...
 

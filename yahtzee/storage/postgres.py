@@ -569,20 +569,32 @@ class PostgresSaves:
             raise
         return save
 
-    def write(self, save: SaveFile, *, computer_to_play: bool = False) -> None:
+    def write(self, save: SaveFile, *, computer_to_play: bool = False,
+              replayable: bool = False) -> None:
         """Replace the save ``save.save_id``, and raise its version.
 
         Only a save this store holds locked, or whose ``transaction`` this
         thread is in, is written: ``SaveInUseError`` otherwise, or if it is gone.
+        A ``replayable`` write's transaction commits without waiting for the
+        disk (``synchronous_commit`` off for that transaction alone):
+        it is seen by every process at once, and only a crash of the
+        database's machine can undo it.
         """
         save_id = save.save_id
         if not (self.storage._locks.holds(save_id, self)
                 or self.storage.in_transaction_of(save_id)):
             raise SaveInUseError(save_id)
-        changed = self.storage.run(lambda c: c.execute(
-            "UPDATE saves SET data = %s, finished = %s, computer_to_play = %s, "
-            "updated = clock_timestamp(), version = version + 1 WHERE id = %s",
-            (Jsonb(save.to_dict()), save.finished, computer_to_play, save_id)).rowcount)
+
+        def update(connection: psycopg.Connection[Any]) -> int:
+            """Write the save; return the rows changed (0: it is gone)."""
+            if replayable:
+                connection.execute("SET LOCAL synchronous_commit TO OFF")
+            return connection.execute(
+                "UPDATE saves SET data = %s, finished = %s, computer_to_play = %s, "
+                "updated = clock_timestamp(), version = version + 1 WHERE id = %s",
+                (Jsonb(save.to_dict()), save.finished, computer_to_play, save_id)).rowcount
+
+        changed = self.storage.run(update)
         if not changed:
             raise SaveInUseError(save_id)
 
