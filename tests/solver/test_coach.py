@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -273,3 +274,39 @@ def test_equal_options_keep_the_tie_breaking_order_whatever_their_last_bits() ->
     ranked = coach.keep_options(ScoreCard(OFFICIAL), [1, 4, 4, 4, 6], 2, count=5)
     assert [keep.values for keep, _ in ranked] == [
         (4, 4, 4), (4, 4), (4, 4, 4, 6), (1, 4, 4, 4), (1, 4, 4, 4, 6)]
+
+
+def test_the_best_move_without_profiles_is_the_first_option_even_among_ties() -> None:
+    stand_in = _EqualKeeps()
+    coach = Coach(VARIANT, lambda: cast(ValueStrategy, stand_in),
+                  lambda: cast(Profiler, stand_in))
+    dice = [1, 4, 4, 4, 6]
+    assert coach.best_move(ScoreCard(OFFICIAL), dice, 2, scoring=False) == Keep((4, 4, 4), 5)
+    assert coach.best_move(ScoreCard(OFFICIAL), dice, 0, scoring=True) == coach.box_options(
+        ScoreCard(OFFICIAL), dice)[0][0]
+
+
+def test_the_best_move_is_the_first_of_the_ranked_options_in_seeded_positions(
+        official: Solution) -> None:
+    """A seeded game's every position: the best move is the first option, scoring now too."""
+    strategy = OptimalStrategy(OFFICIAL, official)
+    coach = Coach(VARIANT, lambda: strategy)
+    moves = 0
+    for seed in range(3):
+        card = ScoreCard(OFFICIAL)
+        rng = random.Random(seed)
+        for _ in range(13):
+            dice = sorted(rng.randint(1, 6) for _ in range(5))
+            for rolls_left in (2, 1):
+                ranked = coach.rank_moves(card, dice, rolls_left).keeps(1)[0].move
+                best = coach.best_move(card, dice, rolls_left, scoring=False)
+                assert best == ranked, (card.scores(), dice, rolls_left)
+                moves += 1
+            box = coach.best_move(card, dice, 0, scoring=True)
+            assert box == coach.rank_moves(card, dice, 0).boxes(1)[0].move
+            assert isinstance(box, ScoreBox)
+            card.choose_number(box.number, Dice.of(dice))
+    assert moves == 78
+    five_sixes = coach.best_move(ScoreCard(OFFICIAL), [6] * 5, 2, scoring=False)
+    assert five_sixes == Keep((6,) * 5, 5)  # scoring now, as the options show it
+    assert coach.rank_moves(ScoreCard(OFFICIAL), [6] * 5, 2).keeps(1)[0].move == five_sixes

@@ -30,7 +30,8 @@ from yahtzee.players.kinds import PlayerKind
 from yahtzee.players.players import ComputerPlayer, Player
 
 if TYPE_CHECKING:
-    from yahtzee.solver.coach import BoxAdvice, Coach, KeepAdvice, Option, PlayerAnalysis
+    from yahtzee.solver.coach import (BoxAdvice, Coach, Keep, KeepAdvice, Option,
+                                      PlayerAnalysis, ScoreBox)
     from yahtzee.storage.saves import SaveFile
 
 
@@ -191,6 +192,7 @@ class LiveGame:
         key = (view.round, view.seat, prompt.phase, tuple(view.dice), view.rolls_left, options)
         if self._outlook is None or self._outlook[0] != key:
             shown: tuple[Option, ...] = ()
+            best: Keep | ScoreBox | None
             if not options:
                 best = self.coach.best_move(view.card, view.dice, view.rolls_left, scoring)
             else:

@@ -21,7 +21,7 @@ from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision, TurnChances
 from yahtzee.engine.moves import MoveKind, saved_flags
-from yahtzee.solver.ranking import TOP_MOVES, MoveRanking, RankedMove, rank_moves
+from yahtzee.solver.ranking import TOP_MOVES, MoveRanking, RankedMove, best_move, rank_moves
 from yahtzee.solver.ranking import Keep as Keep
 from yahtzee.solver.ranking import Move as Move
 from yahtzee.solver.ranking import ScoreBox as ScoreBox
@@ -241,13 +241,15 @@ class Coach:
         return _profiled(self.rank_moves(card, dice, 0).boxes(count), ScoreBox)
 
     def best_move(self, card: Card, dice: Sequence[int], rolls_left: int,
-                  scoring: bool) -> Keep | ScoreBox | None:
-        """Return the best option's move, as ``keep_options`` (``box_options`` when
-        ``scoring``) would rank it first, without working out any profile."""
-        ranking = rank_moves(self.strategy, card, dice, 0 if scoring else rolls_left)
-        top = ranking.boxes(1) if scoring else ranking.keeps(1)
-        move = top[0].move if top else None
-        assert move is None or isinstance(move, (Keep, ScoreBox))
+                  scoring: bool) -> Keep | ScoreBox:
+        """Return the move ``keep_options`` would rank first (``box_options`` when scoring).
+
+        Nothing is profiled: a computer's turn needs the best move for the
+        chances, not the options shown to a person.
+        """
+        move = best_move(self.strategy, card, dice, 0 if scoring else rolls_left)
+        if isinstance(move, ScoreBox) and not scoring:
+            return Keep(tuple(sorted(dice)), len(dice))  # scoring now, as the options show it
         return move
 
     def win_chances(self, cards: Sequence[Card], seat: int, dice: Sequence[int] = (),

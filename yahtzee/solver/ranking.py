@@ -105,10 +105,13 @@ class RankedMove:
 def best_first(moves: Sequence[RankedMove]) -> list[RankedMove]:
     """Return ``moves`` (given in tie order) best first, equal ones (within ``TIE``) as given."""
     left = list(moves)
+    values = [move.expected for move in left]
     ranked = []
     while left:
-        top = max(move.expected for move in left)
-        ranked.append(left.pop(next(i for i, m in enumerate(left) if m.expected >= top - TIE)))
+        floor = max(values) - TIE
+        first = next(i for i, value in enumerate(values) if value >= floor)
+        ranked.append(left.pop(first))
+        del values[first]
     return ranked
 
 
@@ -146,6 +149,24 @@ class MoveRanking:
     def boxes(self, count: int = TOP_MOVES) -> list[RankedMove]:
         """Return the ``count`` best boxes."""
         return [m for m in self.moves if isinstance(m.move, ScoreBox)][:count]
+
+
+def best_move(strategy: MoveValues, card: Any, dice: Sequence[int], rolls_left: int) -> Move:
+    """Return the move ``rank_moves`` ranks first, without ranking the others.
+
+    The first move, in tie order, within ``TIE`` of the best value: the
+    strategy's own move (a box, or with ``rolls_left`` a keep of fewer dice).
+    """
+    boxes = strategy.category_values(card, dice)
+    moves: list[tuple[Move, float]] = [
+        (ScoreBox(box.number, str(box)), value)
+        for box, value in sorted(boxes.items(), key=lambda item: item[0].number)]
+    if rolls_left:
+        moves += [(Keep(keep, len(dice)), value)
+                  for keep, value in strategy.keep_values(card, dice, rolls_left).items()
+                  if len(keep) < len(dice)]
+    floor = max(value for _, value in moves) - TIE
+    return next(move for move, value in moves if value >= floor)
 
 
 def rank_moves(strategy: MoveValues, card: Any, dice: Sequence[int], rolls_left: int,
