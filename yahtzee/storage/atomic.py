@@ -1,12 +1,13 @@
 """Atomic file writes: a crash at any moment leaves either the old file or the new one.
 
 The data go to a temporary file in the same folder, named after the writing
-process and thread (so two writers never share one), are flushed and synced to disk, and only
-then take the final name: ``os.replace``, or ``os.link`` when the name must
+process and numbered within it (so two writers never share one), are flushed
+and synced to disk (unless the write need not be durable), and only then
+take the final name: ``os.replace``, or ``os.link`` when the name must
 not exist yet (where the file system has no hard links, a check that the
 name is free and then ``os.replace``).  Temporary names start with ``.`` and
 end with ``.tmp``, and carry the writing process's ID:
-``.<name>.<pid>.<thread>.tmp``.
+``.<name>.<pid>.<number>.tmp``.
 
 What a killed process left behind is removed the first time a process
 writes into a folder: a temporary file whose process is no longer running,
@@ -16,15 +17,17 @@ an older version without a process ID, or a process ID since reused).
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
-import threading
 import time
 from pathlib import Path
 
 STALE_AFTER = 24 * 60 * 60
 """Seconds after which any temporary file is taken for one a dead process left."""
 _WITH_PID = re.compile(r"\..+\.([0-9]+)\.[^.]+\.tmp")
+_numbers = itertools.count()
+"""Numbers the temporary files of this process's writes (``next`` is atomic under the GIL)."""
 _cleaned: set[str] = set()
 """The folders this process has already cleaned."""
 
@@ -109,7 +112,7 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False,
     if str(path.parent) not in _cleaned:
         _cleaned.add(str(path.parent))
         remove_stale_temps(path.parent)
-    temp = str(path.parent / f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    temp = str(path.parent / f".{path.name}.{os.getpid()}.{next(_numbers)}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
     try:
         with os.fdopen(fd, "wb") as stream:

@@ -360,8 +360,12 @@ class SaveStore:
         """
         if save.save_id not in self._locks:
             raise SaveInUseError(save.save_id)
-        self._ensure_folder()
-        write_atomic(self.path(save.save_id), save.to_bytes(), durable=not replayable)
+        data = save.to_bytes()
+        try:
+            write_atomic(self.path(save.save_id), data, durable=not replayable)
+        except (FileNotFoundError, NotADirectoryError):  # the folder was taken away: made again
+            self._ensure_folder()
+            write_atomic(self.path(save.save_id), data, durable=not replayable)
         self._count_write(save.save_id)
 
     def remove(self, save_id: int) -> None:
