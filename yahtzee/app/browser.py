@@ -415,6 +415,7 @@ class BrowserGame:
             view = self.live.prompt().view
             _, outcome = self.live.computer_move()
             self._note(view.seat, view.dice, view.saved, outcome)
+            self._view_now()  # drawn here, in the mover's thread, for the pages waiting
             return True
 
     def _note(self, seat: int, dice: tuple[int, ...], saved: tuple[bool, ...],
@@ -443,6 +444,23 @@ class BrowserGame:
             self.touched = time.monotonic()
             self._catch_up()
             return self._view_now()
+
+    def drawn_view(self) -> GameView | None:
+        """Return the view if it is drawn already for the game as it stands, else None.
+
+        Answered at once, never waiting for the game's lock (None while a
+        move is being made) and never reading a database (None when shared):
+        a server asks it before handing ``view`` to a thread.
+        """
+        if self.shared is not None or not self.lock.acquire(blocking=False):
+            return None
+        try:
+            view = self._drawn()
+            if view is not None:
+                self.touched = time.monotonic()
+            return view
+        finally:
+            self.lock.release()
 
     def refresh(self) -> None:
         """Bring this copy up to date if another server process moved the game (shared only)."""
@@ -519,11 +537,17 @@ class BrowserGame:
 
     def _view_now(self) -> GameView:
         """Return the view of the current state (the lock held), drawn once per change."""
-        waiting = self.waiting()
+        view = self._drawn()
+        if view is None:
+            view = self._view = self._draw(self.waiting())
+        return view
+
+    def _drawn(self) -> GameView | None:
+        """Return the view last drawn if it shows the game as it stands (the lock held)."""
         view = self._view
-        if (view is None or view.version != self.version or view.waiting != waiting
+        if (view is None or view.version != self.version or view.waiting != self.waiting()
                 or view.coach_pending != self.live.coach_pending):
-            view = self._view = self._draw(waiting)
+            return None
         return view
 
     def _draw(self, waiting: tuple[int, ...]) -> GameView:

@@ -445,7 +445,8 @@ class WebTable:
                 if table.version <= int(after):
                     await self.wait_change(table.game_id, client_of(request))
             seats = table.seats_of(request.headers.get(SECRET_HEADER))
-            view = await run_in_threadpool(table.view)
+            drawn = table.drawn_view()  # most polls: no thread needed
+            view = drawn if drawn is not None else await run_in_threadpool(table.view)
         except GameRequestError as error:
             # a game shared with other server processes may have ended there meanwhile
             if error.denial is not Denial.UNKNOWN_GAME:
