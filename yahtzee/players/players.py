@@ -151,17 +151,16 @@ class ComputerPlayer(Player):
         return Move.toggle(toggles[0]) if toggles else Move.roll()
 
     def _keep(self, view: TurnView) -> tuple[int, ...] | None:
-        """Return the keep of this roll; a drawn keep is drawn once per roll.
+        """Return the keep of this roll, decided once per roll.
 
-        Each toggle toward the keep asks for it again: drawn anew at every
-        step, the steps could head for different keeps.
+        Each toggle toward the keep asks for it again: a drawn keep drawn
+        anew at every step could head for different keeps, and any other
+        would be worked out again for nothing.
         """
-        deciding = self._deciding(view)
-        if not isinstance(self.prepare(), Drawing):
-            return deciding.keep(self.card, view.dice, view.rolls_left)
         position = (view.round, view.seat, self.card.rounds_used(), view.rolls_left,
                     tuple(view.dice))
         if self._kept is None or self._kept[0] != position:
+            deciding = self._deciding(view)
             self._kept = (position, deciding.keep(self.card, view.dice, view.rolls_left))
         return self._kept[1]
 
