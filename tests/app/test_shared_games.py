@@ -169,3 +169,27 @@ def test_a_move_on_one_server_wakes_the_other_within_a_second(
     finally:
         listener.close()
     assert made.table.view().saved == (False, False, False, True, False)
+
+
+def test_games_abandoned_by_a_server_are_expired_by_another(
+        servers: tuple[BrowserGames, BrowserGames]) -> None:
+    """Server B expires A's games that nobody plays, whoever holds them; a game moved is kept."""
+    a, b = servers
+    untouched = a.create(solo(1))
+    played = a.create(solo(2))
+    secret = played.secrets[0][0]
+    played.table.act(secret, Move.toggle(1))
+    store = b.store
+    made_at = store.changed_at(a.store.find_uid(untouched.table.game_id) or 0)
+    moved_at = store.changed_at(a.store.find_uid(played.table.game_id) or 0)
+    # An hour for a game never moved, a day for one moved: neither is old enough yet.
+    assert b.expire(3600, 86400, now=moved_at + 60) == []
+    gone = b.expire(3600, 86400, now=made_at + 3600)
+    assert gone == [untouched.table.game_id]
+    assert a.store.find_uid(untouched.table.game_id) is None
+    assert a.store.find_uid(played.table.game_id) is not None
+    with pytest.raises(GameRequestError) as refused:
+        untouched.table.view()  # A's copy learns that its game is gone
+    assert refused.value.denial is Denial.UNKNOWN_GAME
+    assert b.expire(3600, 86400, now=moved_at + 86400) == [played.table.game_id]
+    assert b.expire(3600, 86400, now=moved_at + 86400 * 2) == []

@@ -907,21 +907,55 @@ class BrowserGames:
                 if self._abandoned(save_id, fresh_for, idle_for, now):
                     del self.known[game_id]
                     gone.append(game_id)
+            if self.shared is not None:
+                gone += self._expire_shared(fresh_for, idle_for, now)
+        return gone
+
+    def _expire_shared(self, fresh_for: float, idle_for: float, now: float) -> list[str]:
+        """Delete the abandoned games of a shared database that this process does not hold.
+
+        Whichever process made or last played them: one that stopped leaves
+        its games to the others.  Each is checked again with its row locked,
+        so that a move made meanwhile by another process keeps it.
+        """
+        gone = []
+        try:
+            idle = self.store.idle_games(now - fresh_for)
+        except StorageError:
+            return []
+        for game_id, save_id in idle:
+            if game_id in self.live:
+                continue  # held here: the loop over the live games judged it
+            try:
+                with self.store.hold(save_id):
+                    if not self._is_abandoned(save_id, fresh_for, idle_for, now):
+                        continue
+                    self.store.remove(save_id)
+                    self.store.notify(game_id)
+            except (StorageError, SnapshotError):
+                continue
+            gone.append(game_id)
         return gone
 
     def _abandoned(self, save_id: int, fresh_for: float, idle_for: float, now: float) -> bool:
         """Delete the save ``save_id`` if its game is abandoned; return whether it was."""
         try:
-            age = now - self.store.changed_at(save_id)
-            if age < fresh_for:
-                return False
-            save = self.store.load(save_id)
-            if age < idle_for and save.updated > save.created:
+            if not self._is_abandoned(save_id, fresh_for, idle_for, now):
                 return False
             self.store.delete(save_id)
         except (OSError, StorageError, SnapshotError):
             return False
         return True
+
+    def _is_abandoned(self, save_id: int, fresh_for: float, idle_for: float,
+                      now: float) -> bool:
+        """Return whether the save's game is abandoned: untouched ``fresh_for`` seconds
+        since it was made without a move, or ``idle_for`` since its last move."""
+        age = now - self.store.changed_at(save_id)
+        if age < fresh_for:
+            return False
+        save = self.store.load(save_id)
+        return not save.finished and (age >= idle_for or save.updated <= save.created)
 
     def close(self) -> None:
         """Let go of every live game's save."""

@@ -155,6 +155,15 @@ class SaveStorage(Protocol):
         """Return the uids of unfinished games with a computer to play and no live lease."""
         ...
 
+    def idle_games(self, before: float) -> list[tuple[str, int]]:
+        """Return (uid, save ID) of the unfinished games last written by ``before``.
+
+        ``before`` is in seconds since the epoch; games with a computer to
+        play are left out.  A database answers for every process; files
+        answer none (the one process that plays them knows its games).
+        """
+        ...
+
     def notify(self, uid: str) -> None:
         """Tell every listener that the game ``uid`` moved (at commit, inside a transaction)."""
         ...

@@ -751,6 +751,13 @@ class PostgresSaves:
             "SELECT uid FROM saves WHERE NOT finished AND computer_to_play "
             "AND (lease_owner IS NULL OR lease_until < clock_timestamp()) ORDER BY id")])
 
+    def idle_games(self, before: float) -> list[tuple[str, int]]:
+        """Return (uid, save ID) of unfinished games without a computer to play, last
+        written by ``before`` (seconds since the epoch), oldest first."""
+        return self.storage.run(lambda c: [(str(uid), int(save_id)) for uid, save_id in c.execute(
+            "SELECT uid, id FROM saves WHERE NOT finished AND NOT computer_to_play "
+            "AND updated <= to_timestamp(%s) ORDER BY updated", (before,))])
+
     def notify(self, uid: str) -> None:
         """Tell every listener the game ``uid`` moved; inside a transaction, when it commits."""
         self.storage.run(lambda c: c.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, uid)))
