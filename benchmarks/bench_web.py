@@ -21,7 +21,9 @@ disk).  It prints the games, the moves, the errors (any answer other than
 the server's processor time (user + system, from ``/proc/<pid>/stat``) in
 all and during the load alone, the latter per move of the person
 (``server_cpu_ms_per_move``: the computer's commands and the pages' long
-polls are part of what each move costs), and what was lost: every game
+polls are part of what each move costs), then the processor time of one
+request (``request_cpu_ms``: ``/api/options``, and a look at a table drawn
+already, each 1,000 times on one connection), and what was lost: every game
 must finish and be filed once in the history, with no save left over.
 The solver's tables must be in the cache folder already (any game with the
 coach builds them once).  ``--source`` serves another copy of the project
@@ -44,7 +46,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_load import lost, play_games, server_cpu, start_server  # noqa: E402
+from benchmarks.web_load import (lost, play_games, request_cost, server_cpu,  # noqa: E402
+                                 start_server)
 
 
 def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str, Any]:
@@ -67,6 +70,13 @@ def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str
             process.terminate()
             process.wait(timeout=60)
         problems = lost(data, load, games)
+        process, url = start_server(Path(folder) / "requests", capacity=4, delay=delay,
+                                    source=source)  # a server of its own: its game stays
+        try:
+            requests = asyncio.run(request_cost(url, process.pid))
+        finally:
+            process.terminate()
+            process.wait(timeout=60)
     during = cpu - cpu_before
     times = sorted(load.times) or [float("nan")]
     quantile = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
@@ -80,6 +90,7 @@ def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str
             "server_cpu_load_seconds": round(during, 2),
             "server_cpu_ms_per_move": round(during / max(len(load.times), 1) * 1000, 2),
             "client_cpu_seconds": round(client, 1),
+            "request_cpu_ms": requests,
             "load_average": round(os.getloadavg()[0], 2), "lost": problems}
 
 
@@ -115,6 +126,9 @@ def main() -> int:
         print(f"server processor time per move of the person: "
               f"{figures['server_cpu_ms_per_move']} ms ({figures['server_cpu_load_seconds']} s "
               f"during the load / {figures['moves']} moves)")
+        print(f"server processor time of one request: {figures['request_cpu_ms']['options']} "
+              f"ms (/api/options), {figures['request_cpu_ms']['look']} ms (a look at a drawn "
+              f"table)")
         print("nothing lost" if not figures["lost"] else "LOST: " + "; ".join(figures["lost"]))
     return 1 if figures["lost"] else 0
 

@@ -305,6 +305,31 @@ async def play_and_kill(url: str, games: int, after: int, kill: Callable[[], Non
     return load
 
 
+async def request_cost(url: str, pid: int, count: int = 1000) -> dict[str, float]:
+    """Return the server's processor time, in ms, of one request of each kind, on one
+    keep-alive connection: ``options`` (``/api/options``, almost nothing to do) and
+    ``look`` (a page's look at a new coached game, its table drawn already)."""
+    connection = Connection(url)
+    try:
+        status, made = await connection.request("POST", "/api/games", {"seed": 1, "coach": True})
+        if status != 201:
+            raise HttpError(f"new game: {status} {made}")
+        seat = {SEAT_HEADER: made["links"][0]["secret"]}
+        look = f"/api/games/{made['game']}"
+        await connection.request("GET", look, headers=seat)
+        cost = {}
+        for name, path, headers in (("options", "/api/options", {}), ("look", look, seat)):
+            before = server_cpu(pid)
+            for _ in range(count):
+                status, answer = await connection.request("GET", path, headers=headers)
+                if status != 200:
+                    raise HttpError(f"{path}: {status} {answer}")
+            cost[name] = round((server_cpu(pid) - before) / count * 1000, 3)
+        return cost
+    finally:
+        await connection.close()
+
+
 async def versions(url: str, load: Load) -> dict[str, int]:
     """Return the version the server at ``url`` now shows of each unfinished game of ``load``.
 
