@@ -8,7 +8,9 @@ against an independent generator with the game's seed.
 from __future__ import annotations
 
 import json
+import os
 import random
+import threading
 import time
 from pathlib import Path
 
@@ -310,3 +312,40 @@ def test_a_game_taken_up_before_its_first_move_lists_no_move(data: Path) -> None
     made = tables.create(two_people())
     tables.close()
     assert BrowserGames(Solvers(), Problems()).get(made.table.game_id).view().happened == ()
+
+
+def test_a_computers_moves_are_written_at_once_but_only_a_persons_are_synced(
+        data: Path, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer's move is replayed exactly from the save before it: its write is not synced."""
+    synced: list[int] = []
+    sync = os.fsync
+
+    def counted(fd: int) -> None:
+        """Sync, and count the syncs of this thread's writes (the solver's tables are
+        stored by another)."""
+        if threading.current_thread() is threading.main_thread():
+            synced.append(fd)
+        sync(fd)
+
+    monkeypatch.setattr(os, "fsync", counted)
+    games = BrowserGames(Solvers(), Problems())
+    made = games.create(Settings(get_variant("yahtzee", "course"), (HUMAN, COMPUTER),
+                                 ("Ann", "Computer"), 5, coach=False))
+    table, secret = made.table, made.secrets[0][0]
+    table.act(secret, Move.score())
+    synced.clear()
+    table.act(secret, Move.box(table.live.prompt().menu[0].number))
+    assert len(synced) == 2  # the file, then its folder
+    synced.clear()
+    steps = 0
+    while table.computer_to_play():
+        assert table.computer_step()
+        steps += 1
+        save_id = table.saver.save_id
+        assert save_id is not None
+        assert SaveStore(problems=Problems()).load(save_id).snapshot == table.live.engine.record()
+    assert steps >= 2 and synced == []
+    table.act(secret, Move.toggle(1))
+    assert len(synced) == 2
+    games.close()
