@@ -109,8 +109,9 @@ def memory_of(workers: int, games: int, source: Path, cluster: Cluster) -> dict[
             before = sum(server_cpu(pid) for pid in pids)
             load = asyncio.run(play_every_rule_set(address, games))
             cpu = sum(server_cpu(pid) for pid in pids) - before
-            processes = [{"pid": pid, "role": "first" if pid == process.pid and workers > 1
-                          else "worker", **memory_mb(pid)} for pid in pids]
+            processes: list[dict[str, Any]] = [
+                {"pid": pid, "role": "first" if pid == process.pid and workers > 1
+                 else "worker", **memory_mb(pid)} for pid in pids]
         finally:
             process.terminate()
             process.wait(timeout=60)
@@ -118,8 +119,8 @@ def memory_of(workers: int, games: int, source: Path, cluster: Cluster) -> dict[
     return {"workers": workers, "games": games * len(RULES), "moves": len(load.times),
             "errors": len(load.failures), "lost": problems,
             "server_cpu_ms_per_move": round(cpu / max(len(load.times), 1) * 1000, 2),
-            "total_pss_mb": round(sum(p.get("Pss", 0.0) for p in processes), 1),
-            "total_rss_mb": round(sum(p.get("Rss", 0.0) for p in processes), 1),
+            "total_pss_mb": round(sum(float(p.get("Pss", 0.0)) for p in processes), 1),
+            "total_rss_mb": round(sum(float(p.get("Rss", 0.0)) for p in processes), 1),
             "processes": processes, "load_average": round(os.getloadavg()[0], 2)}
 
 

@@ -37,7 +37,7 @@ import asyncio
 import contextlib
 import socket
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
 from typing import Any, TextIO
 
