@@ -12,13 +12,15 @@ It starts a throw-away PostgreSQL cluster (``tests/postgres_fixtures.py``).
 --database URL`` (a fresh database each) and plays ``--games`` games of
 each rule set at once through the one address (a person against the
 computer with the coach on, scripted by ``benchmarks/web_load.py``), so
-that every process has used what a game of each needs; then it reads
+that every process has used what a game of each needs; once the address
+is printed and again after the games, it reads
 ``/proc/PID/smaps_rollup`` of every server process (the first one and its
 workers): the resident memory (RSS), each process's share of it (PSS:
 a page that several processes map counts in each one's PSS divided by
 their number, so the PSS of all of them adds up to the memory they take
-together) and the part shared with other processes.  The server's
-processor time per move of the person during that load is shown too.
+together) and the part shared with other processes.  The seconds until the
+address is printed and the server's processor time per move of the person
+during the load are shown too.
 **A move's processor time**: ``benchmarks/move_cpu.py`` plays games in one
 process without HTTP, ``--repeat`` times in each mode: ``own`` (the
 process loads its tables, as each worker used to) and ``forked`` (the
@@ -102,10 +104,13 @@ def memory_of(workers: int, games: int, source: Path, cluster: Cluster) -> dict[
     url = database(cluster, str(workers))
     with tempfile.TemporaryDirectory(prefix="yahtzee-bench-shared-") as folder:
         data = Path(folder) / "data"
+        started = time.perf_counter()
         process, address = start_server(data, capacity=games * 4, database=url,
                                         workers=workers, source=source)
+        start_seconds = time.perf_counter() - started
         try:
             pids = server_processes(process, workers)
+            idle = [memory_mb(pid) for pid in pids]
             before = sum(server_cpu(pid) for pid in pids)
             load = asyncio.run(play_every_rule_set(address, games))
             cpu = sum(server_cpu(pid) for pid in pids) - before
@@ -116,7 +121,10 @@ def memory_of(workers: int, games: int, source: Path, cluster: Cluster) -> dict[
             process.terminate()
             process.wait(timeout=60)
         problems = lost(data, load, games * len(RULES), database=url)
-    return {"workers": workers, "games": games * len(RULES), "moves": len(load.times),
+    return {"workers": workers, "start_seconds": round(start_seconds, 1),
+            "idle_total_pss_mb": round(sum(m.get("Pss", 0.0) for m in idle), 1),
+            "idle_pss_mb": [m.get("Pss", 0.0) for m in idle],
+            "games": games * len(RULES), "moves": len(load.times),
             "errors": len(load.failures), "lost": problems,
             "server_cpu_ms_per_move": round(cpu / max(len(load.times), 1) * 1000, 2),
             "total_pss_mb": round(sum(float(p.get("Pss", 0.0)) for p in processes), 1),
@@ -152,13 +160,16 @@ def moves_of(games: int, repeat: int, source: Path, cluster: Cluster) -> dict[st
 def show(memory: list[dict[str, Any]], moves: dict[str, Any] | None) -> None:
     """Print the figures as text."""
     for row in memory:
-        print(f"--workers {row['workers']}: total PSS {row['total_pss_mb']} MB, "
-              f"RSS {row['total_rss_mb']} MB; server {row['server_cpu_ms_per_move']} ms "
-              f"per move over {row['moves']} moves; lost: {'; '.join(row['lost']) or 'nothing'}")
-        for proc in row["processes"]:
+        print(f"--workers {row['workers']}: address printed after {row['start_seconds']} s; "
+              f"total PSS {row['idle_total_pss_mb']} MB then, {row['total_pss_mb']} MB and "
+              f"RSS {row['total_rss_mb']} MB after the games; server "
+              f"{row['server_cpu_ms_per_move']} ms per move over {row['moves']} moves; "
+              f"lost: {'; '.join(row['lost']) or 'nothing'}")
+        for proc, idle in zip(row["processes"], row["idle_pss_mb"]):
             shared = proc.get("Shared_Clean", 0.0) + proc.get("Shared_Dirty", 0.0)
-            print(f"    {proc['role']:<7} RSS {proc.get('Rss', 0.0):>7} MB  "
-                  f"PSS {proc.get('Pss', 0.0):>7} MB  shared {shared:>7.1f} MB")
+            print(f"    {proc['role']:<7} PSS {idle:>7} MB at the start; after: "
+                  f"RSS {proc.get('Rss', 0.0):>7} MB  PSS {proc.get('Pss', 0.0):>7} MB  "
+                  f"shared {shared:>7.1f} MB")
     if moves is not None:
         for mode, figures in moves.items():
             print(f"a move in one process, tables {mode}: {figures['median_ms']} ms "
@@ -170,12 +181,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", default="1,2,4",
                         help="numbers of server processes (default 1,2,4)")
-    parser.add_argument("--games", type=int, default=8,
-                        help="games of each rule set played through the server (default 8)")
+    parser.add_argument("--games", type=int, default=24,
+                        help="games of each rule set played through the server (default 24)")
     parser.add_argument("--move-games", type=int, default=6,
                         help="games timed in one process per run (default 6)")
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="runs of each in-process mode (default 3)")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="runs of each in-process mode (default 5)")
     parser.add_argument("--source", type=Path, default=ROOT,
                         help="the copy of the project to measure (default this one)")
     parser.add_argument("--no-moves", action="store_true", help="measure the memory only")
