@@ -715,7 +715,10 @@ def serve_workers(host: str, port: int, workers: int, worker: Callable[[int, Sol
         return 1
     with sock:  # holds the port (0: a free one) for the workers, taking no connection itself
         solvers = Solvers(report=reporter.solver_event)
-        solvers.preload(every_variant())  # without numpy: SolverUnavailableError, said by run
+        try:
+            solvers.preload(every_variant())
+        except SolverUnavailableError:
+            pass  # without numpy, nothing to share: each worker answers as ``serve`` does
         chosen = sock.getsockname()[1]
         return run_workers(workers, lambda: worker(chosen, solvers),
                            lambda: announce(sock, out if out is not None else sys.stdout),

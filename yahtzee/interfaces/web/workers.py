@@ -36,8 +36,9 @@ from types import FrameType
 from yahtzee.interfaces.reporting import Reporter
 
 STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-"""The signals that stop the server (Ctrl-C, ``kill``, the terminal closed): the first
-process passes each on to every worker as SIGINT."""
+"""The signals that stop the server (Ctrl-C, ``kill``, the terminal closed; not SIGHUP
+where it is ignored, as under ``nohup``): the first process passes each on to every worker
+as SIGINT."""
 
 
 class Worker:
@@ -182,7 +183,8 @@ def run_workers(count: int, serve: Callable[[], int], ready: Callable[[], None],
             worker.send_signal(signal.SIGINT)
 
     workers: list[Worker] = []
-    previous = {sig: signal.signal(sig, stop) for sig in STOPPING_SIGNALS}
+    previous = {sig: signal.signal(sig, stop) for sig in STOPPING_SIGNALS
+                if sig != signal.SIGHUP or signal.getsignal(sig) != signal.SIG_IGN}  # nohup
     try:
         gc.freeze()
         with _signals_held():
