@@ -91,6 +91,36 @@ def server_processes(process: subprocess.Popen[str], workers: int) -> list[int]:
     return [process.pid, *found]
 
 
+def listening(pid: int, port: int) -> bool:
+    """Return whether the process ``pid`` has a socket listening on TCP ``port`` (Linux)."""
+    try:
+        owned = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+    except OSError:
+        return False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if (fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port
+                    and f"socket:[{fields[9]}]" in owned):
+                return True
+    return False
+
+
+def wait_listening(pids: list[int], port: int) -> None:
+    """Wait (at most a minute) until every worker of ``pids`` listens on ``port``.
+
+    The address is printed once one worker listens; connections made before
+    the others do would all go to it (and stay, kept alive).
+    """
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not all(listening(pid, port) for pid in pids):
+        time.sleep(0.05)
+
+
 async def play_every_rule_set(url: str, games: int) -> Load:
     """Play ``games`` games of each rule set at once (no pause, the coach on)."""
     load = Load()
@@ -110,6 +140,7 @@ def memory_of(workers: int, games: int, source: Path, cluster: Cluster) -> dict[
         start_seconds = time.perf_counter() - started
         try:
             pids = server_processes(process, workers)
+            wait_listening(pids[1:] if workers > 1 else pids, int(address.rsplit(":", 1)[1]))
             idle = [memory_mb(pid) for pid in pids]
             before = sum(server_cpu(pid) for pid in pids)
             load = asyncio.run(play_every_rule_set(address, games))
