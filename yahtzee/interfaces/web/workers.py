@@ -169,9 +169,9 @@ def run_workers(count: int, serve: Callable[[], int], ready: Callable[[], None],
     are the file descriptors the workers close (see ``fork_worker``).
     Everything this process holds when it calls this is shared with the
     workers until written: the objects made so far are moved out of the
-    garbage collector's reach first (``gc.freeze``), so that its passes in
-    the workers do not write to their pages.  Status 0 after Ctrl-C,
-    SIGTERM or SIGHUP, 1 if every worker stopped by itself.
+    garbage collector's reach first (``gc.freeze``, undone at the end), so
+    that its passes in the workers do not write to their pages.  Status 0
+    after Ctrl-C, SIGTERM or SIGHUP, 1 if every worker stopped by itself.
     """
     stopping = False
 
@@ -195,6 +195,7 @@ def run_workers(count: int, serve: Callable[[], int], ready: Callable[[], None],
         for worker in workers:
             worker.wait()
     finally:
+        gc.unfreeze()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         for worker in workers:
