@@ -9,7 +9,9 @@ reported and rebuilt, never trusted.  Where the bytes live is a
 cache folder, written atomically); without one, tables live in memory only.
 What happens along the way (a damaged file, the build's progress, a store
 that cannot be written) reaches the player through a ``Report`` callback that
-the interface supplies, as ``SolverEvent`` records.
+the interface supplies, as ``SolverEvent`` records.  The tables handed out
+are read-only (``read_only``): nothing writes to them once made, so
+processes forked after loading them share their memory.
 """
 
 from __future__ import annotations
