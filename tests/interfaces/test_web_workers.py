@@ -23,7 +23,6 @@ pytest.importorskip("starlette")
 
 from benchmarks.web_load import (lost, play_and_kill, play_games, server_cpu,  # noqa: E402
                                  start_server, versions, worker_pids)
-from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.solver.moments import Moments  # noqa: E402
 
 GAMES = 10
