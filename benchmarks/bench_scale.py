@@ -15,8 +15,9 @@ with the coach on, by the scripted clients of ``benchmarks/web_load.py``
 (``--think`` seconds before each move; 0 floods the server to measure its
 throughput).  For each it prints the moves per second, the median and p99
 answer, the processor time of every server process (and the database's
-own) per move of the person, the resident memory of the server processes
-at the end, and what was lost (every game must finish and be filed once,
+own) per move of the person, the memory of the server processes at the end
+(the sum of their shares, PSS, the first process's included), and what was
+lost (every game must finish and be filed once,
 no save left over).  The clients, the server processes and PostgreSQL share
 the machine's cores: the figures say what one machine does, not how far
 more machines would take it (see docs/scaling.md).
@@ -45,10 +46,15 @@ from tests.postgres_fixtures import Cluster, running_cluster  # noqa: E402
 
 
 def resident_mb(pid: int) -> float:
-    """Return the resident memory of the process ``pid`` in MB (Linux; else 0)."""
+    """Return the process ``pid``'s share of resident memory in MB (its PSS; Linux; else 0).
+
+    The workers share the solver's tables with the first process (forked
+    after loading them): a page several processes map counts once in the
+    sum of their shares, split among them.
+    """
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
@@ -104,7 +110,7 @@ def run_one(games: int, think: float, workers: int, cluster: Cluster | None) -> 
             seconds = time.perf_counter() - started
             cpu = sum(server_cpu(pid) for pid in pids) - before
             db_cpu = database_cpu(cluster) - db_before
-            memory = sum(resident_mb(pid) for pid in pids)
+            memory = sum(resident_mb(pid) for pid in {process.pid, *pids})
         finally:
             process.terminate()
             process.wait(timeout=60)

@@ -204,18 +204,21 @@ def server_cpu(pid: int) -> float:
 
 
 async def play_one(url: str, load: Load, seed: int, think: float, coach: bool,
-                   game: str | None = None) -> None:
+                   game: str | None = None, rules: str | None = None) -> None:
     """Play one game as its person, through the API, timing every move.
 
     The client waits ``think`` seconds before each move, as a (very fast)
     person would.  With ``game`` (an ID in ``load.secrets``) it goes on
-    with that game instead of starting one with ``seed`` and ``coach``.
+    with that game instead of starting one with ``seed`` and ``coach``
+    (under ``rules``; None: the API's default).
     """
     connection = Connection(url)
+    form: dict[str, Any] = {"seed": seed, "coach": coach}
+    if rules is not None:
+        form["rules"] = rules
     try:
         if game is None:
-            status, made = await connection.request("POST", "/api/games",
-                                                    {"seed": seed, "coach": coach})
+            status, made = await connection.request("POST", "/api/games", form)
             if status != 201:
                 load.failures.append(f"new game: {status} {made}")
                 return
@@ -273,18 +276,20 @@ async def _play(connection: Connection, load: Load, game: str, think: float) -> 
 
 
 async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = True,
-                     first_seed: int = 1, load: Load | None = None) -> Load:
+                     first_seed: int = 1, load: Load | None = None,
+                     rules: str | None = None) -> Load:
     """Play ``games`` games at once against the server at ``url``; return what was seen.
 
-    With ``load``, the games of ``load.secrets`` not yet finished are played
-    on to their end instead (``games`` and the rest unused), noted in ``load``.
+    The games are played under ``rules`` (None: the API's default).  With
+    ``load``, the games of ``load.secrets`` not yet finished are played on
+    to their end instead (``games`` and the rest unused), noted in ``load``.
     """
     if load is not None:
         going = [game for game in load.secrets if game not in load.finished]
         await asyncio.gather(*(play_one(url, load, 0, think, coach, game) for game in going))
         return load
     load = Load()
-    await asyncio.gather(*(play_one(url, load, first_seed + n, think, coach)
+    await asyncio.gather(*(play_one(url, load, first_seed + n, think, coach, rules=rules)
                            for n in range(games)))
     return load
 

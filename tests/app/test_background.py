@@ -1,4 +1,7 @@
-"""The table made in the background: held-back messages, waiting, problems, errors, cancelling."""
+"""The table made in the background: held-back messages, waiting, problems, errors, cancelling.
+
+And the opposite: every table made at once, in the caller's thread (``Solvers.preload``).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +12,11 @@ import pytest
 
 from yahtzee.app.background import TableLoader
 from yahtzee.app.session import Solvers
-from yahtzee.domain.games import get_variant, yahtzee_variant
+from yahtzee.domain.games import every_variant, get_variant, yahtzee_variant
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
+from yahtzee.players.kinds import KINDS
 from yahtzee.solver.cache import Solution
+from yahtzee.solver.moments import Moments
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, Report,
                                    SolverEvent, TableNotStored, TableUnusable)
 
@@ -148,3 +153,29 @@ def test_a_game_of_poker_dice_has_no_table_to_make(monkeypatch: pytest.MonkeyPat
     finally:
         setup.close()
     assert made == ["course"]
+
+
+def test_preload_makes_every_game_s_tables_coaches_and_computers_now_leaving_no_thread(
+        official_moments: Moments, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    before = set(threading.enumerate())
+    setup = Solvers()
+    setup.preload(every_variant())
+    assert set(threading.enumerate()) - before == set()
+    assert all(setup.tables_ready(variant) for variant in every_variant())
+
+    def made_again(*args: object, **kwargs: object) -> None:
+        """Fail: everything was to be made by the preload."""
+        pytest.fail("made again after the preload")
+
+    monkeypatch.setattr("yahtzee.solver.factory.get_strategy", made_again)
+    monkeypatch.setattr("yahtzee.solver.factory.get_profiler", made_again)
+    for variant in every_variant():
+        setup.load_in_background(variant)  # ready already: no thread, no loader
+        setup.coach(variant, profiles=True)
+        for kind in KINDS:
+            if kind.is_computer:
+                setup.strategy(kind, variant)
+    assert set(threading.enumerate()) - before == set()
+    assert not setup.solutions()(OFFICIAL).values.flags.writeable
+    setup.close()

@@ -33,6 +33,7 @@ from yahtzee.solver.cache import (FORMAT_VERSION, MAGIC, DamagedTableError, Solu
 from yahtzee.solver.dynamic import (States, single_turn_values, step, step_one, table_specials,
                                     turn_values)
 from yahtzee.solver.model import option_slot
+from yahtzee.solver.moments import Moments
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, Report,
                                    SolverEvent, TableNotStored, TableUnusable)
 from yahtzee.solver.factory import get_strategy, simulate_games
@@ -432,6 +433,23 @@ def test_a_good_stored_table_is_read_not_rebuilt(
     assert np.array_equal(solution.values, official.values)
     assert report.events == []
     assert capsys.readouterr() == ("", "")
+    cache.forget_loaded()
+
+
+def test_tables_in_memory_are_read_only_whether_read_or_built(
+        official: Solution, official_moments: Moments, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    for table in (official.values, *official_moments.tables(),
+                  *official_moments.shape_tables()):
+        assert not table.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        official.values.flat[0] = 1.0
+    assert not decode(OFFICIAL, encode(OFFICIAL, official)).values.flags.writeable
+    built = Solution(official.model, official.values.copy(), 0.0)
+    assert built.values.flags.writeable
+    _builds_instead(monkeypatch, built)
+    assert load_or_build(OFFICIAL, SolverFiles(tmp_path)) is built
+    assert not built.values.flags.writeable
     cache.forget_loaded()
 
 

@@ -22,7 +22,7 @@ from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.games import rules_of
 from yahtzee.engine.engine import Engine, EngineObserver
 from yahtzee.engine.records import GameRecord, TurnChances
-from yahtzee.players.kinds import EXPECTED, PlayerKind, default_names, find_kind
+from yahtzee.players.kinds import EXPECTED, KINDS, PlayerKind, default_names, find_kind
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
 from yahtzee.storage.port import HistoryStorage, SaveStorage, Storage, open_storage
 from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
@@ -105,6 +105,8 @@ class Solvers:
 
     ``load_in_background`` starts making a game's table while the game goes
     on; whatever needs it then waits for it.  ``close()`` stops what is left.
+    ``preload`` makes everything now instead, for a server that then forks
+    its worker processes: they share what it made.
 
     Strategies and coaches are made once per process and shared by every
     game (a server's many games among them): what they remember is about
@@ -117,6 +119,8 @@ class Solvers:
     _loaders: dict[str, TableLoader] = field(default_factory=dict)
     _shared: dict[tuple[object, ...], object] = field(default_factory=dict)
     _shared_lock: threading.Lock = field(default_factory=threading.Lock)
+    _preloaded: set[str] = field(default_factory=set)
+    """The rule sets whose tables ``preload`` made: ready, no background load needed."""
 
     def _once(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
         """Return the object kept under ``key``, made by ``make()`` the first time."""
@@ -150,7 +154,7 @@ class Solvers:
         without numpy.
         """
         rules = rules_of(variant)
-        if rules is None or rules.name in self._loaders:
+        if rules is None or rules.name in self._loaders or rules.name in self._preloaded:
             return
         with _numpy_needed():
             from yahtzee.solver.cache import load_or_build, load_or_build_moments
@@ -177,10 +181,34 @@ class Solvers:
         none was started.
         """
         rules = rules_of(variant)
-        if rules is None:
+        if rules is None or rules.name in self._preloaded:
             return True
         loader = self._loaders.get(rules.name)
         return loader is not None and loader.done()
+
+    def preload(self, variants: Sequence[Variant]) -> None:
+        """Make now, in this thread, all that games of ``variants`` need from the solver.
+
+        For each: its rule set's solved table and the spreads and chances of
+        optimal play (from the cache folder, or built and stored, reported
+        as usual), the coach with outcome profiles, and the strategy of
+        every computer kind.  It returns when all is made, leaving no thread
+        or helper process behind, so that a server may fork its workers
+        next: theirs are then these objects, and the tables' memory this
+        process's pages, shared as long as nobody writes to them (the
+        tables are read-only).  What the strategies remember of positions
+        they meet later stays each process's own.  ``SolverUnavailableError``
+        without numpy.
+        """
+        for variant in variants:
+            rules = rules_of(variant)
+            if rules is not None and rules.name not in self._preloaded:
+                self.moments()(rules)  # the solved table first, then its moments and shape
+                self._preloaded.add(rules.name)
+            self.coach(variant, profiles=True)
+            for kind in KINDS:
+                if kind.is_computer:
+                    self.strategy(kind, variant)
 
     def close(self) -> None:
         """Stop every background build still under way (its table is not wanted any more)."""

@@ -91,6 +91,15 @@ def get_variant(game: str, rules_name: str | None = None) -> Variant:
     raise UnknownGameError(f"unknown game {game!r} with rules {rules_name!r}")
 
 
+def every_variant() -> tuple[Variant, ...]:
+    """Return every game of the registry under each of its rule sets, in the order of ``GAMES``.
+
+    Yahtzee comes once per rule set (the shared instances ``get_variant``
+    gives), then Poker Dice.
+    """
+    return (*_YAHTZEE_VARIANTS.values(), POKER_DICE)
+
+
 def rules_of(variant: Variant) -> Rules | None:
     """Return the Yahtzee rule set a variant plays (None for a game with its own rules)."""
     return RULES.get(variant.rules_name) if variant.name == YAHTZEE else None

@@ -338,7 +338,6 @@ def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     serve.add_argument("--workers", type=_bounded(1, 64), default=1, metavar="N",
                        help="serve with N processes behind the one address (needs --database: "
                             "they share its games; default: 1)")
-    serve.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     _database_option(serve)
 
 

@@ -541,27 +541,33 @@ def run_serve(args: argparse.Namespace) -> int:
         return _serve_workers(args, storage)
     try:
         return serve(args.host, args.port, delay=args.delay, capacity=args.max_games,
-                     extra_hosts=args.allowed_hosts, proxy=args.proxy, storage=storage,
-                     worker=args.worker)
+                     extra_hosts=args.allowed_hosts, proxy=args.proxy, storage=storage)
     finally:
         storage.close()
 
 
 def _serve_workers(args: argparse.Namespace, storage: Storage) -> int:
     """Serve with ``--workers`` processes sharing the database (checked, then let go here)."""
-    from yahtzee.interfaces.web.server import serve_workers
+    from yahtzee.interfaces.web.server import serve, serve_workers
     shared = storage.shared
     storage.close()  # each worker connects on its own
     if not shared:
         Console().error(WORKERS_NEED_DATABASE)
         return 2
-    options = ["--delay", str(args.delay), "--max-games", str(args.max_games)]
-    for name in args.allowed_hosts:
-        options += ["--allowed-host", name]
-    if args.proxy is not None:
-        options += ["--proxy", args.proxy]
-    database = args.database or os.environ.get(DATABASE_VARIABLE, "")
-    return serve_workers(args.host, args.port, args.workers, options, database)
+
+    def worker(port: int, solvers: Solvers) -> int:
+        """Serve on ``port`` beside the other workers, with ``solvers`` made before the fork."""
+        own = open_database(args, Console())
+        if own is None:
+            return 2
+        try:
+            return serve(args.host, port, delay=args.delay, capacity=args.max_games,
+                         extra_hosts=args.allowed_hosts, proxy=args.proxy, storage=own,
+                         worker=True, solvers=solvers)
+        finally:
+            own.close()
+
+    return serve_workers(args.host, args.port, args.workers, worker)
 
 
 COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "duel": run_duel,

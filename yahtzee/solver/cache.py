@@ -9,7 +9,9 @@ reported and rebuilt, never trusted.  Where the bytes live is a
 cache folder, written atomically); without one, tables live in memory only.
 What happens along the way (a damaged file, the build's progress, a store
 that cannot be written) reaches the player through a ``Report`` callback that
-the interface supplies, as ``SolverEvent`` records.
+the interface supplies, as ``SolverEvent`` records.  The tables handed out
+are read-only (``read_only``): nothing writes to them once made, so
+processes forked after loading them share their memory.
 """
 
 from __future__ import annotations
@@ -108,6 +110,17 @@ def encode_arrays(rules: Rules, arrays: dict[str, np.ndarray[Any, Any]]) -> byte
     return b"".join([head, *parts])
 
 
+def read_only(*arrays: np.ndarray[Any, Any]) -> None:
+    """Forbid writing into ``arrays`` (numpy raises ``ValueError`` at any attempt).
+
+    A loaded table is never written: this makes sure of it, so that server
+    processes forked after loading keep sharing its memory (a page written
+    by one of them would become that process's own copy).
+    """
+    for array in arrays:
+        array.flags.writeable = False
+
+
 def decode_arrays(rules: Rules, data: bytes) -> dict[str, np.ndarray[Any, Any]]:
     """Return the arrays of a table file for ``rules``; ``DamagedTableError`` if a check fails."""
     if not data.startswith(MAGIC):
@@ -140,8 +153,10 @@ def decode_arrays(rules: Rules, data: bytes) -> dict[str, np.ndarray[Any, Any]]:
             dtype = np.dtype(spec["dtype"])
             shape = tuple(int(n) for n in spec["shape"])
             count = int(np.prod(shape))
-            arrays[spec["name"]] = np.frombuffer(payload, dtype=dtype, count=count,
-                                                 offset=offset).reshape(shape).copy()
+            array = np.frombuffer(payload, dtype=dtype, count=count,
+                                  offset=offset).reshape(shape).copy()
+            read_only(array)
+            arrays[spec["name"]] = array
             offset += count * dtype.itemsize
     except (KeyError, ValueError, TypeError) as error:
         raise DamagedTableError(f"inconsistent arrays ({error})") from None
@@ -204,11 +219,14 @@ def load_or_build(rules: Rules, store: TableStore | None = None,
     A stored table that cannot be used is reported and rebuilt; a store that
     cannot be written is reported and the table kept in memory.  Nothing of
     this stops the table from being available.  Loaded tables stay in memory,
-    once per rule set and store, until ``forget_loaded()``.
+    once per rule set and store, until ``forget_loaded()``; their arrays are
+    read-only (see ``read_only``), as are those of ``load_or_build_moments``.
     """
-    return _load_or_make(_LOADED, rules, table_name(rules), store, report,
-                         lambda data: decode(rules, data), lambda: build(rules, report),
-                         lambda solution: encode(rules, solution))
+    solution = _load_or_make(_LOADED, rules, table_name(rules), store, report,
+                             lambda data: decode(rules, data), lambda: build(rules, report),
+                             lambda solution: encode(rules, solution))
+    read_only(solution.values)
+    return solution
 
 
 def moments_name(rules: Rules) -> str:
@@ -237,6 +255,7 @@ def load_or_build_moments(rules: Rules, solution: Solution, store: TableStore | 
             _SHAPES[key] = moments.shape
             _store(store, shape_name(rules), report,
                    lambda: encode_arrays(rules, dict(zip(SHAPE, moments.shape_tables()))))
+        read_only(*moments.tables(), *moments.shape_tables())
         return moments
     shape = _load_or_make(
         _SHAPES, rules, shape_name(rules), store, report,
@@ -245,6 +264,7 @@ def load_or_build_moments(rules: Rules, solution: Solution, store: TableStore | 
         lambda made: encode_arrays(rules, dict(zip(SHAPE, made.tables()))))
     with_shape = replace(moments, shape=shape)
     _MOMENTS[key] = with_shape
+    read_only(*with_shape.tables(), *shape.tables())
     return with_shape
 
 

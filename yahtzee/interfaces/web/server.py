@@ -35,10 +35,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import socket
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
 from typing import Any, TextIO
 
@@ -57,7 +56,7 @@ from yahtzee.app.browser import (DEFAULT_CAPACITY, LEASE_SECONDS, MAX_SEED, Brow
                                  BrowserGames, Denial, GameRequestError, Settings)
 from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
-from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, get_variant
+from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, every_variant, get_variant
 from yahtzee.domain.rules import OFFICIAL, RULES
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.moves import Move, MoveKind
@@ -579,7 +578,7 @@ class WebTable:
 def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
              reporter: Reporter | None = None, address: str | None = None,
              hosts: Iterable[str] | None = None, limits: Limits | None = None,
-             storage: Storage | None = None) -> Starlette:
+             storage: Storage | None = None, solvers: Solvers | None = None) -> Starlette:
     """Return the browser table's application, its games saved in the data folder.
 
     ``reporter`` is told of storage problems and of the solver's builds
@@ -587,11 +586,14 @@ def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
     others reach the server at (see ``reachable``).  Only requests whose
     ``Host`` is one of ``hosts`` are answered (None: any; ``serve`` always
     names them); ``limits`` bound what clients may ask (default: ``Limits()``);
-    ``storage`` keeps the games (default: the data folder's files).
+    ``storage`` keeps the games (default: the data folder's files);
+    ``solvers`` makes the computers and coaches (default: a new ``Solvers``,
+    loading tables as games need them).
     """
     report = reporter if reporter is not None else Reporter()
-    games = BrowserGames(Solvers(report=report.solver_event), report, capacity=capacity,
-                         storage=storage)
+    if solvers is None:
+        solvers = Solvers(report=report.solver_event)
+    games = BrowserGames(solvers, report, capacity=capacity, storage=storage)
     if limits is None:
         limits = Limits(computer_games=min(Limits.computer_games, max(1, capacity // 2)))
     return WebTable(games, delay=delay, address=address, limits=limits).app(hosts)
@@ -649,7 +651,8 @@ def reachable(sock: socket.socket) -> str:
 def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
           capacity: int = DEFAULT_CAPACITY, out: TextIO | None = None,
           extra_hosts: Iterable[str] = (), proxy: str | None = None,
-          storage: Storage | None = None, worker: bool = False) -> int:
+          storage: Storage | None = None, worker: bool = False,
+          solvers: Solvers | None = None) -> int:
     """Serve the browser table on ``host``:``port`` until stopped; return the exit status.
 
     It answers to the names of its address (see ``guards.allowed_hosts``)
@@ -657,7 +660,8 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
     are believed only from the address ``proxy`` (a TLS reverse proxy);
     without one, never.  ``storage`` keeps the games (default: the data folder's files).
     A ``worker`` of ``serve_workers`` listens on the port beside the other
-    workers and prints nothing.
+    workers and prints nothing; its ``solvers`` are the ones preloaded
+    before it was forked (see ``make_app``).
     """
     reporter = Reporter()
     stream = out if out is not None else sys.stdout
@@ -667,7 +671,7 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
     if not worker:
         announce(sock, stream)
     app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=reachable(sock),
-                   hosts=allowed_hosts(host, extra_hosts), storage=storage)
+                   hosts=allowed_hosts(host, extra_hosts), storage=storage, solvers=solvers)
     config = uvicorn.Config(**server_config(
         app, Limits(), proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
     uvicorn.Server(config).run(sockets=[sock])
@@ -695,17 +699,28 @@ def announce(sock: socket.socket, stream: TextIO) -> None:
     stream.flush()
 
 
-def serve_workers(host: str, port: int, workers: int, options: Sequence[str], database: str,
+def serve_workers(host: str, port: int, workers: int, worker: Callable[[int, Solvers], int],
                   *, out: TextIO | None = None) -> int:
-    """Serve the table on ``host``:``port`` with ``workers`` processes sharing ``database``.
+    """Serve the table on ``host``:``port`` with ``workers`` processes; return the exit status.
 
-    ``options`` are the workers' other ``serve`` options (see ``workers.run_workers``).
+    This process holds the address, makes every game's solver tables and
+    players (``Solvers.preload``: read from the cache folder, or built
+    once, the build reported here), then forks the workers, each running
+    ``worker(port, solvers)`` (``serve`` on the port, with its own
+    database connections): they share the tables' memory with this process
+    instead of each loading its own copy.  See ``workers.run_workers``.
     """
     reporter = Reporter()
     sock = _listen(host, port, reporter, shared_port=True, listen=False)
     if sock is None:
         return 1
     with sock:  # holds the port (0: a free one) for the workers, taking no connection itself
-        return run_workers(workers, sock.getsockname()[1], host, options, database,
-                           dict(os.environ),
-                           lambda: announce(sock, out if out is not None else sys.stdout))
+        solvers = Solvers(report=reporter.solver_event)
+        try:
+            solvers.preload(every_variant())
+        except SolverUnavailableError:
+            pass  # without numpy, nothing to share: each worker answers as ``serve`` does
+        chosen = sock.getsockname()[1]
+        return run_workers(workers, lambda: worker(chosen, solvers),
+                           lambda: announce(sock, out if out is not None else sys.stdout),
+                           host=host, port=chosen, inherited=[sock.fileno()])

@@ -1,38 +1,152 @@
 """Several server processes behind one address: ``serve --workers N --database URL``.
 
-The first process holds the address (bound, not listening), then starts
-``N`` worker processes (``python -m yahtzee serve --port P --worker``) that
-each listen on the same port (``SO_REUSEPORT``): the operating system
-spreads the new connections evenly among them.
-They share nothing but the database, which serializes every game's moves
-(see ``app/browser.py``); any of them answers any request.  The first
-process only waits: Ctrl-C or SIGTERM stops every worker.  A worker that
-dies leaves the others serving; its games' computers are taken up by them
-once its leases lapse.  The database URL reaches the workers through the
-environment (``YAHTZEE_DATABASE``), never on a command line that other users
-of the machine could read.
+The first process holds the address (bound, not listening) and makes what
+every game needs from the solver (``Solvers.preload``: the tables, a few
+hundred MB), then forks ``N`` worker processes that each listen on the
+same port (``SO_REUSEPORT``): the operating system spreads the new
+connections evenly among them.  A forked worker starts as a copy of the
+first process whose pages the kernel shares until one of them writes to
+a page; the tables are read-only, so the workers and the first process
+hold one copy of them between them, not one each.  When it forks, the
+first process runs no thread and no event loop: each worker opens its own
+database connections and runs its own server (uvicorn, its event loop and
+threads).
+
+The workers share nothing else but the database, which serializes every
+game's moves (see ``app/browser.py``); any of them answers any request.
+The first process only waits: Ctrl-C, SIGTERM or SIGHUP stops every worker.  A
+worker that dies leaves the others serving; its games' computers are taken
+up by them once its leases lapse.  The database URL reaches the workers in
+their memory, never on a command line that other users of the machine
+could read.
 """
 
 from __future__ import annotations
 
+import gc
+import os
 import signal
 import socket
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import FrameType
 
-from yahtzee.storage.port import DATABASE_VARIABLE
+from yahtzee.interfaces.reporting import Reporter
+
+STOPPING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+"""The signals that stop the server (Ctrl-C, ``kill``, the terminal closed; not SIGHUP
+where it is ignored, as under ``nohup``): the first process passes each on to every worker
+as SIGINT."""
 
 
-def worker_command(port: int, host: str, options: Sequence[str]) -> list[str]:
-    """Return the command line of one worker listening on ``host``:``port`` beside the others."""
-    return [sys.executable, "-m", "yahtzee", "serve", "--host", host, "--port", str(port),
-            "--worker", *options]
+class Worker:
+    """One forked worker process: its process ID and, once it ended, its exit status."""
+
+    def __init__(self, pid: int) -> None:
+        """Follow the child process ``pid`` (a child of this process)."""
+        self.pid = pid
+        self.status: int | None = None
+
+    def _reaped(self, flags: int) -> int | None:
+        """Collect the exit status if the worker ended (waiting for it without ``WNOHANG``)."""
+        if self.status is None:
+            try:
+                pid, status = os.waitpid(self.pid, flags)
+            except ChildProcessError:  # collected elsewhere: its status is lost
+                self.status = 1
+            else:
+                if pid:
+                    self.status = os.waitstatus_to_exitcode(status)
+        return self.status
+
+    def poll(self) -> int | None:
+        """Return the exit status (negative: the signal that ended it), None while it runs."""
+        return self._reaped(os.WNOHANG)
+
+    def wait(self) -> int:
+        """Wait for the worker to end; return its exit status."""
+        status = self._reaped(0)
+        assert status is not None
+        return status
+
+    def send_signal(self, sig: int) -> None:
+        """Send ``sig`` to the worker, if it still runs."""
+        if self.poll() is None:
+            try:
+                os.kill(self.pid, sig)
+            except ProcessLookupError:
+                pass
+
+    def kill(self) -> None:
+        """End the worker at once (SIGKILL)."""
+        self.send_signal(signal.SIGKILL)
 
 
-def wait_until_served(workers: Sequence[subprocess.Popen[bytes]], host: str, port: int,
+def _become_worker(inherited: Sequence[int]) -> None:
+    """Set up a freshly forked worker: signals as a new process has them, no terminal input.
+
+    The worker is a process group of its own, so that a Ctrl-C reaches it
+    once, passed on by the first process, not also from the terminal (a
+    second SIGINT would cut its server's shutdown short).  ``inherited``
+    are file descriptors of the first process the worker must not keep
+    (the socket holding the address).
+    """
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING_SIGNALS)
+    for fd in inherited:
+        os.close(fd)
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)
+    os.close(nothing)
+
+
+def fork_worker(serve: Callable[[], int], inherited: Sequence[int] = ()) -> Worker:
+    """Fork a worker process that runs ``serve()`` and exits with its status; return it.
+
+    Only the first process returns: the worker ends inside (``os._exit``),
+    never running the first process's cleanup.  An error the worker did not
+    expect is said in one line.  Call it with the ``STOPPING_SIGNALS``
+    blocked (see ``_signals_held``), so that a signal meant for the first process is
+    never handled by its copy of the handlers in the worker.
+    """
+    pid = os.fork()
+    if pid:
+        return Worker(pid)
+    status = 1
+    try:
+        _become_worker(inherited)
+        status = serve()
+    except KeyboardInterrupt:
+        status = 130
+    except SystemExit as stop:
+        status = stop.code if isinstance(stop.code, int) else 1
+    except BaseException as error:  # the worker's last word; never a traceback
+        Reporter().error(f"a server process stopped: {type(error).__name__}: {error}")
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold the ``STOPPING_SIGNALS`` back inside the block; they are handled after it."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING_SIGNALS)
+
+
+def wait_until_served(workers: Sequence[Worker], host: str, port: int,
                       seconds: float = 60.0) -> bool:
     """Return once a worker takes connections on ``port`` (True), or all stopped or timed out."""
     target = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
@@ -46,14 +160,18 @@ def wait_until_served(workers: Sequence[subprocess.Popen[bytes]], host: str, por
     return False
 
 
-def run_workers(count: int, port: int, host: str, options: Sequence[str], database: str,
-                env: dict[str, str], ready: Callable[[], None]) -> int:
-    """Run ``count`` workers on ``host``:``port`` until stopped; return the status.
+def run_workers(count: int, serve: Callable[[], int], ready: Callable[[], None], *,
+                host: str, port: int, inherited: Sequence[int] = ()) -> int:
+    """Fork ``count`` workers, each running ``serve()``, and wait until they are stopped.
 
-    ``options`` are the workers' other ``serve`` options; ``database`` is
-    handed over in ``env``; ``ready()`` is called once the port takes
-    connections.  Status 0 after Ctrl-C or SIGTERM, 1 if every worker
-    stopped by itself.
+    ``serve`` listens on ``host``:``port`` beside the other workers;
+    ``ready()`` is called once the port takes connections; ``inherited``
+    are the file descriptors the workers close (see ``fork_worker``).
+    Everything this process holds when it calls this is shared with the
+    workers until written: the objects made so far are moved out of the
+    garbage collector's reach first (``gc.freeze``, undone at the end), so
+    that its passes in the workers do not write to their pages.  Status 0
+    after Ctrl-C, SIGTERM or SIGHUP, 1 if every worker stopped by itself.
     """
     stopping = False
 
@@ -62,21 +180,22 @@ def run_workers(count: int, port: int, host: str, options: Sequence[str], databa
         nonlocal stopping
         stopping = True
         for worker in workers:
-            if worker.poll() is None:
-                worker.send_signal(signal.SIGINT)
+            worker.send_signal(signal.SIGINT)
 
-    workers: list[subprocess.Popen[bytes]] = []
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    workers: list[Worker] = []
+    previous = {sig: signal.signal(sig, stop) for sig in STOPPING_SIGNALS
+                if sig != signal.SIGHUP or signal.getsignal(sig) != signal.SIG_IGN}  # nohup
     try:
-        child_env = {**env, DATABASE_VARIABLE: database}
-        workers = [subprocess.Popen(worker_command(port, host, options), env=child_env,
-                                    stdin=subprocess.DEVNULL)
-                   for _ in range(count)]
+        gc.freeze()
+        with _signals_held():
+            for _ in range(count):
+                workers.append(fork_worker(serve, inherited))
         if wait_until_served(workers, host, port):
             ready()
         for worker in workers:
             worker.wait()
     finally:
+        gc.unfreeze()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
         for worker in workers:

@@ -1,0 +1,124 @@
+"""The worker processes of ``serve --workers N``: forked, sharing the first process's memory.
+
+These tests fork the test process itself (``workers.fork_worker``); the
+worker runs a small function instead of a server.  That the real workers
+share the real tables is checked in ``test_web_workers.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from yahtzee.interfaces.web.workers import fork_worker, run_workers
+from yahtzee.solver.cache import read_only
+
+
+def test_a_worker_exits_with_the_status_its_function_returns() -> None:
+    worker = fork_worker(lambda: 7)
+    assert worker.wait() == 7
+    assert worker.poll() == 7  # collected once, remembered
+
+
+def test_an_unexpected_error_in_a_worker_is_one_line_and_status_1(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    def serve() -> int:
+        """Fail as a server could."""
+        raise RuntimeError("no more sockets")
+
+    assert fork_worker(serve).wait() == 1
+    assert capfd.readouterr().err == (
+        "yahtzee: a server process stopped: RuntimeError: no more sockets\n")
+
+
+def _mappings(pid: int, start: int, size: int) -> dict[str, int]:
+    """Return the smaps fields (kB) of process ``pid`` summed over the mappings that hold
+    bytes of ``start`` to ``start + size`` (an array's pages may span several)."""
+    fields: dict[str, int] = {}
+    inside = False
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        words = line.split()
+        if "-" in words[0] and not words[0].endswith(":"):
+            low, high = (int(part, 16) for part in words[0].split("-"))
+            inside = low < start + size and start < high
+        elif inside and words[-1] == "kB":
+            name = words[0].rstrip(":")
+            fields[name] = fields.get(name, 0) + int(words[1])
+    return fields
+
+
+def test_a_worker_reads_the_parent_table_from_the_same_pages() -> None:
+    table = np.arange(6 * 2**20, dtype=np.float64)  # 48 MB, as a loaded table is made
+    read_only(table)
+    expected = float(table.sum())
+    ready, told = os.pipe()
+    go, going = os.pipe()
+
+    def serve() -> int:
+        """Read every page of the table, wait while the parent looks, say if it was whole."""
+        total = float(table.sum())
+        os.write(told, b"+")
+        os.read(go, 1)
+        return 0 if total == expected else 3
+
+    worker = fork_worker(serve)
+    try:
+        assert os.read(ready, 1) == b"+"
+        seen = _mappings(worker.pid, table.ctypes.data, table.nbytes)
+    finally:
+        os.write(going, b"+")
+        status = worker.wait()
+        for fd in (ready, told, go, going):
+            os.close(fd)
+    assert status == 0
+    # Written by the parent before the fork, read by both since: shared, not copied.
+    assert seen["Shared_Dirty"] * 1024 >= table.nbytes, seen
+    assert seen["Private_Dirty"] * 1024 < table.nbytes // 8, seen
+
+
+def test_a_stopping_signal_stops_every_worker_each_in_its_own_process_group() -> None:
+    port = _free_port()
+    read, write = os.pipe()
+
+    def serve() -> int:
+        """Listen on the port beside the other worker until SIGINT, saying so in the pipe."""
+        try:
+            with socket.socket() as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+                sock.bind(("127.0.0.1", port))
+                sock.listen()
+                os.write(write, f"ready {os.getpid()} {os.getpgid(0)}\n".encode())
+                signal.pause()
+        except KeyboardInterrupt:
+            os.write(write, f"stopped {os.getpid()}\n".encode())
+            return 0
+        return 5
+
+    heard: list[list[str]] = []
+    with os.fdopen(read) as said:
+        def stop_when_both_listen() -> None:
+            """Send this process SIGTERM (as ``kill`` would) once both workers listen."""
+            heard.extend(said.readline().split() for _ in range(2))
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        status = run_workers(2, serve, stop_when_both_listen, host="127.0.0.1", port=port)
+        os.close(write)
+        stopped = [line.split() for line in said.read().splitlines()]
+    assert status == 0
+    assert [words[0] for words in heard] == ["ready", "ready"]
+    pids = sorted(int(words[1]) for words in heard)
+    assert all(words[1] == words[2] for words in heard)  # each its own process group
+    assert sorted(int(words[1]) for words in stopped if words[0] == "stopped") == pids
+
+
+def _free_port() -> int:
+    """Return a port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
