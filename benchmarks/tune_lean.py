@@ -4,9 +4,10 @@ Run from the project root::
 
     python benchmarks/tune_lean.py --rules official --games 100000 --seed 1 --scale 0.002
 
-The schedule weighs an expected final point ``scale * ((12 - t) / 12) ** power``
-with ``t`` turns used (so nothing on the last turn), or, with ``--lean``,
-the 13 weights given; ``--scale 0`` is play to win with the tie-breaker
+The schedule weighs an expected final point ``scale * (k / 12) ** power``
+with ``k`` turns left after the one planned (so nothing on the last turn),
+or, with ``--lean``, the 13 weights given (k = 0 first); ``--scale 0`` is
+play to win with the tie-breaker
 alone.  Every schedule meets the same seeded dice, so two schedules
 compare paired on one seed.  It prints the win rate of play to win with
 its 99% interval and both mean scores, or JSON.
@@ -29,8 +30,8 @@ Z_99 = 2.5758
 
 
 def schedule(scale: float, power: float) -> tuple[float, ...]:
-    """Return the 13 weights ``scale * ((12 - t) / 12) ** power`` for t = 0..12."""
-    return tuple(scale * ((12 - t) / 12) ** power for t in range(13))
+    """Return the 13 weights ``scale * (k / 12) ** power`` for k = 0..12 turns left after."""
+    return tuple(scale * (k / 12) ** power for k in range(13))
 
 
 def main() -> int:

@@ -41,22 +41,35 @@ from yahtzee.solver.ties import TIE
 POINT_WEIGHT = 1e-7
 """What one expected point adds to a chance of winning: only enough to break ties."""
 
-LEAN = (0.0,) * 13
-"""Per turns used (0 to 12), what one expected final point adds to a chance when planning.
+LEAN_SCALE = 0.008
+"""What one expected final point weighs (chance per point) on the first of 13 turns.
+
+Fitted with ``python benchmarks/tune_lean.py --rules official --games 100000
+--seed 1 --scale S`` for S = 0 (50.69% against expected-score play), 0.001
+(50.76%), 0.002 (50.79%), 0.004 (50.78%), 0.008 (50.88%), 0.016 (50.80%)
+and 0.032 (50.76%), and 0.016 with the square root of the turns left
+(``--power 0.5``: 50.74%); the same dice for every S.  A point is worth
+about 0.005 of a chance at the start of an even game, so 0.008 leans
+somewhat more on points than on the outlook's chance there.
+"""
+
+LEAN = tuple(LEAN_SCALE * after / 12 for after in range(13))
+"""Per turns left after this one (0 to 12), what one expected final point adds to a chance.
 
 The ends of a turn are valued by the chance to win from the outlook of
 expected-score play, but the computer itself will not play that way later:
 it can still gamble when behind, so the chances far from the end are least
 exact, and gambling on them early costs points that a later turn could have
-turned into a win.  Planning leans toward expected points by this weight
-(chance per point), most at the start; the last turn (exact) has none.
-Only the planning objective leans: every chance displayed is the outlook's.
+turned into a win.  Planning leans toward expected points by this weight,
+falling in a straight line from ``LEAN_SCALE`` on the first turn to nothing
+on the last (whose chances are exact).  Only the planning objective leans:
+every chance displayed is the outlook's.
 """
 
 
 def lean_of(model: ScoringModel, states: States,
             lean: Sequence[float] = LEAN) -> FloatArray:
-    """Return each state's weight per expected point (B,): ``lean`` by its turns used.
+    """Return each state's weight per expected point (B,): ``lean`` by the turns left after.
 
     A turn used is a filled box, or under the course rules a bonus taken
     without filling one; never below ``POINT_WEIGHT``, the tie-breaker.
@@ -67,7 +80,7 @@ def lean_of(model: ScoringModel, states: States,
     if model.bonus_uses_turn:
         used += np.maximum(states.flag - 1, 0)
     table = np.maximum(np.asarray(lean, dtype=np.float64), POINT_WEIGHT)
-    result: FloatArray = table[np.clip(used, 0, len(table) - 1)]
+    result: FloatArray = table[np.clip(model.rounds - 1 - used, 0, len(table) - 1)]
     return result
 
 
