@@ -31,8 +31,9 @@ from yahtzee.solver.dynamic import States, level_states, table_specials, turn_va
 from yahtzee.solver.factory import duel_games, get_strategy
 from yahtzee.solver.moments import LastTurn, Moments
 from yahtzee.solver.outlook import Field, Outlooks, chance_to_win, normal_cdf
-from yahtzee.solver.play_to_win import (POINT_WEIGHT, PlayToWinStrategy, mean_worth,
-                                        outlooks_of, turn_worth)
+from yahtzee.solver.keeps import keep_number
+from yahtzee.solver.play_to_win import (LEAN, LEAN_SCALE, POINT_WEIGHT, PlayToWinStrategy,
+                                        lean_of, mean_worth, outlooks_of, turn_worth)
 from yahtzee.solver.strategy import OptimalStrategy
 from tests.helpers import run_cli
 
@@ -279,9 +280,63 @@ def test_on_its_last_turn_the_computer_takes_the_keep_with_the_best_exact_chance
     assert sorted(optimal_keep) == [4, 6, 6] and sorted(chosen) == [6, 6]
     assert chance_after(tuple(sorted(chosen))) > chance_after(tuple(sorted(optimal_keep)))
     turn = strategy.turn_against(mine, [theirs])
-    from yahtzee.solver.keeps import keep_number
     worth = float(turn.keep1[keep_number(list(chosen)), 0])
     assert worth == pytest.approx(chance_after(tuple(sorted(chosen))), abs=40 * POINT_WEIGHT)
+
+
+def test_the_lean_is_largest_on_the_first_turn_and_nothing_on_the_last(
+        official: Solution, course: Solution) -> None:
+    """Turns left are counted from filled boxes, and under the course rules from bonuses too."""
+    full = (1 << 13) - 1
+    yahtzee_bit = 1 << CV.YAHTZEE.get_value()
+    twelve = full & ~(1 << CV.CHANCE.get_value())
+    eleven = twelve & ~(1 << CV.ONES.get_value())
+    states = States(np.array([0, 0, 2, 1, 0]), np.array([0, 1, eleven, eleven, twelve]),
+                    np.zeros(5, dtype=np.int64))
+    assert yahtzee_bit & eleven
+    official_weights = lean_of(official.model, states).tolist()
+    course_weights = lean_of(course.model, states).tolist()
+    assert official_weights[:2] == [LEAN_SCALE, LEAN[11]] == course_weights[:2]
+    assert LEAN[11] == pytest.approx(LEAN_SCALE * 11 / 12)
+    # eleven boxes filled: one turn after this one, unless a course bonus took a turn
+    assert official_weights[2:] == [LEAN[1], LEAN[1], POINT_WEIGHT]
+    assert course_weights[2:] == [POINT_WEIGHT, LEAN[1], POINT_WEIGHT]
+
+
+def test_ahead_early_the_lean_keeps_the_points_a_bare_chance_gambles_away(
+        official: Solution, official_moments: Moments) -> None:
+    """129 against 102 after five turns each; 4 3 3 6 5 with two rolls left.
+
+    By the bare chance to win, 3 4 5 (a large straight) is a little better
+    than 3 3 (0.6704 against 0.6691); 3 3 is worth 1.4 expected points
+    more, and leaning toward points keeps it, as optimal solitaire play does.
+    """
+    base = OptimalStrategy(OFFICIAL, official)
+    bare = PlayToWinStrategy(base, official_moments, (0.0,) * 13)
+    leaning = PlayToWinStrategy(base, official_moments)
+    mine = ScoreCard.restore(OFFICIAL, [2, None, None, None, None, None, None, None, 25, 30,
+                                        None, 50, 22], 0)
+    theirs = ScoreCard.restore(OFFICIAL, [None, None, None, 12, 15, None, 26, 24, None, None,
+                                          None, None, 25], 0)
+    dice = (4, 3, 3, 6, 5)
+    assert bare.facing([theirs]).keep(mine, dice, 2) == (3, 4, 5)
+    assert leaning.facing([theirs]).keep(mine, dice, 2) == (3, 3) == base.keep(mine, dice, 2)
+    chances = bare.turn_against(mine, [theirs]).keep2
+    assert chances[keep_number([3, 4, 5]), 0] == pytest.approx(0.67038, abs=1e-5)
+    assert chances[keep_number([3, 3]), 0] == pytest.approx(0.66914, abs=1e-5)
+
+
+def test_the_coach_reads_bare_chances_whatever_the_computer_leans(
+        official: Solution, official_moments: Moments) -> None:
+    """A keep's chance against a final total is the same with and without the lean."""
+    base = OptimalStrategy(OFFICIAL, official)
+    bare = PlayToWinStrategy(base, official_moments, (0.0,) * 13)
+    leaning = PlayToWinStrategy(base, official_moments, (0.05,) * 13)
+    mine = ScoreCard.restore(OFFICIAL, [2, None, None, None, None, None, None, None, 25, 30,
+                                        None, 50, 22], 0)
+    dice = (4, 3, 3, 6, 5)
+    assert leaning.keep_chances(mine, dice, 2, 230.0) == bare.keep_chances(mine, dice, 2, 230.0)
+    assert leaning.turn_against(mine, [], (230.0,)).keep2[keep_number([3, 3]), 0] > 1.0
 
 
 def keeps_of(dice: tuple[int, ...]) -> set[tuple[int, ...]]:

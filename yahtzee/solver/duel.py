@@ -29,7 +29,7 @@ from yahtzee.solver.dynamic import States, state_index
 from yahtzee.solver.keeps import FloatArray, IntArray
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
-from yahtzee.solver.play_to_win import turn_worth, win_worth
+from yahtzee.solver.play_to_win import LEAN, lean_of, turn_worth, win_worth
 from yahtzee.solver.simulate import play_turn, prepare_turn
 
 DUEL_BATCH = 2048
@@ -53,6 +53,8 @@ class Contender:
     to_win: bool
     temperature: float = 0.0
     """Above 0: a computer level, which draws its keeps and boxes (``levels``)."""
+    lean: tuple[float, ...] = LEAN
+    """When it plays to win: what an expected point weighs in planning, per turns used."""
 
 
 @dataclass
@@ -92,7 +94,9 @@ def _play_to_win(contender: Contender, outlooks: Outlooks, rng: np.random.Genera
     for lo in range(0, count, WIN_BATCH):
         part = np.arange(lo, min(count, lo + WIN_BATCH))
         some = States(states.flag[part], states.mask[part], states.upper[part])
-        turn = turn_worth(model, some, win_worth(outlooks, banked[part], rivals.part(part)))
+        weight = lean_of(model, some, contender.lean)
+        turn = turn_worth(model, some, win_worth(outlooks, banked[part], rivals.part(part),
+                                                 weight))
         played = play_turn(model, contender.values, rng,
                            (some, turn, np.arange(len(part)), len(part)))
         for out, got in zip(result, played):

@@ -41,6 +41,48 @@ from yahtzee.solver.ties import TIE
 POINT_WEIGHT = 1e-7
 """What one expected point adds to a chance of winning: only enough to break ties."""
 
+LEAN_SCALE = 0.008
+"""What one expected final point weighs (chance per point) on the first of 13 turns.
+
+Fitted with ``python benchmarks/tune_lean.py --rules official --games 100000
+--seed 1 --scale S`` for S = 0 (50.69% against expected-score play), 0.001
+(50.76%), 0.002 (50.79%), 0.004 (50.78%), 0.008 (50.88%), 0.016 (50.80%)
+and 0.032 (50.76%), and 0.016 with the square root of the turns left
+(``--power 0.5``: 50.74%); the same dice for every S.  A point is worth
+about 0.005 of a chance at the start of an even game, so 0.008 leans
+somewhat more on points than on the outlook's chance there.
+"""
+
+LEAN = tuple(LEAN_SCALE * after / 12 for after in range(13))
+"""Per turns left after this one (0 to 12), what one expected final point adds to a chance.
+
+The ends of a turn are valued by the chance to win from the outlook of
+expected-score play, but the computer itself will not play that way later:
+it can still gamble when behind, so the chances far from the end are least
+exact, and gambling on them early costs points that a later turn could have
+turned into a win.  Planning leans toward expected points by this weight,
+falling in a straight line from ``LEAN_SCALE`` on the first turn to nothing
+on the last (whose chances are exact).  Only the planning objective leans:
+every chance displayed is the outlook's.
+"""
+
+
+def lean_of(model: ScoringModel, states: States,
+            lean: Sequence[float] = LEAN) -> FloatArray:
+    """Return each state's weight per expected point (B,): ``lean`` by the turns left after.
+
+    A turn used is a filled box, or under the course rules a bonus taken
+    without filling one; never below ``POINT_WEIGHT``, the tie-breaker.
+    """
+    used = np.zeros(len(states), dtype=np.int64)
+    for c in range(model.n_categories):
+        used += (states.mask >> c) & 1
+    if model.bonus_uses_turn:
+        used += np.maximum(states.flag - 1, 0)
+    table = np.maximum(np.asarray(lean, dtype=np.float64), POINT_WEIGHT)
+    result: FloatArray = table[np.clip(model.rounds - 1 - used, 0, len(table) - 1)]
+    return result
+
 
 def outlooks_of(model: ScoringModel, values: FloatArray, moments: Moments) -> Outlooks:
     """Return the outlooks of optimal play from its ``values`` and ``moments``, last turn exact.
@@ -55,16 +97,21 @@ LeafWorth = Callable[[FloatArray, IntArray, IntArray], FloatArray]
 """Gives what a choice is worth from (reward, next state's index, column of its player)."""
 
 
-def win_worth(outlooks: Outlooks, banked: FloatArray, field: Field) -> LeafWorth:
+def win_worth(outlooks: Outlooks, banked: FloatArray, field: Field,
+              weight: FloatArray | None = None) -> LeafWorth:
     """Return the worth of choices for players who play to win against ``field``.
 
-    ``banked`` holds each player's points so far (B,).
+    ``banked`` holds each player's points so far (B,); ``weight`` (B,) what
+    one expected final point adds to the chance (``lean_of``; None:
+    ``POINT_WEIGHT`` alone, the tie-breaker).
     """
+    per_point = np.full(len(banked), POINT_WEIGHT) if weight is None else weight
+
     def worth(reward: FloatArray, index: IntArray, column: IntArray) -> FloatArray:
-        """Return the chance to win after the choice, plus a tie-breaking trace of points."""
+        """Return the chance to win after the choice, plus the weighed expected points."""
         now = banked[column] + reward
         chance = chance_to_win(now, index, column, field, outlooks)
-        result: FloatArray = chance + POINT_WEIGHT * (now + outlooks.mean.take(index))
+        result: FloatArray = chance + per_point[column] * (now + outlooks.mean.take(index))
         return result
     return worth
 
@@ -176,10 +223,15 @@ class PlayToWinStrategy:
     maximize its chance to finish first against their cards as they stand.
     """
 
-    def __init__(self, base: BoxMover, moments: Moments) -> None:
-        """Play on ``base``'s tables, with ``moments`` those of its points to come."""
+    def __init__(self, base: BoxMover, moments: Moments,
+                 lean: Sequence[float] = LEAN) -> None:
+        """Play on ``base``'s tables, with ``moments`` those of its points to come.
+
+        ``lean`` is what an expected point weighs in planning, per turns used (``LEAN``).
+        """
         self.base = base
         self.model = base.model
+        self.lean = tuple(lean)
         self.outlooks = outlooks_of(base.model, base.values, moments)
         self._turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._solve_turn)
         self._ends = lru_cache(maxsize=_TURNS_REMEMBERED)(self._turn_end_chances)
@@ -325,15 +377,18 @@ class PlayToWinStrategy:
         result: FloatArray = self._chances(points, where).T.copy()
         return result
 
-    def turn_against(self, card: Any, others: Sequence[Any],
-                     totals: Sequence[float] = ()) -> TurnValues:
-        """Return the turn's tables of chances to win for ``card``.
+    def turn_against(self, card: Any, others: Sequence[Any], totals: Sequence[float] = (),
+                     leaning: bool = True) -> TurnValues:
+        """Return the turn's tables of chances to win for ``card``, as its play plans them.
 
         The opponents are the cards ``others`` and the final ``totals``.
+        With ``leaning`` each leaf adds ``lean`` per expected final point
+        (what the computer maximizes); without, only the tie-breaker
+        (the chance itself, to within ``POINT_WEIGHT`` per point).
         """
         key = tuple((float(o.score()), self.index_of(o)) for o in others) + tuple(
             (float(total), self.finished_index()) for total in totals)
-        return self._turns(self.base.state_key(card), float(card.score()), key)
+        return self._turns(self.base.state_key(card), float(card.score()), key, leaning)
 
     def finished_index(self) -> int:
         """Return the flat index of a full card's state (nothing to come, exactly)."""
@@ -365,23 +420,26 @@ class PlayToWinStrategy:
         The rest of the turn is played for the win; a tie counts half.
         Keeping all five dice (scoring now) is left out.
         """
-        turn = self.turn_against(card, (), (total,))
+        turn = self.turn_against(card, (), (total,), leaning=False)
         table = turn.keep1 if rolls_left == 1 else turn.keep2
         expected = self.base.keep_values(card, dice, rolls_left)
         return {keep: float(table[keep_number(list(keep)), 0]) - POINT_WEIGHT * expected[keep]
                 for keep in expected if len(keep) < len(dice)}
 
     def _solve_turn(self, state: tuple[int, int, int], banked: float,
-                    others: tuple[tuple[float, int], ...]) -> TurnValues:
+                    others: tuple[tuple[float, int], ...], leaning: bool) -> TurnValues:
         """Return the turn's tables from ``state`` with ``banked`` points against ``others``.
 
-        ``others`` gives each opponent's points and flat state index.
+        ``others`` gives each opponent's points and flat state index;
+        ``leaning``: whether expected points weigh ``lean`` (else the tie-breaker alone).
         """
         flag, mask, upper = state
         field = Field.of(self.outlooks, np.array([[points] for points, _ in others]),
                          np.array([[index] for _, index in others], dtype=np.int64))
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
-        return turn_worth(self.model, states, win_worth(self.outlooks, np.array([banked]), field))
+        weight = lean_of(self.model, states, self.lean) if leaning else None
+        return turn_worth(self.model, states,
+                          win_worth(self.outlooks, np.array([banked]), field, weight))
 
 
 class Facing:
