@@ -212,7 +212,10 @@ class BoxMover(Protocol):
         ...
 
 
-_TURNS_REMEMBERED = 64
+_TURNS_REMEMBERED = 1024
+"""Turns remembered, the last used kept: a server holds one or two turns in play per
+game (the player's, the coach's), so 1,024 keep about 500 games at once from working
+theirs out again; each is a few kilobytes to a few tens (60 MB at most in all)."""
 
 
 class PlayToWinStrategy:

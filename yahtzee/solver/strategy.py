@@ -33,7 +33,10 @@ from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, y
 from yahtzee.solver.ties import TIE
 from yahtzee.domain.card import Card
 
-_TURNS_REMEMBERED = 64
+_TURNS_REMEMBERED = 1024
+"""Turns remembered, the last used kept: a server holds one or two turns in play per
+game (the player's, the coach's), so 1,024 keep about 500 games at once from working
+theirs out again; each is a few kilobytes to a few tens (60 MB at most in all)."""
 _CATEGORIES = tuple(CategoryValue)
 _T = TypeVar("_T")
 _CardT = TypeVar("_CardT")
