@@ -8,7 +8,8 @@ the first time)::
 
 In one process, with a fresh data folder, it plays games through the
 server's own registry (``BrowserGames``), each a person against the
-play-to-win computer (every other one with the coach on), as
+play-to-win computer (every other one with the coach on, or ``--coach
+all`` or ``none``), as
 ``benchmarks/web_load.py``'s scripted person plays them: on each turn it
 saves die 1, rolls, scores and takes the box worth most.  After every
 change the table is looked at once, as the person's page does when its
@@ -83,18 +84,23 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games measured")
     parser.add_argument("--rules", default="official", choices=("official", "course"))
+    parser.add_argument("--coach", default="half", choices=("half", "all", "none"),
+                        help="which games have the coach on (default: every other one)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     os.environ["YAHTZEE_DATA_DIR"] = tempfile.mkdtemp(prefix="bench-move-cost-")
     games = BrowserGames(Solvers(), SilentProblems(), capacity=args.games + 10)
     play(games, args.rules, 10_000, True, {"person": 0.0, "computer": 0.0, "looks": 0.0})
     spent = {"person": 0.0, "computer": 0.0, "looks": 0.0}
-    moves = sum(play(games, args.rules, seed, seed % 2 == 0, spent)
+    coached = {"half": lambda seed: seed % 2 == 0, "all": lambda seed: True,
+               "none": lambda seed: False}[args.coach]
+    moves = sum(play(games, args.rules, seed, coached(seed), spent)
                 for seed in range(args.games))
     games.close()
     load = os.getloadavg()[0]
     per_move = {part: round(seconds / moves * 1000, 3) for part, seconds in spent.items()}
-    figures = {"games": args.games, "rules": args.rules, "person_moves": moves,
+    figures = {"games": args.games, "rules": args.rules, "coach": args.coach,
+               "person_moves": moves,
                "cpu_ms_per_person_move": round(sum(spent.values()) / moves * 1000, 3),
                "parts_ms_per_person_move": per_move, "load_average": round(load, 2)}
     if args.json:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from yahtzee.domain.card import Card, Variant
@@ -108,8 +109,13 @@ def _check_turns_played(card: Card, player: PlayerRecord, expected: int) -> None
                             f"not {expected}")
 
 
+@lru_cache(maxsize=16384)
 def decision_to_dict(decision: Decision) -> dict[str, Any]:
-    """Return one logged decision as JSON-able data."""
+    """Return one logged decision as JSON-able data (not to be changed: it is shared).
+
+    Remembered: a game in play is written at every move, its whole log each
+    time, and a decision never changes once logged.
+    """
     return {"round": decision.round, "seat": decision.seat, "dice": list(decision.dice),
             "saved": list(decision.saved), "rolls_left": decision.rolls_left,
             "command": decision.command, "points": decision.points, "label": decision.label}

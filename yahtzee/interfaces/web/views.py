@@ -7,9 +7,11 @@ come from here, in the words the console uses.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
+from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
 from yahtzee.interfaces.wording import (GAME_NAMES, box_advice_text, faces, joker_text,
@@ -59,12 +61,18 @@ def refusal(error: GameRequestError) -> tuple[int, str]:
 
 def happened_text(event: Happened, view: GameView) -> str:
     """Return one line of what happened: ``Computer kept 5 5 and rolled: 1 5 5 3 5``."""
-    name = view.seats[event.seat].name
+    return _happened_line(event, view.seats[event.seat].name, view.variant)
+
+
+@lru_cache(maxsize=8192)
+def _happened_line(event: Happened, name: str, variant: Variant) -> str:
+    """Return ``happened_text``'s line (worded once: every state sent repeats the
+    latest lines)."""
     if event.item is not None:
         return f"{scored_text(name, event.item)} (total {event.total})"
     if event.kept is None:
-        return f"{name} rolled {faces(event.dice, view.variant)}"
-    return f"{name} {reroll_text(event.kept, event.dice, view.variant)}"
+        return f"{name} rolled {faces(event.dice, variant)}"
+    return f"{name} {reroll_text(event.kept, event.dice, variant)}"
 
 
 def title(view: GameView) -> str:
