@@ -14,9 +14,14 @@ scores it instead by the chance to finish first after that choice:
 Inside the turn everything else is exact: a keep is worth the mean of its
 rolls' worth and a roll the best of its keeps, as in ``dynamic``, so the
 whole turn is planned for the win, the last turn exactly against the
-opponents' outlooks.  A tiny weight (``POINT_WEIGHT`` per expected point)
-breaks ties between choices whose chances are equal, for instance when the
-game is already won, in favour of more points.
+opponents' outlooks.  Before the last turn the plan leans toward points:
+each end of the turn is worth its chance plus ``LEAN`` per expected final
+point, most on the first turn (the outlook is that of expected-score play,
+and the computer will gamble later if it must, so early chances undervalue
+points); the chances shown stay the outlook's.  A tiny weight
+(``POINT_WEIGHT`` per expected point) breaks ties between choices whose
+chances are equal, for instance when the game is already won, in favour of
+more points.
 """
 
 from __future__ import annotations
