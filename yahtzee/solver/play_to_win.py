@@ -436,13 +436,13 @@ class Facing:
         return self.strategy.turn_against(card, self.others, self.totals)
 
     def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
-        """Return the keep with the best chance to win, or None when scoring now is as good."""
+        """Return the keep with the best planned worth (``LEAN``), or None to score now."""
         if rolls_left not in (1, 2):
             raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
         return best_keep(self._turn(card), dice, rolls_left)
 
     def category(self, card: Any, dice: Sequence[int]) -> Any:
-        """Return the box with the best chance to win (lowest slot on ties)."""
+        """Return the box with the best planned worth (``LEAN``; lowest slot on ties)."""
         turn = self._turn(card)
         assert turn.choice is not None
         slot = int(turn.choice[roll_number(list(dice)), 0])
