@@ -14,9 +14,14 @@ scores it instead by the chance to finish first after that choice:
 Inside the turn everything else is exact: a keep is worth the mean of its
 rolls' worth and a roll the best of its keeps, as in ``dynamic``, so the
 whole turn is planned for the win, the last turn exactly against the
-opponents' outlooks.  A tiny weight (``POINT_WEIGHT`` per expected point)
-breaks ties between choices whose chances are equal, for instance when the
-game is already won, in favour of more points.
+opponents' outlooks.  Before the last turn the plan leans toward points:
+each end of the turn is worth its chance plus ``LEAN`` per expected final
+point, most on the first turn (the outlook is that of expected-score play,
+and the computer will gamble later if it must, so early chances undervalue
+points); the chances shown stay the outlook's.  A tiny weight
+(``POINT_WEIGHT`` per expected point) breaks ties between choices whose
+chances are equal, for instance when the game is already won, in favour of
+more points.
 """
 
 from __future__ import annotations
@@ -464,13 +469,13 @@ class Facing:
         return self.strategy.turn_against(card, self.others, self.totals)
 
     def keep(self, card: Any, dice: Sequence[int], rolls_left: int) -> tuple[int, ...] | None:
-        """Return the keep with the best chance to win, or None when scoring now is as good."""
+        """Return the keep with the best planned worth (``LEAN``), or None to score now."""
         if rolls_left not in (1, 2):
             raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
         return best_keep(self._turn(card), dice, rolls_left)
 
     def category(self, card: Any, dice: Sequence[int]) -> Any:
-        """Return the box with the best chance to win (lowest slot on ties)."""
+        """Return the box with the best planned worth (``LEAN``; lowest slot on ties)."""
         turn = self._turn(card)
         assert turn.choice is not None
         slot = int(turn.choice[roll_number(list(dice)), 0])
