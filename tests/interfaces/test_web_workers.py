@@ -76,7 +76,8 @@ def memory_kb(pid: int) -> dict[str, int]:
 def test_the_workers_share_the_first_process_tables_even_after_playing(
         tmp_path: Path, solver_cache: Path, official_moments: Moments, course_moments: Moments,
         postgres_url: str) -> None:
-    tables = sum(path.stat().st_size for path in solver_cache.glob("solver-*"))
+    tables = sum((solver_cache / f"solver-{rules}.{kind}").stat().st_size
+                 for rules in ("course", "official") for kind in ("table", "moments", "shape"))
     assert tables > 100 * 2**20  # both rule sets' tables, spreads and shapes
     process, url = start_server(tmp_path / "data", capacity=10, cache=solver_cache,
                                 database=postgres_url, workers=2)
