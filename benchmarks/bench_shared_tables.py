@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.web_load import Load, lost, play_one, server_cpu, start_server  # noqa: E402
-from benchmarks.web_load import worker_pids  # noqa: E402
+from benchmarks.web_load import tcp_sockets, worker_pids  # noqa: E402
 from tests.postgres_fixtures import Cluster, running_cluster  # noqa: E402
 
 RULES = ("course", "official")
@@ -91,25 +91,6 @@ def server_processes(process: subprocess.Popen[str], workers: int) -> list[int]:
     return [process.pid, *found]
 
 
-def listening(pid: int, port: int) -> bool:
-    """Return whether the process ``pid`` has a socket listening on TCP ``port`` (Linux)."""
-    try:
-        owned = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
-    except OSError:
-        return False
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            rows = Path(table).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            fields = row.split()
-            if (fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port
-                    and f"socket:[{fields[9]}]" in owned):
-                return True
-    return False
-
-
 def wait_listening(pids: list[int], port: int) -> None:
     """Wait (at most a minute) until every worker of ``pids`` listens on ``port``.
 
@@ -117,7 +98,7 @@ def wait_listening(pids: list[int], port: int) -> None:
     the others do would all go to it (and stay, kept alive).
     """
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not all(listening(pid, port) for pid in pids):
+    while time.monotonic() < deadline and not all(tcp_sockets(pid, port, "0A") for pid in pids):
         time.sleep(0.05)
 
 

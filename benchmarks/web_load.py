@@ -194,6 +194,30 @@ def worker_pids(pid: int) -> list[int]:
     return [int(child) for child in children] or [pid]
 
 
+def tcp_sockets(pid: int, port: int, state: str) -> int:
+    """Return how many TCP sockets of process ``pid`` on local ``port`` are in ``state``.
+
+    ``state`` is the kernel's code (``"0A"``: listening, ``"01"``: a
+    connection established); Linux's ``/proc``, 0 elsewhere.
+    """
+    try:
+        owned = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+    except OSError:
+        return 0
+    found = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            fields = row.split()
+            if (fields[3] == state and int(fields[1].rsplit(":", 1)[1], 16) == port
+                    and f"socket:[{fields[9]}]" in owned):
+                found += 1
+    return found
+
+
 def server_cpu(pid: int) -> float:
     """Return the processor time the server has used so far, in seconds (Linux; else 0)."""
     try:
