@@ -79,6 +79,11 @@ def play(games: BrowserGames, rules: str, seed: int, coach: bool, spent: dict[st
     return moves
 
 
+def coached(which: str, seed: int) -> bool:
+    """Return whether the game of ``seed`` has the coach on (``which``: half, all, none)."""
+    return which == "all" or which == "half" and seed % 2 == 0
+
+
 def main() -> int:
     """Play the games and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -92,9 +97,7 @@ def main() -> int:
     games = BrowserGames(Solvers(), SilentProblems(), capacity=args.games + 10)
     play(games, args.rules, 10_000, True, {"person": 0.0, "computer": 0.0, "looks": 0.0})
     spent = {"person": 0.0, "computer": 0.0, "looks": 0.0}
-    coached = {"half": lambda seed: seed % 2 == 0, "all": lambda seed: True,
-               "none": lambda seed: False}[args.coach]
-    moves = sum(play(games, args.rules, seed, coached(seed), spent)
+    moves = sum(play(games, args.rules, seed, coached(args.coach, seed), spent)
                 for seed in range(args.games))
     games.close()
     load = os.getloadavg()[0]
