@@ -334,6 +334,15 @@ async def play_and_kill(url: str, games: int, after: int, kill: Callable[[], Non
     return load
 
 
+async def coached_game(connection: Connection) -> tuple[str, dict[str, str]]:
+    """Make a seeded game of a person against the computer, with the coach; return its ID
+    and the headers that act for its person."""
+    status, made = await connection.request("POST", "/api/games", {"seed": 1, "coach": True})
+    if status != 201:
+        raise HttpError(f"new game: {status} {made}")
+    return str(made["game"]), {SEAT_HEADER: made["links"][0]["secret"]}
+
+
 async def warm_up(url: str, seconds: float = 300.0) -> str:
     """Make a game with the coach and wait until its tables are loaded; return its ID.
 
@@ -342,16 +351,12 @@ async def warm_up(url: str, seconds: float = 300.0) -> str:
     """
     connection = Connection(url)
     try:
-        status, made = await connection.request("POST", "/api/games", {"seed": 1, "coach": True})
-        if status != 201:
-            raise HttpError(f"new game: {status} {made}")
-        seat = {SEAT_HEADER: made["links"][0]["secret"]}
+        game, seat = await coached_game(connection)
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            status, state = await connection.request("GET", f"/api/games/{made['game']}",
-                                                     headers=seat)
+            status, state = await connection.request("GET", f"/api/games/{game}", headers=seat)
             if status == 200 and state.get("win_chances") is not None:
-                return str(made["game"])
+                return game
             await asyncio.sleep(0.2)
         raise HttpError("the coach's tables were not ready in time")
     finally:
@@ -364,11 +369,8 @@ async def request_cost(url: str, pid: int, count: int = 1000) -> dict[str, float
     ``look`` (a page's look at a new coached game, its table drawn already)."""
     connection = Connection(url)
     try:
-        status, made = await connection.request("POST", "/api/games", {"seed": 1, "coach": True})
-        if status != 201:
-            raise HttpError(f"new game: {status} {made}")
-        seat = {SEAT_HEADER: made["links"][0]["secret"]}
-        look = f"/api/games/{made['game']}"
+        game, seat = await coached_game(connection)
+        look = f"/api/games/{game}"
         await connection.request("GET", look, headers=seat)
         cost = {}
         for name, path, headers in (("options", "/api/options", {}), ("look", look, seat)):
