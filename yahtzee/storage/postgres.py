@@ -56,7 +56,8 @@ from yahtzee.storage.history import (DamagedGameError, HistoryGame, PlayerResult
 from yahtzee.storage.problems import (BadDatabaseError, Damage, DamagedFileError, SaveInUseError,
                                       SaveNotFoundError, StorageError, StorageProblems,
                                       StoredFile)
-from yahtzee.storage.saves import (MAX_SAVE_ID, BrowserSeats, NewerVersionError, SaveFile, now)
+from yahtzee.storage.saves import (MAX_SAVE_ID, BrowserSeats, NewerVersionError, SaveFile,
+                                   delete_unfinished, now)
 from yahtzee.storage.snapshot import SnapshotError, check_log, record_variant
 
 T = TypeVar("T")
@@ -609,20 +610,7 @@ class PostgresSaves:
         ``SaveInUseError`` if it is open elsewhere, ``SaveNotFoundError`` if
         there is no such unfinished game; each deletes nothing.
         """
-        if not self.exists(save_id):
-            raise SaveNotFoundError(save_id)
-        held = self.storage._locks.holds(save_id, self)
-        self.lock(save_id)
-        try:
-            save = self.load(save_id)
-            if save.finished:
-                raise SaveNotFoundError(save_id)
-        except StorageError:
-            if not held:
-                self.release(save_id)
-            raise
-        self.remove(save_id)
-        return save
+        return delete_unfinished(self, save_id, held=self.storage._locks.holds(save_id, self))
 
     # -- reading -----------------------------------------------------------
     def _parse(self, save_id: int, data: object) -> SaveFile:

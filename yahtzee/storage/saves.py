@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
@@ -228,6 +228,53 @@ class _NoListener:
         """Nothing to stop."""
 
 
+class _Deletable(Protocol):
+    """What ``delete_unfinished`` needs of a store of saves (the files', a database's)."""
+
+    def exists(self, save_id: int) -> bool:
+        """Return whether there is a save ``save_id``, finished or not."""
+        ...
+
+    def lock(self, save_id: int) -> None:
+        """Hold ``save_id``; ``SaveInUseError`` if it is open elsewhere."""
+        ...
+
+    def load(self, save_id: int) -> SaveFile:
+        """Return the save ``save_id``."""
+        ...
+
+    def release(self, save_id: int | None = None, *, remove: bool = False) -> None:
+        """Let go of the lock on ``save_id``."""
+        ...
+
+    def remove(self, save_id: int) -> None:
+        """Delete the save ``save_id`` and let go of its lock."""
+        ...
+
+
+def delete_unfinished(store: _Deletable, save_id: int, *, held: bool) -> SaveFile:
+    """Delete the unfinished game ``save_id`` from ``store`` and return what it held.
+
+    ``held`` says whether ``store`` held the save already (then it keeps it
+    held if nothing is deleted).  ``SaveNotFoundError`` if there is no such
+    unfinished game, ``SaveInUseError`` if it is open elsewhere, or the
+    store's error if it cannot be read; each deletes nothing.
+    """
+    if not store.exists(save_id):
+        raise SaveNotFoundError(save_id)
+    store.lock(save_id)
+    try:
+        save = store.load(save_id)
+        if save.finished:
+            raise SaveNotFoundError(save_id)
+    except StorageError:
+        if not held:
+            store.release(save_id)
+        raise
+    store.remove(save_id)
+    return save
+
+
 class SaveStore:
     """The save files in one folder, and the locks this process holds on some of them.
 
@@ -386,20 +433,7 @@ class SaveStore:
         if there is no such unfinished game, ``DamagedFileError`` (reported
         and moved aside, not deleted) if it cannot be read; each deletes nothing.
         """
-        if not os.path.lexists(self.path(save_id)):
-            raise SaveNotFoundError(save_id)
-        held = save_id in self._locks
-        self.lock(save_id)
-        try:
-            save = self.load(save_id)
-            if save.finished:
-                raise SaveNotFoundError(save_id)
-        except StorageError:
-            if not held:
-                self.release(save_id)
-            raise
-        self.remove(save_id)
-        return save
+        return delete_unfinished(self, save_id, held=save_id in self._locks)
 
     # -- reading -----------------------------------------------------------
     def load(self, save_id: int) -> SaveFile:
