@@ -11,12 +11,14 @@
 from __future__ import annotations
 
 import io
+import json
 import random
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +36,7 @@ from yahtzee.interfaces.console_game import Game
 from yahtzee.players.players import HumanPlayer, Player
 from yahtzee.storage.problems import Damage, StoredFile
 from yahtzee.storage.saves import SaveFile
+from yahtzee.storage.steps import apply_steps
 
 FINAL_BANNER = "*" * 31 + "\n          FINAL SCORES\n"
 
@@ -182,3 +185,13 @@ def script_for(seed: int, rules: str) -> list[str]:
         SCRIPTS[key] = make_script(seed, variant_of(rules))
         Die.r = random.Random()
     return SCRIPTS[key]
+
+
+def save_data(path: Path) -> dict[str, Any]:
+    """Return what the save file at ``path`` holds as one JSON object, its appended steps applied.
+
+    Written back with ``json.dumps`` it is a save file of one line, as a
+    save is when written whole.
+    """
+    first, _, tail = path.read_text(encoding="utf-8").partition("\n")
+    return apply_steps(json.loads(first), tail)

@@ -23,7 +23,7 @@ from typing import Any, BinaryIO
 import pytest
 
 from tests.helpers import (PolicyPlayer, Problems, card_state, feed, final_screen, play_through,
-                           resume_game, run_cli, script_for, variant_of)
+                           resume_game, run_cli, save_data, script_for, variant_of)
 from yahtzee.app.session import Autosave, Solvers
 from yahtzee.domain.die import Die
 from yahtzee.domain.games import POKER_DICE
@@ -329,12 +329,18 @@ def test_snapshot_round_trips_through_json() -> None:
 
 # -- atomic writes -------------------------------------------------------------
 def _saved_game(tmp_path: Path, commands: int) -> tuple[SaveStore, SaveFile, Game]:
-    """Return a store holding the save of a game after ``commands`` commands."""
+    """Return a store holding the save of a game after ``commands`` commands.
+
+    The store took the save up as a resumed game, so its next write is whole
+    (the atomic write these tests are about), not a change appended.
+    """
     store = SaveStore(tmp_path / "saves", problems=Problems())
     saver = Autosave(store)
     run = play_through(7, variant_of("course"), script_for(7, "course")[:commands],
                        observers=[saver])
     assert saver.save is not None
+    store.release(saver.save.save_id)
+    store.lock(saver.save.save_id)
     return store, saver.save, run.game
 
 
@@ -548,7 +554,7 @@ def test_a_data_folder_that_cannot_be_written_warns_once(
 def _log_length(path: Path) -> int:
     """Return how many decisions the save at ``path`` holds (-1 while there is none)."""
     try:
-        return len(json.loads(path.read_text())["game"]["log"])
+        return len(save_data(path)["game"]["log"])
     except FileNotFoundError:
         return -1
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Problems, play_through, run_cli, script_for, variant_of
+from tests.helpers import Problems, play_through, run_cli, save_data, script_for, variant_of
 from yahtzee.app.session import Autosave
 from yahtzee.interfaces.console import Console
 from yahtzee.solver.cache import Solution
@@ -51,7 +51,7 @@ def test_save_ids_stay_within_nine_digits(
     """Past the highest ID, a new game takes the lowest free one, which saves lists."""
     run_cli(["--seed", "7"], "roll\n", monkeypatch, capsys)
     saves = data / "saves"
-    moved = json.loads((saves / "1.json").read_text())
+    moved = save_data(saves / "1.json")
     moved["id"] = MAX_SAVE_ID
     (saves / f"{MAX_SAVE_ID}.json").write_text(json.dumps(moved))
     (saves / "1.json").unlink()
@@ -102,7 +102,7 @@ def test_a_stored_name_with_control_codes_is_shown_escaped(
     """A name written into a save by other means never breaks the saves listing or the screen."""
     run_cli(["--seed", "7"], "roll\n", monkeypatch, capsys)
     path = data / "saves" / "1.json"
-    save = json.loads(path.read_text())
+    save = save_data(path)
     save["game"]["players"][0]["name"] = "Ann\n\x1b[2J"
     path.write_text(json.dumps(save))
     status, out, err = run_cli(["saves"], "", monkeypatch, capsys)

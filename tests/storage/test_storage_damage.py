@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import (Problems, final_screen, play_through, resume_game, run_cli, script_for,
-                           variant_of)
+from tests.helpers import (Problems, final_screen, play_through, resume_game, run_cli, save_data,
+                           script_for, variant_of)
 from yahtzee.app.session import Autosave
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.interfaces.console import Console
@@ -44,6 +44,16 @@ def _cut(path: Path) -> None:
     path.write_bytes(raw[:len(raw) // 2])
 
 
+def _cut_save(path: Path) -> None:
+    """Cut the save at ``path``, written whole, to half its length.
+
+    (A cut after the first line is a change appended unfinished, which
+    reading drops: ``tests/storage/test_steps.py``.)
+    """
+    path.write_text(json.dumps(save_data(path)) + "\n")
+    _cut(path)
+
+
 def _garbage(path: Path) -> None:
     """Replace the file at ``path`` with bytes that are not text."""
     path.write_bytes(bytes(range(256)) * 4)
@@ -61,7 +71,7 @@ def _wrong_json(path: Path) -> None:
 
 def _inconsistent(path: Path) -> None:
     """Give the first player a card with one box too many filled for the round."""
-    data = json.loads(path.read_text())
+    data = save_data(path)
     scores = data["game"]["players"][0]["scores"]
     scores[scores.index(None)] = 5
     path.write_text(json.dumps(data))
@@ -69,7 +79,7 @@ def _inconsistent(path: Path) -> None:
 
 def _newer(path: Path) -> None:
     """Mark the save as written in a later format."""
-    data = json.loads(path.read_text())
+    data = save_data(path)
     data["version"] = SAVE_VERSION + 1
     path.write_text(json.dumps(data))
 
@@ -82,7 +92,7 @@ def _folder(path: Path) -> None:
 
 
 SAVE_DAMAGE: list[tuple[str, Callable[[Path], None], str]] = [
-    ("cut short", _cut, "is cut short"),
+    ("cut short", _cut_save, "is cut short"),
     ("garbage", _garbage, "is corrupt"),
     ("not JSON", _not_json, "is corrupt"),
     ("not a save", _wrong_json, "is corrupt"),
@@ -125,7 +135,7 @@ def test_resume_skips_a_damaged_latest_save(data: Path, monkeypatch: pytest.Monk
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """Plain ``--resume`` reports the damaged newest save and resumes the newest sound one."""
     _saves(data, 12, 30)
-    _cut(data / "saves" / "2.json")
+    _cut_save(data / "saves" / "2.json")
     status, out, err = run_cli(["--resume"], "", monkeypatch, capsys)
     assert status == 0
     assert err.count("\n") == 1 and "2.json is cut short" in err

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import Problems, play_through, run_cli, script_for, variant_of
+from tests.helpers import Problems, play_through, run_cli, save_data, script_for, variant_of
 from tests.storage.test_storage_damage import _history, _saves
 from yahtzee.app.session import Autosave
 from yahtzee.domain.games import POKER_DICE
@@ -69,7 +69,7 @@ def test_a_save_with_impossible_values_is_set_aside(
     """A save holding what no game can is reported as corrupt and moved aside, the rest kept."""
     _saves(data, 12, 40)
     bad = data / "saves" / "2.json"
-    content = json.loads(bad.read_text())
+    content = save_data(bad)
     change(content)
     bad.write_text(json.dumps(content))
     status, out, err = run_cli(["saves"], "", monkeypatch, capsys)

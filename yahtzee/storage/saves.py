@@ -6,7 +6,10 @@ Each game in progress is one JSON file, ``<data folder>/saves/<id>.json``::
      "created": "<UTC ISO time>", "updated": "<UTC ISO time>", "finished": false,
      "game": <record_to_dict(GameRecord)>}
 
-Files are written atomically.  A file whose content cannot be used is
+A new save is written atomically; a later write of the same game by the
+same process appends only what changed, one line per write, and the save
+is written whole again now and then (``yahtzee.storage.steps``).  A file
+whose content cannot be used is
 reported and renamed aside (``3.json.corrupt-<time>``); one that cannot be
 read (permissions) is reported and left where it is; the other saves
 remain usable.
@@ -35,13 +38,14 @@ from typing import Any, Protocol
 
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
-from yahtzee.storage.atomic import write_atomic
+from yahtzee.storage.atomic import append, write_atomic
 from yahtzee.storage.fields import (FieldError, flag, hex_id, listed, mapping, optional, refuse,
                                     whole, zoned_time)
 from yahtzee.storage.locks import FileLock, try_lock
 from yahtzee.storage.problems import (Damage, SaveInUseError, SaveNotFoundError, StorageError,
                                       StorageProblems, StoredFile, left_in_place, set_aside)
 from yahtzee.storage.snapshot import SnapshotError, record_from_dict, record_to_dict
+from yahtzee.storage.steps import STEPS_BEFORE_REWRITE, apply_steps, step_of
 
 _encode_json: Callable[[Any], bytes] | None
 try:  # the browser table's extra brings msgspec, whose encoder is several times faster
@@ -162,17 +166,8 @@ class SaveFile:
         return data
 
     def to_bytes(self) -> bytes:
-        """Return the save file's contents: compact JSON on one line, UTF-8.
-
-        Written by msgspec where it is installed (the browser table writes a
-        save at every move), else by the standard library: the same data,
-        read back alike (the one difference: msgspec leaves letters beyond
-        ASCII as they are, where ``json`` escapes them).
-        """
-        data = self.to_dict()
-        if _encode_json is not None:
-            return _encode_json(data) + b"\n"
-        return (json.dumps(data, separators=(",", ":")) + "\n").encode("utf-8")
+        """Return the save file's contents, written whole: one line (``encode_line``)."""
+        return encode_line(self.to_dict())
 
     @classmethod
     def from_dict(cls, data: object) -> SaveFile:
@@ -200,6 +195,19 @@ class SaveFile:
     def sort_key(self) -> tuple[datetime, int]:
         """The order of recency: the last update, then the ID."""
         return self.updated, self.save_id
+
+
+def encode_line(data: Any) -> bytes:
+    """Return JSON-able ``data`` as one line of compact JSON, UTF-8, ending in a newline.
+
+    Written by msgspec where it is installed (the browser table writes at
+    every move), else by the standard library: the same data, read back
+    alike (the one difference: msgspec leaves letters beyond ASCII as they
+    are, where ``json`` escapes them).
+    """
+    if _encode_json is not None:
+        return _encode_json(data) + b"\n"
+    return (json.dumps(data, separators=(",", ":")) + "\n").encode("utf-8")
 
 
 def _damage_of_json(text: str, error: json.JSONDecodeError) -> Damage:
@@ -295,6 +303,8 @@ class SaveStore:
         self.problems = problems
         self._locks: dict[int, FileLock | None] = {}
         """The saves this store holds locked (None: locking failed here, so none is held)."""
+        self._written: dict[int, tuple[SaveFile, int]] = {}
+        """For the saves this store wrote: the save as its file reads now, and the file's steps."""
 
     def path(self, save_id: int) -> Path:
         """Return the file of the save ``save_id``."""
@@ -348,6 +358,7 @@ class SaveStore:
         With ``remove``, the lock file is deleted first, while still held.
         """
         for held in ([save_id] if save_id is not None else list(self._locks)):
+            self._written.pop(held, None)  # another process may write it next
             lock = self._locks.pop(held, None)
             if lock is not None:
                 lock.release(remove=remove)
@@ -392,6 +403,7 @@ class SaveStore:
                 self.release(save_id, remove=True)
                 raise
             self._count_write(save_id)
+            self._written[save_id] = (save, 0)
             return save
         raise StorageError(f"every save ID up to {MAX_SAVE_ID} is in use")
 
@@ -404,16 +416,44 @@ class SaveStore:
         game that another one has taken over or that has ended meanwhile.
         ``computer_to_play`` matters to a database only: it is not kept here.
         A ``replayable`` write is not waited for on the disk (no ``fsync``).
+
+        A game that moved on since this store last wrote it gets only the
+        change, appended to its file (``yahtzee.storage.steps``); the save is
+        written whole when it is new to this store, every
+        ``STEPS_BEFORE_REWRITE`` steps, when more than the game changed, or
+        when appending fails.
         """
         if save.save_id not in self._locks:
             raise SaveInUseError(save.save_id)
-        data = save.to_bytes()
-        try:
-            write_atomic(self.path(save.save_id), data, durable=not replayable)
-        except (FileNotFoundError, NotADirectoryError):  # the folder was taken away: made again
-            self._ensure_folder()
-            write_atomic(self.path(save.save_id), data, durable=not replayable)
+        if not self._append(save, durable=not replayable):
+            data = save.to_bytes()
+            try:
+                write_atomic(self.path(save.save_id), data, durable=not replayable)
+            except (FileNotFoundError, NotADirectoryError):  # the folder was taken away
+                self._ensure_folder()
+                write_atomic(self.path(save.save_id), data, durable=not replayable)
+            self._written[save.save_id] = (save, 0)
         self._count_write(save.save_id)
+
+    def _append(self, save: SaveFile, *, durable: bool) -> bool:
+        """Append what changed since this store's last write of ``save``; return whether done."""
+        written = self._written.pop(save.save_id, None)
+        if written is None:
+            return False
+        before, steps = written
+        if (steps >= STEPS_BEFORE_REWRITE or before.uid != save.uid
+                or before.created != save.created or before.browser != save.browser):
+            return False
+        step = step_of(before.snapshot, save.snapshot, steps + 1,
+                       save.updated.isoformat(timespec="microseconds"), save.finished)
+        if step is None:
+            return False
+        try:
+            append(self.path(save.save_id), encode_line(step), durable=durable)
+        except OSError:
+            return False
+        self._written[save.save_id] = (save, steps + 1)
+        return True
 
     def remove(self, save_id: int) -> None:
         """Delete the save ``save_id`` (a finished game's); no error if it is gone.
@@ -465,11 +505,15 @@ class SaveStore:
             if not text.strip():
                 damage = Damage.TRUNCATED
                 raise SnapshotError("empty file")
+            first, _, tail = text.partition("\n")
             try:
-                data = json.loads(text)
-            except json.JSONDecodeError as error:
-                damage = _damage_of_json(text, error)
-                raise SnapshotError("not JSON") from None
+                data = apply_steps(mapping(json.loads(first), "the save"), tail)
+            except json.JSONDecodeError:  # not a save with steps: one JSON text, maybe by hand
+                try:
+                    data = json.loads(text)
+                except json.JSONDecodeError as error:
+                    damage = _damage_of_json(text, error)
+                    raise SnapshotError("not JSON") from None
             damage = Damage.CORRUPT
             save = SaveFile.from_dict(data)
             if save.save_id != save_id:

@@ -53,8 +53,8 @@ def make_card(variant: Variant, record: PlayerRecord) -> Card:
         raise SnapshotError(f"bad card for {record.name!r}: {error}") from None
 
 
-def record_to_dict(record: GameRecord) -> dict[str, Any]:
-    """Return a game record as JSON-able data."""
+def record_to_dict(record: GameRecord, *, with_log: bool = True) -> dict[str, Any]:
+    """Return a game record as JSON-able data (its log empty unless ``with_log``)."""
     return {
         "variant": record.variant,
         "rules": record.rules,
@@ -65,7 +65,7 @@ def record_to_dict(record: GameRecord) -> dict[str, Any]:
         "turn": None if record.turn is None else {
             "dice": list(record.turn.dice), "saved": list(record.turn.saved),
             "rolls_left": record.turn.rolls_left, "choosing": record.turn.choosing},
-        "log": [decision_to_dict(d) for d in record.log],
+        "log": [decision_to_dict(d) for d in record.log] if with_log else [],
         "rng": {"version": record.rng[0], "state": list(record.rng[1]), "gauss": record.rng[2]},
     }
 
