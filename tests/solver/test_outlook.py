@@ -144,6 +144,13 @@ def test_in_the_middle_of_a_turn_the_chances_follow_the_move(official: Solution,
     after = ScoreCard.restore(OFFICIAL, cards[1].scores(), cards[1].get_yahtzee_bonus())
     after.choose_number(box.number, Dice.of(list(dice)))
     assert now == pytest.approx(winner.chances([cards[0], after, cards[2]]), abs=1e-12)
+    other = next(move[0] for move in strategy.box_moves(cards[1], dice)
+                 if move[0].number != box.number)  # a box optimal play does not take
+    elsewhere = ScoreCard.restore(OFFICIAL, cards[1].scores(), cards[1].get_yahtzee_bonus())
+    elsewhere.choose_number(other.number, Dice.of(list(dice)))
+    moved = winner.chances_after(cards, 1, dice, 0, box=other.number)
+    assert moved == pytest.approx(winner.chances([cards[0], elsewhere, cards[2]]), abs=1e-12)
+    assert moved != now
     for rolls_left in (1, 2):
         keep = winner.chances_after(cards, 1, dice, rolls_left, kept=(6, 6, 6))
         assert sum(keep) == pytest.approx(1.0, abs=1e-3)

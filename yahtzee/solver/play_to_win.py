@@ -332,6 +332,11 @@ class PlayToWinStrategy:
             if not moves:
                 raise ValueError(f"box {box} cannot take these dice")
             _, slot, points, bonus = moves[0]
+            roll = roll_number(sorted(dice))
+            choice = self._optimal_turns(flag, mask, upper).choice
+            if choice is not None and int(choice[roll, 0]) == slot:  # optimal play's box:
+                leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
+                return [float(chance) for chance in leaf[roll]]  # read from the turn's ends
             f2, m2, u2, reward = step_one(self.model, flag, mask, upper, slot, points, bonus)
             banked[seat] += reward
             index[seat] = int(state_index(self.model, np.array(f2), np.array(m2),
