@@ -8,14 +8,17 @@ share the real tables is checked in ``test_web_workers.py``.
 from __future__ import annotations
 
 import os
+import platform
 import signal
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from yahtzee.interfaces.web.workers import fork_worker, run_workers
+from yahtzee.interfaces.web.workers import fork_worker, limit_malloc_arenas, run_workers
 from yahtzee.solver.cache import read_only
 
 
@@ -122,3 +125,48 @@ def _free_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
     return port
+
+
+_ARENAS = """
+import ctypes, sys, threading
+from yahtzee.interfaces.web.workers import limit_malloc_arenas
+limited = limit_malloc_arenas(int(sys.argv[1])) if sys.argv[1] != "0" else False
+together = threading.Barrier(13)
+def allocate():
+    held = [bytearray(64) for _ in range(2000)]  # small blocks: from the thread's arena
+    together.wait()
+    together.wait()
+threads = [threading.Thread(target=allocate) for _ in range(12)]
+for thread in threads:
+    thread.start()
+together.wait()  # every thread holds its blocks now
+libc = ctypes.CDLL(None)
+libc.fopen.restype = ctypes.c_void_p
+libc.fopen.argtypes = (ctypes.c_char_p, ctypes.c_char_p)
+libc.malloc_info.argtypes = (ctypes.c_int, ctypes.c_void_p)
+libc.fclose.argtypes = (ctypes.c_void_p,)
+stream = libc.fopen(sys.argv[2].encode(), b"w")
+libc.malloc_info(0, stream)
+libc.fclose(stream)
+together.wait()
+print(limited, open(sys.argv[2]).read().count("<heap nr="))
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's allocator only")
+@pytest.mark.parametrize(("arenas", "limited"), [(0, False), (2, True)])
+def test_the_server_keeps_few_memory_arenas(arenas: int, limited: bool, tmp_path: Path) -> None:
+    """Twelve threads allocating at once: one arena each by default, two once limited."""
+    env = {key: value for key, value in os.environ.items() if key != "MALLOC_ARENA_MAX"}
+    done = subprocess.run([sys.executable, "-c", _ARENAS, str(arenas), str(tmp_path / "info")],
+                          capture_output=True, text=True, env=env, check=True,
+                          cwd=Path(__file__).resolve().parents[2])
+    said, heaps = done.stdout.split()
+    assert said == str(limited)
+    assert (int(heaps) <= 2) == limited
+
+
+def test_the_users_own_arena_limit_stands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MALLOC_ARENA_MAX`` in the environment: the server leaves the allocator as it is."""
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert limit_malloc_arenas() is False

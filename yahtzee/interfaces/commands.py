@@ -529,6 +529,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Serve the browser table on ``--host`` and ``--port`` until stopped."""
     try:
         from yahtzee.interfaces.web.server import serve
+        from yahtzee.interfaces.web.workers import limit_malloc_arenas
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in WEB_PACKAGES:
             raise
@@ -537,6 +538,7 @@ def run_serve(args: argparse.Namespace) -> int:
     storage = open_database(args, Console())
     if storage is None:
         return 2
+    limit_malloc_arenas()  # before any thread of the server
     if args.workers > 1:
         return _serve_workers(args, storage)
     try:
