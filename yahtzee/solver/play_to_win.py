@@ -326,23 +326,8 @@ class PlayToWinStrategy:
         card = cards[seat]
         banked = np.array([float(c.score()) for c in cards])
         index = np.array([self.index_of(c) for c in cards], dtype=np.int64)
-        flag, mask, upper = self.base.state_key(card)
         if box is not None:
-            moves = [move for move in self.base.box_moves(card, dice) if move[0].number == box]
-            if not moves:
-                raise ValueError(f"box {box} cannot take these dice")
-            _, slot, points, bonus = moves[0]
-            roll = roll_number(sorted(dice))
-            choice = self._optimal_turns(flag, mask, upper).choice
-            if choice is not None and int(choice[roll, 0]) == slot:  # optimal play's box:
-                leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
-                return [float(chance) for chance in leaf[roll]]  # read from the turn's ends
-            f2, m2, u2, reward = step_one(self.model, flag, mask, upper, slot, points, bonus)
-            banked[seat] += reward
-            index[seat] = int(state_index(self.model, np.array(f2), np.array(m2),
-                                          np.array(u2)))
-            after = self._chances(banked[:, None], index[:, None])[:, 0]
-            return [float(chance) for chance in after]
+            return self._chances_after_box(card, seat, dice, box, banked, index)
         keep = sorted(dice if kept is None else kept)
         leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
         if len(keep) == len(dice):
@@ -353,6 +338,32 @@ class PlayToWinStrategy:
             after_second = at_chosen_keeps(turn.keep1, one_left[:, :, None])[:, :, 0]
             one_left = expected_over_keeps(after_second)
         return [float(chance) for chance in one_left[keep_number(keep)]]
+
+    def _chances_after_box(self, card: Any, seat: int, dice: Sequence[int], box: int,
+                           banked: FloatArray, index: IntArray) -> list[float]:
+        """Return each player's chance once ``seat`` (``card``) scores ``dice`` in ``box``.
+
+        ``banked`` and ``index`` are every player's points and state now.
+        Optimal play's box is read from the turn's ends (worked out once per
+        turn); another box is worked out alone.
+        """
+        flag, mask, upper = self.base.state_key(card)
+        moves = [move for move in self.base.box_moves(card, dice) if move[0].number == box]
+        if not moves:
+            raise ValueError(f"box {box} cannot take these dice")
+        _, slot, points, bonus = moves[0]
+        roll = roll_number(sorted(dice))
+        choice = self._optimal_turns(flag, mask, upper).choice
+        if choice is not None and int(choice[roll, 0]) == slot:
+            leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
+            return [float(chance) for chance in leaf[roll]]
+        f2, m2, u2, reward = step_one(self.model, flag, mask, upper, slot, points, bonus)
+        banked = banked.copy()
+        index = index.copy()
+        banked[seat] += reward
+        index[seat] = int(state_index(self.model, np.array(f2), np.array(m2), np.array(u2)))
+        after = self._chances(banked[:, None], index[:, None])[:, 0]
+        return [float(chance) for chance in after]
 
     def _optimal_turn(self, card: Any) -> TurnValues:
         """Return optimal solitaire play's turn from the card's state, the boxes chosen."""
