@@ -79,14 +79,48 @@ def lean_of(model: ScoringModel, states: States,
     A turn used is a filled box, or under the course rules a bonus taken
     without filling one; never below ``POINT_WEIGHT``, the tie-breaker.
     """
+    table = np.maximum(np.asarray(lean, dtype=np.float64), POINT_WEIGHT)
+    result: FloatArray = table[np.clip(turns_left(model, states) - 1, 0, len(table) - 1)]
+    return result
+
+
+WIDEN = (1.0,) * 14
+"""Per turns left after a turn's end (0 to 13), what the player's own variance is multiplied by.
+
+Planning only (see ``widened``); 1 everywhere leaves the outlook as it is.
+"""
+
+
+def turns_left(model: ScoringModel, states: States) -> IntArray:
+    """Return each state's turns still to play (0: the card is full).
+
+    A turn used is a filled box, or under the course rules a bonus taken
+    without filling one.
+    """
     used = np.zeros(len(states), dtype=np.int64)
     for c in range(model.n_categories):
         used += (states.mask >> c) & 1
     if model.bonus_uses_turn:
         used += np.maximum(states.flag - 1, 0)
-    table = np.maximum(np.asarray(lean, dtype=np.float64), POINT_WEIGHT)
-    result: FloatArray = table[np.clip(model.rounds - 1 - used, 0, len(table) - 1)]
+    result: IntArray = np.maximum(model.rounds - used, 0)
     return result
+
+
+def widened(model: ScoringModel, outlooks: Outlooks, widen: Sequence[float]) -> Outlooks:
+    """Return the outlooks with each state's spread widened by ``widen`` per turns left.
+
+    The variance is multiplied by the factor, the third and fourth
+    cumulants by its powers 1.5 and 2 (the same skewness and kurtosis);
+    states with one turn left or none keep their exact outlook.
+    """
+    if all(factor == 1.0 for factor in widen):
+        return outlooks
+    flat = np.unravel_index(np.arange(outlooks.mean.size), model.shape)
+    left = turns_left(model, States(*(np.asarray(part, dtype=np.int64) for part in flat)))
+    factor = np.asarray(widen, dtype=np.float64)[np.clip(left, 0, len(widen) - 1)]
+    return Outlooks(outlooks.mean, outlooks.variance * factor,
+                    outlooks.third * factor ** 1.5, outlooks.fourth * factor ** 2,
+                    outlooks.last)
 
 
 def outlooks_of(model: ScoringModel, values: FloatArray, moments: Moments) -> Outlooks:
@@ -232,7 +266,7 @@ class PlayToWinStrategy:
     """
 
     def __init__(self, base: BoxMover, moments: Moments,
-                 lean: Sequence[float] = LEAN) -> None:
+                 lean: Sequence[float] = LEAN, widen: Sequence[float] = WIDEN) -> None:
         """Play on ``base``'s tables, with ``moments`` those of its points to come.
 
         ``lean`` is what an expected point weighs in planning, per turns used (``LEAN``).
@@ -241,6 +275,7 @@ class PlayToWinStrategy:
         self.model = base.model
         self.lean = tuple(lean)
         self.outlooks = outlooks_of(base.model, base.values, moments)
+        self.planning = widened(base.model, self.outlooks, widen)
         self._turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._solve_turn)
         self._ends = lru_cache(maxsize=_TURNS_REMEMBERED)(self._turn_end_chances)
         self._optimal_turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._optimal_turn_of)
@@ -446,8 +481,8 @@ class PlayToWinStrategy:
                          np.array([[index] for _, index in others], dtype=np.int64))
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
         weight = lean_of(self.model, states, self.lean) if leaning else None
-        return turn_worth(self.model, states,
-                          win_worth(self.outlooks, np.array([banked]), field, weight))
+        own = self.planning if leaning else self.outlooks
+        return turn_worth(self.model, states, win_worth(own, np.array([banked]), field, weight))
 
 
 class Facing:
