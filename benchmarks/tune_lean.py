@@ -68,7 +68,7 @@ def main() -> int:
     model, values = solution.model, solution.values
     outlooks = outlooks_of(model, values, setup.moments()(rules))
     contenders = [Contender(model, values, True, lean=lean, widen=widen),
-                   Contender(model, values, False)]
+                  Contender(model, values, False)]
     started = time.perf_counter()
     tally = duel(contenders, outlooks, args.games, args.seed, workers=os.cpu_count() or 1)
     seconds = time.perf_counter() - started
