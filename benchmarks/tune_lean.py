@@ -46,6 +46,8 @@ def main() -> int:
     parser.add_argument("--widen", type=float, default=0.0,
                         help="own variance times 1 + W * k / 13, k turns left after the turn")
     parser.add_argument("--widen-list", help="14 comma-separated variance factors (k = 0 first)")
+    parser.add_argument("--tilt", type=float, default=0.0,
+                        help="the lean times 1 + T * lead / 25 (lead in expected points, clipped)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -67,7 +69,7 @@ def main() -> int:
     solution = setup.solutions()(rules)
     model, values = solution.model, solution.values
     outlooks = outlooks_of(model, values, setup.moments()(rules))
-    contenders = [Contender(model, values, True, lean=lean, widen=widen),
+    contenders = [Contender(model, values, True, lean=lean, widen=widen, tilt=args.tilt),
                   Contender(model, values, False)]
     started = time.perf_counter()
     tally = duel(contenders, outlooks, args.games, args.seed, workers=os.cpu_count() or 1)
@@ -76,7 +78,7 @@ def main() -> int:
     margin = Z_99 * (rate * (1 - rate) / tally.games) ** 0.5
     report = {"rules": args.rules, "games": tally.games,
               "seed": args.seed, "lean": [round(w, 7) for w in lean],
-              "widen": [round(w, 5) for w in widen],
+              "widen": [round(w, 5) for w in widen], "tilt": args.tilt,
               "win_rate": round(rate, 5),
               "interval_99": [round(rate - margin, 5), round(rate + margin, 5)],
               "mean_score": [round(float(p) / tally.games, 3) for p in tally.points],

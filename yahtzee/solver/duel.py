@@ -29,7 +29,8 @@ from yahtzee.solver.dynamic import States, state_index
 from yahtzee.solver.keeps import FloatArray, IntArray
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
-from yahtzee.solver.play_to_win import LEAN, WIDEN, lean_of, turn_worth, widened, win_worth
+from yahtzee.solver.play_to_win import (LEAN, TILT, WIDEN, lean_of, tilted, turn_worth, widened,
+                                        win_worth)
 from yahtzee.solver.simulate import play_turn, prepare_turn
 
 DUEL_BATCH = 2048
@@ -57,6 +58,8 @@ class Contender:
     """When it plays to win: what an expected point weighs in planning, per turns used."""
     widen: tuple[float, ...] = WIDEN
     """When it plays to win: its own outlook's variance factor in planning, per turns left."""
+    tilt: float = TILT
+    """When it plays to win: how its lean grows with its lead (``tilted``)."""
 
 
 @dataclass
@@ -104,8 +107,10 @@ def _play_to_win(contender: Contender, outlooks: Outlooks, rng: np.random.Genera
     for lo in range(0, count, WIN_BATCH):
         part = np.arange(lo, min(count, lo + WIN_BATCH))
         some = States(states.flag[part], states.mask[part], states.upper[part])
-        weight = lean_of(model, some, contender.lean)
-        turn = turn_worth(model, some, win_worth(own, banked[part], rivals.part(part),
+        rivals_part = rivals.part(part)
+        weight = tilted(lean_of(model, some, contender.lean), model, outlooks, some,
+                        banked[part], rivals_part, contender.tilt)
+        turn = turn_worth(model, some, win_worth(own, banked[part], rivals_part,
                                                  weight))
         played = play_turn(model, contender.values, rng,
                            (some, turn, np.arange(len(part)), len(part)))

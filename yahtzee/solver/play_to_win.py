@@ -123,6 +123,29 @@ def widened(model: ScoringModel, outlooks: Outlooks, widen: Sequence[float]) -> 
                     outlooks.last)
 
 
+TILT = 0.0
+"""How the lean grows with the lead: times ``1 + TILT * lead / TILT_POINTS`` (lead clipped)."""
+
+TILT_POINTS = 25.0
+"""The lead, in expected final points, at which the tilt is full (either way)."""
+
+
+def tilted(weight: FloatArray, model: ScoringModel, outlooks: Outlooks, states: States,
+           banked: FloatArray, field: Field, tilt: float = TILT) -> FloatArray:
+    """Return ``weight`` (B,) scaled by the lead in expected final points as the turn starts.
+
+    The lead is the player's points banked plus those to come, less the
+    best opponent's; ``tilt`` 0 leaves the weight as it is.
+    """
+    if tilt == 0.0:
+        return weight
+    index = state_index(model, states.flag, states.mask, states.upper)
+    lead = banked + outlooks.mean.take(index) - field.means.max(axis=0)
+    factor = np.maximum(1.0 + tilt * np.clip(lead / TILT_POINTS, -1.0, 1.0), 0.0)
+    result: FloatArray = weight * factor
+    return result
+
+
 def outlooks_of(model: ScoringModel, values: FloatArray, moments: Moments) -> Outlooks:
     """Return the outlooks of optimal play from its ``values`` and ``moments``, last turn exact.
 
@@ -266,7 +289,8 @@ class PlayToWinStrategy:
     """
 
     def __init__(self, base: BoxMover, moments: Moments,
-                 lean: Sequence[float] = LEAN, widen: Sequence[float] = WIDEN) -> None:
+                 lean: Sequence[float] = LEAN, widen: Sequence[float] = WIDEN,
+                 tilt: float = TILT) -> None:
         """Play on ``base``'s tables, with ``moments`` those of its points to come.
 
         ``lean`` is what an expected point weighs in planning, per turns used (``LEAN``).
@@ -276,6 +300,7 @@ class PlayToWinStrategy:
         self.lean = tuple(lean)
         self.outlooks = outlooks_of(base.model, base.values, moments)
         self.planning = widened(base.model, self.outlooks, widen)
+        self.tilt = tilt
         self._turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._solve_turn)
         self._ends = lru_cache(maxsize=_TURNS_REMEMBERED)(self._turn_end_chances)
         self._optimal_turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._optimal_turn_of)
@@ -480,7 +505,10 @@ class PlayToWinStrategy:
         field = Field.of(self.outlooks, np.array([[points] for points, _ in others]),
                          np.array([[index] for _, index in others], dtype=np.int64))
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
-        weight = lean_of(self.model, states, self.lean) if leaning else None
+        weight = None
+        if leaning:
+            weight = tilted(lean_of(self.model, states, self.lean), self.model, self.outlooks,
+                            states, np.array([banked]), field, self.tilt)
         own = self.planning if leaning else self.outlooks
         return turn_worth(self.model, states, win_worth(own, np.array([banked]), field, weight))
 
