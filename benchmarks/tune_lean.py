@@ -43,11 +43,6 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=0.0)
     parser.add_argument("--power", type=float, default=1.0)
     parser.add_argument("--lean", help="13 comma-separated weights (overrides --scale)")
-    parser.add_argument("--widen", type=float, default=0.0,
-                        help="own variance times 1 + W * k / 13, k turns left after the turn")
-    parser.add_argument("--widen-list", help="14 comma-separated variance factors (k = 0 first)")
-    parser.add_argument("--tilt", type=float, default=0.0,
-                        help="the lean times 1 + T * lead / 25 (lead in expected points, clipped)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -60,17 +55,12 @@ def main() -> int:
             else schedule(args.scale, args.power))
     if len(lean) != 13:
         parser.error("--lean takes 13 weights")
-    widen = (tuple(float(w) for w in args.widen_list.split(",")) if args.widen_list
-             else tuple(1.0 + args.widen * k / 13 for k in range(14)))
-    if len(widen) != 14:
-        parser.error("--widen-list takes 14 factors")
     rules = get_rules(args.rules)
     setup = Solvers()
     solution = setup.solutions()(rules)
     model, values = solution.model, solution.values
     outlooks = outlooks_of(model, values, setup.moments()(rules))
-    contenders = [Contender(model, values, True, lean=lean, widen=widen, tilt=args.tilt),
-                  Contender(model, values, False)]
+    contenders = [Contender(model, values, True, lean=lean), Contender(model, values, False)]
     started = time.perf_counter()
     tally = duel(contenders, outlooks, args.games, args.seed, workers=os.cpu_count() or 1)
     seconds = time.perf_counter() - started
@@ -78,7 +68,6 @@ def main() -> int:
     margin = Z_99 * (rate * (1 - rate) / tally.games) ** 0.5
     report = {"rules": args.rules, "games": tally.games,
               "seed": args.seed, "lean": [round(w, 7) for w in lean],
-              "widen": [round(w, 5) for w in widen], "tilt": args.tilt,
               "win_rate": round(rate, 5),
               "interval_99": [round(rate - margin, 5), round(rate + margin, 5)],
               "mean_score": [round(float(p) / tally.games, 3) for p in tally.points],

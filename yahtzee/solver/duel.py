@@ -29,8 +29,7 @@ from yahtzee.solver.dynamic import States, state_index
 from yahtzee.solver.keeps import FloatArray, IntArray
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
-from yahtzee.solver.play_to_win import (LEAN, TILT, WIDEN, lean_of, tilted, turn_worth, widened,
-                                        win_worth)
+from yahtzee.solver.play_to_win import lean_for, lean_of, turn_worth, win_worth
 from yahtzee.solver.simulate import play_turn, prepare_turn
 
 DUEL_BATCH = 2048
@@ -54,12 +53,9 @@ class Contender:
     to_win: bool
     temperature: float = 0.0
     """Above 0: a computer level, which draws its keeps and boxes (``levels``)."""
-    lean: tuple[float, ...] = LEAN
-    """When it plays to win: what an expected point weighs in planning, per turns used."""
-    widen: tuple[float, ...] = WIDEN
-    """When it plays to win: its own outlook's variance factor in planning, per turns left."""
-    tilt: float = TILT
-    """When it plays to win: how its lean grows with its lead (``tilted``)."""
+    lean: tuple[float, ...] | None = None
+    """When it plays to win: what an expected point weighs in planning, per turns left
+    after the one planned (None: ``lean_for`` the model's rules, as the console's computer)."""
 
 
 @dataclass
@@ -89,28 +85,19 @@ class Tally:
             mine += theirs
 
 
-_PLANNING: dict[tuple[int, tuple[float, ...]], Outlooks] = {}
-"""The planning outlooks of each duel's outlooks and widening, worked out once per process."""
-
-
 def _play_to_win(contender: Contender, outlooks: Outlooks, rng: np.random.Generator,
                  states: States, banked: FloatArray, rivals: Field
                  ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Play one turn of games whose player plays to win; return next states and points."""
     model = contender.model
     count = len(states)
-    key = (id(outlooks), contender.widen)
-    if key not in _PLANNING:
-        _PLANNING[key] = widened(model, outlooks, contender.widen)
-    own = _PLANNING[key]
+    lean = lean_for(model) if contender.lean is None else contender.lean
     result = tuple(np.empty(count, dtype=np.int64) for _ in range(4))
     for lo in range(0, count, WIN_BATCH):
         part = np.arange(lo, min(count, lo + WIN_BATCH))
         some = States(states.flag[part], states.mask[part], states.upper[part])
-        rivals_part = rivals.part(part)
-        weight = tilted(lean_of(model, some, contender.lean), model, outlooks, some,
-                        banked[part], rivals_part, contender.tilt)
-        turn = turn_worth(model, some, win_worth(own, banked[part], rivals_part,
+        weight = lean_of(model, some, lean)
+        turn = turn_worth(model, some, win_worth(outlooks, banked[part], rivals.part(part),
                                                  weight))
         played = play_turn(model, contender.values, rng,
                            (some, turn, np.arange(len(part)), len(part)))

@@ -16,12 +16,12 @@ rolls' worth and a roll the best of its keeps, as in ``dynamic``, so the
 whole turn is planned for the win, the last turn exactly against the
 opponents' outlooks.  Before the last turn the plan leans toward points:
 each end of the turn is worth its chance plus ``LEAN`` per expected final
-point, most on the first turn (the outlook is that of expected-score play,
-and the computer will gamble later if it must, so early chances undervalue
-points); the chances shown stay the outlook's.  A tiny weight
-(``POINT_WEIGHT`` per expected point) breaks ties between choices whose
-chances are equal, for instance when the game is already won, in favour of
-more points.
+point (``COURSE_LEAN`` under the course rules), most on the first turn
+(the outlook is that of expected-score play, and the computer will gamble
+later if it must, so early chances undervalue points); the chances shown
+stay the outlook's.  A tiny weight (``POINT_WEIGHT`` per expected point)
+breaks ties between choices whose chances are equal, for instance when the
+game is already won, in favour of more points.
 """
 
 from __future__ import annotations
@@ -71,6 +71,28 @@ on the last (whose chances are exact).  Only the planning objective leans:
 every chance displayed is the outlook's.
 """
 
+COURSE_LEAN_SCALE = 0.004
+"""``LEAN_SCALE`` under the course rules, whose points spread differently (bonuses use turns).
+
+Fitted with ``python benchmarks/tune_lean.py --rules course --games 100000
+--seed 1 --scale S`` for S = 0 (50.94% against expected-score play), 0.002
+(50.94%), 0.004 (50.97%), 0.008 (50.94%) and 0.012 (50.91%), and 0.008
+falling as the square of the turns left (``--power 2``: see
+``docs/benchmarks.md``); the same dice for every S.  The rate hardly
+depends on the lean under these rules; 0.004 was the best measured.
+"""
+
+COURSE_LEAN = tuple(COURSE_LEAN_SCALE * after / 12 for after in range(13))
+"""``LEAN`` under the course rules: the same straight line from ``COURSE_LEAN_SCALE``."""
+
+LEANS = {"official": LEAN, "course": COURSE_LEAN}
+"""The lean of each rule set, by the scoring model's name."""
+
+
+def lean_for(model: ScoringModel) -> tuple[float, ...]:
+    """Return the lean fitted for the model's rules (``LEANS``; ``LEAN`` for any other)."""
+    return LEANS.get(model.name, LEAN)
+
 
 def lean_of(model: ScoringModel, states: States,
             lean: Sequence[float] = LEAN) -> FloatArray:
@@ -79,70 +101,13 @@ def lean_of(model: ScoringModel, states: States,
     A turn used is a filled box, or under the course rules a bonus taken
     without filling one; never below ``POINT_WEIGHT``, the tie-breaker.
     """
-    table = np.maximum(np.asarray(lean, dtype=np.float64), POINT_WEIGHT)
-    result: FloatArray = table[np.clip(turns_left(model, states) - 1, 0, len(table) - 1)]
-    return result
-
-
-WIDEN = (1.0,) * 14
-"""Per turns left after a turn's end (0 to 13), what the player's own variance is multiplied by.
-
-Planning only (see ``widened``); 1 everywhere leaves the outlook as it is.
-"""
-
-
-def turns_left(model: ScoringModel, states: States) -> IntArray:
-    """Return each state's turns still to play (0: the card is full).
-
-    A turn used is a filled box, or under the course rules a bonus taken
-    without filling one.
-    """
     used = np.zeros(len(states), dtype=np.int64)
     for c in range(model.n_categories):
         used += (states.mask >> c) & 1
     if model.bonus_uses_turn:
         used += np.maximum(states.flag - 1, 0)
-    result: IntArray = np.maximum(model.rounds - used, 0)
-    return result
-
-
-def widened(model: ScoringModel, outlooks: Outlooks, widen: Sequence[float]) -> Outlooks:
-    """Return the outlooks with each state's spread widened by ``widen`` per turns left.
-
-    The variance is multiplied by the factor, the third and fourth
-    cumulants by its powers 1.5 and 2 (the same skewness and kurtosis);
-    states with one turn left or none keep their exact outlook.
-    """
-    if all(factor == 1.0 for factor in widen):
-        return outlooks
-    flat = np.unravel_index(np.arange(outlooks.mean.size), model.shape)
-    left = turns_left(model, States(*(np.asarray(part, dtype=np.int64) for part in flat)))
-    factor = np.asarray(widen, dtype=np.float64)[np.clip(left, 0, len(widen) - 1)]
-    return Outlooks(outlooks.mean, outlooks.variance * factor,
-                    outlooks.third * factor ** 1.5, outlooks.fourth * factor ** 2,
-                    outlooks.last)
-
-
-TILT = 0.0
-"""How the lean grows with the lead: times ``1 + TILT * lead / TILT_POINTS`` (lead clipped)."""
-
-TILT_POINTS = 25.0
-"""The lead, in expected final points, at which the tilt is full (either way)."""
-
-
-def tilted(weight: FloatArray, model: ScoringModel, outlooks: Outlooks, states: States,
-           banked: FloatArray, field: Field, tilt: float = TILT) -> FloatArray:
-    """Return ``weight`` (B,) scaled by the lead in expected final points as the turn starts.
-
-    The lead is the player's points banked plus those to come, less the
-    best opponent's; ``tilt`` 0 leaves the weight as it is.
-    """
-    if tilt == 0.0:
-        return weight
-    index = state_index(model, states.flag, states.mask, states.upper)
-    lead = banked + outlooks.mean.take(index) - field.means.max(axis=0)
-    factor = np.maximum(1.0 + tilt * np.clip(lead / TILT_POINTS, -1.0, 1.0), 0.0)
-    result: FloatArray = weight * factor
+    table = np.maximum(np.asarray(lean, dtype=np.float64), POINT_WEIGHT)
+    result: FloatArray = table[np.clip(model.rounds - 1 - used, 0, len(table) - 1)]
     return result
 
 
@@ -289,18 +254,16 @@ class PlayToWinStrategy:
     """
 
     def __init__(self, base: BoxMover, moments: Moments,
-                 lean: Sequence[float] = LEAN, widen: Sequence[float] = WIDEN,
-                 tilt: float = TILT) -> None:
+                 lean: Sequence[float] | None = None) -> None:
         """Play on ``base``'s tables, with ``moments`` those of its points to come.
 
-        ``lean`` is what an expected point weighs in planning, per turns used (``LEAN``).
+        ``lean`` is what an expected point weighs in planning, per turns left
+        after the one planned (None: ``lean_for`` the model's rules).
         """
         self.base = base
         self.model = base.model
-        self.lean = tuple(lean)
+        self.lean = lean_for(base.model) if lean is None else tuple(lean)
         self.outlooks = outlooks_of(base.model, base.values, moments)
-        self.planning = widened(base.model, self.outlooks, widen)
-        self.tilt = tilt
         self._turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._solve_turn)
         self._ends = lru_cache(maxsize=_TURNS_REMEMBERED)(self._turn_end_chances)
         self._optimal_turns = lru_cache(maxsize=_TURNS_REMEMBERED)(self._optimal_turn_of)
@@ -505,12 +468,9 @@ class PlayToWinStrategy:
         field = Field.of(self.outlooks, np.array([[points] for points, _ in others]),
                          np.array([[index] for _, index in others], dtype=np.int64))
         states = States(np.array([flag]), np.array([mask]), np.array([upper]))
-        weight = None
-        if leaning:
-            weight = tilted(lean_of(self.model, states, self.lean), self.model, self.outlooks,
-                            states, np.array([banked]), field, self.tilt)
-        own = self.planning if leaning else self.outlooks
-        return turn_worth(self.model, states, win_worth(own, np.array([banked]), field, weight))
+        weight = lean_of(self.model, states, self.lean) if leaning else None
+        return turn_worth(self.model, states,
+                          win_worth(self.outlooks, np.array([banked]), field, weight))
 
 
 class Facing:
