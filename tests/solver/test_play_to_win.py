@@ -316,7 +316,7 @@ def test_each_rule_set_leans_by_its_own_fit(official: Solution, course: Solution
 
     def points(lean: tuple[float, ...] | None) -> list[float]:
         contender = Contender(course.model, course.values, to_win=True, lean=lean)
-        return duel([contender, expected], outlooks, 120, 6).points.tolist()
+        return [float(p) for p in duel([contender, expected], outlooks, 120, 6).points]
 
     default = points(None)
     assert default == points(COURSE_LEAN)
