@@ -43,7 +43,6 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=0.0)
     parser.add_argument("--power", type=float, default=1.0)
     parser.add_argument("--lean", help="13 comma-separated weights (overrides --scale)")
-    parser.add_argument("--gamma", type=float, default=1.0)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -61,8 +60,7 @@ def main() -> int:
     solution = setup.solutions()(rules)
     model, values = solution.model, solution.values
     outlooks = outlooks_of(model, values, setup.moments()(rules))
-    contenders = [Contender(model, values, True, lean=lean, gamma=args.gamma),
-                  Contender(model, values, False)]
+    contenders = [Contender(model, values, True, lean=lean), Contender(model, values, False)]
     started = time.perf_counter()
     tally = duel(contenders, outlooks, args.games, args.seed, workers=os.cpu_count() or 1)
     seconds = time.perf_counter() - started

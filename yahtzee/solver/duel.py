@@ -56,8 +56,6 @@ class Contender:
     lean: tuple[float, ...] | None = None
     """When it plays to win: what an expected point weighs in planning, per turns left
     after the one planned (None: ``lean_for`` the model's rules, as the console's computer)."""
-    gamma: float = 1.0
-    """Experimental: planning chances p mapped to p^g / (p^g + (1-p)^g), g from G to 1."""
 
 
 @dataclass
@@ -99,12 +97,8 @@ def _play_to_win(contender: Contender, outlooks: Outlooks, rng: np.random.Genera
         part = np.arange(lo, min(count, lo + WIN_BATCH))
         some = States(states.flag[part], states.mask[part], states.upper[part])
         weight = lean_of(model, some, lean)
-        gamma = None
-        if contender.gamma != 1.0:
-            gamma = lean_of(model, some, tuple(1 + (contender.gamma - 1) * k / 12
-                                               for k in range(13)))
         turn = turn_worth(model, some, win_worth(outlooks, banked[part], rivals.part(part),
-                                                 weight, gamma))
+                                                 weight))
         played = play_turn(model, contender.values, rng,
                            (some, turn, np.arange(len(part)), len(part)))
         for out, got in zip(result, played):

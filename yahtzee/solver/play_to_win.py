@@ -127,7 +127,7 @@ LeafWorth = Callable[[FloatArray, IntArray, IntArray], FloatArray]
 
 
 def win_worth(outlooks: Outlooks, banked: FloatArray, field: Field,
-              weight: FloatArray | None = None, gamma: FloatArray | None = None) -> LeafWorth:
+              weight: FloatArray | None = None) -> LeafWorth:
     """Return the worth of choices for players who play to win against ``field``.
 
     ``banked`` holds each player's points so far (B,); ``weight`` (B,) what
@@ -140,10 +140,6 @@ def win_worth(outlooks: Outlooks, banked: FloatArray, field: Field,
         """Return the chance to win after the choice, plus the weighed expected points."""
         now = banked[column] + reward
         chance = chance_to_win(now, index, column, field, outlooks)
-        if gamma is not None:
-            g = gamma[column]
-            c = np.clip(chance, 1e-12, 1.0 - 1e-12)
-            chance = c ** g / (c ** g + (1.0 - c) ** g)
         result: FloatArray = chance + per_point[column] * (now + outlooks.mean.take(index))
         return result
     return worth
