@@ -32,8 +32,9 @@ from yahtzee.solver.factory import duel_games, get_strategy
 from yahtzee.solver.moments import LastTurn, Moments
 from yahtzee.solver.outlook import Field, Outlooks, chance_to_win, normal_cdf
 from yahtzee.solver.keeps import keep_number
-from yahtzee.solver.play_to_win import (LEAN, LEAN_SCALE, POINT_WEIGHT, PlayToWinStrategy,
-                                        lean_of, mean_worth, outlooks_of, turn_worth)
+from yahtzee.solver.play_to_win import (COURSE_LEAN, COURSE_LEAN_SCALE, LEAN, LEAN_SCALE,
+                                        POINT_WEIGHT, PlayToWinStrategy, lean_for, lean_of,
+                                        mean_worth, outlooks_of, turn_worth)
 from yahtzee.solver.strategy import OptimalStrategy
 from tests.helpers import run_cli
 
@@ -301,6 +302,25 @@ def test_the_lean_is_largest_on_the_first_turn_and_nothing_on_the_last(
     # eleven boxes filled: one turn after this one, unless a course bonus took a turn
     assert official_weights[2:] == [LEAN[1], LEAN[1], POINT_WEIGHT]
     assert course_weights[2:] == [POINT_WEIGHT, LEAN[1], POINT_WEIGHT]
+
+
+def test_each_rule_set_leans_by_its_own_fit(official: Solution, course: Solution,
+                                            course_moments: Moments) -> None:
+    """The course rules lean half as much as the official ones, in the console and in duels."""
+    assert lean_for(official.model) == LEAN and lean_for(course.model) == COURSE_LEAN
+    assert COURSE_LEAN[12] == COURSE_LEAN_SCALE == 0.004 and LEAN[12] == LEAN_SCALE == 0.008
+    assert COURSE_LEAN[0] == 0.0 and COURSE_LEAN[6] == pytest.approx(0.002)
+    assert PlayToWinStrategy(OptimalStrategy(COURSE, course), course_moments).lean == COURSE_LEAN
+    outlooks = outlooks_of(course.model, course.values, course_moments)
+    expected = Contender(course.model, course.values, to_win=False)
+
+    def points(lean: tuple[float, ...] | None) -> list[float]:
+        contender = Contender(course.model, course.values, to_win=True, lean=lean)
+        return [float(p) for p in duel([contender, expected], outlooks, 120, 6).points]
+
+    default = points(None)
+    assert default == points(COURSE_LEAN)
+    assert default[1] == points(LEAN)[1] and default[0] != points(LEAN)[0]
 
 
 def test_ahead_early_the_lean_keeps_the_points_a_bare_chance_gambles_away(

@@ -29,7 +29,7 @@ from yahtzee.solver.dynamic import States, state_index
 from yahtzee.solver.keeps import FloatArray, IntArray
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
-from yahtzee.solver.play_to_win import LEAN, lean_of, turn_worth, win_worth
+from yahtzee.solver.play_to_win import lean_for, lean_of, turn_worth, win_worth
 from yahtzee.solver.simulate import play_turn, prepare_turn
 
 DUEL_BATCH = 2048
@@ -53,8 +53,9 @@ class Contender:
     to_win: bool
     temperature: float = 0.0
     """Above 0: a computer level, which draws its keeps and boxes (``levels``)."""
-    lean: tuple[float, ...] = LEAN
-    """When it plays to win: what an expected point weighs in planning, per turns used."""
+    lean: tuple[float, ...] | None = None
+    """When it plays to win: what an expected point weighs in planning, per turns left
+    after the one planned (None: ``lean_for`` the model's rules, as the console's computer)."""
 
 
 @dataclass
@@ -90,11 +91,12 @@ def _play_to_win(contender: Contender, outlooks: Outlooks, rng: np.random.Genera
     """Play one turn of games whose player plays to win; return next states and points."""
     model = contender.model
     count = len(states)
+    lean = lean_for(model) if contender.lean is None else contender.lean
     result = tuple(np.empty(count, dtype=np.int64) for _ in range(4))
     for lo in range(0, count, WIN_BATCH):
         part = np.arange(lo, min(count, lo + WIN_BATCH))
         some = States(states.flag[part], states.mask[part], states.upper[part])
-        weight = lean_of(model, some, contender.lean)
+        weight = lean_of(model, some, lean)
         turn = turn_worth(model, some, win_worth(outlooks, banked[part], rivals.part(part),
                                                  weight))
         played = play_turn(model, contender.values, rng,
