@@ -79,6 +79,26 @@ def test_saves_are_created_written_listed_and_deleted(storage: Storage) -> None:
     store.release()
 
 
+def _named(record: GameRecord) -> GameRecord:
+    """Return ``record`` with names of letters beyond ASCII and a control code."""
+    names = ("Zoë 🎲", "Ann\n\x1b[2J")
+    return replace(record, players=tuple(replace(player, name=name)
+                                         for player, name in zip(record.players, names)))
+
+
+def test_names_beyond_ascii_come_back_as_written(storage: Storage) -> None:
+    """Every letter of a name reads back the same, written whole or as a later change."""
+    store = storage.saves()
+    first = store.create(_named(_record(3, "course", 5)), uid="d" * 32, when=MOMENT)
+    assert store.load(1) == first
+    later = replace(first, updated=now(), snapshot=_named(_record(3, "course", 9)))
+    store.write(later)
+    assert store.load(1) == later
+    assert [player.name for player in store.load(1).snapshot.players] == ["Zoë 🎲",
+                                                                          "Ann\n\x1b[2J"]
+    store.release()
+
+
 def test_a_save_held_by_one_store_is_refused_to_another(storage: Storage) -> None:
     """The second store may neither lock, write nor delete it until the first lets go."""
     holder, other = storage.saves(), storage.saves()

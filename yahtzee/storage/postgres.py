@@ -57,7 +57,7 @@ from yahtzee.storage.problems import (BadDatabaseError, Damage, DamagedFileError
                                       SaveNotFoundError, StorageError, StorageProblems,
                                       StoredFile)
 from yahtzee.storage.saves import (MAX_SAVE_ID, BrowserSeats, NewerVersionError, SaveFile,
-                                   delete_unfinished, now)
+                                   delete_unfinished, encode_json, now)
 from yahtzee.storage.snapshot import SnapshotError, check_log, record_variant
 
 T = TypeVar("T")
@@ -564,7 +564,7 @@ class PostgresSaves:
             self.storage.run(lambda c: c.execute(
                 "INSERT INTO saves (id, uid, created, updated, finished, data) "
                 "VALUES (%s, %s, %s, clock_timestamp(), false, %s)",
-                (save_id, save.uid, moment, Jsonb(save.to_dict()))))
+                (save_id, save.uid, moment, Jsonb(save.to_dict(), dumps=encode_json))))
         except BaseException:
             self.storage._locks.drop(save_id, self)
             raise
@@ -593,7 +593,8 @@ class PostgresSaves:
             return connection.execute(
                 "UPDATE saves SET data = %s, finished = %s, computer_to_play = %s, "
                 "updated = clock_timestamp(), version = version + 1 WHERE id = %s",
-                (Jsonb(save.to_dict()), save.finished, computer_to_play, save_id)).rowcount
+                (Jsonb(save.to_dict(), dumps=encode_json), save.finished, computer_to_play,
+                 save_id)).rowcount
 
         changed = self.storage.run(update)
         if not changed:

@@ -197,8 +197,8 @@ class SaveFile:
         return self.updated, self.save_id
 
 
-def encode_line(data: Any) -> bytes:
-    """Return JSON-able ``data`` as one line of compact JSON, UTF-8, ending in a newline.
+def encode_json(data: Any) -> bytes:
+    """Return JSON-able ``data`` as compact JSON on one line, UTF-8, without a line end.
 
     Written by msgspec where it is installed (the browser table writes at
     every move), else by the standard library: the same data, read back
@@ -206,8 +206,13 @@ def encode_line(data: Any) -> bytes:
     are, where ``json`` escapes them).
     """
     if _encode_json is not None:
-        return _encode_json(data) + b"\n"
-    return (json.dumps(data, separators=(",", ":")) + "\n").encode("utf-8")
+        return _encode_json(data)
+    return json.dumps(data, separators=(",", ":")).encode("utf-8")
+
+
+def encode_line(data: Any) -> bytes:
+    """Return JSON-able ``data`` as one line of a file: ``encode_json`` and a line end."""
+    return encode_json(data) + b"\n"
 
 
 def _damage_of_json(text: str, error: json.JSONDecodeError) -> Damage:
