@@ -117,6 +117,7 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False,
         remove_stale_temps(path.parent)
     temp = str(path.parent / f".{path.name}.{os.getpid()}.{next(_numbers)}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
+    renamed = False
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
@@ -127,13 +128,15 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False,
             _link(temp, path)
         else:
             os.replace(temp, path)
+            renamed = True
         if durable:
             _sync_folder(path.parent)
     finally:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+        if not renamed:  # the name a link copied, or a write that failed
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
 
 
 def append(path: Path, data: bytes, *, durable: bool = True) -> None:

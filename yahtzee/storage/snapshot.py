@@ -53,11 +53,15 @@ def make_card(variant: Variant, record: PlayerRecord) -> Card:
         raise SnapshotError(f"bad card for {record.name!r}: {error}") from None
 
 
-def record_to_dict(record: GameRecord, *, with_log: bool = True) -> dict[str, Any]:
-    """Return a game record as JSON-able data (its log empty unless ``with_log``)."""
+def record_to_dict(record: GameRecord) -> dict[str, Any]:
+    """Return a game record as JSON-able data."""
+    return {"variant": record.variant, "rules": record.rules, **position_to_dict(record),
+            "log": [decision_to_dict(d) for d in record.log], "rng": rng_to_dict(record)}
+
+
+def position_to_dict(record: GameRecord) -> dict[str, Any]:
+    """Return where a record's game stands (players, round, seat, turn) as JSON-able data."""
     return {
-        "variant": record.variant,
-        "rules": record.rules,
         "players": [{"name": p.name, "kind": p.kind, "scores": list(p.scores),
                      "yahtzee_bonus": p.yahtzee_bonus} for p in record.players],
         "round": record.round,
@@ -65,9 +69,12 @@ def record_to_dict(record: GameRecord, *, with_log: bool = True) -> dict[str, An
         "turn": None if record.turn is None else {
             "dice": list(record.turn.dice), "saved": list(record.turn.saved),
             "rolls_left": record.turn.rolls_left, "choosing": record.turn.choosing},
-        "log": [decision_to_dict(d) for d in record.log] if with_log else [],
-        "rng": {"version": record.rng[0], "state": list(record.rng[1]), "gauss": record.rng[2]},
     }
+
+
+def rng_to_dict(record: GameRecord) -> dict[str, Any]:
+    """Return the state of a record's dice generator as JSON-able data."""
+    return {"version": record.rng[0], "state": list(record.rng[1]), "gauss": record.rng[2]}
 
 
 def record_from_dict(data: object) -> GameRecord:

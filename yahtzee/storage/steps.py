@@ -30,7 +30,8 @@ from typing import Any
 
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.fields import FieldError, listed, mapping, whole
-from yahtzee.storage.snapshot import SnapshotError, decision_to_dict, record_to_dict
+from yahtzee.storage.snapshot import (SnapshotError, decision_to_dict, position_to_dict,
+                                      rng_to_dict)
 
 STEPS_BEFORE_REWRITE = 48
 """How many steps a save file takes before it is written whole again.
@@ -41,7 +42,7 @@ every few dozen rolls).
 """
 
 _COPIED = ("players", "round", "seat", "turn")
-"""The parts of a game record a step holds whole (they are small)."""
+"""The parts of a game record a step holds whole (they are small: ``position_to_dict``)."""
 
 
 def step_of(old: GameRecord, new: GameRecord, number: int, updated: str,
@@ -56,17 +57,16 @@ def step_of(old: GameRecord, new: GameRecord, number: int, updated: str,
     if (new.variant != old.variant or new.rules != old.rules
             or len(new.players) != len(old.players) or new.log[:logged] != old.log):
         return None
-    whole_new = record_to_dict(new, with_log=False)
     game: dict[str, Any] = {"log_at": logged,
-                            "log": [decision_to_dict(d) for d in new.log[logged:]]}
-    game.update((key, whole_new[key]) for key in _COPIED)
+                            "log": [decision_to_dict(d) for d in new.log[logged:]],
+                            **position_to_dict(new)}
     if new.rng != old.rng:
         moved = (new.rng[0] == old.rng[0] and new.rng[2] == old.rng[2]
                  and new.rng[1][:-1] == old.rng[1][:-1])
         if moved:
             game["rng_at"] = new.rng[1][-1]
         else:
-            game["rng"] = whole_new["rng"]
+            game["rng"] = rng_to_dict(new)
     return {"step": number, "updated": updated, "finished": finished, "game": game}
 
 
