@@ -214,6 +214,34 @@ def test_three_players_chances_sum_to_one(official: Solution,
     assert chances[0] > chances[2] > chances[1]
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_seat_at_once_gives_each_seat_its_own_chance(
+        players: int, official: Solution, official_moments: Moments,
+        official_outlooks: Outlooks) -> None:
+    strategy = PlayToWinStrategy(OptimalStrategy(OFFICIAL, official), official_moments)
+    model = official.model
+    rng = np.random.default_rng(players)
+    picked = [sample(level_states(model, level), 12, level) for level in (3, 11, 12, 13)]
+    states = States(*(np.concatenate([getattr(s, part) for s in picked])
+                      for part in ("flag", "mask", "upper")))
+    positions = len(states)  # spread outlooks, exact last turns and finished cards mixed
+    flat = (states.flag * model.n_masks + states.mask) * model.n_upper + states.upper
+    index = np.stack([flat[rng.permutation(positions)] for _ in range(players)])
+    banked = rng.integers(100, 260, size=(players, positions)).astype(np.float64)
+    banked[1, ::5] = banked[0, ::5]  # some equal scores: a tie is shared
+    seat_by_seat = np.empty((players, positions))
+    for seat in range(players):
+        others = [p for p in range(players) if p != seat]
+        field = Field.of(official_outlooks, banked[others], index[others])
+        seat_by_seat[seat] = chance_to_win(banked[seat], index[seat], np.arange(positions),
+                                           field, official_outlooks)
+    if players > 2:
+        seat_by_seat /= seat_by_seat.sum(axis=0, keepdims=True)
+    together = strategy.chances_at(banked.T.tolist(), index.T.tolist())
+    assert np.allclose(np.array(together).T, seat_by_seat, rtol=0, atol=1e-12)
+    assert not np.allclose(seat_by_seat[0], seat_by_seat[1], atol=1e-3)
+
+
 def play_solitaire(strategy: Any, rules: Rules, seed: int) -> int:
     """Return the final score of a solitaire game played by ``strategy`` with seeded dice."""
     rng = random.Random(seed)

@@ -327,12 +327,14 @@ class PlayToWinStrategy:
         players, count = banked.shape
         if players == 1:
             return np.ones((1, count))
-        result = np.empty((players, count))
-        for seat in range(players):
-            others = [p for p in range(players) if p != seat]
-            field = Field.of(self.outlooks, banked[others], index[others])
-            result[seat] = chance_to_win(banked[seat], index[seat], np.arange(count), field,
-                                         self.outlooks)
+        # Every seat at once, as P * N players of one call: seat s's column s * N + n meets
+        # the other seats of position n (numpy's cost is per call, not per number).
+        others = np.array([[p for p in range(players) if p != seat] for seat in range(players)])
+        field = Field.of(self.outlooks, banked[others.T].reshape(players - 1, -1),
+                         index[others.T].reshape(players - 1, -1))
+        result = chance_to_win(banked.reshape(-1), index.reshape(-1),
+                               np.arange(players * count), field,
+                               self.outlooks).reshape(players, count)
         if players > 2:
             result /= result.sum(axis=0, keepdims=True)
         return result
