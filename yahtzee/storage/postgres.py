@@ -167,6 +167,13 @@ class _Thread(threading.local):
         self.after_commit: list[Callable[[], None]] = []
         self.failed = False
         """Whether a statement of the open transaction failed (it can only be undone)."""
+        self.queued: list[tuple[str, Sequence[Any]]] = []
+        """Statements of the open transaction whose answers nobody waits for (writes,
+        notices), sent together with the next statement or with the commit."""
+        self.version: int | None = None
+        """The version of the transaction's save as its writes left it (None: removed)."""
+        self.lease: tuple[str | None, float | None] | None = None
+        """The lease on the transaction's save: its owner and seconds left (None: unknown)."""
 
 
 class _Pool:
@@ -368,29 +375,57 @@ class PostgresStorage:
         return DatabaseError(f"the database {self.describe} failed: "
                              f"{_scrub(str(error), self._password)}")
 
-    def run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+    def run(self, work: Callable[[psycopg.Connection[Any]], T], *, single: bool = False) -> T:
         """Return ``work(connection)``, run in this thread's transaction or in one of its own.
 
-        Outside a transaction, a lost connection is replaced and the work
-        run once more; ``DatabaseError`` if it fails again, or fails otherwise.
+        ``single`` says that ``work`` is one statement: outside a transaction
+        it then runs on its own (autocommit), without a ``BEGIN`` and a
+        ``COMMIT`` costing a round trip each.  Inside a transaction the
+        statements queued by ``later`` are sent first.  Outside a
+        transaction, a lost connection is replaced and the work run once
+        more; ``DatabaseError`` if it fails again, or fails otherwise.
         """
         current = self._thread.connection
         if current is not None:
             try:
+                self._send_queued(current)
                 return work(current)
             except psycopg.Error as error:
                 self._thread.failed = True
                 raise self._failure(error) from None
         for attempt in range(2):
             try:
-                with self._pool.connection() as connection, connection.transaction():
-                    return work(connection)
+                with self._pool.connection() as connection:
+                    if single:
+                        return work(connection)
+                    with connection.transaction():
+                        return work(connection)
             except psycopg.OperationalError as error:
                 if attempt:
                     raise self._failure(error) from None
             except psycopg.Error as error:
                 raise self._failure(error) from None
         raise AssertionError("unreachable")
+
+    def later(self, query: str, params: Sequence[Any]) -> None:
+        """Queue a statement of this thread's transaction whose answer is not needed.
+
+        It is sent with the next statement that is waited for, or with the
+        commit, in one round trip (psycopg's pipeline); if it fails, the
+        transaction fails as a whole.
+        """
+        self._thread.queued.append((query, params))
+
+    def _send_queued(self, connection: psycopg.Connection[Any], *then: str) -> None:
+        """Send the queued statements, then the statements ``then``, in one round trip."""
+        queued, self._thread.queued = self._thread.queued, []
+        if not queued and not then:
+            return
+        with connection.pipeline():
+            for query, params in queued:
+                connection.execute(query, params)
+            for query in then:
+                connection.execute(query)
 
     def read(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
         """Return ``work(connection)`` run in a read-only snapshot: every query sees one moment."""
@@ -420,27 +455,32 @@ class PostgresStorage:
         """
         if self._thread.connection is not None:
             raise StorageError("a transaction is already open in this thread")
+        thread = self._thread
         with contextlib.ExitStack() as stack:
             try:
                 connection = stack.enter_context(self._pool.connection())
-                with connection.transaction():
+                stack.callback(_undo, connection)
+                with connection.pipeline():  # BEGIN and the load in one round trip
+                    connection.execute("BEGIN")
                     save = load(connection)
-                    self._thread.connection, self._thread.save_id = connection, save_id
-                    self._thread.failed = False
-                    try:
-                        yield save
-                    finally:
-                        self._thread.connection, self._thread.save_id = None, None
-                    if self._thread.failed:
+                thread.connection, thread.save_id = connection, save_id
+                thread.failed, thread.queued = False, []
+                try:
+                    yield save
+                    if thread.failed:
                         raise DatabaseError(f"the database {self.describe} refused a change: "
                                             "nothing of this transaction was kept")
+                    self._send_queued(connection, "COMMIT")  # the writes and the commit: one trip
+                finally:
+                    thread.connection, thread.save_id, thread.queued = None, None, []
+                    thread.version = thread.lease = None
             except psycopg.Error as error:
-                self._thread.after_commit.clear()
+                thread.after_commit.clear()
                 raise self._failure(error) from None
             except BaseException:
-                self._thread.after_commit.clear()
+                thread.after_commit.clear()
                 raise
-        actions, self._thread.after_commit = self._thread.after_commit, []
+        actions, thread.after_commit = thread.after_commit, []
         for action in actions:
             action()
 
@@ -448,9 +488,28 @@ class PostgresStorage:
         """Return whether this thread is inside ``transaction(save_id)``."""
         return self._thread.connection is not None and self._thread.save_id == save_id
 
+    def locked_row(self, version: int, lease: tuple[str | None, float | None] | None) -> None:
+        """Note what the transaction's ``FOR UPDATE`` read of its save's row found."""
+        self._thread.version, self._thread.lease = version, lease
+
+    @property
+    def locked(self) -> _Thread:
+        """What this thread's transaction knows of its save's row (``version``, ``lease``)."""
+        return self._thread
+
     def listen(self, callback: Callable[[str], None]) -> Listener:
         """Return a running listener calling ``callback(uid)`` for each game moved."""
         return Listener(self.connect, callback)
+
+
+def _undo(connection: psycopg.Connection[Any]) -> None:
+    """Roll back what is left of a transaction on ``connection`` (closed if that fails)."""
+    if connection.closed or connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+        return
+    try:
+        connection.execute("ROLLBACK")
+    except psycopg.Error:
+        connection.close()
 
 
 def migrate(connection: psycopg.Connection[Any]) -> int:
@@ -555,7 +614,8 @@ class PostgresSaves:
                when: datetime | None = None, browser: BrowserSeats | None = None) -> SaveFile:
         """Save ``snapshot`` under a new ID, held locked by this store; return the save."""
         moment = when if when is not None else now()
-        save_id = self.storage.run(lambda c: int(_one(c, "SELECT nextval('save_ids')")))
+        save_id = self.storage.run(lambda c: int(_one(c, "SELECT nextval('save_ids')")),
+                                   single=True)
         if not self.storage._locks.take(save_id, self):
             raise SaveInUseError(save_id)
         save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot,
@@ -564,7 +624,8 @@ class PostgresSaves:
             self.storage.run(lambda c: c.execute(
                 "INSERT INTO saves (id, uid, created, updated, finished, data) "
                 "VALUES (%s, %s, %s, clock_timestamp(), false, %s)",
-                (save_id, save.uid, moment, Jsonb(save.to_dict(), dumps=encode_json))))
+                (save_id, save.uid, moment, Jsonb(save.to_dict(), dumps=encode_json))),
+                single=True)
         except BaseException:
             self.storage._locks.drop(save_id, self)
             raise
@@ -582,27 +643,45 @@ class PostgresSaves:
         database's machine can undo it.
         """
         save_id = save.save_id
-        if not (self.storage._locks.holds(save_id, self)
-                or self.storage.in_transaction_of(save_id)):
+        params = (Jsonb(save.to_dict(), dumps=encode_json), save.finished, computer_to_play,
+                  save_id)
+        if self.storage.in_transaction_of(save_id):
+            locked = self.storage.locked
+            if locked.version is None:  # removed in this transaction
+                raise SaveInUseError(save_id)
+            if replayable:
+                self.storage.later("SET LOCAL synchronous_commit TO OFF", ())
+            self.storage.later(_WRITE_WHOLE, params)  # the row is held: it is there
+            locked.version += 1
+            return
+        if not self.storage._locks.holds(save_id, self):
             raise SaveInUseError(save_id)
 
         def update(connection: psycopg.Connection[Any]) -> int:
             """Write the save; return the rows changed (0: it is gone)."""
-            if replayable:
-                connection.execute("SET LOCAL synchronous_commit TO OFF")
-            return connection.execute(
-                "UPDATE saves SET data = %s, finished = %s, computer_to_play = %s, "
-                "updated = clock_timestamp(), version = version + 1 WHERE id = %s",
-                (Jsonb(save.to_dict(), dumps=encode_json), save.finished, computer_to_play,
-                 save_id)).rowcount
+            if not replayable:
+                return connection.execute(_WRITE_WHOLE, params).rowcount
+            try:
+                with connection.pipeline():  # one round trip
+                    connection.execute("BEGIN")
+                    connection.execute("SET LOCAL synchronous_commit TO OFF")
+                    cursor = connection.execute(_WRITE_WHOLE, params)
+                    connection.execute("COMMIT")
+            except BaseException:
+                _undo(connection)
+                raise
+            return cursor.rowcount
 
-        changed = self.storage.run(update)
-        if not changed:
+        if not self.storage.run(update, single=True):
             raise SaveInUseError(save_id)
 
     def remove(self, save_id: int) -> None:
         """Delete a finished game's save and let go of its lock; no error if it is gone."""
-        self.storage.run(lambda c: c.execute("DELETE FROM saves WHERE id = %s", (save_id,)))
+        if self.storage.in_transaction_of(save_id):
+            self.storage.later(_REMOVE, (save_id,))
+            self.storage.locked.version = None
+        else:
+            self.storage.run(lambda c: c.execute(_REMOVE, (save_id,)), single=True)
         self.release(save_id)
 
     def delete(self, save_id: int) -> SaveFile:
@@ -631,31 +710,39 @@ class PostgresSaves:
 
     def _load(self, connection: psycopg.Connection[Any], save_id: int,
               lock: bool = False) -> SaveFile:
-        """Read the save ``save_id`` on ``connection`` (``FOR UPDATE`` with ``lock``)."""
-        row = connection.execute("SELECT data FROM saves WHERE id = %s"
-                                 + (" FOR UPDATE" if lock else ""), (save_id,)).fetchone()
+        """Read the save ``save_id`` on ``connection``.
+
+        With ``lock``, ``FOR UPDATE``, its version and lease noted for the transaction.
+        """
+        row = connection.execute(
+            "SELECT data, version, lease_owner, "
+            "extract(epoch FROM lease_until - clock_timestamp()) FROM saves WHERE id = %s"
+            + (" FOR UPDATE" if lock else ""), (save_id,)).fetchone()
         if row is None:
             raise SaveNotFoundError(save_id)
+        if lock:
+            self.storage.locked_row(int(row[1]),
+                                    (row[2], None if row[3] is None else float(row[3])))
         return self._parse(save_id, row[0])
 
     def load(self, save_id: int) -> SaveFile:
         """Return the save ``save_id``; ``SaveNotFoundError`` if there is none."""
-        return self.storage.run(lambda c: self._load(c, save_id))
+        return self.storage.run(lambda c: self._load(c, save_id), single=True)
 
     def exists(self, save_id: int) -> bool:
         """Return whether there is a save ``save_id`` (finished or not)."""
         return self.storage.run(lambda c: c.execute(
-            "SELECT 1 FROM saves WHERE id = %s", (save_id,)).fetchone() is not None)
+            "SELECT 1 FROM saves WHERE id = %s", (save_id,)).fetchone() is not None, single=True)
 
     def saved_ids(self) -> list[int]:
         """Return the IDs of every save, in increasing order."""
         return self.storage.run(lambda c: [int(row[0]) for row in c.execute(
-            "SELECT id FROM saves ORDER BY id")])
+            "SELECT id FROM saves ORDER BY id")], single=True)
 
     def unfinished(self) -> list[SaveFile]:
         """Return the unfinished games' saves, the most recently played first (damaged left out)."""
         rows = self.storage.run(lambda c: c.execute(
-            "SELECT id, data FROM saves WHERE NOT finished ORDER BY id").fetchall())
+            "SELECT id, data FROM saves WHERE NOT finished ORDER BY id").fetchall(), single=True)
         saves = []
         for save_id, data in rows:
             try:
@@ -676,7 +763,8 @@ class PostgresSaves:
         ``SaveNotFoundError`` if there is no such save.
         """
         row = self.storage.run(lambda c: c.execute(
-            "SELECT extract(epoch FROM updated) FROM saves WHERE id = %s", (save_id,)).fetchone())
+            "SELECT extract(epoch FROM updated) FROM saves WHERE id = %s", (save_id,)).fetchone(),
+            single=True)
         if row is None:
             raise SaveNotFoundError(save_id)
         return float(row[0])
@@ -684,7 +772,7 @@ class PostgresSaves:
     def find_uid(self, uid: str) -> int | None:
         """Return the ID of the save of the game ``uid`` (None: none)."""
         row = self.storage.run(lambda c: c.execute(
-            "SELECT id FROM saves WHERE uid = %s", (uid,)).fetchone())
+            "SELECT id FROM saves WHERE uid = %s", (uid,)).fetchone(), single=True)
         return None if row is None else int(row[0])
 
     # -- several processes -------------------------------------------------
@@ -700,60 +788,91 @@ class PostgresSaves:
         caller whose copy is usually up to date.  ``SaveNotFoundError`` if there is none."""
         return self.storage.transaction(save_id, lambda c: self._version_for_update(c, save_id))
 
-    @staticmethod
-    def _version_for_update(connection: psycopg.Connection[Any], save_id: int) -> int:
-        """Lock the save's row on ``connection`` and return its version."""
-        row = connection.execute("SELECT version FROM saves WHERE id = %s FOR UPDATE",
-                                 (save_id,)).fetchone()
+    def _version_for_update(self, connection: psycopg.Connection[Any], save_id: int) -> int:
+        """Lock the save's row on ``connection`` and return its version (its lease noted)."""
+        row = connection.execute(
+            "SELECT version, lease_owner, extract(epoch FROM lease_until - clock_timestamp()) "
+            "FROM saves WHERE id = %s FOR UPDATE", (save_id,)).fetchone()
         if row is None:
             raise SaveNotFoundError(save_id)
+        self.storage.locked_row(int(row[0]), (row[1], None if row[2] is None else float(row[2])))
         return int(row[0])
 
     def version_of(self, save_id: int) -> int | None:
-        """Return the save's version, raised by every write (None: no such save)."""
+        """Return the save's version, raised by every write (None: no such save).
+
+        Inside the save's ``transaction`` it is known without asking: the
+        version read with the row's lock, raised by this transaction's writes.
+        """
+        if self.storage.in_transaction_of(save_id):
+            return self.storage.locked.version
         row = self.storage.run(lambda c: c.execute(
-            "SELECT version FROM saves WHERE id = %s", (save_id,)).fetchone())
+            "SELECT version FROM saves WHERE id = %s", (save_id,)).fetchone(), single=True)
         return None if row is None else int(row[0])
 
     def claim(self, save_id: int, owner: str, seconds: float) -> bool:
         """Take or renew the lease on ``save_id`` for ``owner`` for ``seconds``.
 
         Granted when the lease is free, lapsed, or already ``owner``'s;
-        False otherwise (or when there is no such save).
+        False otherwise (or when there is no such save).  Inside the save's
+        ``hold`` the lease read with the row's lock answers; a lease of
+        ``owner``'s with more than half of ``seconds`` left is not renewed,
+        and a renewal is sent with the commit.
         """
-        return self.storage.run(lambda c: c.execute(
-            "UPDATE saves SET lease_owner = %s, "
-            "lease_until = clock_timestamp() + make_interval(secs => %s) "
-            "WHERE id = %s AND (lease_owner IS NULL OR lease_owner = %s "
-            "OR lease_until < clock_timestamp())",
-            (owner, seconds, save_id, owner)).rowcount == 1)
+        lease = self.storage.locked.lease if self.storage.in_transaction_of(save_id) else None
+        if lease is None:
+            return self.storage.run(lambda c: c.execute(
+                "UPDATE saves SET lease_owner = %s, "
+                "lease_until = clock_timestamp() + make_interval(secs => %s) "
+                "WHERE id = %s AND (lease_owner IS NULL OR lease_owner = %s "
+                "OR lease_until < clock_timestamp())",
+                (owner, seconds, save_id, owner)).rowcount == 1, single=True)
+        holder, left = lease
+        if holder is not None and holder != owner and (left is None or left >= 0):
+            return False
+        if holder != owner or left is None or left < seconds / 2:
+            self.storage.later("UPDATE saves SET lease_owner = %s, lease_until = "
+                               "clock_timestamp() + make_interval(secs => %s) WHERE id = %s",
+                               (owner, seconds, save_id))
+            self.storage.locked.lease = (owner, seconds)
+        return True
 
     def release_claim(self, save_id: int, owner: str) -> None:
         """Give up ``owner``'s lease on ``save_id`` (nothing if it holds none)."""
         self.storage.run(lambda c: c.execute(
             "UPDATE saves SET lease_owner = NULL, lease_until = NULL "
-            "WHERE id = %s AND lease_owner = %s", (save_id, owner)))
+            "WHERE id = %s AND lease_owner = %s", (save_id, owner)), single=True)
 
     def lapsed_computer_games(self) -> list[str]:
         """Return the uids of unfinished games with a computer to play and no live lease."""
         return self.storage.run(lambda c: [str(row[0]) for row in c.execute(
             "SELECT uid FROM saves WHERE NOT finished AND computer_to_play "
-            "AND (lease_owner IS NULL OR lease_until < clock_timestamp()) ORDER BY id")])
+            "AND (lease_owner IS NULL OR lease_until < clock_timestamp()) ORDER BY id")],
+            single=True)
 
     def idle_games(self, before: float) -> list[tuple[str, int]]:
         """Return (uid, save ID) of unfinished games without a computer to play, last
         written by ``before`` (seconds since the epoch), oldest first."""
         return self.storage.run(lambda c: [(str(uid), int(save_id)) for uid, save_id in c.execute(
             "SELECT uid, id FROM saves WHERE NOT finished AND NOT computer_to_play "
-            "AND updated <= to_timestamp(%s) ORDER BY updated", (before,))])
+            "AND updated <= to_timestamp(%s) ORDER BY updated", (before,))], single=True)
 
     def notify(self, uid: str) -> None:
         """Tell every listener the game ``uid`` moved; inside a transaction, when it commits."""
-        self.storage.run(lambda c: c.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, uid)))
+        query, params = "SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, uid)
+        if self.storage.locked.connection is not None:
+            self.storage.later(query, params)  # sent with the commit, heard once it commits
+        else:
+            self.storage.run(lambda c: c.execute(query, params), single=True)
 
     def listen(self, callback: Callable[[str], None]) -> Listener:
         """Call ``callback(uid)`` (in a thread of its own) for each game moved, until closed."""
         return self.storage.listen(callback)
+
+
+_WRITE_WHOLE = ("UPDATE saves SET data = %s, finished = %s, computer_to_play = %s, "
+                "updated = clock_timestamp(), version = version + 1 WHERE id = %s")
+_REMOVE = "DELETE FROM saves WHERE id = %s"
 
 
 def _one(connection: psycopg.Connection[Any], query: str) -> Any:
