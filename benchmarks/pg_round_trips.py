@@ -4,20 +4,22 @@ Run from the project root (the postgres extra installed, Debian's
 ``postgresql`` package present, the solver's tables in the cache folder)::
 
     YAHTZEE_CACHE_DIR=<warm cache> python benchmarks/pg_round_trips.py --games 4
+    YAHTZEE_CACHE_DIR=<warm cache> python benchmarks/pg_round_trips.py --source /tmp/older-copy
 
 It starts a throw-away PostgreSQL cluster (``tests/postgres_fixtures.py``)
 and plays ``--games`` games of a person against the computer with the
 coach on, as ``benchmarks/move_cpu.py`` does (one game of each rule set
-first, not counted), through psycopg's pure Python implementation, whose
-connection to the server it watches: a **round trip** is a message the
-client sends and then waits for the answer to: outside a pipeline each
-query sent (``send_query``, ``send_query_params``, ``send_prepare``,
-``send_query_prepared``); in a pipeline each sync or flush request that
-follows something sent.  Opening a connection is not counted (the pool
-keeps them).  It prints the round trips and the bytes of the parameters
-sent per person's move, then the round trips of each statement and of
-each caller in the application (the first function of ``yahtzee/app``
-on the stack, and the storage's method under it), per person's move.
+first, not counted), through a relay that counts the **round trips**: the
+server answering after the program sent something
+(``tests.postgres_fixtures.Relay``; opening a connection counts too, but
+the pool keeps them open).  Psycopg's pure Python implementation is used,
+so that the statements it sends can be listed: outside a pipeline each is
+sent alone; in a pipeline, those sent before one sync or flush request go
+together.  It prints the round trips and the bytes of the parameters sent
+per person's move, then how often each group of statements was sent, by
+itself and by caller in the application (the first function of
+``yahtzee/app`` on the stack, and the storage's method under it), per
+person's move.
 """
 
 from __future__ import annotations
@@ -43,8 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from psycopg.pq import pq_ctypes  # noqa: E402
 
-from benchmarks.move_cpu import RULES, play  # noqa: E402
-from tests.postgres_fixtures import running_cluster  # noqa: E402
+from tests.postgres_fixtures import Relay, running_cluster  # noqa: E402
 
 _SENDS = ("send_query", "send_query_params", "send_prepare", "send_query_prepared")
 _FLUSHES = ("pipeline_sync", "send_flush_request")
@@ -56,7 +57,7 @@ class Counter:
     def __init__(self) -> None:
         """Start at nothing, not counting."""
         self.on = False
-        self.trips = 0
+        self.groups = 0
         self.bytes = 0
         self.statements: collections.Counter[str] = collections.Counter()
         self.callers: collections.Counter[str] = collections.Counter()
@@ -90,8 +91,8 @@ class Counter:
                 self._trip(pending)
 
     def _trip(self, statements: list[str]) -> None:
-        """Count one round trip carrying ``statements`` (the lock held)."""
-        self.trips += 1
+        """Count one group of ``statements`` sent together (the lock held)."""
+        self.groups += 1
         runs: list[list[Any]] = []
         for statement in statements:
             if runs and runs[-1][0] == statement:
@@ -166,8 +167,9 @@ def counting(counter: Counter) -> Iterator[None]:
         counter.on = False
 
 
-def measure(url: str, games: int) -> dict[str, Any]:
+def measure(url: str, relay: Relay, games: int) -> dict[str, Any]:
     """Play the warm-up games, then ``games`` counted ones; return the counts per person's move."""
+    from benchmarks.move_cpu import RULES, play
     from yahtzee.app.browser import BrowserGames
     from yahtzee.app.session import Solvers
     from yahtzee.storage.port import open_storage
@@ -180,9 +182,11 @@ def measure(url: str, games: int) -> dict[str, Any]:
     try:
         for seed, rules in enumerate(RULES):
             play(registry, 1000 + seed, rules)
+        trips = relay.trips
         with counting(counter):
             moves = sum(play(registry, seed, RULES[seed % len(RULES)]) for seed in range(games))
     finally:
+        trips = relay.trips - trips
         registry.close()
         storage.close()
 
@@ -190,7 +194,8 @@ def measure(url: str, games: int) -> dict[str, Any]:
         return {key: round(count / moves, 2) for key, count in counts.most_common()}
 
     return {"games": games, "moves": moves,
-            "round_trips_per_move": round(counter.trips / moves, 2),
+            "round_trips_per_move": round(trips / moves, 2),
+            "statement_groups_per_move": round(counter.groups / moves, 2),
             "param_bytes_per_move": round(counter.bytes / moves),
             "statements": per_move(counter.statements), "callers": per_move(counter.callers)}
 
@@ -200,21 +205,29 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4, help="games counted (default 4)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--source", type=Path, default=ROOT,
+                        help="the copy of the project whose package is counted (default this one)")
     args = parser.parse_args()
+    sys.path.insert(0, str(args.source.resolve()))
     os.environ["YAHTZEE_DATA_DIR"] = tempfile.mkdtemp(prefix="bench-round-trips-")
     with running_cluster() as cluster:
         cluster.execute("CREATE DATABASE trips")
-        figures = measure(cluster.url("trips"), args.games)
+        relay = Relay(cluster.port)
+        try:
+            figures = measure(cluster.url("trips").replace(f":{cluster.port}/", f":{relay.port}/"),
+                              relay, args.games)
+        finally:
+            relay.close()
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
     print(f"{figures['moves']} moves of the person in {figures['games']} games: "
           f"{figures['round_trips_per_move']} round trips and "
           f"{figures['param_bytes_per_move']} bytes of parameters per move")
-    print("per move, by statement:")
+    print("statements sent together, per move:")
     for key, value in figures["statements"].items():
         print(f"  {value:6.2f}  {key}")
-    print("per move, by caller:")
+    print("the same by caller, per move:")
     for key, value in figures["callers"].items():
         print(f"  {value:6.2f}  {key}")
     return 0

@@ -11,6 +11,12 @@ Schema (version ``SCHEMA_VERSION``, kept in the table ``schema_version``):
   ``data`` (the save as JSON, ``SaveFile.to_dict``), ``version`` (raised by
   every write), the lease ``lease_owner`` and ``lease_until``, and
   ``computer_to_play``;
+- ``save_steps``: the changes written since a save's ``data`` was last
+  written whole, one row per write: ``save_id``, ``n`` (from 1) and ``step``
+  (``yahtzee.storage.steps``: what changed, as the save files append it);
+  ``data`` is written whole again, and the steps deleted, every
+  ``STEPS_BEFORE_REWRITE`` steps, when more than the game changed, and at a
+  store's first write of a save;
 - ``games``, ``players``, ``card_rows``, ``decisions``, ``win_chances``:
   the finished games, as the SQLite history files them (``history``).
 
@@ -49,7 +55,7 @@ from psycopg.types.json import Jsonb
 from yahtzee.domain.card import Card
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.records import Decision, GameRecord, TurnChances, scoring_dice
-from yahtzee.storage.fields import FieldError
+from yahtzee.storage.fields import FieldError, mapping
 from yahtzee.storage.history import (DamagedGameError, HistoryGame, PlayerResult,
                                      _checked_game, _decision, _GameRows, filing_rows,
                                      results_of)
@@ -59,11 +65,14 @@ from yahtzee.storage.problems import (BadDatabaseError, Damage, DamagedFileError
 from yahtzee.storage.saves import (MAX_SAVE_ID, BrowserSeats, NewerVersionError, SaveFile,
                                    delete_unfinished, encode_json, now)
 from yahtzee.storage.snapshot import SnapshotError, check_log, record_variant
+from yahtzee.storage.steps import STEPS_BEFORE_REWRITE, apply_steps, step_of
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
-"""The schema version this program makes; a database of a higher one is refused."""
+SCHEMA_VERSION = 2
+"""The schema version this program makes; a database of a higher one is refused.
+
+Version 2 adds ``save_steps``: a save's changes since its ``data`` was written whole."""
 NOTIFY_CHANNEL = "yahtzee_moves"
 """The channel ``notify`` sends a moved game's uid on."""
 SAVE_LOCKS = 0x59A7
@@ -138,7 +147,14 @@ _SAVES = (
         computer_to_play boolean NOT NULL DEFAULT false)""",
     "ALTER SEQUENCE save_ids OWNED BY saves.id",
 )
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_SAVES + _HISTORY,)
+_STEPS = (
+    """CREATE TABLE save_steps (
+        save_id integer NOT NULL,
+        n integer NOT NULL,
+        step jsonb NOT NULL,
+        PRIMARY KEY (save_id, n))""",
+)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_SAVES + _HISTORY, _STEPS)
 """The schema's steps: step ``n`` (from 0) brings a database of version ``n`` to ``n + 1``."""
 
 
@@ -446,11 +462,14 @@ class PostgresStorage:
             self._thread.after_commit.append(action)
 
     @contextlib.contextmanager
-    def transaction(self, save_id: int, load: Callable[[psycopg.Connection[Any]], T]
-                    ) -> Iterator[T]:
-        """Hold the row of ``save_id`` (``FOR UPDATE``) in one transaction for the block.
+    def transaction(self, save_id: int, query: str, read: Callable[[Any], T]) -> Iterator[T]:
+        """Hold the row of ``save_id`` in one transaction for the block; yield what it holds.
 
-        Every ``run`` of this thread inside joins it; committed on a normal
+        ``query`` (one parameter: ``save_id``) reads the row ``FOR UPDATE``;
+        ``read(row)`` (None: no such row) makes what the block gets.  It is
+        sent with the ``BEGIN`` in one round trip.  Every ``run`` of this
+        thread inside joins the transaction; ``later`` statements are sent
+        with the ``COMMIT``, in one round trip too.  Committed on a normal
         exit, rolled back on an exception.
         """
         if self._thread.connection is not None:
@@ -460,9 +479,10 @@ class PostgresStorage:
             try:
                 connection = stack.enter_context(self._pool.connection())
                 stack.callback(_undo, connection)
-                with connection.pipeline():  # BEGIN and the load in one round trip
+                with connection.pipeline():  # BEGIN and the read: one round trip, at its end
                     connection.execute("BEGIN")
-                    save = load(connection)
+                    cursor = connection.execute(query, (save_id,))
+                save = read(cursor.fetchone())
                 thread.connection, thread.save_id = connection, save_id
                 thread.failed, thread.queued = False, []
                 try:
@@ -588,6 +608,9 @@ class PostgresSaves:
         """Use ``storage``'s connections and locks."""
         self.storage = storage
         self.problems = storage.problems
+        self._written: dict[int, tuple[SaveFile, int, int]] = {}
+        """For the saves this store wrote: the save as it reads now, its steps, its version."""
+        self._mutex = threading.Lock()
 
     # -- locks -------------------------------------------------------------
     def lock(self, save_id: int) -> None:
@@ -602,6 +625,9 @@ class PostgresSaves:
     def release(self, save_id: int | None = None, *, remove: bool = False) -> None:
         """Let go of the lock on ``save_id`` (None: every lock of this store)."""
         held = [save_id] if save_id is not None else self.storage._locks.held_by(self)
+        with self._mutex:
+            for one in held:
+                self._written.pop(one, None)  # another process may write it next
         for one in held:
             self.storage.after_commit(self._dropper(one))
 
@@ -629,6 +655,7 @@ class PostgresSaves:
         except BaseException:
             self.storage._locks.drop(save_id, self)
             raise
+        self._remember(save, 0, 1)
         return save
 
     def write(self, save: SaveFile, *, computer_to_play: bool = False,
@@ -643,45 +670,103 @@ class PostgresSaves:
         database's machine can undo it.
         """
         save_id = save.save_id
-        params = (Jsonb(save.to_dict(), dumps=encode_json), save.finished, computer_to_play,
-                  save_id)
         if self.storage.in_transaction_of(save_id):
-            locked = self.storage.locked
-            if locked.version is None:  # removed in this transaction
-                raise SaveInUseError(save_id)
-            if replayable:
-                self.storage.later("SET LOCAL synchronous_commit TO OFF", ())
-            self.storage.later(_WRITE_WHOLE, params)  # the row is held: it is there
-            locked.version += 1
+            self._write_held(save, computer_to_play, replayable)
             return
         if not self.storage._locks.holds(save_id, self):
             raise SaveInUseError(save_id)
-
-        def update(connection: psycopg.Connection[Any]) -> int:
-            """Write the save; return the rows changed (0: it is gone)."""
-            if not replayable:
-                return connection.execute(_WRITE_WHOLE, params).rowcount
-            try:
-                with connection.pipeline():  # one round trip
-                    connection.execute("BEGIN")
-                    connection.execute("SET LOCAL synchronous_commit TO OFF")
-                    cursor = connection.execute(_WRITE_WHOLE, params)
-                    connection.execute("COMMIT")
-            except BaseException:
-                _undo(connection)
-                raise
-            return cursor.rowcount
-
-        if not self.storage.run(update, single=True):
+        planned = self._plan(save)
+        if planned is not None:
+            steps, at, step = planned
+            version = self._send(_WRITE_STEP_CHECKED, replayable, {
+                **_columns(save, computer_to_play), "n": steps, "version": at,
+                "step": Jsonb(step, dumps=encode_json)})
+            if version is not None:
+                self._remember(save, steps, version)
+                return
+        version = self._send(_WRITE_WHOLE, replayable, {
+            **_columns(save, computer_to_play), "data": Jsonb(save.to_dict(), dumps=encode_json)})
+        if version is None:
             raise SaveInUseError(save_id)
+        self._remember(save, 0, version)
+
+    def _write_held(self, save: SaveFile, computer_to_play: bool, replayable: bool) -> None:
+        """Write ``save`` inside its transaction: queued, sent with the commit (the row is held)."""
+        locked = self.storage.locked
+        if locked.version is None:  # removed in this transaction
+            raise SaveInUseError(save.save_id)
+        if replayable:
+            self.storage.later("SET LOCAL synchronous_commit TO OFF", ())
+        planned = self._plan(save, locked.version)
+        if planned is None:
+            steps = 0
+            self.storage.later(_WRITE_WHOLE, {**_columns(save, computer_to_play),
+                                              "data": Jsonb(save.to_dict(), dumps=encode_json)})
+        else:
+            steps, _, step = planned
+            self.storage.later(_WRITE_STEP, {**_columns(save, computer_to_play), "n": steps,
+                                             "step": Jsonb(step, dumps=encode_json)})
+        locked.version += 1
+        self._remember(save, steps, locked.version)
+
+    def _remember(self, save: SaveFile, steps: int, version: int) -> None:
+        """Note that the save now reads as ``save``, with ``steps`` steps, at ``version``."""
+        with self._mutex:
+            self._written[save.save_id] = (save, steps, version)
+
+    def _plan(self, save: SaveFile,
+              version: int | None = None) -> tuple[int, int, dict[str, Any]] | None:
+        """Return the step that writes ``save``: its number, the version it follows, the step.
+
+        None when the save must be written whole: this store did not write
+        it last (at ``version``, if given), it has ``STEPS_BEFORE_REWRITE``
+        steps already, or more than the game changed (as ``SaveStore`` decides).
+        """
+        with self._mutex:
+            written = self._written.pop(save.save_id, None)
+        if written is None:
+            return None
+        before, steps, at = written
+        if ((version is not None and version != at) or steps >= STEPS_BEFORE_REWRITE
+                or before.uid != save.uid or before.created != save.created
+                or before.browser != save.browser):
+            return None
+        step = step_of(before.snapshot, save.snapshot, steps + 1,
+                       save.updated.isoformat(timespec="microseconds"), save.finished)
+        return None if step is None else (steps + 1, at, step)
+
+    def _send(self, query: str, replayable: bool, params: dict[str, Any]) -> int | None:
+        """Run one write outside a transaction; return the version it made (None: no row).
+
+        A ``replayable`` one is its own transaction with ``synchronous_commit``
+        off, sent in one round trip.
+        """
+        def send(connection: psycopg.Connection[Any]) -> int | None:
+            """Write on ``connection``."""
+            if not replayable:
+                row = connection.execute(query, params).fetchone()
+            else:
+                try:
+                    with connection.pipeline():
+                        connection.execute("BEGIN")
+                        connection.execute("SET LOCAL synchronous_commit TO OFF")
+                        cursor = connection.execute(query, params)
+                        connection.execute("COMMIT")
+                except BaseException:
+                    _undo(connection)
+                    raise
+                row = cursor.fetchone()
+            return None if row is None else int(row[0])
+
+        return self.storage.run(send, single=True)
 
     def remove(self, save_id: int) -> None:
         """Delete a finished game's save and let go of its lock; no error if it is gone."""
         if self.storage.in_transaction_of(save_id):
-            self.storage.later(_REMOVE, (save_id,))
+            self.storage.later(_REMOVE, {"id": save_id})
             self.storage.locked.version = None
         else:
-            self.storage.run(lambda c: c.execute(_REMOVE, (save_id,)), single=True)
+            self.storage.run(lambda c: c.execute(_REMOVE, {"id": save_id}), single=True)
         self.release(save_id)
 
     def delete(self, save_id: int) -> SaveFile:
@@ -693,9 +778,12 @@ class PostgresSaves:
         return delete_unfinished(self, save_id, held=self.storage._locks.holds(save_id, self))
 
     # -- reading -----------------------------------------------------------
-    def _parse(self, save_id: int, data: object) -> SaveFile:
-        """Return the save ``data`` holds, or report it as damaged (it stays where it is)."""
+    def _parse(self, save_id: int, data: object, steps: str | None = None) -> SaveFile:
+        """Return the save ``data`` holds with ``steps`` applied (one per line), or report it as
+        damaged (it stays where it is, steps and all)."""
         try:
+            if steps:
+                data = apply_steps(mapping(data, "the save"), steps + "\n")
             save = SaveFile.from_dict(data)
             if save.save_id != save_id:
                 raise SnapshotError("the save's ID does not match its row")
@@ -708,26 +796,20 @@ class PostgresSaves:
         self.problems.damaged_file(StoredFile.SAVE, where, damage, None)
         raise DamagedFileError(StoredFile.SAVE, where, damage, None)
 
-    def _load(self, connection: psycopg.Connection[Any], save_id: int,
-              lock: bool = False) -> SaveFile:
-        """Read the save ``save_id`` on ``connection``.
-
-        With ``lock``, ``FOR UPDATE``, its version and lease noted for the transaction.
-        """
-        row = connection.execute(
-            "SELECT data, version, lease_owner, "
-            "extract(epoch FROM lease_until - clock_timestamp()) FROM saves WHERE id = %s"
-            + (" FOR UPDATE" if lock else ""), (save_id,)).fetchone()
+    def _loaded(self, save_id: int, row: Sequence[Any] | None, lock: bool = False) -> SaveFile:
+        """Return the save ``_LOAD`` read in ``row``; with ``lock``, note its version and lease
+        for the transaction holding the row."""
         if row is None:
             raise SaveNotFoundError(save_id)
         if lock:
-            self.storage.locked_row(int(row[1]),
-                                    (row[2], None if row[3] is None else float(row[3])))
-        return self._parse(save_id, row[0])
+            self.storage.locked_row(int(row[2]),
+                                    (row[3], None if row[4] is None else float(row[4])))
+        return self._parse(save_id, row[0], row[1])
 
     def load(self, save_id: int) -> SaveFile:
         """Return the save ``save_id``; ``SaveNotFoundError`` if there is none."""
-        return self.storage.run(lambda c: self._load(c, save_id), single=True)
+        return self._loaded(save_id, self.storage.run(
+            lambda c: c.execute(_LOAD, (save_id,)).fetchone(), single=True))
 
     def exists(self, save_id: int) -> bool:
         """Return whether there is a save ``save_id`` (finished or not)."""
@@ -742,11 +824,12 @@ class PostgresSaves:
     def unfinished(self) -> list[SaveFile]:
         """Return the unfinished games' saves, the most recently played first (damaged left out)."""
         rows = self.storage.run(lambda c: c.execute(
-            "SELECT id, data FROM saves WHERE NOT finished ORDER BY id").fetchall(), single=True)
+            f"SELECT id, {_SAVE_COLUMNS} FROM saves WHERE NOT finished ORDER BY id").fetchall(),
+            single=True)
         saves = []
-        for save_id, data in rows:
+        for save_id, data, steps in rows:
             try:
-                saves.append(self._parse(int(save_id), data))
+                saves.append(self._parse(int(save_id), data, steps))
             except StorageError:
                 continue
         return sorted((s for s in saves if not s.finished), key=lambda s: s.sort_key,
@@ -781,18 +864,19 @@ class PostgresSaves:
 
         ``SaveNotFoundError`` if there is no such save.
         """
-        return self.storage.transaction(save_id, lambda c: self._load(c, save_id, lock=True))
+        return self.storage.transaction(save_id, _LOAD + " FOR UPDATE",
+                                        lambda row: self._loaded(save_id, row, lock=True))
 
     def hold(self, save_id: int) -> contextlib.AbstractContextManager[int]:
         """Lock the save's row and yield its version (nothing read): ``transaction`` for a
         caller whose copy is usually up to date.  ``SaveNotFoundError`` if there is none."""
-        return self.storage.transaction(save_id, lambda c: self._version_for_update(c, save_id))
+        return self.storage.transaction(
+            save_id, "SELECT version, lease_owner, extract(epoch FROM lease_until - "
+            "clock_timestamp()) FROM saves WHERE id = %s FOR UPDATE",
+            lambda row: self._version_for_update(save_id, row))
 
-    def _version_for_update(self, connection: psycopg.Connection[Any], save_id: int) -> int:
-        """Lock the save's row on ``connection`` and return its version (its lease noted)."""
-        row = connection.execute(
-            "SELECT version, lease_owner, extract(epoch FROM lease_until - clock_timestamp()) "
-            "FROM saves WHERE id = %s FOR UPDATE", (save_id,)).fetchone()
+    def _version_for_update(self, save_id: int, row: Sequence[Any] | None) -> int:
+        """Return the version in the save's locked row (its lease noted for the transaction)."""
         if row is None:
             raise SaveNotFoundError(save_id)
         self.storage.locked_row(int(row[0]), (row[1], None if row[2] is None else float(row[2])))
@@ -870,9 +954,32 @@ class PostgresSaves:
         return self.storage.listen(callback)
 
 
-_WRITE_WHOLE = ("UPDATE saves SET data = %s, finished = %s, computer_to_play = %s, "
-                "updated = clock_timestamp(), version = version + 1 WHERE id = %s")
-_REMOVE = "DELETE FROM saves WHERE id = %s"
+_SET = ("finished = %(finished)s, computer_to_play = %(computer)s, "
+        "updated = clock_timestamp(), version = saves.version + 1")
+_WRITE_WHOLE = ("WITH gone AS (DELETE FROM save_steps WHERE save_id = %(id)s) "
+                f"UPDATE saves SET data = %(data)s, {_SET} WHERE id = %(id)s RETURNING version")
+"""Write a save whole, its steps deleted; return its new version (no row: it is gone)."""
+_WRITE_STEP = ("WITH step AS (INSERT INTO save_steps VALUES (%(id)s, %(n)s, %(step)s)) "
+               f"UPDATE saves SET {_SET} WHERE id = %(id)s RETURNING version")
+"""Add a step to a save whose row this transaction holds; return its new version."""
+_WRITE_STEP_CHECKED = (
+    "WITH held AS (SELECT id FROM saves WHERE id = %(id)s AND version = %(version)s "
+    "FOR UPDATE), step AS (INSERT INTO save_steps SELECT id, %(n)s, %(step)s FROM held) "
+    f"UPDATE saves SET {_SET} FROM held WHERE saves.id = held.id RETURNING saves.version")
+"""Add a step to a save if it is still at ``version``; return its new version (no row: not)."""
+_REMOVE = ("WITH gone AS (DELETE FROM save_steps WHERE save_id = %(id)s) "
+           "DELETE FROM saves WHERE id = %(id)s")
+_SAVE_COLUMNS = ("data, (SELECT string_agg(step::text, E'\\n' ORDER BY n) FROM save_steps "
+                 "WHERE save_id = saves.id)")
+"""A save's whole data and its steps, one per line (NULL: none)."""
+_LOAD = (f"SELECT {_SAVE_COLUMNS}, version, lease_owner, "
+         "extract(epoch FROM lease_until - clock_timestamp()) FROM saves WHERE id = %s")
+"""A save with its version and lease."""
+
+
+def _columns(save: SaveFile, computer_to_play: bool) -> dict[str, Any]:
+    """Return the parameters of ``_SET`` for ``save``."""
+    return {"id": save.save_id, "finished": save.finished, "computer": computer_to_play}
 
 
 def _one(connection: psycopg.Connection[Any], query: str) -> Any:
