@@ -16,7 +16,9 @@ the pool keeps them open).  Psycopg's pure Python implementation is used,
 so that the statements it sends can be listed: outside a pipeline each is
 sent alone; in a pipeline, those sent before one sync or flush request go
 together.  It prints the round trips and the bytes of the parameters sent
-per person's move, then how often each group of statements was sent, by
+per person's move, and the bytes the server wrote to its write-ahead log
+per person's move (the games' filing in the history included), then how
+often each group of statements was sent, by
 itself and by caller in the application (the first function of
 ``yahtzee/app`` on the stack, and the storage's method under it), per
 person's move.
@@ -167,7 +169,16 @@ def counting(counter: Counter) -> Iterator[None]:
         counter.on = False
 
 
-def measure(url: str, relay: Relay, games: int) -> dict[str, Any]:
+def _wal(url: str) -> int:
+    """Return the server's write-ahead log position, in bytes."""
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as connection:
+        row = connection.execute("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def measure(url: str, relay: Relay, games: int, direct: str) -> dict[str, Any]:
     """Play the warm-up games, then ``games`` counted ones; return the counts per person's move."""
     from benchmarks.move_cpu import RULES, play
     from yahtzee.app.browser import BrowserGames
@@ -182,11 +193,11 @@ def measure(url: str, relay: Relay, games: int) -> dict[str, Any]:
     try:
         for seed, rules in enumerate(RULES):
             play(registry, 1000 + seed, rules)
-        trips = relay.trips
+        trips, wal = relay.trips, _wal(direct)
         with counting(counter):
             moves = sum(play(registry, seed, RULES[seed % len(RULES)]) for seed in range(games))
     finally:
-        trips = relay.trips - trips
+        trips, wal = relay.trips - trips, _wal(direct) - wal
         registry.close()
         storage.close()
 
@@ -197,6 +208,7 @@ def measure(url: str, relay: Relay, games: int) -> dict[str, Any]:
             "round_trips_per_move": round(trips / moves, 2),
             "statement_groups_per_move": round(counter.groups / moves, 2),
             "param_bytes_per_move": round(counter.bytes / moves),
+            "wal_bytes_per_move": round(wal / moves),
             "statements": per_move(counter.statements), "callers": per_move(counter.callers)}
 
 
@@ -214,16 +226,18 @@ def main() -> int:
         cluster.execute("CREATE DATABASE trips")
         relay = Relay(cluster.port)
         try:
-            figures = measure(cluster.url("trips").replace(f":{cluster.port}/", f":{relay.port}/"),
-                              relay, args.games)
+            direct = cluster.url("trips")
+            figures = measure(direct.replace(f":{cluster.port}/", f":{relay.port}/"),
+                              relay, args.games, direct)
         finally:
             relay.close()
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
     print(f"{figures['moves']} moves of the person in {figures['games']} games: "
-          f"{figures['round_trips_per_move']} round trips and "
-          f"{figures['param_bytes_per_move']} bytes of parameters per move")
+          f"{figures['round_trips_per_move']} round trips, "
+          f"{figures['param_bytes_per_move']} bytes of parameters and "
+          f"{figures['wal_bytes_per_move']} bytes of the server's log (WAL) per move")
     print("statements sent together, per move:")
     for key, value in figures["statements"].items():
         print(f"  {value:6.2f}  {key}")

@@ -183,7 +183,8 @@ def test_a_version_1_database_is_migrated_and_its_saves_load(
         connection.execute("CREATE TABLE schema_version (version integer NOT NULL)")
         connection.execute("INSERT INTO schema_version VALUES (1)")
         connection.execute("INSERT INTO saves (uid, created, updated, data) "
-                           "VALUES (%s, %s, %s, %s)", (save.uid, save.created, save.updated, Jsonb(save.to_dict())))
+                           "VALUES (%s, %s, %s, %s)",
+                           (save.uid, save.created, save.updated, Jsonb(save.to_dict())))
     storage = open_storage(postgres_url, Problems())
     with psycopg.connect(postgres_url, autocommit=True) as connection:
         assert connection.execute("SELECT version FROM schema_version").fetchall() == [

@@ -42,7 +42,7 @@ import contextlib
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
@@ -183,7 +183,7 @@ class _Thread(threading.local):
         self.after_commit: list[Callable[[], None]] = []
         self.failed = False
         """Whether a statement of the open transaction failed (it can only be undone)."""
-        self.queued: list[tuple[str, Sequence[Any]]] = []
+        self.queued: list[tuple[str, Sequence[Any] | Mapping[str, Any]]] = []
         """Statements of the open transaction whose answers nobody waits for (writes,
         notices), sent together with the next statement or with the commit."""
         self.version: int | None = None
@@ -423,7 +423,7 @@ class PostgresStorage:
                 raise self._failure(error) from None
         raise AssertionError("unreachable")
 
-    def later(self, query: str, params: Sequence[Any]) -> None:
+    def later(self, query: str, params: Sequence[Any] | Mapping[str, Any]) -> None:
         """Queue a statement of this thread's transaction whose answer is not needed.
 
         It is sent with the next statement that is waited for, or with the
@@ -664,6 +664,10 @@ class PostgresSaves:
 
         Only a save this store holds locked, or whose ``transaction`` this
         thread is in, is written: ``SaveInUseError`` otherwise, or if it is gone.
+        A game that moved on since this store last wrote it, at the version
+        it wrote, gets only the change, as a row of ``save_steps``; the save
+        is written whole otherwise (module docstring).  Inside the save's
+        ``transaction`` the write is sent with the commit.
         A ``replayable`` write's transaction commits without waiting for the
         disk (``synchronous_commit`` off for that transaction alone):
         it is seen by every process at once, and only a crash of the
@@ -743,8 +747,8 @@ class PostgresSaves:
         """
         def send(connection: psycopg.Connection[Any]) -> int | None:
             """Write on ``connection``."""
-            if not replayable:
-                row = connection.execute(query, params).fetchone()
+            if not replayable or self.storage.locked.connection is not None:
+                row = connection.execute(query, params).fetchone()  # inside: as the block goes
             else:
                 try:
                     with connection.pipeline():
