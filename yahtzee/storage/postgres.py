@@ -465,9 +465,9 @@ class PostgresStorage:
     def transaction(self, save_id: int, query: str, read: Callable[[Any], T]) -> Iterator[T]:
         """Hold the row of ``save_id`` in one transaction for the block; yield what it holds.
 
-        ``query`` (one parameter: ``save_id``) reads the row ``FOR UPDATE``;
-        ``read(row)`` (None: no such row) makes what the block gets.  It is
-        sent with the ``BEGIN`` in one round trip.  Every ``run`` of this
+        ``query`` (one ``%s``: ``save_id``, no other ``%``) reads the row ``FOR
+        UPDATE``; ``read(row)`` (None: no such row) makes what the block
+        gets.  It is sent with the ``BEGIN`` in one round trip.  Every ``run`` of this
         thread inside joins the transaction; ``later`` statements are sent
         with the ``COMMIT``, in one round trip too.  Committed on a normal
         exit, rolled back on an exception.
@@ -479,9 +479,10 @@ class PostgresStorage:
             try:
                 connection = stack.enter_context(self._pool.connection())
                 stack.callback(_undo, connection)
-                with connection.pipeline():  # BEGIN and the read: one round trip, at its end
-                    connection.execute("BEGIN")
-                    cursor = connection.execute(query, (save_id,))
+                # BEGIN and the read in one simple query (one round trip, lighter than a
+                # pipeline); the ID is an integer, written into it
+                cursor = connection.execute("BEGIN; " + query % (int(save_id),))
+                cursor.nextset()
                 save = read(cursor.fetchone())
                 thread.connection, thread.save_id = connection, save_id
                 thread.failed, thread.queued = False, []
