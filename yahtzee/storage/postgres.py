@@ -34,6 +34,13 @@ Other work takes a connection from a small pool of the storage's own
 connections instead of holding one each.  A connection lost outside a
 transaction is replaced and the work tried once more; otherwise the error
 is a ``DatabaseError`` and, inside a transaction, nothing of it is kept.
+
+A move's transaction takes two round trips to the server: the ``BEGIN``
+with the row's ``FOR UPDATE`` read, then the writes, the notice and the
+``COMMIT`` together (``PostgresStorage.later``, psycopg's pipeline mode);
+what the block asks meanwhile (the version, the lease) is answered from
+that read.  A statement on its own outside a transaction is sent alone,
+without ``BEGIN`` and ``COMMIT`` round trips.
 """
 
 from __future__ import annotations
