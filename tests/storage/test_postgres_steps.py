@@ -1,9 +1,10 @@
 """PostgreSQL saves written a step per move: read back exactly, compacted, damaged safely, migrated.
 
 The database's counterpart of ``tests/storage/test_steps.py``, on the
-throw-away cluster of ``tests.postgres_fixtures``; and the round trips a
+throw-away cluster of ``tests.postgres_fixtures``; the round trips a
 move's transaction takes, counted by its ``Relay`` between the program and
-the server.
+the server; and the lease, renewed inside a move's transaction only once
+half of it is spent.
 """
 
 from __future__ import annotations
@@ -228,3 +229,47 @@ def test_a_move_in_a_held_transaction_takes_two_round_trips(
     finally:
         storage.close()
         relay.close()
+
+
+def _lease(url: str, save_id: int) -> tuple[str | None, float | None]:
+    """Return the save's lease: its owner and the seconds it has left."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        row = connection.execute(
+            "SELECT lease_owner, extract(epoch FROM lease_until - clock_timestamp()) "
+            "FROM saves WHERE id = %s", (save_id,)).fetchone()
+    assert row is not None
+    return row[0], None if row[1] is None else float(row[1])
+
+
+def _set_lease(url: str, save_id: int, seconds: float) -> None:
+    """Make the save's lease end ``seconds`` from now (in the past if negative)."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute("UPDATE saves SET lease_until = clock_timestamp() + "
+                           "make_interval(secs => %s) WHERE id = %s", (seconds, save_id))
+
+
+def test_a_held_claim_renews_the_lease_only_once_half_of_it_is_spent(
+        database: Storage, postgres_url: str) -> None:
+    """Inside the row's hold: granted to its owner, renewed below half; others wait for a lapse."""
+    store = database.saves()
+    save = store.create(_later_base().snapshot)
+
+    def claim(owner: str) -> bool:
+        """Claim the lease for 60 seconds inside the row's hold."""
+        with store.hold(save.save_id):
+            return store.claim(save.save_id, owner, 60)
+
+    assert claim("one")
+    owner, left = _lease(postgres_url, save.save_id)
+    assert owner == "one" and left is not None and 55 < left <= 60
+    _set_lease(postgres_url, save.save_id, 40)
+    assert claim("one") and not claim("two")
+    owner, left = _lease(postgres_url, save.save_id)
+    assert owner == "one" and left is not None and 35 < left <= 40  # more than half left: kept
+    _set_lease(postgres_url, save.save_id, 20)
+    assert claim("one")
+    owner, left = _lease(postgres_url, save.save_id)
+    assert owner == "one" and left is not None and 55 < left <= 60  # renewed
+    _set_lease(postgres_url, save.save_id, -1)
+    assert claim("two")
+    assert _lease(postgres_url, save.save_id)[0] == "two"
