@@ -15,10 +15,12 @@ import contextlib
 import glob
 import itertools
 import os
+import select
 import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +71,58 @@ class Cluster:
         import psycopg
         with psycopg.connect(self.url(database), autocommit=True) as connection:
             connection.execute(statement)
+
+
+class Relay:
+    """A TCP relay between the program and the server that counts round trips.
+
+    A round trip: the server answering after the program sent something
+    (what the server sends unasked, a notice to a listener, is not one).
+    """
+
+    def __init__(self, port: int) -> None:
+        """Listen on a free port of 127.0.0.1, relaying to the server's ``port``."""
+        self.server_port = port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.trips = 0
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        """Relay each connection in a thread of its own."""
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.server_port))
+            threading.Thread(target=self._relay, args=(client, server), daemon=True).start()
+
+    def _relay(self, client: socket.socket, server: socket.socket) -> None:
+        """Copy bytes both ways, counting the turns from the program's bytes to the server's."""
+        asked = False
+        while True:
+            ready, _, _ = select.select([client, server], [], [])
+            for end in ready:
+                data = end.recv(65536)
+                if not data:
+                    client.close()
+                    server.close()
+                    return
+                if end is client:
+                    asked = True
+                    server.sendall(data)
+                else:
+                    if asked:
+                        with self._lock:
+                            self.trips += 1
+                        asked = False
+                    client.sendall(data)
+
+    def close(self) -> None:
+        """Stop accepting."""
+        self.listener.close()
 
 
 def _as_server_user(command: list[str]) -> list[str]:

@@ -183,15 +183,15 @@ def test_an_empty_database_gets_the_schema_and_a_newer_one_is_refused(
     import psycopg
     open_storage(postgres_url, Problems()).close()
     with psycopg.connect(postgres_url, autocommit=True) as connection:
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
         tables = {row[0] for row in connection.execute(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
         assert tables == {"schema_version", "saves", "games", "players", "card_rows",
-                          "decisions", "win_chances"}
+                          "decisions", "win_chances", "save_steps"}
         connection.execute("UPDATE schema_version SET version = 99")
     with pytest.raises(BadDatabaseError) as refused:
         open_storage(postgres_url, Problems())
-    assert "schema version 99, newer than this program's 1" in str(refused.value)
+    assert "schema version 99, newer than this program's 2" in str(refused.value)
     assert "\n" not in str(refused.value)
     with psycopg.connect(postgres_url, autocommit=True) as connection:
         assert connection.execute("SELECT version FROM schema_version").fetchall() == [(99,)]
@@ -216,7 +216,7 @@ def test_two_processes_starting_at_once_make_the_schema_once(postgres_url: str) 
         thread.join()
     assert errors == []
     with psycopg.connect(postgres_url, autocommit=True) as connection:
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
 
 
 def test_a_lock_excludes_another_process(postgres_url: str) -> None:

@@ -11,6 +11,12 @@ Schema (version ``SCHEMA_VERSION``, kept in the table ``schema_version``):
   ``data`` (the save as JSON, ``SaveFile.to_dict``), ``version`` (raised by
   every write), the lease ``lease_owner`` and ``lease_until``, and
   ``computer_to_play``;
+- ``save_steps``: the changes written since a save's ``data`` was last
+  written whole, one row per write: ``save_id``, ``n`` (from 1) and ``step``
+  (``yahtzee.storage.steps``: what changed, as the save files append it);
+  ``data`` is written whole again, and the steps deleted, every
+  ``STEPS_BEFORE_REWRITE`` steps, when more than the game changed, and at a
+  store's first write of a save;
 - ``games``, ``players``, ``card_rows``, ``decisions``, ``win_chances``:
   the finished games, as the SQLite history files them (``history``).
 
@@ -28,6 +34,13 @@ Other work takes a connection from a small pool of the storage's own
 connections instead of holding one each.  A connection lost outside a
 transaction is replaced and the work tried once more; otherwise the error
 is a ``DatabaseError`` and, inside a transaction, nothing of it is kept.
+
+A move's transaction takes two round trips to the server: the ``BEGIN``
+with the row's ``FOR UPDATE`` read, then the writes, the notice and the
+``COMMIT`` together (``PostgresStorage.later``, psycopg's pipeline mode);
+what the block asks meanwhile (the version, the lease) is answered from
+that read.  A statement on its own outside a transaction is sent alone,
+without ``BEGIN`` and ``COMMIT`` round trips.
 """
 
 from __future__ import annotations
@@ -36,7 +49,7 @@ import contextlib
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
@@ -49,7 +62,7 @@ from psycopg.types.json import Jsonb
 from yahtzee.domain.card import Card
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.records import Decision, GameRecord, TurnChances, scoring_dice
-from yahtzee.storage.fields import FieldError
+from yahtzee.storage.fields import FieldError, mapping
 from yahtzee.storage.history import (DamagedGameError, HistoryGame, PlayerResult,
                                      _checked_game, _decision, _GameRows, filing_rows,
                                      results_of)
@@ -59,11 +72,14 @@ from yahtzee.storage.problems import (BadDatabaseError, Damage, DamagedFileError
 from yahtzee.storage.saves import (MAX_SAVE_ID, BrowserSeats, NewerVersionError, SaveFile,
                                    delete_unfinished, encode_json, now)
 from yahtzee.storage.snapshot import SnapshotError, check_log, record_variant
+from yahtzee.storage.steps import STEPS_BEFORE_REWRITE, apply_steps, step_of
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 1
-"""The schema version this program makes; a database of a higher one is refused."""
+SCHEMA_VERSION = 2
+"""The schema version this program makes; a database of a higher one is refused.
+
+Version 2 adds ``save_steps``: a save's changes since its ``data`` was written whole."""
 NOTIFY_CHANNEL = "yahtzee_moves"
 """The channel ``notify`` sends a moved game's uid on."""
 SAVE_LOCKS = 0x59A7
@@ -138,7 +154,14 @@ _SAVES = (
         computer_to_play boolean NOT NULL DEFAULT false)""",
     "ALTER SEQUENCE save_ids OWNED BY saves.id",
 )
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_SAVES + _HISTORY,)
+_STEPS = (
+    """CREATE TABLE save_steps (
+        save_id integer NOT NULL,
+        n integer NOT NULL,
+        step jsonb NOT NULL,
+        PRIMARY KEY (save_id, n))""",
+)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_SAVES + _HISTORY, _STEPS)
 """The schema's steps: step ``n`` (from 0) brings a database of version ``n`` to ``n + 1``."""
 
 
@@ -167,6 +190,13 @@ class _Thread(threading.local):
         self.after_commit: list[Callable[[], None]] = []
         self.failed = False
         """Whether a statement of the open transaction failed (it can only be undone)."""
+        self.queued: list[tuple[str, Sequence[Any] | Mapping[str, Any]]] = []
+        """Statements of the open transaction whose answers nobody waits for (writes,
+        notices), sent together with the next statement or with the commit."""
+        self.version: int | None = None
+        """The version of the transaction's save as its writes left it (None: removed)."""
+        self.lease: tuple[str | None, float | None] | None = None
+        """The lease on the transaction's save: its owner and seconds left (None: unknown)."""
 
 
 class _Pool:
@@ -368,29 +398,57 @@ class PostgresStorage:
         return DatabaseError(f"the database {self.describe} failed: "
                              f"{_scrub(str(error), self._password)}")
 
-    def run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+    def run(self, work: Callable[[psycopg.Connection[Any]], T], *, single: bool = False) -> T:
         """Return ``work(connection)``, run in this thread's transaction or in one of its own.
 
-        Outside a transaction, a lost connection is replaced and the work
-        run once more; ``DatabaseError`` if it fails again, or fails otherwise.
+        ``single`` says that ``work`` is one statement: outside a transaction
+        it then runs on its own (autocommit), without a ``BEGIN`` and a
+        ``COMMIT`` costing a round trip each.  Inside a transaction the
+        statements queued by ``later`` are sent first.  Outside a
+        transaction, a lost connection is replaced and the work run once
+        more; ``DatabaseError`` if it fails again, or fails otherwise.
         """
         current = self._thread.connection
         if current is not None:
             try:
+                self._send_queued(current)
                 return work(current)
             except psycopg.Error as error:
                 self._thread.failed = True
                 raise self._failure(error) from None
         for attempt in range(2):
             try:
-                with self._pool.connection() as connection, connection.transaction():
-                    return work(connection)
+                with self._pool.connection() as connection:
+                    if single:
+                        return work(connection)
+                    with connection.transaction():
+                        return work(connection)
             except psycopg.OperationalError as error:
                 if attempt:
                     raise self._failure(error) from None
             except psycopg.Error as error:
                 raise self._failure(error) from None
         raise AssertionError("unreachable")
+
+    def later(self, query: str, params: Sequence[Any] | Mapping[str, Any]) -> None:
+        """Queue a statement of this thread's transaction whose answer is not needed.
+
+        It is sent with the next statement that is waited for, or with the
+        commit, in one round trip (psycopg's pipeline); if it fails, the
+        transaction fails as a whole.
+        """
+        self._thread.queued.append((query, params))
+
+    def _send_queued(self, connection: psycopg.Connection[Any], *then: str) -> None:
+        """Send the queued statements, then the statements ``then``, in one round trip."""
+        queued, self._thread.queued = self._thread.queued, []
+        if not queued and not then:
+            return
+        with connection.pipeline():
+            for query, params in queued:
+                connection.execute(query, params)
+            for query in then:
+                connection.execute(query)
 
     def read(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
         """Return ``work(connection)`` run in a read-only snapshot: every query sees one moment."""
@@ -411,36 +469,46 @@ class PostgresStorage:
             self._thread.after_commit.append(action)
 
     @contextlib.contextmanager
-    def transaction(self, save_id: int, load: Callable[[psycopg.Connection[Any]], T]
-                    ) -> Iterator[T]:
-        """Hold the row of ``save_id`` (``FOR UPDATE``) in one transaction for the block.
+    def transaction(self, save_id: int, query: str, read: Callable[[Any], T]) -> Iterator[T]:
+        """Hold the row of ``save_id`` in one transaction for the block; yield what it holds.
 
-        Every ``run`` of this thread inside joins it; committed on a normal
+        ``query`` (one ``%s``: ``save_id``, no other ``%``) reads the row ``FOR
+        UPDATE``; ``read(row)`` (None: no such row) makes what the block
+        gets.  It is sent with the ``BEGIN`` in one round trip.  Every ``run`` of this
+        thread inside joins the transaction; ``later`` statements are sent
+        with the ``COMMIT``, in one round trip too.  Committed on a normal
         exit, rolled back on an exception.
         """
         if self._thread.connection is not None:
             raise StorageError("a transaction is already open in this thread")
+        thread = self._thread
         with contextlib.ExitStack() as stack:
             try:
                 connection = stack.enter_context(self._pool.connection())
-                with connection.transaction():
-                    save = load(connection)
-                    self._thread.connection, self._thread.save_id = connection, save_id
-                    self._thread.failed = False
-                    try:
-                        yield save
-                    finally:
-                        self._thread.connection, self._thread.save_id = None, None
-                    if self._thread.failed:
+                stack.callback(_undo, connection)
+                # BEGIN and the read in one simple query (one round trip, lighter than a
+                # pipeline); the ID is an integer, written into it
+                cursor = connection.execute("BEGIN; " + query % (int(save_id),))
+                cursor.nextset()
+                save = read(cursor.fetchone())
+                thread.connection, thread.save_id = connection, save_id
+                thread.failed, thread.queued = False, []
+                try:
+                    yield save
+                    if thread.failed:
                         raise DatabaseError(f"the database {self.describe} refused a change: "
                                             "nothing of this transaction was kept")
+                    self._send_queued(connection, "COMMIT")  # the writes and the commit: one trip
+                finally:
+                    thread.connection, thread.save_id, thread.queued = None, None, []
+                    thread.version = thread.lease = None
             except psycopg.Error as error:
-                self._thread.after_commit.clear()
+                thread.after_commit.clear()
                 raise self._failure(error) from None
             except BaseException:
-                self._thread.after_commit.clear()
+                thread.after_commit.clear()
                 raise
-        actions, self._thread.after_commit = self._thread.after_commit, []
+        actions, thread.after_commit = thread.after_commit, []
         for action in actions:
             action()
 
@@ -448,9 +516,28 @@ class PostgresStorage:
         """Return whether this thread is inside ``transaction(save_id)``."""
         return self._thread.connection is not None and self._thread.save_id == save_id
 
+    def locked_row(self, version: int, lease: tuple[str | None, float | None] | None) -> None:
+        """Note what the transaction's ``FOR UPDATE`` read of its save's row found."""
+        self._thread.version, self._thread.lease = version, lease
+
+    @property
+    def locked(self) -> _Thread:
+        """What this thread's transaction knows of its save's row (``version``, ``lease``)."""
+        return self._thread
+
     def listen(self, callback: Callable[[str], None]) -> Listener:
         """Return a running listener calling ``callback(uid)`` for each game moved."""
         return Listener(self.connect, callback)
+
+
+def _undo(connection: psycopg.Connection[Any]) -> None:
+    """Roll back what is left of a transaction on ``connection`` (closed if that fails)."""
+    if connection.closed or connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+        return
+    try:
+        connection.execute("ROLLBACK")
+    except psycopg.Error:
+        connection.close()
 
 
 def migrate(connection: psycopg.Connection[Any]) -> int:
@@ -529,6 +616,9 @@ class PostgresSaves:
         """Use ``storage``'s connections and locks."""
         self.storage = storage
         self.problems = storage.problems
+        self._written: dict[int, tuple[SaveFile, int, int]] = {}
+        """For the saves this store wrote: the save as it reads now, its steps, its version."""
+        self._mutex = threading.Lock()
 
     # -- locks -------------------------------------------------------------
     def lock(self, save_id: int) -> None:
@@ -543,6 +633,9 @@ class PostgresSaves:
     def release(self, save_id: int | None = None, *, remove: bool = False) -> None:
         """Let go of the lock on ``save_id`` (None: every lock of this store)."""
         held = [save_id] if save_id is not None else self.storage._locks.held_by(self)
+        with self._mutex:
+            for one in held:
+                self._written.pop(one, None)  # another process may write it next
         for one in held:
             self.storage.after_commit(self._dropper(one))
 
@@ -555,7 +648,8 @@ class PostgresSaves:
                when: datetime | None = None, browser: BrowserSeats | None = None) -> SaveFile:
         """Save ``snapshot`` under a new ID, held locked by this store; return the save."""
         moment = when if when is not None else now()
-        save_id = self.storage.run(lambda c: int(_one(c, "SELECT nextval('save_ids')")))
+        save_id = self.storage.run(lambda c: int(_one(c, "SELECT nextval('save_ids')")),
+                                   single=True)
         if not self.storage._locks.take(save_id, self):
             raise SaveInUseError(save_id)
         save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot,
@@ -564,10 +658,12 @@ class PostgresSaves:
             self.storage.run(lambda c: c.execute(
                 "INSERT INTO saves (id, uid, created, updated, finished, data) "
                 "VALUES (%s, %s, %s, clock_timestamp(), false, %s)",
-                (save_id, save.uid, moment, Jsonb(save.to_dict(), dumps=encode_json))))
+                (save_id, save.uid, moment, Jsonb(save.to_dict(), dumps=encode_json))),
+                single=True)
         except BaseException:
             self.storage._locks.drop(save_id, self)
             raise
+        self._remember(save, 0, 1)
         return save
 
     def write(self, save: SaveFile, *, computer_to_play: bool = False,
@@ -576,33 +672,113 @@ class PostgresSaves:
 
         Only a save this store holds locked, or whose ``transaction`` this
         thread is in, is written: ``SaveInUseError`` otherwise, or if it is gone.
+        A game that moved on since this store last wrote it, at the version
+        it wrote, gets only the change, as a row of ``save_steps``; the save
+        is written whole otherwise (module docstring).  Inside the save's
+        ``transaction`` the write is sent with the commit.
         A ``replayable`` write's transaction commits without waiting for the
         disk (``synchronous_commit`` off for that transaction alone):
         it is seen by every process at once, and only a crash of the
         database's machine can undo it.
         """
         save_id = save.save_id
-        if not (self.storage._locks.holds(save_id, self)
-                or self.storage.in_transaction_of(save_id)):
+        if self.storage.in_transaction_of(save_id):
+            self._write_held(save, computer_to_play, replayable)
+            return
+        if not self.storage._locks.holds(save_id, self):
             raise SaveInUseError(save_id)
-
-        def update(connection: psycopg.Connection[Any]) -> int:
-            """Write the save; return the rows changed (0: it is gone)."""
-            if replayable:
-                connection.execute("SET LOCAL synchronous_commit TO OFF")
-            return connection.execute(
-                "UPDATE saves SET data = %s, finished = %s, computer_to_play = %s, "
-                "updated = clock_timestamp(), version = version + 1 WHERE id = %s",
-                (Jsonb(save.to_dict(), dumps=encode_json), save.finished, computer_to_play,
-                 save_id)).rowcount
-
-        changed = self.storage.run(update)
-        if not changed:
+        planned = self._plan(save)
+        if planned is not None:
+            steps, at, step = planned
+            version = self._send(_WRITE_STEP_CHECKED, replayable, {
+                **_columns(save, computer_to_play), "n": steps, "version": at,
+                "step": Jsonb(step, dumps=encode_json)})
+            if version is not None:
+                self._remember(save, steps, version)
+                return
+        version = self._send(_WRITE_WHOLE, replayable, {
+            **_columns(save, computer_to_play), "data": Jsonb(save.to_dict(), dumps=encode_json)})
+        if version is None:
             raise SaveInUseError(save_id)
+        self._remember(save, 0, version)
+
+    def _write_held(self, save: SaveFile, computer_to_play: bool, replayable: bool) -> None:
+        """Write ``save`` inside its transaction: queued, sent with the commit (the row is held)."""
+        locked = self.storage.locked
+        if locked.version is None:  # removed in this transaction
+            raise SaveInUseError(save.save_id)
+        if replayable:
+            self.storage.later("SET LOCAL synchronous_commit TO OFF", ())
+        planned = self._plan(save, locked.version)
+        if planned is None:
+            steps = 0
+            self.storage.later(_WRITE_WHOLE, {**_columns(save, computer_to_play),
+                                              "data": Jsonb(save.to_dict(), dumps=encode_json)})
+        else:
+            steps, _, step = planned
+            self.storage.later(_WRITE_STEP, {**_columns(save, computer_to_play), "n": steps,
+                                             "step": Jsonb(step, dumps=encode_json)})
+        locked.version += 1
+        self._remember(save, steps, locked.version)
+
+    def _remember(self, save: SaveFile, steps: int, version: int) -> None:
+        """Note that the save now reads as ``save``, with ``steps`` steps, at ``version``."""
+        with self._mutex:
+            self._written[save.save_id] = (save, steps, version)
+
+    def _plan(self, save: SaveFile,
+              version: int | None = None) -> tuple[int, int, dict[str, Any]] | None:
+        """Return the step that writes ``save``: its number, the version it follows, the step.
+
+        None when the save must be written whole: this store did not write
+        it last (at ``version``, if given), it has ``STEPS_BEFORE_REWRITE``
+        steps already, or more than the game changed (as ``SaveStore`` decides).
+        """
+        with self._mutex:
+            written = self._written.pop(save.save_id, None)
+        if written is None:
+            return None
+        before, steps, at = written
+        if ((version is not None and version != at) or steps >= STEPS_BEFORE_REWRITE
+                or before.uid != save.uid or before.created != save.created
+                or before.browser != save.browser):
+            return None
+        step = step_of(before.snapshot, save.snapshot, steps + 1,
+                       save.updated.isoformat(timespec="microseconds"), save.finished)
+        return None if step is None else (steps + 1, at, step)
+
+    def _send(self, query: str, replayable: bool, params: dict[str, Any]) -> int | None:
+        """Run one write outside a transaction; return the version it made (None: no row).
+
+        A ``replayable`` one is its own transaction with ``synchronous_commit``
+        off, sent in one round trip.
+        """
+        def send(connection: psycopg.Connection[Any]) -> int | None:
+            """Write on ``connection``."""
+            if not replayable or self.storage.locked.connection is not None:
+                row = connection.execute(query, params).fetchone()  # inside: as the block goes
+            else:
+                try:
+                    with connection.pipeline():
+                        connection.execute("BEGIN")
+                        connection.execute("SET LOCAL synchronous_commit TO OFF")
+                        cursor = connection.execute(query, params)
+                        connection.execute("COMMIT")
+                except BaseException:
+                    _undo(connection)
+                    raise
+                row = cursor.fetchone()
+            return None if row is None else int(row[0])
+
+        return self.storage.run(send, single=True)
 
     def remove(self, save_id: int) -> None:
         """Delete a finished game's save and let go of its lock; no error if it is gone."""
-        self.storage.run(lambda c: c.execute("DELETE FROM saves WHERE id = %s", (save_id,)))
+        if self.storage.in_transaction_of(save_id):
+            self.storage.later(_REMOVE, {"id": save_id})
+            self.storage.locked.version = None
+        else:
+            self.storage.run(lambda c: c.execute(_REMOVE, {"id": save_id}), single=True)
         self.release(save_id)
 
     def delete(self, save_id: int) -> SaveFile:
@@ -614,9 +790,12 @@ class PostgresSaves:
         return delete_unfinished(self, save_id, held=self.storage._locks.holds(save_id, self))
 
     # -- reading -----------------------------------------------------------
-    def _parse(self, save_id: int, data: object) -> SaveFile:
-        """Return the save ``data`` holds, or report it as damaged (it stays where it is)."""
+    def _parse(self, save_id: int, data: object, steps: str | None = None) -> SaveFile:
+        """Return the save ``data`` holds with ``steps`` applied (one per line), or report it as
+        damaged (it stays where it is, steps and all)."""
         try:
+            if steps:
+                data = apply_steps(mapping(data, "the save"), steps + "\n")
             save = SaveFile.from_dict(data)
             if save.save_id != save_id:
                 raise SnapshotError("the save's ID does not match its row")
@@ -629,37 +808,40 @@ class PostgresSaves:
         self.problems.damaged_file(StoredFile.SAVE, where, damage, None)
         raise DamagedFileError(StoredFile.SAVE, where, damage, None)
 
-    def _load(self, connection: psycopg.Connection[Any], save_id: int,
-              lock: bool = False) -> SaveFile:
-        """Read the save ``save_id`` on ``connection`` (``FOR UPDATE`` with ``lock``)."""
-        row = connection.execute("SELECT data FROM saves WHERE id = %s"
-                                 + (" FOR UPDATE" if lock else ""), (save_id,)).fetchone()
+    def _loaded(self, save_id: int, row: Sequence[Any] | None, lock: bool = False) -> SaveFile:
+        """Return the save ``_LOAD`` read in ``row``; with ``lock``, note its version and lease
+        for the transaction holding the row."""
         if row is None:
             raise SaveNotFoundError(save_id)
-        return self._parse(save_id, row[0])
+        if lock:
+            self.storage.locked_row(int(row[2]),
+                                    (row[3], None if row[4] is None else float(row[4])))
+        return self._parse(save_id, row[0], row[1])
 
     def load(self, save_id: int) -> SaveFile:
         """Return the save ``save_id``; ``SaveNotFoundError`` if there is none."""
-        return self.storage.run(lambda c: self._load(c, save_id))
+        return self._loaded(save_id, self.storage.run(
+            lambda c: c.execute(_LOAD, (save_id,)).fetchone(), single=True))
 
     def exists(self, save_id: int) -> bool:
         """Return whether there is a save ``save_id`` (finished or not)."""
         return self.storage.run(lambda c: c.execute(
-            "SELECT 1 FROM saves WHERE id = %s", (save_id,)).fetchone() is not None)
+            "SELECT 1 FROM saves WHERE id = %s", (save_id,)).fetchone() is not None, single=True)
 
     def saved_ids(self) -> list[int]:
         """Return the IDs of every save, in increasing order."""
         return self.storage.run(lambda c: [int(row[0]) for row in c.execute(
-            "SELECT id FROM saves ORDER BY id")])
+            "SELECT id FROM saves ORDER BY id")], single=True)
 
     def unfinished(self) -> list[SaveFile]:
         """Return the unfinished games' saves, the most recently played first (damaged left out)."""
         rows = self.storage.run(lambda c: c.execute(
-            "SELECT id, data FROM saves WHERE NOT finished ORDER BY id").fetchall())
+            f"SELECT id, {_SAVE_COLUMNS} FROM saves WHERE NOT finished ORDER BY id").fetchall(),
+            single=True)
         saves = []
-        for save_id, data in rows:
+        for save_id, data, steps in rows:
             try:
-                saves.append(self._parse(int(save_id), data))
+                saves.append(self._parse(int(save_id), data, steps))
             except StorageError:
                 continue
         return sorted((s for s in saves if not s.finished), key=lambda s: s.sort_key,
@@ -676,7 +858,8 @@ class PostgresSaves:
         ``SaveNotFoundError`` if there is no such save.
         """
         row = self.storage.run(lambda c: c.execute(
-            "SELECT extract(epoch FROM updated) FROM saves WHERE id = %s", (save_id,)).fetchone())
+            "SELECT extract(epoch FROM updated) FROM saves WHERE id = %s", (save_id,)).fetchone(),
+            single=True)
         if row is None:
             raise SaveNotFoundError(save_id)
         return float(row[0])
@@ -684,7 +867,7 @@ class PostgresSaves:
     def find_uid(self, uid: str) -> int | None:
         """Return the ID of the save of the game ``uid`` (None: none)."""
         row = self.storage.run(lambda c: c.execute(
-            "SELECT id FROM saves WHERE uid = %s", (uid,)).fetchone())
+            "SELECT id FROM saves WHERE uid = %s", (uid,)).fetchone(), single=True)
         return None if row is None else int(row[0])
 
     # -- several processes -------------------------------------------------
@@ -693,67 +876,122 @@ class PostgresSaves:
 
         ``SaveNotFoundError`` if there is no such save.
         """
-        return self.storage.transaction(save_id, lambda c: self._load(c, save_id, lock=True))
+        return self.storage.transaction(save_id, _LOAD + " FOR UPDATE",
+                                        lambda row: self._loaded(save_id, row, lock=True))
 
     def hold(self, save_id: int) -> contextlib.AbstractContextManager[int]:
         """Lock the save's row and yield its version (nothing read): ``transaction`` for a
         caller whose copy is usually up to date.  ``SaveNotFoundError`` if there is none."""
-        return self.storage.transaction(save_id, lambda c: self._version_for_update(c, save_id))
+        return self.storage.transaction(
+            save_id, "SELECT version, lease_owner, extract(epoch FROM lease_until - "
+            "clock_timestamp()) FROM saves WHERE id = %s FOR UPDATE",
+            lambda row: self._version_for_update(save_id, row))
 
-    @staticmethod
-    def _version_for_update(connection: psycopg.Connection[Any], save_id: int) -> int:
-        """Lock the save's row on ``connection`` and return its version."""
-        row = connection.execute("SELECT version FROM saves WHERE id = %s FOR UPDATE",
-                                 (save_id,)).fetchone()
+    def _version_for_update(self, save_id: int, row: Sequence[Any] | None) -> int:
+        """Return the version in the save's locked row (its lease noted for the transaction)."""
         if row is None:
             raise SaveNotFoundError(save_id)
+        self.storage.locked_row(int(row[0]), (row[1], None if row[2] is None else float(row[2])))
         return int(row[0])
 
     def version_of(self, save_id: int) -> int | None:
-        """Return the save's version, raised by every write (None: no such save)."""
+        """Return the save's version, raised by every write (None: no such save).
+
+        Inside the save's ``transaction`` it is known without asking: the
+        version read with the row's lock, raised by this transaction's writes.
+        """
+        if self.storage.in_transaction_of(save_id):
+            return self.storage.locked.version
         row = self.storage.run(lambda c: c.execute(
-            "SELECT version FROM saves WHERE id = %s", (save_id,)).fetchone())
+            "SELECT version FROM saves WHERE id = %s", (save_id,)).fetchone(), single=True)
         return None if row is None else int(row[0])
 
     def claim(self, save_id: int, owner: str, seconds: float) -> bool:
         """Take or renew the lease on ``save_id`` for ``owner`` for ``seconds``.
 
         Granted when the lease is free, lapsed, or already ``owner``'s;
-        False otherwise (or when there is no such save).
+        False otherwise (or when there is no such save).  Inside the save's
+        ``hold`` the lease read with the row's lock answers; a lease of
+        ``owner``'s with more than half of ``seconds`` left is not renewed,
+        and a renewal is sent with the commit.
         """
-        return self.storage.run(lambda c: c.execute(
-            "UPDATE saves SET lease_owner = %s, "
-            "lease_until = clock_timestamp() + make_interval(secs => %s) "
-            "WHERE id = %s AND (lease_owner IS NULL OR lease_owner = %s "
-            "OR lease_until < clock_timestamp())",
-            (owner, seconds, save_id, owner)).rowcount == 1)
+        lease = self.storage.locked.lease if self.storage.in_transaction_of(save_id) else None
+        if lease is None:
+            return self.storage.run(lambda c: c.execute(
+                "UPDATE saves SET lease_owner = %s, "
+                "lease_until = clock_timestamp() + make_interval(secs => %s) "
+                "WHERE id = %s AND (lease_owner IS NULL OR lease_owner = %s "
+                "OR lease_until < clock_timestamp())",
+                (owner, seconds, save_id, owner)).rowcount == 1, single=True)
+        holder, left = lease
+        if holder is not None and holder != owner and (left is None or left >= 0):
+            return False
+        if holder != owner or left is None or left < seconds / 2:
+            self.storage.later("UPDATE saves SET lease_owner = %s, lease_until = "
+                               "clock_timestamp() + make_interval(secs => %s) WHERE id = %s",
+                               (owner, seconds, save_id))
+            self.storage.locked.lease = (owner, seconds)
+        return True
 
     def release_claim(self, save_id: int, owner: str) -> None:
         """Give up ``owner``'s lease on ``save_id`` (nothing if it holds none)."""
         self.storage.run(lambda c: c.execute(
             "UPDATE saves SET lease_owner = NULL, lease_until = NULL "
-            "WHERE id = %s AND lease_owner = %s", (save_id, owner)))
+            "WHERE id = %s AND lease_owner = %s", (save_id, owner)), single=True)
 
     def lapsed_computer_games(self) -> list[str]:
         """Return the uids of unfinished games with a computer to play and no live lease."""
         return self.storage.run(lambda c: [str(row[0]) for row in c.execute(
             "SELECT uid FROM saves WHERE NOT finished AND computer_to_play "
-            "AND (lease_owner IS NULL OR lease_until < clock_timestamp()) ORDER BY id")])
+            "AND (lease_owner IS NULL OR lease_until < clock_timestamp()) ORDER BY id")],
+            single=True)
 
     def idle_games(self, before: float) -> list[tuple[str, int]]:
         """Return (uid, save ID) of unfinished games without a computer to play, last
         written by ``before`` (seconds since the epoch), oldest first."""
         return self.storage.run(lambda c: [(str(uid), int(save_id)) for uid, save_id in c.execute(
             "SELECT uid, id FROM saves WHERE NOT finished AND NOT computer_to_play "
-            "AND updated <= to_timestamp(%s) ORDER BY updated", (before,))])
+            "AND updated <= to_timestamp(%s) ORDER BY updated", (before,))], single=True)
 
     def notify(self, uid: str) -> None:
         """Tell every listener the game ``uid`` moved; inside a transaction, when it commits."""
-        self.storage.run(lambda c: c.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, uid)))
+        query, params = "SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, uid)
+        if self.storage.locked.connection is not None:
+            self.storage.later(query, params)  # sent with the commit, heard once it commits
+        else:
+            self.storage.run(lambda c: c.execute(query, params), single=True)
 
     def listen(self, callback: Callable[[str], None]) -> Listener:
         """Call ``callback(uid)`` (in a thread of its own) for each game moved, until closed."""
         return self.storage.listen(callback)
+
+
+_SET = ("finished = %(finished)s, computer_to_play = %(computer)s, "
+        "updated = clock_timestamp(), version = saves.version + 1")
+_WRITE_WHOLE = ("WITH gone AS (DELETE FROM save_steps WHERE save_id = %(id)s) "
+                f"UPDATE saves SET data = %(data)s, {_SET} WHERE id = %(id)s RETURNING version")
+"""Write a save whole, its steps deleted; return its new version (no row: it is gone)."""
+_WRITE_STEP = ("WITH step AS (INSERT INTO save_steps VALUES (%(id)s, %(n)s, %(step)s)) "
+               f"UPDATE saves SET {_SET} WHERE id = %(id)s RETURNING version")
+"""Add a step to a save whose row this transaction holds; return its new version."""
+_WRITE_STEP_CHECKED = (
+    "WITH held AS (SELECT id FROM saves WHERE id = %(id)s AND version = %(version)s "
+    "FOR UPDATE), step AS (INSERT INTO save_steps SELECT id, %(n)s, %(step)s FROM held) "
+    f"UPDATE saves SET {_SET} FROM held WHERE saves.id = held.id RETURNING saves.version")
+"""Add a step to a save if it is still at ``version``; return its new version (no row: not)."""
+_REMOVE = ("WITH gone AS (DELETE FROM save_steps WHERE save_id = %(id)s) "
+           "DELETE FROM saves WHERE id = %(id)s")
+_SAVE_COLUMNS = ("data, (SELECT string_agg(step::text, E'\\n' ORDER BY n) FROM save_steps "
+                 "WHERE save_id = saves.id)")
+"""A save's whole data and its steps, one per line (NULL: none)."""
+_LOAD = (f"SELECT {_SAVE_COLUMNS}, version, lease_owner, "
+         "extract(epoch FROM lease_until - clock_timestamp()) FROM saves WHERE id = %s")
+"""A save with its version and lease."""
+
+
+def _columns(save: SaveFile, computer_to_play: bool) -> dict[str, Any]:
+    """Return the parameters of ``_SET`` for ``save``."""
+    return {"id": save.save_id, "finished": save.finished, "computer": computer_to_play}
 
 
 def _one(connection: psycopg.Connection[Any], query: str) -> Any:
