@@ -28,8 +28,12 @@ with warnings.catch_warnings():
 
 from benchmarks.web_load import best_box  # noqa: E402
 from tests.web_helpers import console_totals  # noqa: E402
+from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.interfaces.web.server import (MAX_BODY, bind, lan_address, make_app,  # noqa: E402
                                            reachable)
+from yahtzee.interfaces.web.views import box_advice_words, keep_advice_words  # noqa: E402
+from yahtzee.solver.coach import BoxAdvice, KeepAdvice  # noqa: E402
+from yahtzee.solver.ranking import Keep, ScoreBox  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.solver.moments import Moments  # noqa: E402
 from yahtzee.storage.history import History  # noqa: E402
@@ -146,6 +150,32 @@ def test_a_toggle_leaves_the_options_and_the_chances_as_they_were(
                                                             state["win_chances"])
     rolled = move(client, game, secret, action="roll").json()
     assert rolled["options"] != state["options"]
+
+
+def test_the_coach_names_dice_by_place_and_boxes_by_name_as_the_page_shows_them(
+        client: TestClient, course: Solution, course_moments: Moments) -> None:
+    game, (secret,) = new_game(client, seed=8)
+    state = wait_turn(client, game, secret)
+    assert state["dice"] == ["2", "3", "4", "2", "2"]
+    assert state["advice"] == ("Coach: keep 2 2 2 (save only the 1st, 4th and 5th dice) and "
+                               "roll (expected final score 254.6)")
+    assert state["advice_box"] is None
+    scoring = move(client, game, secret, action="score").json()
+    assert scoring["advice"] == "Coach: score Twos (expected final score 245.4)"
+    assert scoring["advice_box"] == 2
+
+
+def test_the_coach_s_keep_in_the_page_s_words() -> None:
+    variant = get_variant("yahtzee", "course")
+    keep = Keep((3, 4, 5), 5)
+    assert keep_advice_words(KeepAdvice(keep, (1, 2, 4), True, False, 184.46), variant) == (
+        "keep 3 4 5 (the saved dice) and roll (expected final score 184.5)")
+    assert keep_advice_words(KeepAdvice(Keep((6,), 5), (3,), False, False, 200.0), variant) == (
+        "keep 6 (save only the 3rd die) and roll (expected final score 200.0)")
+    assert keep_advice_words(KeepAdvice(Keep((), 5), (), False, True, 200.0), variant) == (
+        "unsave every die and roll them all (expected final score 200.0)")
+    assert box_advice_words(BoxAdvice(ScoreBox(10, "Small Straight"), 222.54)) == (
+        "score Small Straight (expected final score 222.5)")
 
 
 def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(

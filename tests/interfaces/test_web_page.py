@@ -476,6 +476,23 @@ def test_the_card_the_legend_the_keys_and_the_announcements(
     page.context.close()
 
 
+def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    start_game(page, server, seed=8)
+    my_turn_or_end(page)
+    settled(page)
+    assert "save only the 1st, 4th and 5th dice" in page.locator("#advice").inner_text()
+    assert page.locator("#cards button.box.coach-pick").count() == 0
+    hook(page, "score").click()
+    settled(page)
+    page.wait_for_selector("#cards button.box.coach-pick")
+    assert page.locator("#advice").inner_text() == (
+        "Coach: score Twos (expected final score 245.4)")
+    assert page.locator("#cards button.box.coach-pick").get_attribute("data-testid") == "box-2"
+    page.context.close()
+
+
 LAYOUT_SHIFT = """() => new Promise((done) => {
   let shift = 0;
   new PerformanceObserver((list) => {

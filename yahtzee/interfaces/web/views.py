@@ -14,10 +14,10 @@ from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
-from yahtzee.interfaces.wording import (GAME_NAMES, box_advice_text, faces, joker_text,
-                                        keep_advice_text, luck_line, move_text, percent,
-                                        profile_text, reroll_text, scored_text, winner_line)
-from yahtzee.solver.coach import BoxAdvice
+from yahtzee.interfaces.wording import (GAME_NAMES, faces, joker_text, keep_text,
+                                        luck_line, move_text, percent, profile_text, reroll_text,
+                                        scored_text, winner_line)
+from yahtzee.solver.coach import BoxAdvice, KeepAdvice
 
 DENIALS = {
     Denial.UNKNOWN_GAME: (404, "No game has this address (it may have ended and been filed)."),
@@ -110,6 +110,48 @@ COACH_GETTING_READY = ("Coach: getting ready (its tables are being built, the fi
 """What the seat to play reads while the coach's tables are still being built."""
 
 
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+"""The dice's places from the left, as the advice names them (the page numbers no die)."""
+
+
+def _and(words: list[str]) -> str:
+    """Return words joined as ``1st, 2nd and 4th``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _expected(expected: float) -> str:
+    """Return ``(expected final score 222.5)``, the end of every line of advice."""
+    return f"(expected final score {expected:.1f})"
+
+
+def box_advice_words(advice: BoxAdvice) -> str:
+    """Return the coach's box in the page's words: ``score Small Straight (expected ...)``.
+
+    The console's advice names the box by its menu number (``score 10 (Small
+    Straight)``), which the console's menu shows; the page shows no box
+    numbers, and a number there reads like points.
+    """
+    return f"score {advice.box.name} {_expected(advice.expected)}"
+
+
+def keep_advice_words(advice: KeepAdvice, variant: Variant) -> str:
+    """Return the coach's keep in the page's words, the dice to save by their place.
+
+    ``keep 3 4 5 (save only the 1st, 2nd and 4th dice) and roll (expected ...)``:
+    the console's ``dice 1 2 4`` reads on the page like faces, next to the
+    faces kept.
+    """
+    text = keep_text(advice.keep, variant)
+    if advice.save:
+        places = _and([ORDINALS[n - 1] for n in advice.save])
+        where = ("the saved dice" if advice.saved_already
+                 else f"save only the {places} {'die' if len(advice.save) == 1 else 'dice'}")
+        text = text.replace(" and roll", f" ({where}) and roll")
+    elif advice.unsave_all:
+        text = "unsave every die and roll them all"
+    return f"{text} {_expected(advice.expected)}"
+
+
 def _advice(view: GameView, you: frozenset[int]) -> str | None:
     """Return the coach's advice, for the seat it advises only (None for anyone else)."""
     if view.seat not in you or view.phase is Phase.OVER:
@@ -119,10 +161,22 @@ def _advice(view: GameView, you: frozenset[int]) -> str | None:
     if view.advice is None:
         return None
     if isinstance(view.advice, BoxAdvice):
-        return "Coach: " + box_advice_text(view.advice)
+        return "Coach: " + box_advice_words(view.advice)
     if view.box_now is not None:
-        return "Coach: stop rolling and " + box_advice_text(view.box_now)
-    return "Coach: " + keep_advice_text(view.advice, view.variant)
+        return "Coach: stop rolling and " + box_advice_words(view.box_now)
+    return "Coach: " + keep_advice_words(view.advice, view.variant)
+
+
+def _advice_box(view: GameView, you: frozenset[int]) -> int | None:
+    """Return the number of the box the coach advises scoring now (None: none, or not yours).
+
+    The page marks that box on the card.
+    """
+    if view.seat not in you or view.phase is Phase.OVER or view.coach_pending:
+        return None
+    if isinstance(view.advice, BoxAdvice):
+        return view.advice.box.number
+    return None if view.box_now is None else view.box_now.box.number
 
 
 def _chances(view: GameView) -> list[dict[str, Any]] | None:
@@ -165,6 +219,7 @@ def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
         "dice": [view.variant.face(v) for v in view.dice], "saved": list(view.saved),
         "rolls_left": view.rolls_left, "players": _players(view),
         "coach": view.coach, "advice": _advice(view, you),
+        "advice_box": _advice_box(view, you),
         "options": [f"{move_text(move, view.variant)}: {profile_text(profile)}"
                     for move, profile in view.options] if private else [],
         "win_chances": _chances(view),

@@ -513,7 +513,7 @@ function drawCard() {
   if (key !== cardKey) { buildCard(); cardKey = key; }
   const full = yahtzeeCard(state.players[0]);
   const playing = canPlay();
-  const coachBox = view.advice && /score (\d+) \(/.exec(view.advice);
+  const coachBox = view.advice_box ?? null;   // the box the coach would score now
   $("open-note").hidden = !(view.phase === "over"
                             && view.players.some((p) => p.boxes.some((b) => b.score === null)));
   view.players.forEach((p, s) => {
@@ -540,7 +540,7 @@ function drawCard() {
           setText(button, filled ? `${box.score} +${box.now}` : String(box.now));
           text.hidden = filled;
           button.classList.toggle("zero", box.now === 0);
-          button.classList.toggle("coach-pick", coachBox !== null && Number(coachBox[1]) === box.number);
+          button.classList.toggle("coach-pick", coachBox === box.number);
           setAttr(button, "aria-label", box.now === 0
             ? `Score 0 in ${box.name} (nothing scores there with these dice)`
             : `Score ${box.now} in ${box.name}${filled ? " (a bonus)" : ""}`);
