@@ -493,6 +493,25 @@ def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
     page.context.close()
 
 
+def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
+        browser: Browser, server: Server) -> None:
+    host = new_page(browser)
+    host.goto(server.url)
+    hook(host, "new-game").wait_for()
+    host.select_option("#rules", "course")
+    host.select_option(".seat:nth-of-type(2) .kind", "human")
+    hook(host, "new-game").click()
+    host.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
+    assert not hook(host, "die-1").is_visible()
+    assert host.locator("#coach-panel").is_hidden()
+    guest = new_page(browser)
+    guest.goto(str(hook(host, "seat-link-2").get_attribute("href")))
+    host.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
+    host.wait_for_selector("#coach-panel:not([hidden])", timeout=WAIT_MS)
+    guest.context.close()
+    host.context.close()
+
+
 LAYOUT_SHIFT = """() => new Promise((done) => {
   let shift = 0;
   new PerformanceObserver((list) => {

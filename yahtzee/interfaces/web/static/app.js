@@ -698,7 +698,7 @@ async function startAnyway() {
 function drawCoach() {
   const over = view.phase === "over";
   const chances = view.win_chances || [];
-  $("coach-panel").hidden = !view.coach || over;
+  $("coach-panel").hidden = !view.coach || over || waitingFor(view);   // no dice shown yet
   const advice = canPlay() && view.advice ? view.advice : "";
   for (const id of ["advice", "advice-low"]) {   // the second sits under the card on a phone
     setText($(id), advice);
