@@ -511,8 +511,12 @@ def test_the_form_s_options_explain_the_kinds_and_rules(client: TestClient) -> N
         ("Novice", "plays like a beginner: about 45 points a game below the best"),
         ("Greedy", "takes the most points now")]
     assert {r["name"]: (r["label"], r["description"]) for r in options["rule_sets"]} == {
-        "official": ("Official (Hasbro)", "joker and 100-point Yahtzee bonuses"),
-        "course": ("Course (CS2100)", "the specification's rules")}
+        "official": ("Official (Hasbro)", "after a 50 in Yahtzee, every Yahtzee adds 100 "
+                     "points; with the Yahtzee box filled, a Yahtzee goes in another box as a "
+                     "joker"),
+        "course": ("Course (CS2100)", "after a 50 in Yahtzee, a Yahtzee may be scored there "
+                   "again for a 100-point bonus (3 at most), which takes the whole turn; no "
+                   "joker")}
     assert options["address"] is None  # no socket here: the page uses its own origin
 
 

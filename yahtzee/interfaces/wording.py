@@ -40,10 +40,15 @@ KIND_WORDS: dict[PlayerKind, tuple[str, str]] = {
 }
 """Each player kind as the browser's form shows it: its label and what it does, in one line."""
 RULES_WORDS = {
-    OFFICIAL.name: ("Official (Hasbro)", "joker and 100-point Yahtzee bonuses"),
-    COURSE.name: ("Course (CS2100)", "the specification's rules"),
+    OFFICIAL.name: ("Official (Hasbro)",
+                    "after a 50 in Yahtzee, every Yahtzee adds 100 points; with the Yahtzee box "
+                    "filled, a Yahtzee goes in another box as a joker"),
+    COURSE.name: ("Course (CS2100)",
+                  "after a 50 in Yahtzee, a Yahtzee may be scored there again for a 100-point "
+                  "bonus (3 at most), which takes the whole turn; no joker"),
 }
-"""Each rule set as the browser's form shows it: its label and what it means, in one line."""
+"""Each rule set as the browser's form shows it: its label and what it means, in one line
+(in words a player who never read the course's specification follows)."""
 NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
                 "run  python -m pip install -e .  (or  python -m pip install numpy)")
 """What to say when numpy is missing."""
