@@ -512,6 +512,30 @@ def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
     host.context.close()
 
 
+@pytest.mark.parametrize("people", [3, 6])
+def test_on_a_phone_every_player_s_card_is_on_screen_without_scrolling_sideways(
+        browser: Browser, server: Server, people: int) -> None:
+    page = new_page(browser, 390, 844, touch=True)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    for _ in range(people - 2):
+        page.click("#add-seat")
+    page.select_option(".seat:nth-of-type(2) .kind", "human")
+    page.fill(".seat:nth-of-type(2) .name", "Bartholomew Long")
+    page.uncheck("#coach")
+    page.check("#hot-seat")
+    hook(page, "new-game").click()
+    my_turn_or_end(page)
+    cards = page.locator(".cards")
+    assert cards.evaluate("(c) => c.scrollWidth <= c.clientWidth"), "the card scrolls sideways"
+    right = cards.evaluate("(c) => c.getBoundingClientRect().right")
+    for seat in range(1, people + 1):
+        box = hook(page, f"total-{seat}").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= right
+    assert page.locator("#cards button.box:visible").count() == 13
+    page.context.close()
+
+
 LAYOUT_SHIFT = """() => new Promise((done) => {
   let shift = 0;
   new PerformanceObserver((list) => {
