@@ -159,10 +159,10 @@ def test_the_coach_names_dice_by_place_and_boxes_by_name_as_the_page_shows_them(
     assert state["dice"] == ["2", "3", "4", "2", "2"]
     assert state["advice"] == ("Coach: keep 2 2 2 (save only the 1st, 4th and 5th dice) and "
                                "roll (expected final score 254.6)")
-    assert state["advice_box"] is None
+    assert (state["advice_box"], state["advice_dice"]) == (None, [1, 4, 5])
     scoring = move(client, game, secret, action="score").json()
     assert scoring["advice"] == "Coach: score Twos (expected final score 245.4)"
-    assert scoring["advice_box"] == 2
+    assert (scoring["advice_box"], scoring["advice_dice"]) == (2, [])
 
 
 def test_the_coach_s_keep_in_the_page_s_words() -> None:

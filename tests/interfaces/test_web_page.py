@@ -484,12 +484,17 @@ def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
     settled(page)
     assert "save only the 1st, 4th and 5th dice" in page.locator("#advice").inner_text()
     assert page.locator("#cards button.box.coach-pick").count() == 0
+    starred = [n for n in range(1, 6)
+               if "coach-pick" in str(hook(page, f"die-{n}").get_attribute("class"))]
+    assert starred == [1, 4, 5]  # marked where they are: on a phone the advice is under the card
+    assert "the coach would save it" in str(hook(page, "die-4").get_attribute("aria-label"))
     hook(page, "score").click()
     settled(page)
     page.wait_for_selector("#cards button.box.coach-pick")
     assert page.locator("#advice").inner_text() == (
         "Coach: score Twos (expected final score 245.4)")
     assert page.locator("#cards button.box.coach-pick").get_attribute("data-testid") == "box-2"
+    assert page.locator("#dice .coach-pick").count() == 0
     page.context.close()
 
 

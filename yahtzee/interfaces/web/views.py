@@ -167,6 +167,22 @@ def _advice(view: GameView, you: frozenset[int]) -> str | None:
     return "Coach: " + keep_advice_words(view.advice, view.variant)
 
 
+def _advice_dice(view: GameView, you: frozenset[int]) -> list[int]:
+    """Return the dice (numbers from 1) the coach would have saved for the next roll.
+
+    Empty when the coach advises no keep of some dice (rolling all, scoring
+    now, a box) or the seat is not the viewer's.  The page marks those dice,
+    so that the advice is seen where the dice are (on a phone the advice's
+    line sits under the card).
+    """
+    if view.seat not in you or view.phase is Phase.OVER or view.coach_pending:
+        return []
+    advice = view.advice
+    if not isinstance(advice, KeepAdvice) or view.box_now is not None:
+        return []
+    return list(advice.save)
+
+
 def _advice_box(view: GameView, you: frozenset[int]) -> int | None:
     """Return the number of the box the coach advises scoring now (None: none, or not yours).
 
@@ -219,7 +235,7 @@ def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
         "dice": [view.variant.face(v) for v in view.dice], "saved": list(view.saved),
         "rolls_left": view.rolls_left, "players": _players(view),
         "coach": view.coach, "advice": _advice(view, you),
-        "advice_box": _advice_box(view, you),
+        "advice_box": _advice_box(view, you), "advice_dice": _advice_dice(view, you),
         "options": [f"{move_text(move, view.variant)}: {profile_text(profile)}"
                     for move, profile in view.options] if private else [],
         "win_chances": _chances(view),

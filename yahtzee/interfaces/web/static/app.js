@@ -423,6 +423,7 @@ function buildDice() {
 
 function drawDice() {
   const rolling = canPlay() && view.phase === "rolling";
+  const coachDice = rolling ? (view.advice_dice || []) : [];   // the dice the coach would save
   view.dice.forEach((face, i) => {
     const {button, pips} = dice[i];
     const saved = view.saved[i];
@@ -435,7 +436,10 @@ function drawDice() {
     button.classList.toggle("pending", view.pendingDice[i]);
     button.classList.toggle("rolling", view.rolling && !saved);
     setAttr(button, "aria-pressed", saved ? "true" : "false");
-    setAttr(button, "aria-label", `Die ${i + 1}: ${face}${saved ? ", saved" : ""}`);
+    const pick = coachDice.includes(i + 1);
+    button.classList.toggle("coach-pick", pick);
+    setAttr(button, "aria-label", `Die ${i + 1}: ${face}${saved ? ", saved" : ""}` +
+                                  `${pick ? ", the coach would save it" : ""}`);
     button.disabled = !rolling;
   });
 }
