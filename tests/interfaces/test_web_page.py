@@ -498,6 +498,27 @@ def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
     page.context.close()
 
 
+def test_the_coach_s_stars_and_line_go_while_a_roll_is_on_its_way(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    start_game(page, server, seed=8)
+    my_turn_or_end(page)
+    settled(page)
+    assert page.locator("#dice .coach-pick").count() == 3
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    hook(page, "roll").click()
+    page.wait_for_selector("#table[data-pending='1']", state="attached")
+    # the advice was for the dice now rolling: it says nothing until the new dice are in
+    assert page.locator("#dice .coach-pick").count() == 0
+    assert page.locator("#advice").is_hidden()
+    settled(page)
+    page.wait_for_selector("#advice:not([hidden])", timeout=WAIT_MS)
+    page.context.close()
+
+
 def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
         browser: Browser, server: Server) -> None:
     host = new_page(browser)

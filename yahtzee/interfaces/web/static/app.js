@@ -423,7 +423,8 @@ function buildDice() {
 
 function drawDice() {
   const rolling = canPlay() && view.phase === "rolling";
-  const coachDice = rolling ? (view.advice_dice || []) : [];   // the dice the coach would save
+  // the dice the coach would save (its advice is for these dice: none while a roll is on its way)
+  const coachDice = rolling && !view.rolling ? (view.advice_dice || []) : [];
   view.dice.forEach((face, i) => {
     const {button, pips} = dice[i];
     const saved = view.saved[i];
@@ -517,7 +518,7 @@ function drawCard() {
   if (key !== cardKey) { buildCard(); cardKey = key; }
   const full = yahtzeeCard(state.players[0]);
   const playing = canPlay();
-  const coachBox = view.advice_box ?? null;   // the box the coach would score now
+  const coachBox = view.rolling ? null : view.advice_box ?? null;   // the box the coach would score
   $("open-note").hidden = !(view.phase === "over"
                             && view.players.some((p) => p.boxes.some((b) => b.score === null)));
   view.players.forEach((p, s) => {
@@ -703,7 +704,7 @@ function drawCoach() {
   const over = view.phase === "over";
   const chances = view.win_chances || [];
   $("coach-panel").hidden = !view.coach || over || waitingFor(view);   // no dice shown yet
-  const advice = canPlay() && view.advice ? view.advice : "";
+  const advice = canPlay() && !view.rolling && view.advice ? view.advice : "";   // none for dice gone
   for (const id of ["advice", "advice-low"]) {   // the second sits under the card on a phone
     setText($(id), advice);
     $(id).hidden = !advice;
