@@ -495,6 +495,8 @@ def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
         "Coach: score Twos (expected final score 245.4)")
     assert page.locator("#cards button.box.coach-pick").get_attribute("data-testid") == "box-2"
     assert page.locator("#dice .coach-pick").count() == 0
+    heads = page.locator("#cards thead th.player").all_inner_texts()
+    assert heads == ["Player 1 (you)", "Computer"]
     page.context.close()
 
 
@@ -559,6 +561,7 @@ def test_on_a_phone_every_player_s_card_is_on_screen_without_scrolling_sideways(
         box = hook(page, f"total-{seat}").bounding_box()
         assert box is not None and box["x"] + box["width"] <= right
     assert page.locator("#cards button.box:visible").count() == 13
+    assert page.locator("#cards thead .you").count() == 0  # on one screen everyone is "you"
     page.context.close()
 
 

@@ -526,7 +526,9 @@ function drawCard() {
     const th = cells.heads[s];
     if (th.dataset.key !== p.name) {
       th.dataset.key = p.name;
-      th.replaceChildren(p.name, ...(state.you.includes(p.seat) ? [el("span", {class: "you", text: " (you)"})] : []));
+      // "(you)" tells your column from the others'; all people on one screen are all "you"
+      const yours = state.you.includes(p.seat) && state.you.length === 1;
+      th.replaceChildren(p.name, ...(yours ? [el("span", {class: "you", text: " (you)"})] : []));
     }
     th.classList.toggle("turn", turn);
     setAttr(th, "aria-current", turn ? "true" : null);
