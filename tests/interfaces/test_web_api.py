@@ -31,7 +31,9 @@ from tests.web_helpers import console_totals  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.interfaces.web.server import (MAX_BODY, bind, lan_address, make_app,  # noqa: E402
                                            reachable)
-from yahtzee.interfaces.web.views import box_advice_words, keep_advice_words  # noqa: E402
+from yahtzee.domain.card import MenuItem  # noqa: E402
+from yahtzee.interfaces.web.views import (box_advice_words, keep_advice_words,  # noqa: E402
+                                          scored_line)
 from yahtzee.solver.coach import BoxAdvice, KeepAdvice  # noqa: E402
 from yahtzee.solver.ranking import Keep, ScoreBox  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
@@ -176,6 +178,17 @@ def test_the_coach_s_keep_in_the_page_s_words() -> None:
         "unsave every die and roll them all (expected final score 200.0)")
     assert box_advice_words(BoxAdvice(ScoreBox(10, "Small Straight"), 222.54)) == (
         "score Small Straight (expected final score 222.5)")
+
+
+def test_the_moves_list_says_one_point_as_one_point() -> None:
+    assert scored_line("Computer", MenuItem(1, "Ones", 1), 1) == (
+        "Computer scored 1 point in Ones (total 1)")
+    assert scored_line("Ann", MenuItem(5, "Fives", 15), 45) == (
+        "Ann scored 15 points in Fives (total 45)")
+    assert scored_line("Ann", MenuItem(6, "Sixes", 130, 100), 230) == (
+        "Ann scored 30 points in Sixes and a 100-point Yahtzee bonus (total 230)")
+    assert scored_line("Bo", MenuItem(12, "Yahtzee", 100), 150) == (
+        "Bo scored 100 points in Yahtzee (total 150)")
 
 
 def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(

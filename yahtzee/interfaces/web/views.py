@@ -11,12 +11,12 @@ from functools import lru_cache
 from typing import Any
 
 from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
-from yahtzee.domain.card import Variant
+from yahtzee.domain.card import MenuItem, Variant
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
 from yahtzee.interfaces.wording import (GAME_NAMES, faces, joker_text, keep_text,
                                         luck_line, move_text, percent, profile_text, reroll_text,
-                                        scored_text, winner_line)
+                                        winner_line)
 from yahtzee.solver.coach import BoxAdvice, KeepAdvice
 
 DENIALS = {
@@ -64,12 +64,26 @@ def happened_text(event: Happened, view: GameView) -> str:
     return _happened_line(event, view.seats[event.seat].name, view.variant)
 
 
+def scored_line(name: str, item: MenuItem, total: int) -> str:
+    """Return ``Ann scored 15 points in Fives (total 45)``, one point said as ``1 point``.
+
+    The console keeps the specification's ``You scored 1 points``; the page
+    speaks plainly.  A Yahtzee bonus earned on top of a box is told apart, as
+    at the console.
+    """
+    points = item.points - item.bonus
+    text = f"{name} scored {points} point{'' if points == 1 else 's'} in {item.name}"
+    if item.bonus:
+        text += f" and a {item.bonus}-point Yahtzee bonus"
+    return f"{text} (total {total})"
+
+
 @lru_cache(maxsize=8192)
 def _happened_line(event: Happened, name: str, variant: Variant) -> str:
     """Return ``happened_text``'s line (worded once: every state sent repeats the
     latest lines)."""
     if event.item is not None:
-        return f"{scored_text(name, event.item)} (total {event.total})"
+        return scored_line(name, event.item, event.total)
     if event.kept is None:
         return f"{name} rolled {faces(event.dice, variant)}"
     return f"{name} {reroll_text(event.kept, event.dice, variant)}"
