@@ -5,6 +5,9 @@ coach's advice, outcome profiles and chances, the joker rule's refusal,
 the luck line and the winner line: each sentence is made here once, so
 that a game reads the same at the terminal and in the browser.  Nothing
 here reads or prints; the console and the web put these texts on screen.
+Where the page shows what the terminal does not (no menu numbers, no die
+numbers) or the specification's wording does not bind it (``1 points``),
+the browser words the coach's line and a box's points itself (``web/views.py``).
 """
 
 from __future__ import annotations
