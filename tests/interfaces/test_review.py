@@ -33,10 +33,21 @@ class Page(HTMLParser):
         self.charts = 0
         self.scripts = 0
         self.styled = 0
+        self.landmarks: list[tuple[str, str]] = []
+        """Each section or region: ("label", its aria-label) or ("ref", its aria-labelledby)."""
+        self.texts: dict[str, str] = {}
+        """The text of each element with an ID."""
+        self._open: list[tuple[str, str]] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         """Note the turn rows, the chart, its lines and any script or style attribute."""
         found = {k: v or "" for k, v in attrs}
+        if tag == "section" or found.get("role") == "region":
+            self.landmarks.append(("label", found["aria-label"]) if "aria-label" in found
+                                  else ("ref", found.get("aria-labelledby", "")))
+        if "id" in found:
+            self._open.append((tag, found["id"]))
+            self.texts[found["id"]] = ""
         testid = found.get("data-testid", "")
         if tag == "tr" and testid.startswith("turn-"):
             self.rows[testid] = found
@@ -46,6 +57,21 @@ class Page(HTMLParser):
             self.lines.append(found)
         self.scripts += tag == "script"
         self.styled += "style" in found
+
+    def handle_data(self, data: str) -> None:
+        """Add text to the elements with an ID that are open."""
+        for _, ident in self._open:
+            self.texts[ident] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        """Close the element with an ID that ``tag`` ends."""
+        if self._open and self._open[-1][0] == tag:
+            self._open.pop()
+
+    def landmark_names(self) -> list[str]:
+        """Return the names of the sections and regions, as a screen reader lists them."""
+        return [value if kind == "label" else self.texts.get(value, "")
+                for kind, value in self.landmarks]
 
 
 def parse(text: str) -> Page:
@@ -109,6 +135,8 @@ def test_analyze_html_writes_one_self_contained_review(
     assert len(page.lines) == 3
     assert [line["data-seat"] for line in page.lines] == ["1", "2", "3"]
     assert len(page.rows) == 39 and "turn-13-3" in page.rows
+    names = page.landmark_names()  # a screen reader's list of regions tells them apart
+    assert "How each score came about" in names and len(set(names)) == len(names), names
     assert "http" not in text.replace("http://www.w3.org/2000/svg", "")
     assert "<Ann" not in text and "&lt;Ann &amp; &quot;Bo&quot;&gt;" in text
     assert re.search(r"&lt;Ann &amp; &quot;Bo&quot;&gt;: 33% at the start, \d+% at the start "

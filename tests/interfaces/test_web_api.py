@@ -28,8 +28,14 @@ with warnings.catch_warnings():
 
 from benchmarks.web_load import best_box  # noqa: E402
 from tests.web_helpers import console_totals  # noqa: E402
+from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.interfaces.web.server import (MAX_BODY, bind, lan_address, make_app,  # noqa: E402
                                            reachable)
+from yahtzee.domain.card import MenuItem  # noqa: E402
+from yahtzee.interfaces.web.views import (box_advice_words, keep_advice_words,  # noqa: E402
+                                          scored_line)
+from yahtzee.solver.coach import BoxAdvice, KeepAdvice  # noqa: E402
+from yahtzee.solver.ranking import Keep, ScoreBox  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.solver.moments import Moments  # noqa: E402
 from yahtzee.storage.history import History  # noqa: E402
@@ -146,6 +152,43 @@ def test_a_toggle_leaves_the_options_and_the_chances_as_they_were(
                                                             state["win_chances"])
     rolled = move(client, game, secret, action="roll").json()
     assert rolled["options"] != state["options"]
+
+
+def test_the_coach_names_dice_by_place_and_boxes_by_name_as_the_page_shows_them(
+        client: TestClient, course: Solution, course_moments: Moments) -> None:
+    game, (secret,) = new_game(client, seed=8)
+    state = wait_turn(client, game, secret)
+    assert state["dice"] == ["2", "3", "4", "2", "2"]
+    assert state["advice"] == ("Coach: keep 2 2 2 (save only the 1st, 4th and 5th dice) and "
+                               "roll (expected final score 254.6)")
+    assert (state["advice_box"], state["advice_dice"]) == (None, [1, 4, 5])
+    scoring = move(client, game, secret, action="score").json()
+    assert scoring["advice"] == "Coach: score Twos (expected final score 245.4)"
+    assert (scoring["advice_box"], scoring["advice_dice"]) == (2, [])
+
+
+def test_the_coach_s_keep_in_the_page_s_words() -> None:
+    variant = get_variant("yahtzee", "course")
+    keep = Keep((3, 4, 5), 5)
+    assert keep_advice_words(KeepAdvice(keep, (1, 2, 4), True, False, 184.46), variant) == (
+        "keep 3 4 5 (the saved dice) and roll (expected final score 184.5)")
+    assert keep_advice_words(KeepAdvice(Keep((6,), 5), (3,), False, False, 200.0), variant) == (
+        "keep 6 (save only the 3rd die) and roll (expected final score 200.0)")
+    assert keep_advice_words(KeepAdvice(Keep((), 5), (), False, True, 200.0), variant) == (
+        "unsave every die and roll them all (expected final score 200.0)")
+    assert box_advice_words(BoxAdvice(ScoreBox(10, "Small Straight"), 222.54)) == (
+        "score Small Straight (expected final score 222.5)")
+
+
+def test_the_moves_list_says_one_point_as_one_point() -> None:
+    assert scored_line("Computer", MenuItem(1, "Ones", 1), 1) == (
+        "Computer scored 1 point in Ones (total 1)")
+    assert scored_line("Ann", MenuItem(5, "Fives", 15), 45) == (
+        "Ann scored 15 points in Fives (total 45)")
+    assert scored_line("Ann", MenuItem(6, "Sixes", 130, 100), 230) == (
+        "Ann scored 30 points in Sixes and a 100-point Yahtzee bonus (total 230)")
+    assert scored_line("Bo", MenuItem(12, "Yahtzee", 100), 150) == (
+        "Bo scored 100 points in Yahtzee (total 150)")
 
 
 def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
@@ -481,8 +524,12 @@ def test_the_form_s_options_explain_the_kinds_and_rules(client: TestClient) -> N
         ("Novice", "plays like a beginner: about 45 points a game below the best"),
         ("Greedy", "takes the most points now")]
     assert {r["name"]: (r["label"], r["description"]) for r in options["rule_sets"]} == {
-        "official": ("Official (Hasbro)", "joker and 100-point Yahtzee bonuses"),
-        "course": ("Course (CS2100)", "the specification's rules")}
+        "official": ("Official (Hasbro)", "after a 50 in Yahtzee, every Yahtzee adds 100 "
+                     "points; with the Yahtzee box filled, a Yahtzee goes in another box as a "
+                     "joker"),
+        "course": ("Course (CS2100)", "after a 50 in Yahtzee, a Yahtzee may be scored there "
+                   "again for a 100-point bonus (3 at most), which takes the whole turn; no "
+                   "joker")}
     assert options["address"] is None  # no socket here: the page uses its own origin
 
 

@@ -137,8 +137,8 @@ def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
                  "Greedy: takes the most points now"):
         assert line in kinds
     rules = ann.locator("#rules-help").inner_text()
-    assert "Official (Hasbro): joker and 100-point Yahtzee bonuses" in rules
-    assert "Course (CS2100): the specification's rules" in rules
+    assert "Official (Hasbro): after a 50 in Yahtzee, every Yahtzee adds 100 points" in rules
+    assert "Course (CS2100): after a 50 in Yahtzee, a Yahtzee may be scored there again" in rules
     assert ann.locator(".seat:nth-of-type(1) .kind option:checked").inner_text() == "Person"
     accessible(ann, "the form")
     make_game(ann, server)

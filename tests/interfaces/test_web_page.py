@@ -476,6 +476,95 @@ def test_the_card_the_legend_the_keys_and_the_announcements(
     page.context.close()
 
 
+def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    start_game(page, server, seed=8)
+    my_turn_or_end(page)
+    settled(page)
+    assert "save only the 1st, 4th and 5th dice" in page.locator("#advice").inner_text()
+    assert page.locator("#cards button.box.coach-pick").count() == 0
+    starred = [n for n in range(1, 6)
+               if "coach-pick" in str(hook(page, f"die-{n}").get_attribute("class"))]
+    assert starred == [1, 4, 5]  # marked where they are: on a phone the advice is under the card
+    assert "the coach would save it" in str(hook(page, "die-4").get_attribute("aria-label"))
+    hook(page, "score").click()
+    settled(page)
+    page.wait_for_selector("#cards button.box.coach-pick")
+    assert page.locator("#advice").inner_text() == (
+        "Coach: score Twos (expected final score 245.4)")
+    assert page.locator("#cards button.box.coach-pick").get_attribute("data-testid") == "box-2"
+    assert page.locator("#dice .coach-pick").count() == 0
+    heads = page.locator("#cards thead th.player").all_inner_texts()
+    assert heads == ["Player 1 (you)", "Computer"]
+    page.context.close()
+
+
+def test_the_coach_s_stars_and_line_go_while_a_roll_is_on_its_way(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    start_game(page, server, seed=8)
+    my_turn_or_end(page)
+    settled(page)
+    assert page.locator("#dice .coach-pick").count() == 3
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    hook(page, "roll").click()
+    page.wait_for_selector("#table[data-pending='1']", state="attached")
+    # the advice was for the dice now rolling: it says nothing until the new dice are in
+    assert page.locator("#dice .coach-pick").count() == 0
+    assert page.locator("#advice").is_hidden()
+    settled(page)
+    page.wait_for_selector("#advice:not([hidden])", timeout=WAIT_MS)
+    page.context.close()
+
+
+def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
+        browser: Browser, server: Server) -> None:
+    host = new_page(browser)
+    host.goto(server.url)
+    hook(host, "new-game").wait_for()
+    host.select_option("#rules", "course")
+    host.select_option(".seat:nth-of-type(2) .kind", "human")
+    hook(host, "new-game").click()
+    host.wait_for_selector("#lobby:not([hidden])", timeout=WAIT_MS)
+    assert not hook(host, "die-1").is_visible()
+    assert host.locator("#coach-panel").is_hidden()
+    guest = new_page(browser)
+    guest.goto(str(hook(host, "seat-link-2").get_attribute("href")))
+    host.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
+    host.wait_for_selector("#coach-panel:not([hidden])", timeout=WAIT_MS)
+    guest.context.close()
+    host.context.close()
+
+
+@pytest.mark.parametrize("people", [3, 6])
+def test_on_a_phone_every_player_s_card_is_on_screen_without_scrolling_sideways(
+        browser: Browser, server: Server, people: int) -> None:
+    page = new_page(browser, 390, 844, touch=True)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    for _ in range(people - 2):
+        page.click("#add-seat")
+    page.select_option(".seat:nth-of-type(2) .kind", "human")
+    page.fill(".seat:nth-of-type(2) .name", "Bartholomew Long")
+    page.uncheck("#coach")
+    page.check("#hot-seat")
+    hook(page, "new-game").click()
+    my_turn_or_end(page)
+    cards = page.locator(".cards")
+    assert cards.evaluate("(c) => c.scrollWidth <= c.clientWidth"), "the card scrolls sideways"
+    right = cards.evaluate("(c) => c.getBoundingClientRect().right")
+    for seat in range(1, people + 1):
+        box = hook(page, f"total-{seat}").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= right
+    assert page.locator("#cards button.box:visible").count() == 13
+    assert page.locator("#cards thead .you").count() == 0  # on one screen everyone is "you"
+    page.context.close()
+
+
 LAYOUT_SHIFT = """() => new Promise((done) => {
   let shift = 0;
   new PerformanceObserver((list) => {

@@ -98,3 +98,12 @@ def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(
     for missing in ("2", "abc", "0" * 32, "9" * 12):
         answer = client.get(f"/game/{missing}/review")
         assert answer.status_code == 404 and "No finished game" in answer.text
+
+
+def test_the_pages_icon_is_answered_where_browsers_ask_for_it(client: TestClient) -> None:
+    # the history and review pages name no icon: a browser asks /favicon.ico, once a page
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("image/svg+xml")
+    assert answer.content == client.get("/static/favicon.svg").content
+    assert answer.content.startswith(b"<svg")

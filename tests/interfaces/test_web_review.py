@@ -86,11 +86,14 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
     page.goto(server.url)
     hook(page, "new-game").wait_for()
     page.fill("#seed", "8")
+    page.select_option("#rules", "course")  # the rules whose tables are ready: the coach speaks
     hook(page, "new-game").click()                                # a person against the computer
     page.wait_for_function("() => !document.querySelector('[data-testid=roll]').disabled",
                            timeout=WAIT_MS)
     hook(page, "die-2").click()
     page.wait_for_selector('[data-testid="die-2"][aria-pressed="true"]')
+    page.wait_for_selector("#advice:has-text('save only the 1st, 4th and 5th dice')",
+                           timeout=WAIT_MS)
     shoot(page, screens, "table-playing")
     page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(server.url)

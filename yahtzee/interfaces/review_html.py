@@ -283,7 +283,7 @@ def turn_table(review: Review) -> str:
     return ('<p class="note">Chance: the chance to win as the turn began. Cost: expected '
             'points given up against optimal play. Luck: points the rolls gave against what '
             'was expected. The table scrolls sideways on a narrow screen.</p>'
-            '<div class="scroll" tabindex="0" role="region" aria-label="Every turn">'
+            '<div class="scroll" tabindex="0" role="region" aria-label="Table of every turn">'
             '<table class="turns"><caption>Every turn, in the order played</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 

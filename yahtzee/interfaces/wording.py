@@ -5,6 +5,9 @@ coach's advice, outcome profiles and chances, the joker rule's refusal,
 the luck line and the winner line: each sentence is made here once, so
 that a game reads the same at the terminal and in the browser.  Nothing
 here reads or prints; the console and the web put these texts on screen.
+Where the page shows what the terminal does not (no menu numbers, no die
+numbers) or the specification's wording does not bind it (``1 points``),
+the browser words the coach's line and a box's points itself (``web/views.py``).
 """
 
 from __future__ import annotations
@@ -40,10 +43,15 @@ KIND_WORDS: dict[PlayerKind, tuple[str, str]] = {
 }
 """Each player kind as the browser's form shows it: its label and what it does, in one line."""
 RULES_WORDS = {
-    OFFICIAL.name: ("Official (Hasbro)", "joker and 100-point Yahtzee bonuses"),
-    COURSE.name: ("Course (CS2100)", "the specification's rules"),
+    OFFICIAL.name: ("Official (Hasbro)",
+                    "after a 50 in Yahtzee, every Yahtzee adds 100 points; with the Yahtzee box "
+                    "filled, a Yahtzee goes in another box as a joker"),
+    COURSE.name: ("Course (CS2100)",
+                  "after a 50 in Yahtzee, a Yahtzee may be scored there again for a 100-point "
+                  "bonus (3 at most), which takes the whole turn; no joker"),
 }
-"""Each rule set as the browser's form shows it: its label and what it means, in one line."""
+"""Each rule set as the browser's form shows it: its label and what it means, in one line
+(in words a player who never read the course's specification follows)."""
 NUMPY_NEEDED = ("computer players, the coach and the solver need numpy: "
                 "run  python -m pip install -e .  (or  python -m pip install numpy)")
 """What to say when numpy is missing."""

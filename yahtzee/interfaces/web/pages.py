@@ -9,6 +9,8 @@
   the history or by the browser game's ID (``yahtzee.interfaces.review_html``).
 - ``GET /review.css``: both pages' style sheet (the content security policy
   refuses inline styles).
+- ``GET /favicon.ico``: the table's icon, which a browser asks for at that
+  address on these pages (they name no icon of their own).
 
 The pages are plain HTML with inline SVG, no script; every text that comes
 from a player is escaped.  Reading never writes.
@@ -20,6 +22,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from importlib import resources
 from urllib.parse import urlencode
 
 from starlette.concurrency import run_in_threadpool
@@ -44,6 +47,8 @@ CACHED_REVIEWS = 32
 BROWSER_GAME = re.compile(r"[0-9a-f]{32}")
 """A browser game's ID, as ``/game/<id>`` names it."""
 STYLESHEET = "/review.css"
+ICON = resources.files("yahtzee.interfaces.web") / "static" / "favicon.svg"
+"""The table's icon, answered at ``/favicon.ico`` as well (an SVG: browsers look at the type)."""
 LINKS = (("/", "New game"), ("/history", "Finished games"))
 """The pages' navigation: the table's start page and the history."""
 
@@ -257,10 +262,15 @@ class Pages:
         """Answer with the pages' style sheet."""
         return Response(REVIEW_CSS, media_type="text/css")
 
+    async def icon(self, request: Request) -> Response:
+        """Answer with the table's icon (``/favicon.ico``), kept a day by the browser."""
+        return Response(ICON.read_bytes(), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=86400"})
+
 
 def page_routes(setup: Solvers, problems: StorageProblems,
                 storage: Storage | None = None) -> list[Route]:
     """Return the routes of the history and review pages (of ``storage``'s history)."""
     pages = Pages(setup, problems, storage)
     return [Route("/history", pages.history), Route("/game/{game_id}/review", pages.review),
-            Route(STYLESHEET, pages.style)]
+            Route(STYLESHEET, pages.style), Route("/favicon.ico", pages.icon)]

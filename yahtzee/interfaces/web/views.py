@@ -11,13 +11,13 @@ from functools import lru_cache
 from typing import Any
 
 from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
-from yahtzee.domain.card import Variant
+from yahtzee.domain.card import MenuItem, Variant
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
-from yahtzee.interfaces.wording import (GAME_NAMES, box_advice_text, faces, joker_text,
-                                        keep_advice_text, luck_line, move_text, percent,
-                                        profile_text, reroll_text, scored_text, winner_line)
-from yahtzee.solver.coach import BoxAdvice
+from yahtzee.interfaces.wording import (GAME_NAMES, faces, joker_text, keep_text,
+                                        luck_line, move_text, percent, profile_text, reroll_text,
+                                        winner_line)
+from yahtzee.solver.coach import BoxAdvice, KeepAdvice
 
 DENIALS = {
     Denial.UNKNOWN_GAME: (404, "No game has this address (it may have ended and been filed)."),
@@ -64,12 +64,26 @@ def happened_text(event: Happened, view: GameView) -> str:
     return _happened_line(event, view.seats[event.seat].name, view.variant)
 
 
+def scored_line(name: str, item: MenuItem, total: int) -> str:
+    """Return ``Ann scored 15 points in Fives (total 45)``, one point said as ``1 point``.
+
+    The console keeps the specification's ``You scored 1 points``; the page
+    speaks plainly.  A Yahtzee bonus earned on top of a box is told apart, as
+    at the console.
+    """
+    points = item.points - item.bonus
+    text = f"{name} scored {points} point{'' if points == 1 else 's'} in {item.name}"
+    if item.bonus:
+        text += f" and a {item.bonus}-point Yahtzee bonus"
+    return f"{text} (total {total})"
+
+
 @lru_cache(maxsize=8192)
 def _happened_line(event: Happened, name: str, variant: Variant) -> str:
     """Return ``happened_text``'s line (worded once: every state sent repeats the
     latest lines)."""
     if event.item is not None:
-        return f"{scored_text(name, event.item)} (total {event.total})"
+        return scored_line(name, event.item, event.total)
     if event.kept is None:
         return f"{name} rolled {faces(event.dice, variant)}"
     return f"{name} {reroll_text(event.kept, event.dice, variant)}"
@@ -110,6 +124,48 @@ COACH_GETTING_READY = ("Coach: getting ready (its tables are being built, the fi
 """What the seat to play reads while the coach's tables are still being built."""
 
 
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+"""The dice's places from the left, as the advice names them (the page numbers no die)."""
+
+
+def _and(words: list[str]) -> str:
+    """Return words joined as ``1st, 2nd and 4th``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _expected(expected: float) -> str:
+    """Return ``(expected final score 222.5)``, the end of every line of advice."""
+    return f"(expected final score {expected:.1f})"
+
+
+def box_advice_words(advice: BoxAdvice) -> str:
+    """Return the coach's box in the page's words: ``score Small Straight (expected ...)``.
+
+    The console's advice names the box by its menu number (``score 10 (Small
+    Straight)``), which the console's menu shows; the page shows no box
+    numbers, and a number there reads like points.
+    """
+    return f"score {advice.box.name} {_expected(advice.expected)}"
+
+
+def keep_advice_words(advice: KeepAdvice, variant: Variant) -> str:
+    """Return the coach's keep in the page's words, the dice to save by their place.
+
+    ``keep 3 4 5 (save only the 1st, 2nd and 4th dice) and roll (expected ...)``:
+    the console's ``dice 1 2 4`` reads on the page like faces, next to the
+    faces kept.
+    """
+    text = keep_text(advice.keep, variant)
+    if advice.save:
+        places = _and([ORDINALS[n - 1] for n in advice.save])
+        where = ("the saved dice" if advice.saved_already
+                 else f"save only the {places} {'die' if len(advice.save) == 1 else 'dice'}")
+        text = text.replace(" and roll", f" ({where}) and roll")
+    elif advice.unsave_all:
+        text = "unsave every die and roll them all"
+    return f"{text} {_expected(advice.expected)}"
+
+
 def _advice(view: GameView, you: frozenset[int]) -> str | None:
     """Return the coach's advice, for the seat it advises only (None for anyone else)."""
     if view.seat not in you or view.phase is Phase.OVER:
@@ -119,10 +175,38 @@ def _advice(view: GameView, you: frozenset[int]) -> str | None:
     if view.advice is None:
         return None
     if isinstance(view.advice, BoxAdvice):
-        return "Coach: " + box_advice_text(view.advice)
+        return "Coach: " + box_advice_words(view.advice)
     if view.box_now is not None:
-        return "Coach: stop rolling and " + box_advice_text(view.box_now)
-    return "Coach: " + keep_advice_text(view.advice, view.variant)
+        return "Coach: stop rolling and " + box_advice_words(view.box_now)
+    return "Coach: " + keep_advice_words(view.advice, view.variant)
+
+
+def _advice_dice(view: GameView, you: frozenset[int]) -> list[int]:
+    """Return the dice (numbers from 1) the coach would have saved for the next roll.
+
+    Empty when the coach advises no keep of some dice (rolling all, scoring
+    now, a box) or the seat is not the viewer's.  The page marks those dice,
+    so that the advice is seen where the dice are (on a phone the advice's
+    line sits under the card).
+    """
+    if view.seat not in you or view.phase is Phase.OVER or view.coach_pending:
+        return []
+    advice = view.advice
+    if not isinstance(advice, KeepAdvice) or view.box_now is not None:
+        return []
+    return list(advice.save)
+
+
+def _advice_box(view: GameView, you: frozenset[int]) -> int | None:
+    """Return the number of the box the coach advises scoring now (None: none, or not yours).
+
+    The page marks that box on the card.
+    """
+    if view.seat not in you or view.phase is Phase.OVER or view.coach_pending:
+        return None
+    if isinstance(view.advice, BoxAdvice):
+        return view.advice.box.number
+    return None if view.box_now is None else view.box_now.box.number
 
 
 def _chances(view: GameView) -> list[dict[str, Any]] | None:
@@ -165,6 +249,7 @@ def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
         "dice": [view.variant.face(v) for v in view.dice], "saved": list(view.saved),
         "rolls_left": view.rolls_left, "players": _players(view),
         "coach": view.coach, "advice": _advice(view, you),
+        "advice_box": _advice_box(view, you), "advice_dice": _advice_dice(view, you),
         "options": [f"{move_text(move, view.variant)}: {profile_text(profile)}"
                     for move, profile in view.options] if private else [],
         "win_chances": _chances(view),

@@ -423,6 +423,8 @@ function buildDice() {
 
 function drawDice() {
   const rolling = canPlay() && view.phase === "rolling";
+  // the dice the coach would save (its advice is for these dice: none while a roll is on its way)
+  const coachDice = rolling && !view.rolling ? (view.advice_dice || []) : [];
   view.dice.forEach((face, i) => {
     const {button, pips} = dice[i];
     const saved = view.saved[i];
@@ -435,7 +437,10 @@ function drawDice() {
     button.classList.toggle("pending", view.pendingDice[i]);
     button.classList.toggle("rolling", view.rolling && !saved);
     setAttr(button, "aria-pressed", saved ? "true" : "false");
-    setAttr(button, "aria-label", `Die ${i + 1}: ${face}${saved ? ", saved" : ""}`);
+    const pick = coachDice.includes(i + 1);
+    button.classList.toggle("coach-pick", pick);
+    setAttr(button, "aria-label", `Die ${i + 1}: ${face}${saved ? ", saved" : ""}` +
+                                  `${pick ? ", the coach would save it" : ""}`);
     button.disabled = !rolling;
   });
 }
@@ -513,7 +518,7 @@ function drawCard() {
   if (key !== cardKey) { buildCard(); cardKey = key; }
   const full = yahtzeeCard(state.players[0]);
   const playing = canPlay();
-  const coachBox = view.advice && /score (\d+) \(/.exec(view.advice);
+  const coachBox = view.rolling ? null : view.advice_box ?? null;   // the box the coach would score
   $("open-note").hidden = !(view.phase === "over"
                             && view.players.some((p) => p.boxes.some((b) => b.score === null)));
   view.players.forEach((p, s) => {
@@ -521,7 +526,9 @@ function drawCard() {
     const th = cells.heads[s];
     if (th.dataset.key !== p.name) {
       th.dataset.key = p.name;
-      th.replaceChildren(p.name, ...(state.you.includes(p.seat) ? [el("span", {class: "you", text: " (you)"})] : []));
+      // "(you)" tells your column from the others'; all people on one screen are all "you"
+      const yours = state.you.includes(p.seat) && state.you.length === 1;
+      th.replaceChildren(p.name, ...(yours ? [el("span", {class: "you", text: " (you)"})] : []));
     }
     th.classList.toggle("turn", turn);
     setAttr(th, "aria-current", turn ? "true" : null);
@@ -540,7 +547,7 @@ function drawCard() {
           setText(button, filled ? `${box.score} +${box.now}` : String(box.now));
           text.hidden = filled;
           button.classList.toggle("zero", box.now === 0);
-          button.classList.toggle("coach-pick", coachBox !== null && Number(coachBox[1]) === box.number);
+          button.classList.toggle("coach-pick", coachBox === box.number);
           setAttr(button, "aria-label", box.now === 0
             ? `Score 0 in ${box.name} (nothing scores there with these dice)`
             : `Score ${box.now} in ${box.name}${filled ? " (a bonus)" : ""}`);
@@ -698,8 +705,8 @@ async function startAnyway() {
 function drawCoach() {
   const over = view.phase === "over";
   const chances = view.win_chances || [];
-  $("coach-panel").hidden = !view.coach || over;
-  const advice = canPlay() && view.advice ? view.advice : "";
+  $("coach-panel").hidden = !view.coach || over || waitingFor(view);   // no dice shown yet
+  const advice = canPlay() && !view.rolling && view.advice ? view.advice : "";   // none for dice gone
   for (const id of ["advice", "advice-low"]) {   // the second sits under the card on a phone
     setText($(id), advice);
     $(id).hidden = !advice;
