@@ -33,7 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.solver.keeps import FloatArray, IntArray
-from yahtzee.solver.moments import LAST_TURN_POINTS, LastTurn
+from yahtzee.solver.moments import LastTurn
 
 KNOWN = 1e-9
 """A variance below this (points squared) is a score already known."""
@@ -221,10 +221,11 @@ def _share_below(x: FloatArray, field: Field, r: int, columns: IntArray,
         assert last is not None
         need = x[exact] - field.banked[r, columns[exact]][:, None]
         whole = np.floor(need)
-        at = np.clip(whole, 0, LAST_TURN_POINTS - 1).astype(np.int64)
+        length = last.pmf.shape[1]
+        at = np.clip(whole, 0, length - 1).astype(np.int64)
         row = rows[exact][:, None]
         at_most = np.where(whole >= 0, last.cdf[row, at], 0.0)
-        exactly = np.where((whole >= 0) & (whole < LAST_TURN_POINTS) & (need == whole),
+        exactly = np.where((whole >= 0) & (whole < length) & (need == whole),
                            last.pmf[row, at], 0.0)
         share[exact] = at_most - 0.5 * exactly
     return share

@@ -113,13 +113,19 @@ def lean_of(model: ScoringModel, states: States,
     return result
 
 
-def outlooks_of(model: ScoringModel, values: FloatArray, moments: Moments) -> Outlooks:
-    """Return the outlooks of optimal play from its ``values`` and ``moments``, last turn exact.
+EXACT_TURNS = 2
+"""The most turns left of a state whose outlook is its exact distribution (``LastTurn``)."""
 
-    The higher cumulants are those of ``moments.shape`` (a normal outlook without it).
+
+def outlooks_of(model: ScoringModel, values: FloatArray, moments: Moments,
+                exact_turns: int = EXACT_TURNS) -> Outlooks:
+    """Return the outlooks of optimal play from its ``values`` and ``moments``.
+
+    Exact with ``exact_turns`` turns left or fewer; before, the higher
+    cumulants are those of ``moments.shape`` (a normal outlook without it).
     """
     shape = None if moments.shape is None else moments.shape.tables()
-    return Outlooks.of(values, moments.second, shape, LastTurn(model, values))
+    return Outlooks.of(values, moments.second, shape, LastTurn(model, values, exact_turns))
 
 
 LeafWorth = Callable[[FloatArray, IntArray, IntArray], FloatArray]
