@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -83,6 +83,44 @@ def final_tables(model: ScoringModel) -> tuple[FloatArray, FloatArray, FloatArra
     return second, bonus, yahtzee
 
 
+def chosen_keeps(means: FloatArray) -> IntArray:
+    """Return, per roll and state (252, B), the keep optimal play takes from that roll.
+
+    ``means`` (462, B) are the keeps' expected scores; the keep taken is the
+    first of the roll's keeps (``SUB_KEEPS`` order) within ``TIE`` of the
+    best, as the strategies decide.
+    """
+    best = best_sub_keep(means)[ROLL_START:] - TIE
+    chosen = np.empty((NUM_ROLLS, means.shape[1]), dtype=np.int64)
+    for j in range(SUB_KEEPS.shape[1] - 1, -1, -1):
+        rows = SUB_KEEPS[:, j]
+        np.copyto(chosen, rows[:, None], where=means.take(rows, axis=0) >= best)
+    return chosen
+
+
+@cache
+def roll_after_keep() -> FloatArray:
+    """Return the chance of each roll after each keep (462, 252): the missing dice thrown."""
+    result = expected_over_keeps(np.eye(NUM_ROLLS))
+    result.flags.writeable = False
+    return result
+
+
+def final_roll_chances(turn: TurnValues) -> FloatArray:
+    """Return the chance of each final roll of a turn (252, B) under optimal play's keeps.
+
+    Worked forward from the first roll: each roll's chance moves to the keep
+    optimal play takes from it (``turn``'s values, as ``at_chosen_keeps``),
+    and a keep's spreads over the rolls it can become.
+    """
+    after = roll_after_keep()
+    chances = np.repeat(ROLL_PROBABILITY[:, None], turn.keep2.shape[1], axis=1)
+    for means in (turn.keep2, turn.keep1):
+        moves = after[chosen_keeps(means)]  # (252, B, 252): from roll, state, to roll
+        chances = np.einsum("rb,rbs->sb", chances, moves)
+    return chances
+
+
 def at_chosen_keeps(means: FloatArray, numbers: FloatArray) -> FloatArray:
     """Return, per roll, ``numbers`` at the keep optimal play takes from that roll.
 
@@ -90,12 +128,8 @@ def at_chosen_keeps(means: FloatArray, numbers: FloatArray) -> FloatArray:
     what is carried along; the keep taken is the first of the roll's keeps
     (``SUB_KEEPS`` order) within ``TIE`` of the best, as the strategies decide.
     """
-    best = best_sub_keep(means)[ROLL_START:] - TIE
     count = means.shape[1]
-    chosen = np.empty((NUM_ROLLS, count), dtype=np.int64)
-    for j in range(SUB_KEEPS.shape[1] - 1, -1, -1):
-        rows = SUB_KEEPS[:, j]
-        np.copyto(chosen, rows[:, None], where=means.take(rows, axis=0) >= best)
+    chosen = chosen_keeps(means)
     flat = numbers.reshape(len(numbers), -1)
     quantities = numbers.shape[1]
     index = (chosen[:, None, :] * (quantities * count)
@@ -345,15 +379,14 @@ class LastTurn:
     def _two_turn_pmf(self, states: States) -> FloatArray:
         """Return the distributions (B, width) of the points of a batch's two last turns.
 
-        Each final roll of the first turn scores the chosen box's points
-        ``r`` and leads to a state with one turn left, whose row, shifted
-        by ``r``, is the roll's distribution; keeps and rolls follow optimal
-        play as in ``_last_turn_pmf``.
+        Each final roll of the first turn, with its chance under optimal
+        play (``final_roll_chances``), scores the chosen box's points ``r``
+        and leads to a state with one turn left, whose row, shifted by
+        ``r``, it adds in.
         """
         model = self.model
         count = len(states)
-        turn = turn_values(model, self.values, states, table_specials(model, states),
-                           want_choice=True)
+        turn = _turn_choices(model, self.values.reshape(model.shape), states)
         assert turn.choice is not None
         slots, box, bonus = leaf_points(model, states, turn.choice)
         flag, mask, upper, reward = step(model, states.flag[None, :], states.mask[None, :],
@@ -362,14 +395,15 @@ class LastTurn:
         if (after < 0).any() or (after >= self.ones).any():
             raise ValueError("a state two turns from the end leads to no last turn")
         following = int(self.width[after].max())
-        width = int(reward.max()) + following
-        if width > self.pmf.shape[1]:
-            raise ValueError(f"two turns of {width - 1} points do not fit")
-        leaf = np.zeros((NUM_ROLLS, width, count))
-        shift = np.asarray(reward)[:, None, :] + np.arange(following)[None, :, None]
-        np.put_along_axis(leaf, shift, self.pmf[after, :following].transpose(0, 2, 1), axis=1)
-        result = np.zeros((count, self.pmf.shape[1]))
-        result[:, :width] = _spread_over_turn(turn, leaf)
+        length = self.pmf.shape[1]
+        if int(reward.max()) + following > length:
+            raise ValueError(f"two turns of {int(reward.max()) + following - 1} points do not fit")
+        chances = final_roll_chances(turn)
+        where = (np.arange(count)[None, :, None] * length + np.asarray(reward)[:, :, None]
+                 + np.arange(following)[None, None, :])
+        weights = chances[:, :, None] * self.pmf[after, :following]
+        result: FloatArray = np.bincount(where.ravel(), weights.ravel(),
+                                         minlength=count * length).reshape(count, length)
         return result
 
 
