@@ -281,11 +281,20 @@ LAST_TURN_BATCH = 32
 LAST_TURN_SUPPORT = 64
 """More than the different numbers of points a single last turn can score (38 at most)."""
 
-TWO_TURN_SUPPORT = 320
+TWO_TURN_POINTS = 320
+"""More than the points two last turns can score together (the length of a two-turn row).
+
+Every state with two turns left was worked out (``LastTurn(model, values,
+turns=2)``, all of ``level_states(model, model.rounds - 2)``): the most
+points two turns reach is 305 under the official rules (two Yahtzee
+bonuses with jokers, the upper bonus) and 200 under the course rules.
+"""
+
+TWO_TURN_SUPPORT = 160
 """More than the different numbers of points two last turns can score together.
 
-Measured over every state with two turns left: at most ... under the
-official rules and ... under the course rules (``tests/solver/test_moments.py``).
+Measured as ``TWO_TURN_POINTS``: at most 142 under the official rules, 122
+under the course rules.
 """
 
 
@@ -323,8 +332,8 @@ class LastTurn:
             share_equal_totals(model, row_table, model.rounds - k)
         self.row_of = row_table.ravel().astype(np.int64)
         """Per flat state index: its row (-1 for a state with more or fewer turns left)."""
-        width = LAST_TURN_POINTS * turns
-        support = LAST_TURN_SUPPORT if turns == 1 else TWO_TURN_SUPPORT
+        width, support = ((LAST_TURN_POINTS, LAST_TURN_SUPPORT) if turns == 1
+                          else (TWO_TURN_POINTS, TWO_TURN_SUPPORT))
         self.pmf = np.zeros((count, width))
         """Per row: the chance of each number of points."""
         self.cdf = np.zeros((count, width))
