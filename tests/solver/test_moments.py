@@ -266,7 +266,7 @@ def test_two_turn_distributions_have_the_tables_mean_and_second_moment(
     model = solution.model
     last = LastTurn(model, solution.values, turns=2)
     states = level_states(model, model.rounds - 2)
-    pick = np.random.default_rng(11).choice(len(states), size=96, replace=False)
+    pick = np.random.default_rng(11).choice(len(states), size=40, replace=False)
     index = state_index(model, states.flag[pick], states.mask[pick], states.upper[pick])
     rows = last.rows(index)
     assert (rows >= last.ones).all()

@@ -405,14 +405,16 @@ class LastTurn:
             raise ValueError("a state two turns from the end leads to no last turn")
         following = int(self.width[after].max())
         length = self.pmf.shape[1]
-        if int(reward.max()) + following > length:
-            raise ValueError(f"two turns of {int(reward.max()) + following - 1} points do not fit")
+        most = int((reward + self.width[after]).max()) - 1
+        if most >= length:
+            raise ValueError(f"two turns of {most} points do not fit")
         chances = final_roll_chances(turn)
-        where = (np.arange(count)[None, :, None] * length + np.asarray(reward)[:, :, None]
+        stride = length + following  # room for a row's zeros past its own width
+        where = (np.arange(count)[None, :, None] * stride + np.asarray(reward)[:, :, None]
                  + np.arange(following)[None, None, :])
         weights = chances[:, :, None] * self.pmf[after, :following]
-        result: FloatArray = np.bincount(where.ravel(), weights.ravel(),
-                                         minlength=count * length).reshape(count, length)
+        spread = np.bincount(where.ravel(), weights.ravel(), minlength=count * stride)
+        result: FloatArray = spread.reshape(count, stride)[:, :length].copy()
         return result
 
 
