@@ -187,24 +187,26 @@ def test_stored_moments_get_their_shape_built_alone_and_stored(
                for a, b in zip(loaded.shape.tables(), course_moments.shape.tables()))
 
 
-def turn_ends(strategy: OptimalStrategy, card: ScoreCard) -> dict[tuple[int, tuple[object, ...]],
-                                                                    float]:
-    """Return the exact distribution of (points added, the card's boxes after) over one turn."""
-    memo: dict[tuple[tuple[int, ...], int], dict[tuple[int, tuple[object, ...]], float]] = {}
+Boxes = tuple[tuple[int | None, ...], int]
+"""A card's boxes (None: open) and its Yahtzee bonuses."""
 
-    def scored(dice: tuple[int, ...]) -> tuple[int, tuple[object, ...]]:
+
+def turn_ends(strategy: OptimalStrategy, card: ScoreCard) -> dict[tuple[int, Boxes], float]:
+    """Return the exact distribution of (points added, the card's boxes after) over one turn."""
+    memo: dict[tuple[tuple[int, ...], int], dict[tuple[int, Boxes], float]] = {}
+
+    def scored(dice: tuple[int, ...]) -> tuple[int, Boxes]:
         """Return the points and boxes after scoring the dice as the strategy does."""
         copy = ScoreCard.restore(OFFICIAL, card.scores(), card.get_yahtzee_bonus())
         copy.choose(strategy.category(copy, dice), Dice.of(dice))
         return copy.score() - card.score(), (tuple(copy.scores()), copy.get_yahtzee_bonus())
 
-    def position(dice: tuple[int, ...], rolls_left: int
-                 ) -> dict[tuple[int, tuple[object, ...]], float]:
+    def position(dice: tuple[int, ...], rolls_left: int) -> dict[tuple[int, Boxes], float]:
         """Return the distribution from these dice with ``rolls_left`` re-rolls."""
         key = (tuple(sorted(dice)), rolls_left)
         if key not in memo:
             keep = strategy.keep(card, dice, rolls_left) if rolls_left else None
-            result: dict[tuple[int, tuple[object, ...]], float] = {}
+            result: dict[tuple[int, Boxes], float] = {}
             if keep is None:
                 result[scored(dice)] = 1.0
             else:
@@ -214,7 +216,7 @@ def turn_ends(strategy: OptimalStrategy, card: ScoreCard) -> dict[tuple[int, tup
             memo[key] = result
         return memo[key]
 
-    total: dict[tuple[int, tuple[object, ...]], float] = {}
+    total: dict[tuple[int, Boxes], float] = {}
     for dice, chance in outcomes(5):
         for end, p in position(dice, 2).items():
             total[end] = total.get(end, 0.0) + chance * p
@@ -239,7 +241,7 @@ def test_two_last_turns_are_the_first_turns_ends_each_followed_by_its_exact_last
     strategy = OptimalStrategy(OFFICIAL, official)
     brute: dict[int, float] = {}
     for (first, (boxes, bonus)), p in turn_ends(strategy, card).items():
-        after = ScoreCard.restore(OFFICIAL, list(boxes), bonus)  # type: ignore[arg-type]
+        after = ScoreCard.restore(OFFICIAL, list(boxes), bonus)
         for (second, _, _), q in last_turn(strategy, after).items():
             brute[first + second] = brute.get(first + second, 0.0) + p * q
     last = LastTurn(official.model, official.values, turns=2)
