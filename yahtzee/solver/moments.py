@@ -286,8 +286,8 @@ TWO_TURN_POINTS = 320
 
 Every state with two turns left was worked out (``LastTurn(model, values,
 turns=2)``, all of ``level_states(model, model.rounds - 2)``): the most
-points two turns reach is 305 under the official rules (two Yahtzee
-bonuses with jokers, the upper bonus) and 200 under the course rules.
+points two turns reach under optimal play is 305 under the official rules
+and 200 under the course rules.
 """
 
 TWO_TURN_SUPPORT = 160
