@@ -43,13 +43,15 @@ def main() -> int:
     parser.add_argument("--scale", type=float, default=0.0)
     parser.add_argument("--power", type=float, default=1.0)
     parser.add_argument("--lean", help="13 comma-separated weights (overrides --scale)")
+    parser.add_argument("--exact-turns", type=int, default=None,
+                        help="turns left with an exact outlook (default: EXACT_TURNS)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
     from yahtzee.app.session import Solvers
     from yahtzee.domain.rules import get_rules
     from yahtzee.solver.duel import Contender, duel
-    from yahtzee.solver.play_to_win import outlooks_of
+    from yahtzee.solver.play_to_win import EXACT_TURNS, outlooks_of
 
     lean = (tuple(float(w) for w in args.lean.split(",")) if args.lean
             else schedule(args.scale, args.power))
@@ -59,7 +61,8 @@ def main() -> int:
     setup = Solvers()
     solution = setup.solutions()(rules)
     model, values = solution.model, solution.values
-    outlooks = outlooks_of(model, values, setup.moments()(rules))
+    exact = EXACT_TURNS if args.exact_turns is None else args.exact_turns
+    outlooks = outlooks_of(model, values, setup.moments()(rules), exact)
     contenders = [Contender(model, values, True, lean=lean), Contender(model, values, False)]
     started = time.perf_counter()
     tally = duel(contenders, outlooks, args.games, args.seed, workers=os.cpu_count() or 1)
@@ -67,7 +70,7 @@ def main() -> int:
     rate = float(tally.wins[0]) / tally.games
     margin = Z_99 * (rate * (1 - rate) / tally.games) ** 0.5
     report = {"rules": args.rules, "games": tally.games,
-              "seed": args.seed, "lean": [round(w, 7) for w in lean],
+              "seed": args.seed, "lean": [round(w, 7) for w in lean], "exact_turns": exact,
               "win_rate": round(rate, 5),
               "interval_99": [round(rate - margin, 5), round(rate + margin, 5)],
               "mean_score": [round(float(p) / tally.games, 3) for p in tally.points],

@@ -1,8 +1,9 @@
-"""Moments of optimal play and outcome profiles, checked against a brute-force last turn.
+"""Moments of optimal play and outcome profiles, checked against brute-force last turns.
 
 For a card with one box left, the last turn's points are enumerated exactly:
 every roll with its chance, the strategy's own keep at each roll, and the box
-scored at the end.  The tables' mean, second moment and goal chances must be
+scored at the end; with two boxes left, each end of the first turn so
+enumerated is followed by its last turn.  The tables' mean, second moment and goal chances must be
 those numbers; profiles must agree with the strategy's expected scores.
 """
 
@@ -26,7 +27,10 @@ from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.events import BuildStarted, SolverEvent
-from yahtzee.solver.moments import Moments, solve_moments, solve_shape
+from yahtzee.solver.dynamic import States, level_states, state_index, table_specials, turn_values
+from yahtzee.solver.keeps import ROLL_PROBABILITY, expected_over_keeps
+from yahtzee.solver.moments import (LastTurn, Moments, at_chosen_keeps, final_roll_chances,
+                                    solve_moments, solve_shape)
 from yahtzee.solver.poker import PokerStrategy, poker_moments, poker_solution
 from yahtzee.solver.profiles import Profiler
 from yahtzee.solver.strategy import OptimalStrategy
@@ -181,3 +185,112 @@ def test_stored_moments_get_their_shape_built_alone_and_stored(
     assert loaded.shape is not None and course_moments.shape is not None
     assert all(np.array_equal(a, b)
                for a, b in zip(loaded.shape.tables(), course_moments.shape.tables()))
+
+
+Boxes = tuple[tuple[int | None, ...], int]
+"""A card's boxes (None: open) and its Yahtzee bonuses."""
+
+
+def turn_ends(strategy: OptimalStrategy, card: ScoreCard) -> dict[tuple[int, Boxes], float]:
+    """Return the exact distribution of (points added, the card's boxes after) over one turn."""
+    memo: dict[tuple[tuple[int, ...], int], dict[tuple[int, Boxes], float]] = {}
+
+    def scored(dice: tuple[int, ...]) -> tuple[int, Boxes]:
+        """Return the points and boxes after scoring the dice as the strategy does."""
+        copy = ScoreCard.restore(OFFICIAL, card.scores(), card.get_yahtzee_bonus())
+        copy.choose(strategy.category(copy, dice), Dice.of(dice))
+        return copy.score() - card.score(), (tuple(copy.scores()), copy.get_yahtzee_bonus())
+
+    def position(dice: tuple[int, ...], rolls_left: int) -> dict[tuple[int, Boxes], float]:
+        """Return the distribution from these dice with ``rolls_left`` re-rolls."""
+        key = (tuple(sorted(dice)), rolls_left)
+        if key not in memo:
+            keep = strategy.keep(card, dice, rolls_left) if rolls_left else None
+            result: dict[tuple[int, Boxes], float] = {}
+            if keep is None:
+                result[scored(dice)] = 1.0
+            else:
+                for thrown, chance in outcomes(5 - len(keep)):
+                    for end, p in position(tuple(keep) + thrown, rolls_left - 1).items():
+                        result[end] = result.get(end, 0.0) + chance * p
+            memo[key] = result
+        return memo[key]
+
+    total: dict[tuple[int, Boxes], float] = {}
+    for dice, chance in outcomes(5):
+        for end, p in position(dice, 2).items():
+            total[end] = total.get(end, 0.0) + chance * p
+    return total
+
+
+@pytest.mark.parametrize("open_boxes, scores", [
+    ((CV.YAHTZEE, CV.LG_STRAIGHT), {}),
+    ((CV.SIXES, CV.FULL_HOUSE), {CV.ONES: 3, CV.TWOS: 6, CV.THREES: 9, CV.FOURS: 12,
+                                 CV.FIVES: 15}),
+], ids=["yahtzee-and-large-straight", "sixes-for-the-bonus-and-full-house"])
+def test_two_last_turns_are_the_first_turns_ends_each_followed_by_its_exact_last_turn(
+        official: Solution, official_moments: Moments, open_boxes: tuple[CV, CV],
+        scores: dict[CV, int]) -> None:
+    card_scores: list[int | None] = [0] * 13
+    card_scores[CV.CHANCE.get_value()] = 5
+    for cv, points in scores.items():
+        card_scores[cv.get_value()] = points
+    for cv in open_boxes:
+        card_scores[cv.get_value()] = None
+    card = ScoreCard.restore(OFFICIAL, card_scores, 0)
+    strategy = OptimalStrategy(OFFICIAL, official)
+    brute: dict[int, float] = {}
+    for (first, (boxes, bonus)), p in turn_ends(strategy, card).items():
+        after = ScoreCard.restore(OFFICIAL, list(boxes), bonus)
+        for (second, _, _), q in last_turn(strategy, after).items():
+            brute[first + second] = brute.get(first + second, 0.0) + p * q
+    last = LastTurn(official.model, official.values, turns=2)
+    flag, mask, upper = strategy.state_key(card)
+    row = int(last.rows(np.array([state_index(official.model, np.array(flag), np.array(mask),
+                                              np.array(upper))]))[0])
+    assert row >= last.ones  # a row of the two-turn level
+    pmf = last.pmf[row]
+    assert sorted(np.flatnonzero(pmf).tolist()) == sorted(brute)
+    for points, chance in brute.items():
+        assert pmf[points] == pytest.approx(chance, abs=1e-13)
+    assert last.size[row] == len(brute)
+    assert last.cdf[row, -1] == pytest.approx(1.0, abs=1e-13)
+    assert pmf @ np.arange(len(pmf)) == pytest.approx(strategy.expected_final(card)
+                                                      - card.score(), abs=1e-9)
+
+
+@pytest.mark.parametrize("rules_name", ["official", "course"])
+def test_two_turn_distributions_have_the_tables_mean_and_second_moment(
+        rules_name: str, official: Solution, course: Solution, official_moments: Moments,
+        course_moments: Moments) -> None:
+    solution, moments = ((official, official_moments) if rules_name == "official"
+                         else (course, course_moments))
+    model = solution.model
+    last = LastTurn(model, solution.values, turns=2)
+    states = level_states(model, model.rounds - 2)
+    pick = np.random.default_rng(11).choice(len(states), size=40, replace=False)
+    index = state_index(model, states.flag[pick], states.mask[pick], states.upper[pick])
+    rows = last.rows(index)
+    assert (rows >= last.ones).all()
+    pmf = last.pmf[rows]
+    points = np.arange(pmf.shape[1])
+    assert np.allclose(pmf.sum(axis=1), 1.0, atol=1e-12)
+    assert np.allclose(pmf @ points, solution.values.ravel()[index], atol=1e-9)
+    assert np.allclose(pmf @ points ** 2, moments.second.ravel()[index], atol=1e-6)
+    assert (last.rows(np.array([0])) == -1).all()  # the empty card: 13 turns left
+
+
+def test_final_roll_chances_follow_optimal_keeps_forward_as_a_backward_pass_does(
+        official: Solution) -> None:
+    model = official.model
+    states = level_states(model, 7)
+    states = States(states.flag[:5], states.mask[:5], states.upper[:5])
+    turn = turn_values(model, official.values, states, table_specials(model, states))
+    forward = final_roll_chances(turn)
+    assert np.allclose(forward.sum(axis=0), 1.0, atol=1e-13)
+    one_hot = np.repeat(np.eye(252)[:, :, None], len(states), axis=2)  # (roll, which, state)
+    one_left = expected_over_keeps(one_hot.reshape(252, -1)).reshape(-1, 252, len(states))
+    after_second = at_chosen_keeps(turn.keep1, one_left).reshape(252, -1)
+    two_left = expected_over_keeps(after_second).reshape(-1, 252, len(states))
+    backward = np.tensordot(ROLL_PROBABILITY, at_chosen_keeps(turn.keep2, two_left), axes=1)
+    assert np.allclose(forward, backward, atol=1e-15)

@@ -84,9 +84,9 @@ def win_chances(coach: Coach, card: Card, dice: Sequence[int], roll: int,
                 moves: Sequence[Move], opponents: Sequence[int]) -> list[float | None]:
     """Return each move's chance to win against ``opponents``' totals, taken as final.
 
-    A box's chance is exact once the card has one turn left or none, and
-    otherwise takes the rest of the game as normal with optimal play's mean
-    and variance; a keep's assumes the rest of the turn is played for the
+    A box's chance is exact once the card has two turns left or fewer, and
+    otherwise takes the rest of the game from the outlook's four cumulants
+    of optimal play's points to come; a keep's assumes the rest of the turn is played for the
     win.  Ties are shared.  The totals are right once the opponents have
     played their last turn; while they still have turns to play, the chance
     is higher than the truth.  None for every move without profiles.

@@ -279,7 +279,7 @@ class Coach:
 
         ``totals`` are the other players' final scores; only the highest can
         be beaten or tied.  A box's chance is exact after the last turn or
-        with one turn left, the rest of the game otherwise read from the one
+        with one or two turns left, the rest of the game otherwise read from the one
         outlook of every win chance (``outlook``), a tie shared with everyone
         on that total.  A keep's chance is that of playing the rest of the turn
         for the win (``PlayToWinStrategy``), a tie with the top total counting

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 import numpy as np
@@ -83,6 +83,44 @@ def final_tables(model: ScoringModel) -> tuple[FloatArray, FloatArray, FloatArra
     return second, bonus, yahtzee
 
 
+def chosen_keeps(means: FloatArray) -> IntArray:
+    """Return, per roll and state (252, B), the keep optimal play takes from that roll.
+
+    ``means`` (462, B) are the keeps' expected scores; the keep taken is the
+    first of the roll's keeps (``SUB_KEEPS`` order) within ``TIE`` of the
+    best, as the strategies decide.
+    """
+    best = best_sub_keep(means)[ROLL_START:] - TIE
+    chosen = np.empty((NUM_ROLLS, means.shape[1]), dtype=np.int64)
+    for j in range(SUB_KEEPS.shape[1] - 1, -1, -1):
+        rows = SUB_KEEPS[:, j]
+        np.copyto(chosen, rows[:, None], where=means.take(rows, axis=0) >= best)
+    return chosen
+
+
+@cache
+def roll_after_keep() -> FloatArray:
+    """Return the chance of each roll after each keep (462, 252): the missing dice thrown."""
+    result = expected_over_keeps(np.eye(NUM_ROLLS))
+    result.flags.writeable = False
+    return result
+
+
+def final_roll_chances(turn: TurnValues) -> FloatArray:
+    """Return the chance of each final roll of a turn (252, B) under optimal play's keeps.
+
+    Worked forward from the first roll: each roll's chance moves to the keep
+    optimal play takes from it (``turn``'s values, as ``at_chosen_keeps``),
+    and a keep's spreads over the rolls it can become.
+    """
+    after = roll_after_keep()
+    chances = np.repeat(ROLL_PROBABILITY[:, None], turn.keep2.shape[1], axis=1)
+    for means in (turn.keep2, turn.keep1):
+        moves = after[chosen_keeps(means)]  # (252, B, 252): from roll, state, to roll
+        chances = np.einsum("rb,rbs->sb", chances, moves)
+    return chances
+
+
 def at_chosen_keeps(means: FloatArray, numbers: FloatArray) -> FloatArray:
     """Return, per roll, ``numbers`` at the keep optimal play takes from that roll.
 
@@ -90,12 +128,8 @@ def at_chosen_keeps(means: FloatArray, numbers: FloatArray) -> FloatArray:
     what is carried along; the keep taken is the first of the roll's keeps
     (``SUB_KEEPS`` order) within ``TIE`` of the best, as the strategies decide.
     """
-    best = best_sub_keep(means)[ROLL_START:] - TIE
     count = means.shape[1]
-    chosen = np.empty((NUM_ROLLS, count), dtype=np.int64)
-    for j in range(SUB_KEEPS.shape[1] - 1, -1, -1):
-        rows = SUB_KEEPS[:, j]
-        np.copyto(chosen, rows[:, None], where=means.take(rows, axis=0) >= best)
+    chosen = chosen_keeps(means)
     flat = numbers.reshape(len(numbers), -1)
     quantities = numbers.shape[1]
     index = (chosen[:, None, :] * (quantities * count)
@@ -239,7 +273,7 @@ def _start_numbers(model: ScoringModel, values: FloatArray, tables: Sequence[Flo
 
 
 LAST_TURN_POINTS = 256
-"""More than the points a single turn can score (the length of a distribution)."""
+"""More than the points a single turn can score (the length of a one-turn distribution)."""
 
 LAST_TURN_BATCH = 32
 """States whose last-turn distributions are worked out together."""
@@ -247,75 +281,166 @@ LAST_TURN_BATCH = 32
 LAST_TURN_SUPPORT = 64
 """More than the different numbers of points a single last turn can score (38 at most)."""
 
+TWO_TURN_POINTS = 320
+"""More than the points two last turns can score together (the length of a two-turn row).
+
+Every state with two turns left was worked out (``LastTurn(model, values,
+turns=2)``, all of ``level_states(model, model.rounds - 2)``): the most
+points two turns reach under optimal play is 305 under the official rules
+and 200 under the course rules.
+"""
+
+TWO_TURN_SUPPORT = 160
+"""More than the different numbers of points two last turns can score together.
+
+Measured as ``TWO_TURN_POINTS``: at most 142 under the official rules, 122
+under the course rules.
+"""
+
 
 class LastTurn:
-    """The exact distribution of the last turn's points, for states with one turn left.
+    """The exact distribution of the points to come, for states with one turn left (or two).
 
     Optimal play's choices are followed.  States whose upper totals play
     alike share a row (see ``dynamic.level_states``); a row is worked out
     the first time one of its states is asked for (a few milliseconds each)
-    and then kept.
+    and then kept.  With ``turns=2`` the states with two turns left have
+    rows too: the first turn's ends, each followed by the exact last turn
+    from where it leads, so a row is a mixture of shifted one-turn rows.
+    Rows are numbered one-turn states first.
     """
 
-    def __init__(self, model: ScoringModel, values: FloatArray) -> None:
-        """Prepare the distributions of ``model``'s states, read from its state ``values``."""
+    def __init__(self, model: ScoringModel, values: FloatArray, turns: int = 1) -> None:
+        """Prepare the distributions of ``model``'s states, read from its state ``values``.
+
+        ``turns`` (1 or 2): the most turns left of a state with a row.
+        """
+        if turns not in (1, 2):
+            raise ValueError(f"exact distributions cover one or two turns, not {turns}")
         self.model = model
         self.values = values
-        self.states = level_states(model, model.rounds - 1)
+        levels = [level_states(model, model.rounds - k) for k in range(1, turns + 1)]
+        self.states = States(*(np.concatenate([getattr(level, name) for level in levels])
+                               for name in ("flag", "mask", "upper")))
+        self.ones = len(levels[0])
+        """Rows below this have one turn left; the rest two."""
         count = len(self.states)
         row_table = np.full(model.shape, -1.0)
         row_table.ravel()[state_index(model, self.states.flag, self.states.mask,
                                       self.states.upper)] = np.arange(count)
-        share_equal_totals(model, row_table, model.rounds - 1)
+        for k in range(1, turns + 1):
+            share_equal_totals(model, row_table, model.rounds - k)
         self.row_of = row_table.ravel().astype(np.int64)
         """Per flat state index: its row (-1 for a state with more or fewer turns left)."""
-        self.pmf = np.zeros((count, LAST_TURN_POINTS))
+        width, support = ((LAST_TURN_POINTS, LAST_TURN_SUPPORT) if turns == 1
+                          else (TWO_TURN_POINTS, TWO_TURN_SUPPORT))
+        self.pmf = np.zeros((count, width))
         """Per row: the chance of each number of points."""
-        self.cdf = np.zeros((count, LAST_TURN_POINTS))
+        self.cdf = np.zeros((count, width))
         """Per row: the chance of at most each number of points."""
         self.width = np.zeros(count, dtype=np.int64)
         """Per row: one more than the most points its distribution reaches."""
-        self.points = np.zeros((count, LAST_TURN_SUPPORT), dtype=np.int16)
+        self.points = np.zeros((count, support), dtype=np.int16)
         """Per row: the numbers of points it can score, lowest first (then padding)."""
-        self.chances = np.zeros((count, LAST_TURN_SUPPORT))
+        self.chances = np.zeros((count, support))
         """Per row: the chance of each of ``points`` (0 for the padding)."""
         self.size = np.zeros(count, dtype=np.int64)
         """Per row: how many numbers of points it can score."""
         self._solved = np.zeros(count, dtype=np.bool_)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     def rows(self, index: IntArray) -> IntArray:
-        """Return the rows of the states ``index`` (-1 where a state has not one turn left)."""
+        """Return the rows of the states ``index`` (-1 where a state has no row)."""
         rows: IntArray = self.row_of.take(index)
         with self._lock:
             found = rows[rows >= 0]
             wanted = np.unique(found[~self._solved.take(found)])
-            for start in range(0, len(wanted), LAST_TURN_BATCH):
-                some = wanted[start:start + LAST_TURN_BATCH]
-                states = States(self.states.flag[some], self.states.mask[some],
-                                self.states.upper[some])
-                pmf = _last_turn_pmf(self.model, self.values, states)
-                self.pmf[some] = pmf
-                self.cdf[some] = np.cumsum(pmf, axis=1)
-                self.width[some] = LAST_TURN_POINTS - np.argmax(pmf[:, ::-1] > 0, axis=1)
-                self._compact(some, pmf)
-                self._solved[some] = True
+            for level in (wanted[wanted < self.ones], wanted[wanted >= self.ones]):
+                for start in range(0, len(level), LAST_TURN_BATCH):
+                    self._solve(level[start:start + LAST_TURN_BATCH])
         return rows
+
+    def _solve(self, some: IntArray) -> None:
+        """Work out and keep the rows ``some``, all of one level (one turn left, or two)."""
+        states = States(self.states.flag[some], self.states.mask[some],
+                        self.states.upper[some])
+        if some[0] < self.ones:
+            pmf = _last_turn_pmf(self.model, self.values, states, self.pmf.shape[1])
+        else:
+            pmf = self._two_turn_pmf(states)
+        self.pmf[some] = pmf
+        self.cdf[some] = np.cumsum(pmf, axis=1)
+        self.width[some] = pmf.shape[1] - np.argmax(pmf[:, ::-1] > 0, axis=1)
+        self._compact(some, pmf)
+        self._solved[some] = True
 
     def _compact(self, some: IntArray, pmf: FloatArray) -> None:
         """Store the rows ``some`` of ``pmf`` as the points they can score and their chances."""
         possible = pmf > 0
         size = possible.sum(axis=1)
-        if size.max() > LAST_TURN_SUPPORT:
+        if size.max() > self.points.shape[1]:
             raise ValueError(f"a turn with {size.max()} possible scores does not fit")
-        order = np.argsort(~possible, axis=1, kind="stable")[:, :LAST_TURN_SUPPORT]
+        order = np.argsort(~possible, axis=1, kind="stable")[:, :self.points.shape[1]]
         self.points[some] = order
         self.chances[some] = np.take_along_axis(pmf, order, axis=1)
         self.size[some] = size
 
+    def _two_turn_pmf(self, states: States) -> FloatArray:
+        """Return the distributions (B, width) of the points of a batch's two last turns.
 
-def _last_turn_pmf(model: ScoringModel, values: FloatArray, states: States) -> FloatArray:
-    """Return the distributions (B, ``LAST_TURN_POINTS``) of a batch's last-turn points.
+        Each final roll of the first turn, with its chance under optimal
+        play (``final_roll_chances``), scores the chosen box's points ``r``
+        and leads to a state with one turn left, whose row, shifted by
+        ``r``, it adds in.
+        """
+        model = self.model
+        count = len(states)
+        turn = _turn_choices(model, self.values.reshape(model.shape), states)
+        assert turn.choice is not None
+        slots, box, bonus = leaf_points(model, states, turn.choice)
+        flag, mask, upper, reward = step(model, states.flag[None, :], states.mask[None, :],
+                                         states.upper[None, :], slots, box, bonus)
+        after = self.rows(state_index(model, flag, mask, upper))
+        if (after < 0).any() or (after >= self.ones).any():
+            raise ValueError("a state two turns from the end leads to no last turn")
+        following = int(self.width[after].max())
+        length = self.pmf.shape[1]
+        most = int((reward + self.width[after]).max()) - 1
+        if most >= length:
+            raise ValueError(f"two turns of {most} points do not fit")
+        chances = final_roll_chances(turn)
+        stride = length + following  # room for a row's zeros past its own width
+        where = (np.arange(count)[None, :, None] * stride + np.asarray(reward)[:, :, None]
+                 + np.arange(following)[None, None, :])
+        weights = chances[:, :, None] * self.pmf[after, :following]
+        spread = np.bincount(where.ravel(), weights.ravel(), minlength=count * stride)
+        result: FloatArray = spread.reshape(count, stride)[:, :length].copy()
+        return result
+
+
+def _spread_over_turn(turn: TurnValues, leaf: FloatArray) -> FloatArray:
+    """Return the distributions (B, W) at a turn's start from those at its final rolls.
+
+    ``leaf`` (252, W, B) holds each final roll's distribution of points; a
+    keep's is the mean over the missing dice, a roll's that of the keep
+    optimal play takes (``turn``'s values), the start's the mean over the
+    first roll (each state's sum in one order, whatever the batch).
+    """
+    width, count = leaf.shape[1], leaf.shape[2]
+    one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1)).reshape(-1, width, count)
+    after_second = at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
+    two_left = expected_over_keeps(after_second).reshape(-1, width, count)
+    after_first = at_chosen_keeps(turn.keep2, two_left)
+    start = np.zeros((width, count))
+    for chance, row in zip(ROLL_PROBABILITY, after_first):
+        start += chance * row
+    result: FloatArray = start.T
+    return result
+
+
+def _last_turn_pmf(model: ScoringModel, values: FloatArray, states: States,
+                   length: int = LAST_TURN_POINTS) -> FloatArray:
+    """Return the distributions (B, ``length``) of a batch's last-turn points.
 
     Worked out like ``turn_moments``: a final roll scores the chosen box's
     points for certain; a keep's distribution is the mean over the missing
@@ -332,15 +457,8 @@ def _last_turn_pmf(model: ScoringModel, values: FloatArray, states: States) -> F
         raise ValueError(f"a turn of {width - 1} points does not fit")
     leaf = np.zeros((NUM_ROLLS, width, count))
     np.put_along_axis(leaf, np.asarray(reward)[:, None, :], 1.0, axis=1)
-    one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1)).reshape(-1, width, count)
-    after_second = at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)
-    two_left = expected_over_keeps(after_second).reshape(-1, width, count)
-    after_first = at_chosen_keeps(turn.keep2, two_left)
-    start = np.zeros((width, count))
-    for chance, row in zip(ROLL_PROBABILITY, after_first):  # each state's sum in one order,
-        start += chance * row                               # whatever the batch
-    result = np.zeros((count, LAST_TURN_POINTS))
-    result[:, :width] = start.T
+    result = np.zeros((count, length))
+    result[:, :width] = _spread_over_turn(turn, leaf)
     return result
 
 

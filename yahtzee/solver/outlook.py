@@ -8,7 +8,8 @@ A player's final score is the points banked plus the points still to come
 under optimal play from the card's state between turns:
 
 - after the last turn nothing is to come: the score is known;
-- with one turn left the distribution is exact (``LastTurn``);
+- with one turn left or two the distribution is exact (``LastTurn``, its
+  rows worked out the first time a state needs one);
 - earlier it is known by four exact numbers (the state values, ``Moments``
   and ``Shape``): the mean, the variance and the third and fourth
   cumulants, and spread as the Edgeworth expansion around the normal with
@@ -33,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from yahtzee.solver.keeps import FloatArray, IntArray
-from yahtzee.solver.moments import LAST_TURN_POINTS, LastTurn
+from yahtzee.solver.moments import LastTurn
 
 KNOWN = 1e-9
 """A variance below this (points squared) is a score already known."""
@@ -131,9 +132,9 @@ class Outlooks:
     """Per state between turns, what is known of the points still to come under optimal play.
 
     The mean, the variance and the third and fourth cumulants for every
-    state (flat, indexed like the value table), and for a state with one
-    turn left (``last``, when given) the exact distribution.  Without
-    ``last`` or the higher cumulants (zeros), the outlook is normal.
+    state (flat, indexed like the value table), and for a state with a row
+    in ``last`` (one turn left, or two; when given) the exact distribution.
+    Without ``last`` or the higher cumulants (zeros), the outlook is normal.
     """
 
     mean: FloatArray
@@ -173,8 +174,8 @@ class Field:
 
     Every array has shape (R, B), one row per opponent: the mean and the
     variance of its final score, its third and fourth cumulants, its points
-    so far and, where its last turn is still to play (``rows`` >= 0), the
-    row of its exact distribution.
+    so far and, where its points to come are exactly known (``rows`` >= 0),
+    the row of its exact distribution.
     """
 
     means: FloatArray
@@ -221,10 +222,11 @@ def _share_below(x: FloatArray, field: Field, r: int, columns: IntArray,
         assert last is not None
         need = x[exact] - field.banked[r, columns[exact]][:, None]
         whole = np.floor(need)
-        at = np.clip(whole, 0, LAST_TURN_POINTS - 1).astype(np.int64)
+        length = last.pmf.shape[1]
+        at = np.clip(whole, 0, length - 1).astype(np.int64)
         row = rows[exact][:, None]
         at_most = np.where(whole >= 0, last.cdf[row, at], 0.0)
-        exactly = np.where((whole >= 0) & (whole < LAST_TURN_POINTS) & (need == whole),
+        exactly = np.where((whole >= 0) & (whole < length) & (need == whole),
                            last.pmf[row, at], 0.0)
         share[exact] = at_most - 0.5 * exactly
     return share
