@@ -476,12 +476,19 @@ def test_the_card_the_legend_the_keys_and_the_announcements(
     page.context.close()
 
 
-def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
-        browser: Browser, server: Server) -> None:
+def coached_first_turn(browser: Browser, server: Server) -> Page:
+    """Return a page on the person's first turn of a coached game whose dice show 2 3 4 2 2
+    (seed 8; the coach saves the 1st, 4th and 5th dice, then scores Twos)."""
     page = new_page(browser)
     start_game(page, server, seed=8)
     my_turn_or_end(page)
     settled(page)
+    return page
+
+
+def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
+        browser: Browser, server: Server) -> None:
+    page = coached_first_turn(browser, server)
     assert "save only the 1st, 4th and 5th dice" in page.locator("#advice").inner_text()
     assert page.locator("#cards button.box.coach-pick").count() == 0
     starred = [n for n in range(1, 6)
@@ -502,10 +509,7 @@ def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
 
 def test_the_coach_s_stars_and_line_go_while_a_roll_is_on_its_way(
         browser: Browser, server: Server) -> None:
-    page = new_page(browser)
-    start_game(page, server, seed=8)
-    my_turn_or_end(page)
-    settled(page)
+    page = coached_first_turn(browser, server)
     assert page.locator("#dice .coach-pick").count() == 3
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")

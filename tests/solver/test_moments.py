@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from itertools import combinations_with_replacement
 from pathlib import Path
+from typing import TypeVar
 from math import factorial
 
 import numpy as np
@@ -46,10 +47,40 @@ def outcomes(count: int) -> Iterator[tuple[tuple[int, ...], float]]:
         yield faces, ways / 6 ** count
 
 
+End = TypeVar("End", bound=Hashable)
+"""What a turn's end is counted by (points, and what else a test follows)."""
+
+
+def turn_outcomes(strategy: OptimalStrategy, card: ScoreCard,
+                  scored: Callable[[tuple[int, ...]], End]) -> dict[End, float]:
+    """Return the exact distribution of ``scored(final dice)`` over one turn played by
+    ``strategy`` from ``card``, every roll enumerated."""
+    memo: dict[tuple[tuple[int, ...], int], dict[End, float]] = {}
+
+    def position(dice: tuple[int, ...], rolls_left: int) -> dict[End, float]:
+        """Return the distribution from these dice with ``rolls_left`` re-rolls."""
+        key = (tuple(sorted(dice)), rolls_left)
+        if key not in memo:
+            keep = strategy.keep(card, dice, rolls_left) if rolls_left else None
+            result: dict[End, float] = {}
+            if keep is None:
+                result[scored(dice)] = 1.0
+            else:
+                for thrown, chance in outcomes(5 - len(keep)):
+                    for end, p in position(tuple(keep) + thrown, rolls_left - 1).items():
+                        result[end] = result.get(end, 0.0) + chance * p
+            memo[key] = result
+        return memo[key]
+
+    total: dict[End, float] = {}
+    for dice, chance in outcomes(5):
+        for end, p in position(dice, 2).items():
+            total[end] = total.get(end, 0.0) + chance * p
+    return total
+
+
 def last_turn(strategy: OptimalStrategy, card: ScoreCard) -> dict[tuple[int, bool, bool], float]:
     """Return the exact distribution of (points added, upper bonus at end, Yahtzee 50 at end)."""
-    memo: dict[tuple[tuple[int, ...], int], dict[tuple[int, bool, bool], float]] = {}
-
     def scored(dice: tuple[int, ...]) -> tuple[int, bool, bool]:
         """Return what scoring the dice as the strategy does leaves on a copy of the card."""
         copy = ScoreCard.restore(OFFICIAL, card.scores(), card.get_yahtzee_bonus())
@@ -58,27 +89,7 @@ def last_turn(strategy: OptimalStrategy, card: ScoreCard) -> dict[tuple[int, boo
         return (copy.score() - card.score(), copy.score_top() > copy.upper_subtotal(),
                 copy.get_category_score(CV.YAHTZEE) == 50)
 
-    def position(dice: tuple[int, ...], rolls_left: int) -> dict[tuple[int, bool, bool], float]:
-        """Return the distribution from these dice with ``rolls_left`` re-rolls."""
-        key = (tuple(sorted(dice)), rolls_left)
-        if key in memo:
-            return memo[key]
-        keep = strategy.keep(card, dice, rolls_left) if rolls_left else None
-        result: dict[tuple[int, bool, bool], float] = {}
-        if keep is None:
-            result[scored(dice)] = 1.0
-        else:
-            for thrown, chance in outcomes(5 - len(keep)):
-                for outcome, p in position(tuple(keep) + thrown, rolls_left - 1).items():
-                    result[outcome] = result.get(outcome, 0.0) + chance * p
-        memo[key] = result
-        return result
-
-    total: dict[tuple[int, bool, bool], float] = {}
-    for dice, chance in outcomes(5):
-        for outcome, p in position(dice, 2).items():
-            total[outcome] = total.get(outcome, 0.0) + chance * p
-    return total
+    return turn_outcomes(strategy, card, scored)
 
 
 @pytest.mark.parametrize("open_box, scores", [
@@ -193,34 +204,13 @@ Boxes = tuple[tuple[int | None, ...], int]
 
 def turn_ends(strategy: OptimalStrategy, card: ScoreCard) -> dict[tuple[int, Boxes], float]:
     """Return the exact distribution of (points added, the card's boxes after) over one turn."""
-    memo: dict[tuple[tuple[int, ...], int], dict[tuple[int, Boxes], float]] = {}
-
     def scored(dice: tuple[int, ...]) -> tuple[int, Boxes]:
         """Return the points and boxes after scoring the dice as the strategy does."""
         copy = ScoreCard.restore(OFFICIAL, card.scores(), card.get_yahtzee_bonus())
         copy.choose(strategy.category(copy, dice), Dice.of(dice))
         return copy.score() - card.score(), (tuple(copy.scores()), copy.get_yahtzee_bonus())
 
-    def position(dice: tuple[int, ...], rolls_left: int) -> dict[tuple[int, Boxes], float]:
-        """Return the distribution from these dice with ``rolls_left`` re-rolls."""
-        key = (tuple(sorted(dice)), rolls_left)
-        if key not in memo:
-            keep = strategy.keep(card, dice, rolls_left) if rolls_left else None
-            result: dict[tuple[int, Boxes], float] = {}
-            if keep is None:
-                result[scored(dice)] = 1.0
-            else:
-                for thrown, chance in outcomes(5 - len(keep)):
-                    for end, p in position(tuple(keep) + thrown, rolls_left - 1).items():
-                        result[end] = result.get(end, 0.0) + chance * p
-            memo[key] = result
-        return memo[key]
-
-    total: dict[tuple[int, Boxes], float] = {}
-    for dice, chance in outcomes(5):
-        for end, p in position(dice, 2).items():
-            total[end] = total.get(end, 0.0) + chance * p
-    return total
+    return turn_outcomes(strategy, card, scored)
 
 
 @pytest.mark.parametrize("open_boxes, scores", [
