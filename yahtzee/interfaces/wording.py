@@ -12,7 +12,7 @@ the browser words the coach's line and a box's points itself (``web/views.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -183,15 +183,29 @@ def move_text(move: Move, variant: Variant) -> str:
     return f"score {move.name}"
 
 
-def keep_advice_text(advice: KeepAdvice, variant: Variant) -> str:
-    """Return the coach's advice at the die prompt, naming the dice to have saved."""
+def keep_advice_with(advice: KeepAdvice, variant: Variant, where: Callable[[KeepAdvice], str],
+                     unsave_all: str) -> str:
+    """Return the coach's keep in words, without its expected score.
+
+    ``where`` words the dice to have saved, put in brackets before ``and
+    roll`` (the console numbers them, the page says their places);
+    ``unsave_all`` is the whole advice when every saved die should roll.
+    """
     text = keep_text(advice.keep, variant)
     if advice.save:
-        which = " ".join(str(n) for n in advice.save)
-        where = f"dice {which} saved" if advice.saved_already else f"save only dice {which}"
-        text = text.replace(" and roll", f" ({where}) and roll")
-    elif advice.unsave_all:
-        text = "unsave every die and roll"
+        return text.replace(" and roll", f" ({where(advice)}) and roll")
+    return unsave_all if advice.unsave_all else text
+
+
+def _dice_numbers(advice: KeepAdvice) -> str:
+    """Return ``save only dice 1 2 4`` (or ``dice 1 2 4 saved``), as the console says it."""
+    which = " ".join(str(n) for n in advice.save)
+    return f"dice {which} saved" if advice.saved_already else f"save only dice {which}"
+
+
+def keep_advice_text(advice: KeepAdvice, variant: Variant) -> str:
+    """Return the coach's advice at the die prompt, naming the dice to have saved."""
+    text = keep_advice_with(advice, variant, _dice_numbers, "unsave every die and roll")
     return f"{text} (expected {advice.expected:.1f})"
 
 

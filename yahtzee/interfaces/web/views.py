@@ -14,7 +14,7 @@ from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
 from yahtzee.domain.card import MenuItem, Variant
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
-from yahtzee.interfaces.wording import (GAME_NAMES, faces, joker_text, keep_text,
+from yahtzee.interfaces.wording import (GAME_NAMES, faces, joker_text, keep_advice_with,
                                         luck_line, move_text, percent, profile_text, reroll_text,
                                         winner_line)
 from yahtzee.solver.coach import BoxAdvice, KeepAdvice
@@ -148,6 +148,14 @@ def box_advice_words(advice: BoxAdvice) -> str:
     return f"score {advice.box.name} {_expected(advice.expected)}"
 
 
+def _dice_places(advice: KeepAdvice) -> str:
+    """Return ``save only the 1st, 2nd and 4th dice`` (or ``the saved dice``)."""
+    if advice.saved_already:
+        return "the saved dice"
+    places = _and([ORDINALS[n - 1] for n in advice.save])
+    return f"save only the {places} {'die' if len(advice.save) == 1 else 'dice'}"
+
+
 def keep_advice_words(advice: KeepAdvice, variant: Variant) -> str:
     """Return the coach's keep in the page's words, the dice to save by their place.
 
@@ -155,14 +163,7 @@ def keep_advice_words(advice: KeepAdvice, variant: Variant) -> str:
     the console's ``dice 1 2 4`` reads on the page like faces, next to the
     faces kept.
     """
-    text = keep_text(advice.keep, variant)
-    if advice.save:
-        places = _and([ORDINALS[n - 1] for n in advice.save])
-        where = ("the saved dice" if advice.saved_already
-                 else f"save only the {places} {'die' if len(advice.save) == 1 else 'dice'}")
-        text = text.replace(" and roll", f" ({where}) and roll")
-    elif advice.unsave_all:
-        text = "unsave every die and roll them all"
+    text = keep_advice_with(advice, variant, _dice_places, "unsave every die and roll them all")
     return f"{text} {_expected(advice.expected)}"
 
 
