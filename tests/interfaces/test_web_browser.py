@@ -173,6 +173,8 @@ def test_two_browsers_play_two_seats_and_neither_may_act_for_the_other(
     ann = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     ann.goto(server.url)
     hook(ann, "new-game").wait_for()
+    start = hook(ann, "new-game").bounding_box()  # on a phone's first screen, form unscrolled
+    assert start is not None and start["y"] + start["height"] <= 844
     ann.select_option(".seat:nth-of-type(2) .kind", "human")
     ann.fill(".seat:nth-of-type(1) .name", "Ann")
     ann.fill(".seat:nth-of-type(2) .name", "Bob")
