@@ -261,7 +261,10 @@ def test_a_box_already_scored_is_refused_by_the_engine(client: TestClient) -> No
     ({"players": [{"kind": "wizard"}]},
      "Each player is one of: human, computer, expected, skilled, casual, novice, greedy."),
     ({"players": [{"kind": "human", "name": "A"}, {"kind": "human", "name": "A"}]},
-     "Player names must differ."),
+     "Player names must differ: two players are called A."),
+    ({"players": [{"kind": "human", "name": "Computer"}, {"kind": "computer"}]},
+     "Player names must differ: two players are called Computer (a name left blank is the "
+     "player's default name)."),
     ({"players": [{"kind": "human", "name": "x" * 25}]},
      "Names are plain text of at most 24 characters."),
     ({"players": [{"kind": "human", "name": "a\nb"}]},

@@ -153,8 +153,12 @@ def _seats(form: NewGame) -> tuple[tuple[PlayerKind, ...], tuple[str, ...]]:
     chosen = [_seat(seat) for seat in form.players]
     kinds = tuple(kind for kind, _ in chosen)
     names = tuple(name or default for (_, name), default in zip(chosen, default_names(kinds)))
-    if len(set(names)) != len(names):
-        raise BadRequest(400, "Player names must differ.")
+    twice = next((name for n, name in enumerate(names) if name in names[:n]), None)
+    if twice is not None:
+        blank = any(not given and name == twice for (_, given), name in zip(chosen, names))
+        raise BadRequest(400, f"Player names must differ: two players are called {twice}"
+                              + (" (a name left blank is the player's default name)." if blank
+                                 else "."))
     return kinds, names
 
 
