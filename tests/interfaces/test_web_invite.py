@@ -245,6 +245,40 @@ def test_the_waiting_room_survives_a_restart_and_the_start_page_offers_the_game(
     ann.context.close()
 
 
+def test_the_start_page_forgets_a_finished_game_instead_of_asking_for_it_at_every_visit(
+        browser: Browser, server: Server) -> None:
+    """A game this browser kept that has ended is dropped from its list (and its links)."""
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for(timeout=WAIT_MS)
+    ended = page.evaluate(
+        """async () => {
+             const post = (path, body, secret) => fetch(path, {method: "POST",
+               headers: {"Content-Type": "application/json", "X-Seat-Secret": secret || ""},
+               body: JSON.stringify(body)}).then((answer) => answer.json());
+             const made = await post("/api/games", {players: [{kind: "human"}], seed: 3,
+                                                    coach: false});
+             const secret = made.links[0].secret;
+             let state = null;
+             for (let turn = 0; turn < 13; turn++) {
+               state = await post(`/api/games/${made.game}/moves`, {action: "score"}, secret);
+               const box = state.players[0].boxes.find((b) => b.now !== null);
+               state = await post(`/api/games/${made.game}/moves`, {action: "box", box: box.number},
+                                  secret);
+             }
+             localStorage.setItem("games", JSON.stringify([{game: made.game, secret, at: 1}]));
+             localStorage.setItem(`links:${made.game}`, JSON.stringify(made.links));
+             return [made.game, state.phase];
+           }""")
+    assert ended[1] == "over"
+    page.goto(server.url)
+    hook(page, "new-game").wait_for(timeout=WAIT_MS)
+    page.wait_for_function("() => localStorage.getItem('games') === '[]'", timeout=WAIT_MS)
+    assert page.evaluate(f"() => localStorage.getItem('links:{ended[0]}')") is None
+    assert page.locator("#continue").is_hidden()
+    page.context.close()
+
+
 def test_at_a_network_address_each_empty_seat_gets_its_qr_code(
         browser: Browser, server: Server, screens: Path) -> None:
     """A server on every address tells the page its network address: the links use it."""

@@ -242,6 +242,7 @@ async function showContinue() {
   const rows = [];
   kept.forEach((g, i) => {
     const s = states[i];
+    if (s !== null && s.phase === "over") forgetGame(g.game);   // its review is in the history
     if (s === null || s.phase === "over") return;
     const link = el("a", {href: `/game/${g.game}#${encodeURIComponent(g.secret)}`,
                           class: "button", "data-testid": `continue-${g.game}`, text: "Continue",
