@@ -141,6 +141,13 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
     shoot(page, screens, "history")
     page.goto(server.url + "game/2/review")
     shoot(page, screens, "review")
+    lines = page.eval_on_selector_all(  # a box and its points on one line: rows stay short
+        "table.turns td.box", """cells => cells.map((cell) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        })""")
+    assert len(lines) == 26 and set(lines) == {1}, lines
     page.close()
     problems = (axe_violations(browser, server.url + "history")
                 + axe_violations(browser, server.url + "game/2/review"))

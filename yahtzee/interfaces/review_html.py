@@ -67,7 +67,7 @@ caption { text-align: left; padding: .3rem .5rem; color: var(--muted); }
 th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: left;
          vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
-td.dice { white-space: nowrap; }
+td.dice, td.box { white-space: nowrap; }
 tr.costly td, tr.costly th { background: #fdf0ec; }
 table.turns { min-width: 62rem; }
 td.better { min-width: 18rem; }
@@ -255,7 +255,7 @@ def _turn_cells(row: TurnRow, review: Review) -> str:
     chance = "\u2013" if row.chance is None else f"{row.chance * 100:.0f}%"
     scored = f"{row.box} ({row.points})" if row.box else "\u2013"
     return (f'<td class="num">{chance}</td><td class="dice">{esc(rolls)}</td>'
-            f'<td class="dice">{esc(keeps)}</td><td>{esc(scored)}</td>'
+            f'<td class="dice">{esc(keeps)}</td><td class="box">{esc(scored)}</td>'
             f'<td class="better">{esc(better)}</td>'
             f'<td class="num">{row.cost:.1f}</td><td class="num">{signed(row.luck)}</td>')
 
