@@ -169,6 +169,34 @@ def mean_worth(outlooks: Outlooks) -> LeafWorth:
     return worth
 
 
+def _best_boxes(model: ScoringModel, states: States, worth: LeafWorth, boxes: IntArray,
+                open_boxes: npt.NDArray[np.bool_]) -> tuple[FloatArray, npt.NDArray[np.int8]]:
+    """Return the best worth of each final roll (252, B) among ``boxes`` and the box giving it.
+
+    ``open_boxes`` (boxes, B) says which state has each box open.  Every
+    box's distinct points go through ``step`` and ``worth`` in one call each;
+    the boxes are then taken in order, a later one winning only when more
+    than ``TIE`` better than every earlier one (the lowest slot on ties).
+    """
+    slots, points, entry = model.leaf_plan
+    listed = np.isin(slots, boxes)
+    flag, mask, upper, reward = step(model, states.flag[None], states.mask[None],
+                                     states.upper[None], slots[listed][:, None],
+                                     points[listed][:, None], 0)
+    every = worth(reward.astype(np.float64), state_index(model, flag, mask, upper),
+                  np.broadcast_to(np.arange(len(states)), reward.shape))
+    first = np.cumsum(listed) - 1  # each entry's row of ``every``
+    spread = np.where(open_boxes[:, None, :], every[first[entry[:, boxes].T]], -np.inf)
+    so_far = np.maximum.accumulate(spread, axis=0)
+    choice = np.where(spread[0] > -np.inf, boxes[0], 0)
+    if len(boxes) > 1:
+        better = spread[1:] > so_far[:-1] + TIE
+        last = len(boxes) - 1 - np.argmax(better[::-1], axis=0)
+        choice = np.where(better.any(axis=0), boxes[last], choice)
+    best: FloatArray = so_far[-1]
+    return best, choice.astype(np.int8)
+
+
 def leaf_worth(model: ScoringModel, states: States, worth: LeafWorth
                ) -> tuple[FloatArray, npt.NDArray[np.int8]]:
     """Return the worth of scoring each final roll (252, B) and the slot chosen.
@@ -179,27 +207,13 @@ def leaf_worth(model: ScoringModel, states: States, worth: LeafWorth
     go to the lowest slot.
     """
     count = len(states)
-    columns = np.arange(count)
-    best = np.full((NUM_ROLLS, count), -np.inf)
-    choice = np.zeros((NUM_ROLLS, count), dtype=np.int8)
-    boxes = [c for c in range(model.n_categories) if ((states.mask >> c) & 1 == 0).any()]
-    rewards, places = [], []
-    for c in boxes:  # every box's points at once: one ``worth`` for them all
-        levels = model.point_levels[c].astype(np.int64)[:, None]
-        flag, mask, upper, reward = step(model, states.flag[None], states.mask[None],
-                                         states.upper[None], c, levels, 0)
-        rewards.append(reward)
-        places.append(state_index(model, flag, mask, upper))
-    sizes = [len(reward) for reward in rewards]
-    every = worth(np.concatenate(rewards).astype(np.float64), np.concatenate(places),
-                  np.broadcast_to(columns, (sum(sizes), count))) if boxes else np.empty((0, count))
-    for c, table in zip(boxes, np.split(every, np.cumsum(sizes)[:-1])):
-        open_box = (states.mask >> c) & 1 == 0
-        table = np.where(open_box[None], table, -np.inf)
-        spread = table.take(model.level_of_roll[c], axis=0)
-        better = spread > best + TIE
-        best = np.maximum(best, spread)
-        choice[better] = c
+    open_boxes = (states.mask[None, :] >> np.arange(model.n_categories)[:, None]) & 1 == 0
+    boxes = np.flatnonzero(open_boxes.any(axis=1))
+    if len(boxes):
+        best, choice = _best_boxes(model, states, worth, boxes, open_boxes[boxes])
+    else:
+        best = np.full((NUM_ROLLS, count), -np.inf)
+        choice = np.zeros((NUM_ROLLS, count), dtype=np.int8)
     specials = table_specials(model, states)
     if specials is not None:
         rows = np.flatnonzero(specials.varies)
