@@ -347,17 +347,21 @@ class LastTurn:
         self.size = np.zeros(count, dtype=np.int64)
         """Per row: how many numbers of points it can score."""
         self._solved = np.zeros(count, dtype=np.bool_)
+        self._all_solved = False
         self._lock = threading.RLock()
 
     def rows(self, index: IntArray) -> IntArray:
         """Return the rows of the states ``index`` (-1 where a state has no row)."""
         rows: IntArray = self.row_of.take(index)
+        if self._all_solved or self._solved.take(rows[rows >= 0]).all():
+            return rows  # a row is marked solved only once it is written
         with self._lock:
             found = rows[rows >= 0]
             wanted = np.unique(found[~self._solved.take(found)])
             for level in (wanted[wanted < self.ones], wanted[wanted >= self.ones]):
                 for start in range(0, len(level), LAST_TURN_BATCH):
                     self._solve(level[start:start + LAST_TURN_BATCH])
+            self._all_solved = bool(self._solved.all())
         return rows
 
     def _solve(self, some: IntArray) -> None:

@@ -242,6 +242,36 @@ def turn_worth(model: ScoringModel, states: States, worth: LeafWorth) -> TurnVal
     return TurnValues(leaf, keep1, keep2, choice)
 
 
+class TurnEnds:
+    """Every player's chances as a turn ends, and before its rolls, under optimal play's keeps.
+
+    ``leaf`` (252, P) holds the chances after each final roll is scored;
+    the tables before the second and third rolls are worked out from it the
+    first time they are asked for and then kept, like ``leaf``, for the rest
+    of the turn.
+    """
+
+    def __init__(self, leaf: FloatArray, keep1: FloatArray) -> None:
+        """Hold ``leaf`` and optimal play's keep values with one roll left ``keep1`` (462, 1)."""
+        self.leaf = leaf
+        self._keep1 = keep1
+        self._one: FloatArray | None = None
+        self._two: FloatArray | None = None
+
+    def one_left(self) -> FloatArray:
+        """Return each keep's chances (462, P) with one roll left: the mean over its rolls."""
+        if self._one is None:
+            self._one = expected_over_keeps(self.leaf)
+        return self._one
+
+    def two_left(self) -> FloatArray:
+        """Return each keep's chances (462, P) with two rolls left, optimal play's keep between."""
+        if self._two is None:
+            after_second = at_chosen_keeps(self._keep1, self.one_left()[:, :, None])[:, :, 0]
+            self._two = expected_over_keeps(after_second)
+        return self._two
+
+
 class BoxMover(Protocol):
     """A table strategy as playing to win builds on it (``OptimalStrategy``, ``PokerStrategy``)."""
 
@@ -314,7 +344,7 @@ class PlayToWinStrategy:
     def index_of(self, card: Any) -> int:
         """Return the flat table index of the card's state."""
         flag, mask, upper = self.base.state_key(card)
-        return int(state_index(self.model, np.array(flag), np.array(mask), np.array(upper)))
+        return (flag * self.model.n_masks + mask) * self.model.n_upper + upper
 
     def field(self, others: Sequence[Any]) -> Field:
         """Return the opponents' cards as a field of one player."""
@@ -385,15 +415,11 @@ class PlayToWinStrategy:
         if box is not None:
             return self._chances_after_box(card, seat, dice, box, banked, index)
         keep = sorted(dice if kept is None else kept)
-        leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
+        ends = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
         if len(keep) == len(dice):
-            return [float(chance) for chance in leaf[roll_number(keep)]]
-        one_left = expected_over_keeps(leaf)
-        if rolls_left == 2:
-            turn = self._optimal_turn(card)
-            after_second = at_chosen_keeps(turn.keep1, one_left[:, :, None])[:, :, 0]
-            one_left = expected_over_keeps(after_second)
-        return [float(chance) for chance in one_left[keep_number(keep)]]
+            return [float(chance) for chance in ends.leaf[roll_number(keep)]]
+        table = ends.two_left() if rolls_left == 2 else ends.one_left()
+        return [float(chance) for chance in table[keep_number(keep)]]
 
     def _chances_after_box(self, card: Any, seat: int, dice: Sequence[int], box: int,
                            banked: FloatArray, index: IntArray) -> list[float]:
@@ -411,7 +437,7 @@ class PlayToWinStrategy:
         roll = roll_number(sorted(dice))
         choice = self._optimal_turns(flag, mask, upper).choice
         if choice is not None and int(choice[roll, 0]) == slot:
-            leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
+            leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist())).leaf
             return [float(chance) for chance in leaf[roll]]
         f2, m2, u2, reward = step_one(self.model, flag, mask, upper, slot, points, bonus)
         banked = banked.copy()
@@ -435,13 +461,15 @@ class PlayToWinStrategy:
                                   mask, upper, table_specials(self.model, states))
 
     def _turn_end_chances(self, seat: int, banked: tuple[float, ...],
-                          index: tuple[int, ...]) -> FloatArray:
+                          index: tuple[int, ...]) -> TurnEnds:
         """Return every player's chance (252, P) after the seat scores each final roll.
 
         ``banked`` and ``index`` are every player's points and flat state
         index as the turn started.  The box is optimal solitaire play's; the
         other players wait between turns.  Remembered (``_ends``) for the
-        rest of the turn: each roll of it asks again.
+        rest of the turn: each roll of it asks again.  Final rolls that score
+        the same points and lead to the same state share one column of
+        ``_chances`` (every number it gives depends on its column alone).
         """
         flag, mask, upper = (np.array([part]) for part in
                              np.unravel_index(index[seat], self.model.shape))
@@ -450,12 +478,17 @@ class PlayToWinStrategy:
         slots, box, bonus = leaf_points(self.model, States(flag, mask, upper), turn.choice)
         flag, mask, upper, reward = step(self.model, flag[None, :], mask[None, :],
                                          upper[None, :], slots, box, bonus)
-        points = np.repeat(np.array(banked)[:, None], NUM_ROLLS, axis=1)
-        where = np.repeat(np.array(index, dtype=np.int64)[:, None], NUM_ROLLS, axis=1)
-        points[seat] += reward[:, 0]
-        where[seat] = state_index(self.model, flag, mask, upper)[:, 0]
-        result: FloatArray = self._chances(points, where).T.copy()
-        return result
+        following = state_index(self.model, flag, mask, upper)[:, 0]
+        gained = reward[:, 0]
+        _, first, inverse = np.unique(following * (int(gained.max()) + 1) + gained,
+                                      return_index=True, return_inverse=True)
+        count = len(first)
+        points = np.repeat(np.array(banked)[:, None], count, axis=1)
+        where = np.repeat(np.array(index, dtype=np.int64)[:, None], count, axis=1)
+        points[seat] += gained[first]
+        where[seat] = following[first]
+        result: FloatArray = self._chances(points, where).T[inverse.ravel()]
+        return TurnEnds(result, turn.keep1)
 
     def turn_against(self, card: Any, others: Sequence[Any], totals: Sequence[float] = (),
                      leaning: bool = True) -> TurnValues:
@@ -472,8 +505,7 @@ class PlayToWinStrategy:
 
     def finished_index(self) -> int:
         """Return the flat index of a full card's state (nothing to come, exactly)."""
-        return int(state_index(self.model, np.array(0), np.array(self.model.n_masks - 1),
-                               np.array(0)))
+        return (self.model.n_masks - 1) * self.model.n_upper
 
     def chance_against(self, card: Any, dice: Sequence[int], total: float) -> dict[int, float]:
         """Return, per box number, the chance that scoring it beats a final ``total``.
