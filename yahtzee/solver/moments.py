@@ -83,6 +83,10 @@ def final_tables(model: ScoringModel) -> tuple[FloatArray, FloatArray, FloatArra
     return second, bonus, yahtzee
 
 
+_FEW_STATES = 8
+"""Up to this many states, ``chosen_keeps`` compares every roll's keeps in one gather."""
+
+
 def chosen_keeps(means: FloatArray) -> IntArray:
     """Return, per roll and state (252, B), the keep optimal play takes from that roll.
 
@@ -90,6 +94,11 @@ def chosen_keeps(means: FloatArray) -> IntArray:
     first of the roll's keeps (``SUB_KEEPS`` order) within ``TIE`` of the
     best, as the strategies decide.
     """
+    if means.shape[1] <= _FEW_STATES:  # one gather: the loop's numpy calls would dominate
+        worth = means[SUB_KEEPS]
+        first = np.argmax(worth >= worth.max(axis=1, keepdims=True) - TIE, axis=1)
+        few: IntArray = SUB_KEEPS[np.arange(NUM_ROLLS)[:, None], first]
+        return few
     best = best_sub_keep(means)[ROLL_START:] - TIE
     chosen = np.empty((NUM_ROLLS, means.shape[1]), dtype=np.int64)
     for j in range(SUB_KEEPS.shape[1] - 1, -1, -1):

@@ -137,10 +137,9 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
         turn = self.turn(card)
         roll = roll_number(list(dice))
         table = turn.keep1 if rolls_left == 1 else turn.keep2
-        subs = _DISTINCT_SUB_KEEPS[roll]
+        keeps = _SUB_KEEP_DICE[roll]
         worth = table[_SUB_KEEP_LISTS[roll][1:], 0].tolist()
-        return [(KEEPS[subs[0]], float(turn.leaf[roll, 0]))] + list(
-            zip((KEEPS[k] for k in subs[1:]), worth))
+        return [(keeps[0], float(turn.leaf[roll, 0]))] + list(zip(keeps[1:], worth))
 
     def keep_values(self, card: _CardT, dice: Sequence[int],
                     rolls_left: int) -> dict[tuple[int, ...], float]:
