@@ -33,8 +33,9 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.solver.dynamic import (States, TurnValues, first_best, single_turn_values,
-                                    state_index, step, step_one, table_specials)
+from yahtzee.solver.dynamic import (States, TurnValues, first_best, flat_index,
+                                    single_turn_values, state_index, step, step_one,
+                                    table_specials)
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
                                   best_sub_keep, expected_over_keeps, keep_number, roll_number)
 from yahtzee.solver.model import ScoringModel
@@ -343,8 +344,7 @@ class PlayToWinStrategy:
 
     def index_of(self, card: Any) -> int:
         """Return the flat table index of the card's state."""
-        flag, mask, upper = self.base.state_key(card)
-        return (flag * self.model.n_masks + mask) * self.model.n_upper + upper
+        return flat_index(self.model, *self.base.state_key(card))
 
     def field(self, others: Sequence[Any]) -> Field:
         """Return the opponents' cards as a field of one player."""
@@ -443,7 +443,7 @@ class PlayToWinStrategy:
         banked = banked.copy()
         index = index.copy()
         banked[seat] += reward
-        index[seat] = int(state_index(self.model, np.array(f2), np.array(m2), np.array(u2)))
+        index[seat] = flat_index(self.model, f2, m2, u2)
         after = self._chances(banked[:, None], index[:, None])[:, 0]
         return [float(chance) for chance in after]
 
@@ -505,7 +505,7 @@ class PlayToWinStrategy:
 
     def finished_index(self) -> int:
         """Return the flat index of a full card's state (nothing to come, exactly)."""
-        return (self.model.n_masks - 1) * self.model.n_upper
+        return flat_index(self.model, 0, self.model.n_masks - 1, 0)
 
     def chance_against(self, card: Any, dice: Sequence[int], total: float) -> dict[int, float]:
         """Return, per box number, the chance that scoring it beats a final ``total``.
@@ -519,7 +519,7 @@ class PlayToWinStrategy:
                          np.array([[self.finished_index()]], dtype=np.int64))
         for box, slot, points, bonus in self.base.box_moves(card, dice):
             f2, m2, u2, reward = step_one(self.model, flag, mask, upper, slot, points, bonus)
-            index = int(state_index(self.model, np.array(f2), np.array(m2), np.array(u2)))
+            index = flat_index(self.model, f2, m2, u2)
             chance = chance_to_win(np.array([float(card.score() + reward)]), np.array([index]),
                                    np.zeros(1, dtype=np.int64), field, self.outlooks)
             result[box.number] = float(chance[0])

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from yahtzee.solver.dynamic import (States, TurnValues, single_turn_values, state_index,
+from yahtzee.solver.dynamic import (States, TurnValues, flat_index, single_turn_values,
                                     step_one, table_specials)
 from yahtzee.solver.keeps import KEEPS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel
@@ -87,7 +87,7 @@ class Profiler:
 
     def _at_state(self, now: float, flag: int, mask: int, upper: int) -> Profile:
         """Return the profile of a card between turns in the given state."""
-        index = int(state_index(self.model, np.array(flag), np.array(mask), np.array(upper)))
+        index = flat_index(self.model, flag, mask, upper)
         second, bonus, yahtzee = (float(flat[index]) for flat in self.flats)
         return self._profile(now, float(self.values[index]), second, bonus, yahtzee)
 

@@ -25,8 +25,8 @@ from yahtzee.domain.rules import Rules
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.dynamic import (SpecialChoices, States, TurnValues,
-                                    single_turn_values, state_index, step_one, table_specials)
+from yahtzee.solver.dynamic import (SpecialChoices, States, TurnValues, flat_index,
+                                    single_turn_values, step_one, table_specials)
 from yahtzee.solver.keeps import (KEEPS, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray,
                                   IntArray, roll_number)
 from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
@@ -290,8 +290,8 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         flag, mask, upper = self.state_of(card)
         if card.rounds_used() >= self.model.rounds:
             return float(card.score())
-        index = state_index(self.model, np.array(flag), np.array(mask), np.array(upper))
-        return float(card.score()) + float(self.values.ravel()[int(index)])
+        index = flat_index(self.model, flag, mask, upper)
+        return float(card.score()) + float(self.values.ravel()[index])
 
 
 class OptimalStrategy(_TableStrategy):
