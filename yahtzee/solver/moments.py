@@ -83,8 +83,8 @@ def final_tables(model: ScoringModel) -> tuple[FloatArray, FloatArray, FloatArra
     return second, bonus, yahtzee
 
 
-_FEW_STATES = 8
-"""Up to this many states, ``chosen_keeps`` compares every roll's keeps in one gather."""
+_FEW_STATES = 4
+"""Up to this many states, ``chosen_keeps`` compares each state's keeps in one gather."""
 
 
 def chosen_keeps(means: FloatArray) -> IntArray:
@@ -94,10 +94,13 @@ def chosen_keeps(means: FloatArray) -> IntArray:
     first of the roll's keeps (``SUB_KEEPS`` order) within ``TIE`` of the
     best, as the strategies decide.
     """
-    if means.shape[1] <= _FEW_STATES:  # one gather: the loop's numpy calls would dominate
-        worth = means[SUB_KEEPS]
-        first = np.argmax(worth >= worth.max(axis=1, keepdims=True) - TIE, axis=1)
-        few: IntArray = SUB_KEEPS[np.arange(NUM_ROLLS)[:, None], first]
+    if means.shape[1] <= _FEW_STATES:  # a gather per state: the loop's calls would dominate
+        rolls = np.arange(NUM_ROLLS)
+        few: IntArray = np.empty((NUM_ROLLS, means.shape[1]), dtype=np.int64)
+        for state, column in enumerate(means.T):
+            worth = column[SUB_KEEPS]
+            first = np.argmax(worth >= worth.max(axis=1, keepdims=True) - TIE, axis=1)
+            few[:, state] = SUB_KEEPS[rolls, first]
         return few
     best = best_sub_keep(means)[ROLL_START:] - TIE
     chosen = np.empty((NUM_ROLLS, means.shape[1]), dtype=np.int64)
