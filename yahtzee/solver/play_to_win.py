@@ -26,6 +26,8 @@ game is already won, in favour of more points.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
@@ -127,15 +129,42 @@ of the speed; the rows of a rule set are worked out as the games need them).
 """
 
 
+_LAST_TURNS: weakref.WeakValueDictionary[tuple[int, int, int], LastTurn] = (
+    weakref.WeakValueDictionary())
+"""The exact distributions in use, by (model, values, turns) identity: one per table."""
+_LAST_TURNS_LOCK = threading.Lock()
+
+
+def shared_last_turn(model: ScoringModel, values: FloatArray, turns: int) -> LastTurn:
+    """Return the ``LastTurn`` of ``model``'s state ``values``, one per process while in use.
+
+    The computer and the coach play on the same loaded table: sharing its
+    rows works each of them out once rather than once per strategy.  A row
+    is the same whoever asks for it first and with whatever other rows (each
+    state's numbers are worked out on their own), so nothing shown changes.
+    A ``LastTurn`` keeps its model and values alive, so their identities
+    stay theirs while it is kept here.
+    """
+    key = (id(model), id(values), turns)
+    with _LAST_TURNS_LOCK:
+        last = _LAST_TURNS.get(key)
+        if last is None or last.model is not model or last.values is not values:
+            last = LastTurn(model, values, turns)
+            _LAST_TURNS[key] = last
+        return last
+
+
 def outlooks_of(model: ScoringModel, values: FloatArray, moments: Moments,
                 exact_turns: int = EXACT_TURNS) -> Outlooks:
     """Return the outlooks of optimal play from its ``values`` and ``moments``.
 
-    Exact with ``exact_turns`` turns left or fewer; before, the higher
-    cumulants are those of ``moments.shape`` (a normal outlook without it).
+    Exact with ``exact_turns`` turns left or fewer (``shared_last_turn``);
+    before, the higher cumulants are those of ``moments.shape`` (a normal
+    outlook without it).
     """
     shape = None if moments.shape is None else moments.shape.tables()
-    return Outlooks.of(values, moments.second, shape, LastTurn(model, values, exact_turns))
+    return Outlooks.of(values, moments.second, shape,
+                       shared_last_turn(model, values, exact_turns))
 
 
 LeafWorth = Callable[[FloatArray, IntArray, IntArray], FloatArray]
