@@ -473,3 +473,21 @@ def test_a_turns_ends_are_each_final_rolls_chances_worked_out_in_one_batch(
         ends = strategy._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
         assert len(np.unique(where[:, seat] * 1000 + reward[:, 0])) < 252  # rolls share ends
         assert np.array_equal(ends.leaf, every_roll)  # the same floats, to the last bit
+
+
+def test_strategies_on_one_table_share_its_exact_rows_which_any_batching_gives_alike(
+        official: Solution, official_moments: Moments) -> None:
+    first = PlayToWinStrategy(OptimalStrategy(OFFICIAL, official), official_moments)
+    second = PlayToWinStrategy(OptimalStrategy(OFFICIAL, official), official_moments)
+    assert first.outlooks.last is not None and first.outlooks.last is second.outlooks.last
+    model = official.model
+    picked = [sample(level_states(model, level), 12, level) for level in (11, 12)]
+    index = np.concatenate([(s.flag * model.n_masks + s.mask) * model.n_upper + s.upper
+                            for s in picked])
+    together, alone = LastTurn(model, official.values, 2), LastTurn(model, official.values, 2)
+    together.rows(index)
+    for at in reversed(range(len(index))):  # one state at a time, the other way round
+        alone.rows(index[at:at + 1])
+    for name in ("pmf", "cdf", "width", "points", "chances", "size"):
+        assert np.array_equal(getattr(together, name), getattr(alone, name))
+    assert together.size[together.rows(index)].min() > 1  # rows worked out, not left empty
