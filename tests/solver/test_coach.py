@@ -30,6 +30,7 @@ from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach, Keep, ScoreBox, ValueStrategy
 from yahtzee.solver.factory import get_strategy
 from yahtzee.solver.profiles import Profile, Profiler
+from yahtzee.solver.ranking import MoveRanking, RankedMove, best_first
 from yahtzee.solver.strategy import OptimalStrategy
 
 VARIANT = yahtzee_variant(OFFICIAL)
@@ -310,3 +311,23 @@ def test_the_best_move_is_the_first_of_the_ranked_options_in_seeded_positions(
     five_sixes = coach.best_move(ScoreCard(OFFICIAL), [6] * 5, 2, scoring=False)
     assert five_sixes == Keep((6,) * 5, 5)  # scoring now, as the options show it
     assert coach.rank_moves(ScoreCard(OFFICIAL), [6] * 5, 2).keeps(1)[0].move == five_sixes
+
+
+def test_moves_closer_than_the_tie_width_are_ranked_in_tie_order() -> None:
+    values = [1.0, 2.0, 2.0 + 5e-10, 1.0 + 5e-10,  # pairs within TIE: the first of each first
+              3.0, 3.0 + 0.8e-9, 3.0 + 1.6e-9]  # a chain: only its neighbours are equal
+    moves = [RankedMove(Keep((i,), 5), value) for i, value in enumerate(values)]
+    order = [cast(Keep, ranked.move).values[0] for ranked in best_first(moves)]
+    assert order == [5, 6, 4, 1, 2, 0, 3]
+
+
+def test_score_now_stands_once_where_the_best_box_ranks() -> None:
+    dice = (2, 2, 3, 5, 6)
+    moves = (RankedMove(Keep((2, 2), 5), 9.0), RankedMove(ScoreBox(2, "Twos"), 8.0),
+             RankedMove(Keep((2,), 5), 7.0), RankedMove(ScoreBox(3, "Threes"), 6.0),
+             RankedMove(Keep((), 5), 5.0))
+    ranking = MoveRanking(moves, dice)
+    folded = [(ranked.move, ranked.expected) for ranked in ranking.keeps(4)]
+    assert folded == [(Keep((2, 2), 5), 9.0), (Keep(dice, 5), 8.0), (Keep((2,), 5), 7.0),
+                      (Keep((), 5), 5.0)]
+    assert len(ranking.keeps(2)) == 2 and ranking.keeps(0) == []

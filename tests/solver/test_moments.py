@@ -30,8 +30,8 @@ from yahtzee.solver.cache import Solution
 from yahtzee.solver.events import BuildStarted, SolverEvent
 from yahtzee.solver.dynamic import States, level_states, state_index, table_specials, turn_values
 from yahtzee.solver.keeps import ROLL_PROBABILITY, expected_over_keeps
-from yahtzee.solver.moments import (LastTurn, Moments, at_chosen_keeps, final_roll_chances,
-                                    solve_moments, solve_shape)
+from yahtzee.solver.moments import (LastTurn, Moments, at_chosen_keeps, chosen_keeps,
+                                    final_roll_chances, solve_moments, solve_shape)
 from yahtzee.solver.poker import PokerStrategy, poker_moments, poker_solution
 from yahtzee.solver.profiles import Profiler
 from yahtzee.solver.strategy import OptimalStrategy
@@ -284,3 +284,15 @@ def test_final_roll_chances_follow_optimal_keeps_forward_as_a_backward_pass_does
     two_left = expected_over_keeps(after_second).reshape(-1, 252, len(states))
     backward = np.tensordot(ROLL_PROBABILITY, at_chosen_keeps(turn.keep2, two_left), axes=1)
     assert np.allclose(forward, backward, atol=1e-15)
+
+
+@pytest.mark.parametrize("states", [1, 2, 4])
+def test_a_few_states_choose_their_keeps_as_a_wide_batch_does(states: int) -> None:
+    rng = np.random.default_rng(states)
+    means = rng.integers(0, 4, size=(462, states)).astype(np.float64)
+    means += rng.random(means.shape) * 5e-10  # many keeps level within the tie width
+    wide = np.hstack([means, rng.random((462, 8))])  # more states: compared in a loop
+    few = chosen_keeps(means)
+    assert few.dtype == np.int64
+    assert np.array_equal(few, chosen_keeps(wide)[:, :states])
+    assert (few != np.arange(210, 462)[:, None]).any()  # not every roll kept whole

@@ -27,9 +27,10 @@ from yahtzee.players.kinds import COMPUTER, EXPECTED, GREEDY
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.calibration import play_turn
 from yahtzee.solver.duel import Contender, duel
-from yahtzee.solver.dynamic import States, level_states, table_specials, turn_values
+from yahtzee.solver.dynamic import (States, level_states, state_index, step, table_specials,
+                                    turn_values)
 from yahtzee.solver.factory import duel_games, get_strategy
-from yahtzee.solver.moments import LastTurn, Moments
+from yahtzee.solver.moments import LastTurn, Moments, leaf_points
 from yahtzee.solver.outlook import Field, Outlooks, chance_to_win, normal_cdf
 from yahtzee.solver.keeps import keep_number
 from yahtzee.solver.play_to_win import (COURSE_LEAN, COURSE_LEAN_SCALE, LEAN, LEAN_SCALE,
@@ -444,3 +445,49 @@ def test_the_duel_command_answers_in_json_and_refuses_people(
         with pytest.raises(SystemExit) as stopped:
             run_cli(["duel", "--players", players], "", monkeypatch, capsys)
         assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_turns_ends_are_each_final_rolls_chances_worked_out_in_one_batch(
+        players: int, official: Solution, official_moments: Moments) -> None:
+    strategy = PlayToWinStrategy(OptimalStrategy(OFFICIAL, official), official_moments)
+    model = official.model
+    rng = np.random.default_rng(players)
+    for level in (3, 11, 12):  # spread outlooks, then exact ones with two turns and one left
+        states = sample(level_states(model, level), players, level)
+        index = (states.flag * model.n_masks + states.mask) * model.n_upper + states.upper
+        banked = rng.integers(40, 200, size=players).astype(np.float64)
+        seat = players - 1
+        turn = strategy._optimal_turn_of(int(states.flag[seat]), int(states.mask[seat]),
+                                         int(states.upper[seat]))
+        assert turn.choice is not None
+        one = States(states.flag[seat:], states.mask[seat:], states.upper[seat:])
+        slots, box, bonus = leaf_points(model, one, turn.choice)
+        flag, mask, upper, reward = step(model, one.flag[None], one.mask[None],
+                                         one.upper[None], slots, box, bonus)
+        points = np.repeat(banked[None, :], 252, axis=0)
+        where = np.repeat(index[None, :], 252, axis=0)
+        points[:, seat] += reward[:, 0]
+        where[:, seat] = state_index(model, flag, mask, upper)[:, 0]
+        every_roll = np.array(strategy.chances_at(points.tolist(), where.tolist()))
+        ends = strategy._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
+        assert len(np.unique(where[:, seat] * 1000 + reward[:, 0])) < 252  # rolls share ends
+        assert np.array_equal(ends.leaf, every_roll)  # the same floats, to the last bit
+
+
+def test_strategies_on_one_table_share_its_exact_rows_which_any_batching_gives_alike(
+        official: Solution, official_moments: Moments) -> None:
+    first = PlayToWinStrategy(OptimalStrategy(OFFICIAL, official), official_moments)
+    second = PlayToWinStrategy(OptimalStrategy(OFFICIAL, official), official_moments)
+    assert first.outlooks.last is not None and first.outlooks.last is second.outlooks.last
+    model = official.model
+    picked = [sample(level_states(model, level), 12, level) for level in (11, 12)]
+    index = np.concatenate([(s.flag * model.n_masks + s.mask) * model.n_upper + s.upper
+                            for s in picked])
+    together, alone = LastTurn(model, official.values, 2), LastTurn(model, official.values, 2)
+    together.rows(index)
+    for at in reversed(range(len(index))):  # one state at a time, the other way round
+        alone.rows(index[at:at + 1])
+    for name in ("pmf", "cdf", "width", "points", "chances", "size"):
+        assert np.array_equal(getattr(together, name), getattr(alone, name))
+    assert together.size[together.rows(index)].min() > 1  # rows worked out, not left empty

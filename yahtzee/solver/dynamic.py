@@ -91,6 +91,11 @@ def state_index(model: ScoringModel, flag: IntArray, mask: IntArray,
     return (flag * model.n_masks + mask) * model.n_upper + upper
 
 
+def flat_index(model: ScoringModel, flag: int, mask: int, upper: int) -> int:
+    """Return ``state_index`` of one state in plain integers (no numpy call for one number)."""
+    return int((flag * model.n_masks + mask) * model.n_upper + upper)
+
+
 def step(model: ScoringModel, flag: IntArray, mask: IntArray, upper: IntArray,
          slot: IntArray | int, box_points: npt.NDArray[np.integer[Any]] | int,
          bonus_points: npt.NDArray[np.integer[Any]] | int

@@ -83,6 +83,10 @@ def final_tables(model: ScoringModel) -> tuple[FloatArray, FloatArray, FloatArra
     return second, bonus, yahtzee
 
 
+_FEW_STATES = 4
+"""Up to this many states, ``chosen_keeps`` compares each state's keeps in one gather."""
+
+
 def chosen_keeps(means: FloatArray) -> IntArray:
     """Return, per roll and state (252, B), the keep optimal play takes from that roll.
 
@@ -90,6 +94,14 @@ def chosen_keeps(means: FloatArray) -> IntArray:
     first of the roll's keeps (``SUB_KEEPS`` order) within ``TIE`` of the
     best, as the strategies decide.
     """
+    if means.shape[1] <= _FEW_STATES:  # a gather per state: the loop's calls would dominate
+        rolls = np.arange(NUM_ROLLS)
+        few: IntArray = np.empty((NUM_ROLLS, means.shape[1]), dtype=np.int64)
+        for state, column in enumerate(means.T):
+            worth = column[SUB_KEEPS]
+            first = np.argmax(worth >= worth.max(axis=1, keepdims=True) - TIE, axis=1)
+            few[:, state] = SUB_KEEPS[rolls, first]
+        return few
     best = best_sub_keep(means)[ROLL_START:] - TIE
     chosen = np.empty((NUM_ROLLS, means.shape[1]), dtype=np.int64)
     for j in range(SUB_KEEPS.shape[1] - 1, -1, -1):
@@ -347,17 +359,21 @@ class LastTurn:
         self.size = np.zeros(count, dtype=np.int64)
         """Per row: how many numbers of points it can score."""
         self._solved = np.zeros(count, dtype=np.bool_)
+        self._all_solved = False
         self._lock = threading.RLock()
 
     def rows(self, index: IntArray) -> IntArray:
         """Return the rows of the states ``index`` (-1 where a state has no row)."""
         rows: IntArray = self.row_of.take(index)
+        if self._all_solved or self._solved.take(rows[rows >= 0]).all():
+            return rows  # a row is marked solved only once it is written
         with self._lock:
             found = rows[rows >= 0]
             wanted = np.unique(found[~self._solved.take(found)])
             for level in (wanted[wanted < self.ones], wanted[wanted >= self.ones]):
                 for start in range(0, len(level), LAST_TURN_BATCH):
                     self._solve(level[start:start + LAST_TURN_BATCH])
+            self._all_solved = bool(self._solved.all())
         return rows
 
     def _solve(self, some: IntArray) -> None:

@@ -26,6 +26,8 @@ game is already won, in favour of more points.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, Protocol
@@ -33,8 +35,9 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from yahtzee.solver.dynamic import (States, TurnValues, first_best, single_turn_values,
-                                    state_index, step, step_one, table_specials)
+from yahtzee.solver.dynamic import (States, TurnValues, first_best, flat_index,
+                                    single_turn_values, state_index, step, step_one,
+                                    table_specials)
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
                                   best_sub_keep, expected_over_keeps, keep_number, roll_number)
 from yahtzee.solver.model import ScoringModel
@@ -126,15 +129,42 @@ of the speed; the rows of a rule set are worked out as the games need them).
 """
 
 
+_LAST_TURNS: weakref.WeakValueDictionary[tuple[int, int, int], LastTurn] = (
+    weakref.WeakValueDictionary())
+"""The exact distributions in use, by (model, values, turns) identity: one per table."""
+_LAST_TURNS_LOCK = threading.Lock()
+
+
+def shared_last_turn(model: ScoringModel, values: FloatArray, turns: int) -> LastTurn:
+    """Return the ``LastTurn`` of ``model``'s state ``values``, one per process while in use.
+
+    The computer and the coach play on the same loaded table: sharing its
+    rows works each of them out once rather than once per strategy.  A row
+    is the same whoever asks for it first and with whatever other rows (each
+    state's numbers are worked out on their own), so nothing shown changes.
+    A ``LastTurn`` keeps its model and values alive, so their identities
+    stay theirs while it is kept here.
+    """
+    key = (id(model), id(values), turns)
+    with _LAST_TURNS_LOCK:
+        last = _LAST_TURNS.get(key)
+        if last is None or last.model is not model or last.values is not values:
+            last = LastTurn(model, values, turns)
+            _LAST_TURNS[key] = last
+        return last
+
+
 def outlooks_of(model: ScoringModel, values: FloatArray, moments: Moments,
                 exact_turns: int = EXACT_TURNS) -> Outlooks:
     """Return the outlooks of optimal play from its ``values`` and ``moments``.
 
-    Exact with ``exact_turns`` turns left or fewer; before, the higher
-    cumulants are those of ``moments.shape`` (a normal outlook without it).
+    Exact with ``exact_turns`` turns left or fewer (``shared_last_turn``);
+    before, the higher cumulants are those of ``moments.shape`` (a normal
+    outlook without it).
     """
     shape = None if moments.shape is None else moments.shape.tables()
-    return Outlooks.of(values, moments.second, shape, LastTurn(model, values, exact_turns))
+    return Outlooks.of(values, moments.second, shape,
+                       shared_last_turn(model, values, exact_turns))
 
 
 LeafWorth = Callable[[FloatArray, IntArray, IntArray], FloatArray]
@@ -169,6 +199,34 @@ def mean_worth(outlooks: Outlooks) -> LeafWorth:
     return worth
 
 
+def _best_boxes(model: ScoringModel, states: States, worth: LeafWorth, boxes: IntArray,
+                open_boxes: npt.NDArray[np.bool_]) -> tuple[FloatArray, npt.NDArray[np.int8]]:
+    """Return the best worth of each final roll (252, B) among ``boxes`` and the box giving it.
+
+    ``open_boxes`` (boxes, B) says which state has each box open.  Every
+    box's distinct points go through ``step`` and ``worth`` in one call each;
+    the boxes are then taken in order, a later one winning only when more
+    than ``TIE`` better than every earlier one (the lowest slot on ties).
+    """
+    slots, points, entry = model.leaf_plan
+    listed = np.isin(slots, boxes)
+    flag, mask, upper, reward = step(model, states.flag[None], states.mask[None],
+                                     states.upper[None], slots[listed][:, None],
+                                     points[listed][:, None], 0)
+    every = worth(reward.astype(np.float64), state_index(model, flag, mask, upper),
+                  np.broadcast_to(np.arange(len(states)), reward.shape))
+    first = np.cumsum(listed) - 1  # each entry's row of ``every``
+    spread = np.where(open_boxes[:, None, :], every[first[entry[:, boxes].T]], -np.inf)
+    so_far = np.maximum.accumulate(spread, axis=0)
+    choice = np.where(spread[0] > -np.inf, boxes[0], 0)
+    if len(boxes) > 1:
+        better = spread[1:] > so_far[:-1] + TIE
+        last = len(boxes) - 1 - np.argmax(better[::-1], axis=0)
+        choice = np.where(better.any(axis=0), boxes[last], choice)
+    best: FloatArray = so_far[-1]
+    return best, choice.astype(np.int8)
+
+
 def leaf_worth(model: ScoringModel, states: States, worth: LeafWorth
                ) -> tuple[FloatArray, npt.NDArray[np.int8]]:
     """Return the worth of scoring each final roll (252, B) and the slot chosen.
@@ -179,27 +237,13 @@ def leaf_worth(model: ScoringModel, states: States, worth: LeafWorth
     go to the lowest slot.
     """
     count = len(states)
-    columns = np.arange(count)
-    best = np.full((NUM_ROLLS, count), -np.inf)
-    choice = np.zeros((NUM_ROLLS, count), dtype=np.int8)
-    boxes = [c for c in range(model.n_categories) if ((states.mask >> c) & 1 == 0).any()]
-    rewards, places = [], []
-    for c in boxes:  # every box's points at once: one ``worth`` for them all
-        levels = model.point_levels[c].astype(np.int64)[:, None]
-        flag, mask, upper, reward = step(model, states.flag[None], states.mask[None],
-                                         states.upper[None], c, levels, 0)
-        rewards.append(reward)
-        places.append(state_index(model, flag, mask, upper))
-    sizes = [len(reward) for reward in rewards]
-    every = worth(np.concatenate(rewards).astype(np.float64), np.concatenate(places),
-                  np.broadcast_to(columns, (sum(sizes), count))) if boxes else np.empty((0, count))
-    for c, table in zip(boxes, np.split(every, np.cumsum(sizes)[:-1])):
-        open_box = (states.mask >> c) & 1 == 0
-        table = np.where(open_box[None], table, -np.inf)
-        spread = table.take(model.level_of_roll[c], axis=0)
-        better = spread > best + TIE
-        best = np.maximum(best, spread)
-        choice[better] = c
+    open_boxes = (states.mask[None, :] >> np.arange(model.n_categories)[:, None]) & 1 == 0
+    boxes = np.flatnonzero(open_boxes.any(axis=1))
+    if len(boxes):
+        best, choice = _best_boxes(model, states, worth, boxes, open_boxes[boxes])
+    else:
+        best = np.full((NUM_ROLLS, count), -np.inf)
+        choice = np.zeros((NUM_ROLLS, count), dtype=np.int8)
     specials = table_specials(model, states)
     if specials is not None:
         rows = np.flatnonzero(specials.varies)
@@ -226,6 +270,36 @@ def turn_worth(model: ScoringModel, states: States, worth: LeafWorth) -> TurnVal
     keep1 = expected_over_keeps(leaf)
     keep2 = expected_over_keeps(best_sub_keep(keep1)[ROLL_START:])
     return TurnValues(leaf, keep1, keep2, choice)
+
+
+class TurnEnds:
+    """Every player's chances as a turn ends, and before its rolls, under optimal play's keeps.
+
+    ``leaf`` (252, P) holds the chances after each final roll is scored;
+    the tables before the second and third rolls are worked out from it the
+    first time they are asked for and then kept, like ``leaf``, for the rest
+    of the turn.
+    """
+
+    def __init__(self, leaf: FloatArray, keep1: FloatArray) -> None:
+        """Hold ``leaf`` and optimal play's keep values with one roll left ``keep1`` (462, 1)."""
+        self.leaf = leaf
+        self._keep1 = keep1
+        self._one: FloatArray | None = None
+        self._two: FloatArray | None = None
+
+    def one_left(self) -> FloatArray:
+        """Return each keep's chances (462, P) with one roll left: the mean over its rolls."""
+        if self._one is None:
+            self._one = expected_over_keeps(self.leaf)
+        return self._one
+
+    def two_left(self) -> FloatArray:
+        """Return each keep's chances (462, P) with two rolls left, optimal play's keep between."""
+        if self._two is None:
+            after_second = at_chosen_keeps(self._keep1, self.one_left()[:, :, None])[:, :, 0]
+            self._two = expected_over_keeps(after_second)
+        return self._two
 
 
 class BoxMover(Protocol):
@@ -299,8 +373,7 @@ class PlayToWinStrategy:
 
     def index_of(self, card: Any) -> int:
         """Return the flat table index of the card's state."""
-        flag, mask, upper = self.base.state_key(card)
-        return int(state_index(self.model, np.array(flag), np.array(mask), np.array(upper)))
+        return flat_index(self.model, *self.base.state_key(card))
 
     def field(self, others: Sequence[Any]) -> Field:
         """Return the opponents' cards as a field of one player."""
@@ -371,15 +444,11 @@ class PlayToWinStrategy:
         if box is not None:
             return self._chances_after_box(card, seat, dice, box, banked, index)
         keep = sorted(dice if kept is None else kept)
-        leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
+        ends = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
         if len(keep) == len(dice):
-            return [float(chance) for chance in leaf[roll_number(keep)]]
-        one_left = expected_over_keeps(leaf)
-        if rolls_left == 2:
-            turn = self._optimal_turn(card)
-            after_second = at_chosen_keeps(turn.keep1, one_left[:, :, None])[:, :, 0]
-            one_left = expected_over_keeps(after_second)
-        return [float(chance) for chance in one_left[keep_number(keep)]]
+            return [float(chance) for chance in ends.leaf[roll_number(keep)]]
+        table = ends.two_left() if rolls_left == 2 else ends.one_left()
+        return [float(chance) for chance in table[keep_number(keep)]]
 
     def _chances_after_box(self, card: Any, seat: int, dice: Sequence[int], box: int,
                            banked: FloatArray, index: IntArray) -> list[float]:
@@ -397,13 +466,13 @@ class PlayToWinStrategy:
         roll = roll_number(sorted(dice))
         choice = self._optimal_turns(flag, mask, upper).choice
         if choice is not None and int(choice[roll, 0]) == slot:
-            leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist()))
+            leaf = self._ends(seat, tuple(banked.tolist()), tuple(index.tolist())).leaf
             return [float(chance) for chance in leaf[roll]]
         f2, m2, u2, reward = step_one(self.model, flag, mask, upper, slot, points, bonus)
         banked = banked.copy()
         index = index.copy()
         banked[seat] += reward
-        index[seat] = int(state_index(self.model, np.array(f2), np.array(m2), np.array(u2)))
+        index[seat] = flat_index(self.model, f2, m2, u2)
         after = self._chances(banked[:, None], index[:, None])[:, 0]
         return [float(chance) for chance in after]
 
@@ -421,13 +490,15 @@ class PlayToWinStrategy:
                                   mask, upper, table_specials(self.model, states))
 
     def _turn_end_chances(self, seat: int, banked: tuple[float, ...],
-                          index: tuple[int, ...]) -> FloatArray:
+                          index: tuple[int, ...]) -> TurnEnds:
         """Return every player's chance (252, P) after the seat scores each final roll.
 
         ``banked`` and ``index`` are every player's points and flat state
         index as the turn started.  The box is optimal solitaire play's; the
         other players wait between turns.  Remembered (``_ends``) for the
-        rest of the turn: each roll of it asks again.
+        rest of the turn: each roll of it asks again.  Final rolls that score
+        the same points and lead to the same state share one column of
+        ``_chances`` (every number it gives depends on its column alone).
         """
         flag, mask, upper = (np.array([part]) for part in
                              np.unravel_index(index[seat], self.model.shape))
@@ -436,12 +507,17 @@ class PlayToWinStrategy:
         slots, box, bonus = leaf_points(self.model, States(flag, mask, upper), turn.choice)
         flag, mask, upper, reward = step(self.model, flag[None, :], mask[None, :],
                                          upper[None, :], slots, box, bonus)
-        points = np.repeat(np.array(banked)[:, None], NUM_ROLLS, axis=1)
-        where = np.repeat(np.array(index, dtype=np.int64)[:, None], NUM_ROLLS, axis=1)
-        points[seat] += reward[:, 0]
-        where[seat] = state_index(self.model, flag, mask, upper)[:, 0]
-        result: FloatArray = self._chances(points, where).T.copy()
-        return result
+        following = state_index(self.model, flag, mask, upper)[:, 0]
+        gained = reward[:, 0]
+        _, first, inverse = np.unique(following * (int(gained.max()) + 1) + gained,
+                                      return_index=True, return_inverse=True)
+        count = len(first)
+        points = np.repeat(np.array(banked)[:, None], count, axis=1)
+        where = np.repeat(np.array(index, dtype=np.int64)[:, None], count, axis=1)
+        points[seat] += gained[first]
+        where[seat] = following[first]
+        result: FloatArray = self._chances(points, where).T[inverse.ravel()]
+        return TurnEnds(result, turn.keep1)
 
     def turn_against(self, card: Any, others: Sequence[Any], totals: Sequence[float] = (),
                      leaning: bool = True) -> TurnValues:
@@ -458,8 +534,7 @@ class PlayToWinStrategy:
 
     def finished_index(self) -> int:
         """Return the flat index of a full card's state (nothing to come, exactly)."""
-        return int(state_index(self.model, np.array(0), np.array(self.model.n_masks - 1),
-                               np.array(0)))
+        return flat_index(self.model, 0, self.model.n_masks - 1, 0)
 
     def chance_against(self, card: Any, dice: Sequence[int], total: float) -> dict[int, float]:
         """Return, per box number, the chance that scoring it beats a final ``total``.
@@ -473,7 +548,7 @@ class PlayToWinStrategy:
                          np.array([[self.finished_index()]], dtype=np.int64))
         for box, slot, points, bonus in self.base.box_moves(card, dice):
             f2, m2, u2, reward = step_one(self.model, flag, mask, upper, slot, points, bonus)
-            index = int(state_index(self.model, np.array(f2), np.array(m2), np.array(u2)))
+            index = flat_index(self.model, f2, m2, u2)
             chance = chance_to_win(np.array([float(card.score() + reward)]), np.array([index]),
                                    np.zeros(1, dtype=np.int64), field, self.outlooks)
             result[box.number] = float(chance[0])

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from yahtzee.solver.dynamic import (States, TurnValues, single_turn_values, state_index,
+from yahtzee.solver.dynamic import (States, TurnValues, flat_index, single_turn_values,
                                     step_one, table_specials)
 from yahtzee.solver.keeps import KEEPS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel
@@ -87,7 +87,7 @@ class Profiler:
 
     def _at_state(self, now: float, flag: int, mask: int, upper: int) -> Profile:
         """Return the profile of a card between turns in the given state."""
-        index = int(state_index(self.model, np.array(flag), np.array(mask), np.array(upper)))
+        index = flat_index(self.model, flag, mask, upper)
         second, bonus, yahtzee = (float(flat[index]) for flat in self.flats)
         return self._profile(now, float(self.values[index]), second, bonus, yahtzee)
 
@@ -124,14 +124,12 @@ class Profiler:
         roll = roll_number(list(dice))
         means = turn.keep1 if rolls_left == 1 else turn.keep2
         numbers = inside.one_left if rolls_left == 1 else inside.two_left
-        result = {}
-        for position, keep in enumerate(distinct_sub_keeps(roll)):
-            if position == 0:
-                mean, row = float(turn.leaf[roll, 0]), inside.leaf[roll, :, 0]
-            else:
-                mean, row = float(means[keep, 0]), numbers[keep, :, 0]
-            result[KEEPS[keep]] = self._profile(now, mean, *(float(x) for x in row))
-        return result
+        keeps = distinct_sub_keeps(roll)
+        others = keeps[1:]
+        mean_of = [float(turn.leaf[roll, 0])] + means[others, 0].tolist()
+        rows = [inside.leaf[roll, :, 0].tolist()] + numbers[others, :, 0].tolist()
+        return {KEEPS[keep]: self._profile(now, mean, *row)
+                for keep, mean, row in zip(keeps, mean_of, rows)}
 
     def boxes(self, card: Any, dice: Sequence[int]) -> dict[Any, Profile]:
         """Return the profile of each box these dice may be scored in."""

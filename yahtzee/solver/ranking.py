@@ -104,14 +104,19 @@ class RankedMove:
 
 def best_first(moves: Sequence[RankedMove]) -> list[RankedMove]:
     """Return ``moves`` (given in tie order) best first, equal ones (within ``TIE``) as given."""
-    left = list(moves)
-    values = [move.expected for move in left]
+    values = [move.expected for move in moves]
+    # The moves left, highest value first: those within TIE of the best are a prefix of it.
+    left = sorted(range(len(values)), key=values.__getitem__, reverse=True)
     ranked = []
     while left:
-        floor = max(values) - TIE
-        first = next(i for i, value in enumerate(values) if value >= floor)
-        ranked.append(left.pop(first))
-        del values[first]
+        floor = values[left[0]] - TIE
+        place = 0
+        for at in range(1, len(left)):
+            if values[left[at]] < floor:
+                break
+            if left[at] < left[place]:
+                place = at
+        ranked.append(moves[left.pop(place)])
     return ranked
 
 
@@ -139,11 +144,16 @@ class MoveRanking:
         """
         folded: list[RankedMove] = []
         now = Keep(self.dice, len(self.dice))
+        now_in = False  # whether a move of ``folded`` is ``now``
         for ranked in self.moves:
+            if 0 < count <= len(folded):
+                break  # only the first ``count`` are returned
             if isinstance(ranked.move, Keep):
                 folded.append(ranked)
-            elif all(m.move != now for m in folded):
+                now_in = now_in or ranked.move == now
+            elif not now_in:
                 folded.append(RankedMove(now, ranked.expected, ranked.profile))
+                now_in = True
         return folded[:count]
 
     def boxes(self, count: int = TOP_MOVES) -> list[RankedMove]:

@@ -25,9 +25,9 @@ from yahtzee.domain.rules import Rules
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
-from yahtzee.solver.dynamic import (SpecialChoices, States, TurnValues,
-                                    single_turn_values, state_index, step_one, table_specials)
-from yahtzee.solver.keeps import (KEEPS, MAX_SUB_KEEPS, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray,
+from yahtzee.solver.dynamic import (SpecialChoices, States, TurnValues, flat_index,
+                                    single_turn_values, step_one, table_specials)
+from yahtzee.solver.keeps import (KEEPS, SUB_KEEP_COUNT, SUB_KEEPS, FloatArray,
                                   IntArray, roll_number)
 from yahtzee.solver.model import ScoringModel, option_slot, situation_choices, yahtzee_model
 from yahtzee.solver.ties import TIE
@@ -53,14 +53,13 @@ _SUB_KEEP_DICE = tuple(tuple(KEEPS[int(k)] for k in subs) for subs in _SUB_KEEP_
 """Per roll, the dice of its distinct keeps in tie-breaking order."""
 
 
+_DISTINCT_SUB_KEEPS = tuple(tuple(int(k) for k in subs) for subs in _SUB_KEEP_LISTS)
+"""Per roll, the numbers of its distinct keeps in tie-breaking order (the roll itself first)."""
+
+
 def distinct_sub_keeps(roll: int) -> list[int]:
     """Return the keeps of a roll without the padding, the roll itself first."""
-    row = SUB_KEEPS[roll]
-    seen: list[int] = []
-    for k in row[:MAX_SUB_KEEPS]:
-        if int(k) not in seen:
-            seen.append(int(k))
-    return seen
+    return list(_DISTINCT_SUB_KEEPS[roll])
 
 
 def _first_best(items: list[tuple[_T, float]]) -> tuple[_T, float]:
@@ -138,9 +137,9 @@ class TurnStrategy(Generic[_CardT, _BoxT]):
         turn = self.turn(card)
         roll = roll_number(list(dice))
         table = turn.keep1 if rolls_left == 1 else turn.keep2
-        subs = distinct_sub_keeps(roll)
-        return [(KEEPS[subs[0]], float(turn.leaf[roll, 0]))] + [
-            (KEEPS[k], float(table[k, 0])) for k in subs[1:]]
+        keeps = _SUB_KEEP_DICE[roll]
+        worth = table[_SUB_KEEP_LISTS[roll][1:], 0].tolist()
+        return [(keeps[0], float(turn.leaf[roll, 0]))] + list(zip(keeps[1:], worth))
 
     def keep_values(self, card: _CardT, dice: Sequence[int],
                     rolls_left: int) -> dict[tuple[int, ...], float]:
@@ -291,8 +290,8 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         flag, mask, upper = self.state_of(card)
         if card.rounds_used() >= self.model.rounds:
             return float(card.score())
-        index = state_index(self.model, np.array(flag), np.array(mask), np.array(upper))
-        return float(card.score()) + float(self.values.ravel()[int(index)])
+        index = flat_index(self.model, flag, mask, upper)
+        return float(card.score()) + float(self.values.ravel()[index])
 
 
 class OptimalStrategy(_TableStrategy):
