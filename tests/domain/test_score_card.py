@@ -215,3 +215,43 @@ def test_options_with_the_box_points_worked_out_beforehand_are_the_same(rules: R
         bonuses = rng.randrange(4)
         assert rules.options(scores, bonuses, dice, points) == rules.options(scores, bonuses,
                                                                              dice)
+
+
+@pytest.mark.parametrize("rules", [COURSE, OFFICIAL], ids=lambda r: r.name)
+def test_menu_and_totals_follow_every_change_of_the_card(rules: Rules) -> None:
+    """The menu, the options and the totals are kept between changes: each change shows at once.
+
+    The same dice are asked about before and after every box (a stale menu would still
+    offer the box just filled), and each answer is checked against a fresh card.
+    """
+    rng = random.Random(5)
+    for _ in range(30):
+        card = ScoreCard(rules)
+        while card.rounds_used() < card.rules.ROUNDS:
+            dice = Dice.of([rng.randint(1, 6)] * 5 if rng.random() < 0.3
+                           else [rng.randint(1, 6) for _ in range(5)])
+            before = card.menu(dice)
+            assert card.menu(Dice.of(dice.values())) == before
+            cv = rng.choice(card.choices(dice))
+            was_open = not card.check_scored(cv)
+            card.choose(cv, dice)
+            fresh = ScoreCard.restore(rules, card.scores(), card.get_yahtzee_bonus())
+            assert card.menu(dice) == fresh.menu(dice) and card.options(dice) == fresh.options(
+                dice)
+            if was_open and cv is not CV.YAHTZEE:  # filled: off the menu (Yahtzee: bonus)
+                assert cv.number not in [item.number for item in card.menu(dice)]
+            assert (card.upper_subtotal(), card.score_top(), card.score_bottom(),
+                    card.score()) == (fresh.upper_subtotal(), fresh.score_top(),
+                                      fresh.score_bottom(), fresh.score())
+            top = sum(card.get_category_score(c) for c in CV if c.is_upper)
+            assert card.upper_subtotal() == top
+            card.menu(dice).clear()
+            assert card.menu(dice) == fresh.menu(dice)
+
+
+def test_a_menu_for_other_dice_is_worked_out_for_them() -> None:
+    card = ScoreCard(OFFICIAL)
+    fill(card, [(CV.YAHTZEE, [2, 2, 2, 2, 2])])
+    assert [item.number for item in card.menu(YAHTZEE_OF_THREES)] == [3]
+    assert card.menu(Dice.of([1, 2, 3, 4, 5]))[0].number == 1
+    assert card.get_evaluation(CV.THREES, YAHTZEE_OF_THREES) == 115

@@ -15,7 +15,7 @@ from tests.oracle import ScriptedRandom
 from yahtzee.domain.card import Card, JokerBar, Variant
 from yahtzee.domain.die import Die
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
-from yahtzee.domain.rules import COURSE, OFFICIAL
+from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.engine.engine import (Engine, FirstRoll, GameOver, Outcome, Phase, Refusal, Rolled,
                                    Scored, ScoringStarted, Toggled, TurnOver)
@@ -402,3 +402,23 @@ def test_interleaved_games_roll_the_dice_each_would_roll_alone() -> None:
             together[index] += play(engine, 1)
             Die.r.seed(99)  # the UML's shared generator has no say in a game's dice
     assert together == alone
+
+
+@pytest.mark.parametrize("rules", [COURSE, OFFICIAL], ids=lambda r: r.name)
+def test_the_prompt_is_kept_between_changes_and_drawn_again_after_each(rules: Rules) -> None:
+    """Asked twice without a move, the engine answers with the same prompt; after any
+    accepted move (a toggle, a roll, a box) it shows the game as a restored copy sees it,
+    and a refused move leaves the prompt as it was."""
+    variant = yahtzee_variant(rules)
+    chooser = random.Random(4)
+    players = seats(2, variant)
+    engine = Engine(variant, players, seed=9)
+    while not engine.is_over():
+        before = engine.prompt()
+        assert engine.prompt() is before
+        assert not engine.apply(Move.toggle(6)).accepted and engine.prompt() is before
+        assert engine.apply(chooser.choice(engine.legal_moves())).accepted
+        copies = [Seat(p.name, variant.restore_card(*variant.card_contents(p.card)))
+                  for p in players]
+        assert where(engine) == where(Engine.restore(engine.record(), variant, copies))
+    assert engine.prompt().phase is Phase.OVER

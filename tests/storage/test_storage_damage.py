@@ -306,3 +306,33 @@ def test_a_damaged_history_that_cannot_be_moved_is_reported_once(
     play_through(5, variant_of("poker"), script_for(5, "poker"), observers=[saver])
     assert len(problems.damaged) == 2 and len(problems.unsaved) == 1
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("name", "damage", "message"), HISTORY_DAMAGE[:5],
+                         ids=[case[0] for case in HISTORY_DAMAGE[:5]])
+def test_a_history_changed_since_it_was_checked_is_checked_again(
+        name: str, damage: Callable[[Path], None], message: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database is checked once while only this process writes it, again once it changed.
+
+    The check reads the whole file, so a file this process found sound or wrote itself
+    is not checked again; any other change to the file (damage here) is checked, found
+    and reported.
+    """
+    checks: list[Path] = []
+    check = History._check
+
+    def counted(history: History, connection: sqlite3.Connection) -> int | None:
+        """Count the check, then make it."""
+        checks.append(history.path)
+        return check(history, connection)
+
+    monkeypatch.setattr(History, "_check", counted)
+    path = _history(tmp_path, games=3)
+    assert History(path).game_ids() == [1, 2, 3] and History(path).games()
+    assert checks == [path]  # made when the first game was filed (no file before)
+    damage(path)
+    problems = Problems()
+    assert History(path, problems=problems).game_ids() == []
+    assert [(what, where) for what, where, _, _ in problems.damaged] == [
+        (StoredFile.HISTORY, path)] and checks == [path, path]

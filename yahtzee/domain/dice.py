@@ -23,10 +23,8 @@ class Dice:
     @staticmethod
     def of(values: Iterable[int]) -> Dice:
         """Return a collection holding dice that show ``values``, in order."""
-        values = list(values)
-        dice = Dice(len(values))
-        for value in values:
-            dice.add_die(Die(value))
+        dice = Dice.__new__(Dice)
+        dice._dice = [Die(value) for value in values]
         return dice
 
     def add_die(self, d: Die) -> None:

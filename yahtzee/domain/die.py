@@ -18,6 +18,7 @@ class Die:
 
     SIDES: ClassVar[int] = 6
     r: ClassVar[random.Random] = random.Random()
+    __slots__ = ("_rng", "_value")
 
     def __init__(self, value: int | None = None, *, rng: random.Random | None = None) -> None:
         """Make a die showing ``value``, or a random face when ``value`` is None.
@@ -28,6 +29,8 @@ class Die:
         self._rng = rng
         if value is None:
             self._value = self._generator().randint(1, Die.SIDES)
+        elif type(value) is int and 1 <= value <= Die.SIDES:  # the usual case, checked quickly
+            self._value = value
         else:
             self._value = Die._checked(value)
 

@@ -33,8 +33,14 @@ class ScoreCard:
         self._scores: list[int | None] = [None] * self.NUM_CATS
         """What ``scores()`` returns, kept with the boxes (the solver asks it at every decision)."""
         self._yahtzee_bonus = 0
-        self._last_options: tuple[object, list[Option]] | None = None
-        """The last ``options`` asked for, with what they were asked for (a view asks often)."""
+        self._upper = self._lower = 0
+        """The points in the upper and in the lower boxes (no bonus): kept as boxes fill."""
+        self._changes = 0
+        """How many times the card changed: the memo below holds for one number of changes."""
+        self._last: tuple[tuple[int, tuple[int, ...]], list[Option], list[MenuItem]] | None = None
+        """The last choices asked for (``options`` and ``menu``), with the number of changes
+        and the dice they were asked for: the engine, the table's view and the computer ask
+        again and again about the same card and dice."""
 
     @property
     def rules(self) -> Rules:
@@ -47,12 +53,22 @@ class ScoreCard:
 
     def options(self, d: Dice) -> list[Option]:
         """Return the legal choices for these dice, with their points, in menu order."""
-        key = (tuple(self._scores), self._yahtzee_bonus, tuple(d.values()))
-        last = self._last_options
+        return list(self._choices(d)[1])
+
+    def _choices(self, d: Dice) -> tuple[tuple[int, tuple[int, ...]], list[Option],
+                                         list[MenuItem]]:
+        """Return the choices for these dice as options and as menu lines (kept: do not change).
+
+        Worked out once per change of the card and dice shown.
+        """
+        key = (self._changes, tuple(d.values()))
+        last = self._last
         if last is None or last[0] != key:
-            last = self._last_options = (key, self._rules.options(self._scores,
-                                                                  self._yahtzee_bonus, d))
-        return list(last[1])
+            options = self._rules.options(self._scores, self._yahtzee_bonus, d)
+            menu = [MenuItem(o.category.number, o.category.label, o.points,
+                             o.bonus_points if o.fills_box else 0) for o in options]
+            last = self._last = (key, options, menu)
+        return last
 
     def choices(self, d: Dice) -> list[CategoryValue]:
         """Return the boxes the player may choose for these dice, in menu order."""
@@ -74,15 +90,24 @@ class ScoreCard:
                 raise IllegalChoiceError(f"{cv} has already been scored")
             raise IllegalChoiceError(f"{cv} may not be chosen for these dice")
         if option.fills_box:
-            self._scorecard[cv.get_value()].set_score(option.box_points)
-            self._scores[cv.get_value()] = option.box_points
+            self._fill(cv, option.box_points)
         if option.bonus_points:
             self._yahtzee_bonus += 1
+            self._changes += 1
+
+    def _fill(self, cv: CategoryValue, points: int) -> None:
+        """Write ``points`` in the open box ``cv``, keeping the section totals."""
+        self._scorecard[cv.get_value()].set_score(points)
+        self._scores[cv.get_value()] = points
+        if cv.get_value() < _UPPER_BOXES:
+            self._upper += points
+        else:
+            self._lower += points
+        self._changes += 1
 
     def menu(self, d: Dice) -> list[MenuItem]:
         """Return the scoring menu for these dice: number, name and points of each choice."""
-        return [MenuItem(o.category.number, o.category.label, o.points,
-                         o.bonus_points if o.fills_box else 0) for o in self.options(d)]
+        return list(self._choices(d)[2])
 
     def joker_bar(self, number: int, d: Dice) -> JokerBar | None:
         """Return why the forced joker keeps the open box ``number`` off the menu, or None."""
@@ -119,7 +144,7 @@ class ScoreCard:
 
     def upper_subtotal(self) -> int:
         """Return the upper boxes' total, without the upper bonus."""
-        return sum(points for points in self._scores[:_UPPER_BOXES] if points is not None)
+        return self._upper
 
     def upper_bonus(self) -> int:
         """Return the upper bonus: 35 once the upper boxes reach 63, else 0."""
@@ -131,8 +156,7 @@ class ScoreCard:
 
     def score_bottom(self) -> int:
         """Return the lower section's total, with the Yahtzee bonuses."""
-        boxes = sum(points for points in self._scores[_UPPER_BOXES:] if points is not None)
-        return boxes + YAHTZEE_BONUS * self._yahtzee_bonus
+        return self._lower + YAHTZEE_BONUS * self._yahtzee_bonus
 
     def score(self) -> int:
         """Return the grand total: ``score_top()`` (upper bonus included) + ``score_bottom()``."""
@@ -170,6 +194,7 @@ class ScoreCard:
                             or bonus_count > later_turns):
             raise ValueError(f"{bonus_count} Yahtzee bonuses are not possible on this card")
         card._yahtzee_bonus = bonus_count
+        card._changes += 1
         return card
 
     def _restore_box(self, cv: CategoryValue, points: int) -> None:
@@ -178,8 +203,7 @@ class ScoreCard:
             raise ValueError(f"a box holds whole points, not {points!r}")
         if points not in self._rules.possible_points(cv):
             raise ValueError(f"{cv} cannot hold {points} points")
-        self._scorecard[cv.get_value()].set_score(points)
-        self._scores[cv.get_value()] = points
+        self._fill(cv, points)
 
     def __str__(self) -> str:
         return format_rows(self.rows())

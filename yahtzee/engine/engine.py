@@ -263,6 +263,9 @@ class Engine:
         self.observers = list(observers)
         self.rng = rng
         self.progress = Progress()
+        self._prompt: tuple[tuple[int, int, Turn | None], Prompt] | None = None
+        """The last prompt, with where the game stood (round, seat, turn): drawn again after
+        every change (``_changed``, a new turn), asked for several times between two."""
 
     @classmethod
     def restore(cls, record: GameRecord, variant: Variant, seats: Sequence[Seat], *,
@@ -304,7 +307,19 @@ class Engine:
         return self.progress.seat
 
     def prompt(self) -> Prompt:
-        """Return what the engine waits for, from which seat, and what that seat sees."""
+        """Return what the engine waits for, from which seat, and what that seat sees.
+
+        The same ``Prompt`` is returned until the game changes.
+        """
+        progress = self.progress
+        key = (progress.round, progress.seat, progress.turn)
+        last = self._prompt
+        if last is None or last[0] != key:
+            last = self._prompt = (key, self._draw_prompt())
+        return last[1]
+
+    def _draw_prompt(self) -> Prompt:
+        """Return what the engine waits for now (``prompt`` without the memo)."""
         if self.is_over():
             seat = self.progress.seat
             return Prompt(Phase.OVER, TurnView(self.variant.rounds, seat, (), (), 0,
@@ -328,6 +343,7 @@ class Engine:
     def _start_turn(self) -> FirstRoll:
         """Throw the current seat's first roll with the game's generator (a chance step)."""
         dice = DiceRoll(rng=self.rng)
+        self._prompt = None
         self.progress.turn = Turn(dice, [False] * dice.get_num_dice())
         return FirstRoll(self.progress.seat, self.progress.turn.values())
 
@@ -474,6 +490,7 @@ class Engine:
 
     def _changed(self) -> None:
         """Tell every observer of a change."""
+        self._prompt = None
         for observer in self.observers:
             observer.changed(self)
 

@@ -44,12 +44,14 @@ import contextlib
 import os
 import re
 import sqlite3
+import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.games import UnknownGameError, get_variant
@@ -223,8 +225,13 @@ def is_damage(error: sqlite3.Error) -> bool:
     return "not a database" in text or "malformed" in text
 
 
-def _digits(values: Sequence[int | bool]) -> str:
-    """Return values as space-separated digits (flags as 0 and 1)."""
+@lru_cache(maxsize=8192)
+def _digits(values: tuple[int | bool, ...]) -> str:
+    """Return values as space-separated digits (flags as 0 and 1).
+
+    Kept for each of the few thousand throws and sets of flags: a game files
+    two of them for each of its decisions.
+    """
     return " ".join(str(int(v)) for v in values)
 
 
@@ -275,11 +282,25 @@ def filing_rows(game: GameRecord, chances: Sequence[TurnChances]
     return cards, _GameRows(_player_rows(game, cards), _decision_rows(game.log), chance_rows)
 
 
+_Stamp = tuple[int, int, int, int]
+"""A file as ``os.stat`` finds it: device, inode, size and time of the last change (ns)."""
+
+
 class History:
-    """The history database of finished games."""
+    """The history database of finished games.
+
+    A database is checked (``PRAGMA quick_check``, its tables and layout)
+    each time it is opened, unless this process already found it sound or
+    wrote it and the file has not changed since (the same stamp): the check
+    reads the whole file, which grows with every game filed.
+    """
 
     timeout = 10.0
     """Seconds to wait for another program that holds the database locked."""
+    _sound: ClassVar[dict[str, tuple[_Stamp, int]]] = {}
+    """Per database path: the file's stamp when last found sound or written here, and its
+    layout version then."""
+    _sound_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, path: Path | None = None, *,
                  problems: StorageProblems | None = None) -> None:
@@ -355,6 +376,36 @@ class History:
             raise self._set_aside(damage)
         return None
 
+    def _stamp(self) -> _Stamp | None:
+        """Return the database file's stamp (None: it cannot be looked at)."""
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return None
+        return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns
+
+    def _checked_version(self, connection: sqlite3.Connection) -> int | None:
+        """Return ``_check``'s answer, remembered while the file keeps the stamp it had then."""
+        key, stamp = str(self.path), self._stamp()
+        with self._sound_lock:
+            known = self._sound.get(key)
+        if stamp is not None and known is not None and known[0] == stamp:
+            return known[1]
+        version = self._check(connection)
+        if version is not None and stamp is not None:
+            with self._sound_lock:
+                self._sound[key] = (stamp, version)
+        return version
+
+    def _written(self) -> None:
+        """Remember the file as sound, at the newest layout: this process just wrote it."""
+        stamp = self._stamp()
+        with self._sound_lock:
+            if stamp is None:
+                self._sound.pop(str(self.path), None)
+            else:
+                self._sound[str(self.path)] = (stamp, SCHEMA_VERSION)
+
     def _precheck(self) -> bool:
         """Return whether the file exists; a directory or unreadable file is moved aside."""
         if not os.path.lexists(self.path):
@@ -390,7 +441,7 @@ class History:
             except (OSError, sqlite3.Error) as error:
                 raise HistoryUnavailableError(str(error)) from error
             try:
-                version = self._check(connection)
+                version = self._checked_version(connection)
             except DamagedFileError as error:
                 if error.moved_to is None:
                     return self._unavailable(write, error)
@@ -458,6 +509,7 @@ class History:
             assert connection is not None
             with _transaction(connection):
                 first, game_id = self._file(connection, game, uid, moment, cards, rows)
+            self._written()
         if first is not None:
             self.problems.filed_twice(first, None if game_id == first else game_id)
         return game_id

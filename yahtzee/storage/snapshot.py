@@ -156,7 +156,7 @@ def _check_position(decision: Decision, rounds: int, players: int) -> None:
     if not 1 <= decision.round <= rounds or not 0 <= decision.seat < players:
         raise SnapshotError("a decision's round or seat is out of range")
     if (len(decision.dice) != DiceRoll.NUM_DIE or len(decision.saved) != DiceRoll.NUM_DIE
-            or not all(1 <= v <= Die.SIDES for v in decision.dice)):
+            or min(decision.dice) < 1 or max(decision.dice) > Die.SIDES):
         raise SnapshotError("a decision's dice are not five faces")
     if not 0 <= decision.rolls_left <= REROLLS:
         raise SnapshotError("a decision's re-rolls left are out of range")

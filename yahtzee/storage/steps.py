@@ -60,13 +60,11 @@ def step_of(old: GameRecord, new: GameRecord, number: int, updated: str,
     game: dict[str, Any] = {"log_at": logged,
                             "log": [decision_to_dict(d) for d in new.log[logged:]],
                             **position_to_dict(new)}
-    if new.rng != old.rng:
-        moved = (new.rng[0] == old.rng[0] and new.rng[2] == old.rng[2]
-                 and new.rng[1][:-1] == old.rng[1][:-1])
-        if moved:
-            game["rng_at"] = new.rng[1][-1]
-        else:
-            game["rng"] = rng_to_dict(new)
+    (version, state, gauss), (old_version, old_state, old_gauss) = new.rng, old.rng
+    if version != old_version or gauss != old_gauss or state[:-1] != old_state[:-1]:
+        game["rng"] = rng_to_dict(new)
+    elif state[-1] != old_state[-1]:  # only its position in its table moved
+        game["rng_at"] = state[-1]
     return {"step": number, "updated": updated, "finished": finished, "game": game}
 
 

@@ -7,6 +7,8 @@ come from here, in the words the console uses.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any
 
@@ -87,6 +89,36 @@ def _happened_line(event: Happened, name: str, variant: Variant) -> str:
     if event.kept is None:
         return f"{name} rolled {faces(event.dice, variant)}"
     return f"{name} {reroll_text(event.kept, event.dice, variant)}"
+
+
+MOVES_KEPT = 256
+"""How many views' lists of moves are kept worded (the latest view of that many games)."""
+_moves_kept: OrderedDict[int, tuple[GameView, tuple[str, ...]]] = OrderedDict()
+"""The moves' lines of the views answered last, by the view's identity (the view is held with
+them, so that its identity is not given to another meanwhile)."""
+_moves_lock = threading.Lock()
+
+
+def moves_lines(view: GameView) -> list[str]:
+    """Return the lines of what happened (``happened_text`` of each), oldest first.
+
+    A view is drawn once per change and sent to every page that asks until
+    the next: its lines are worded once (not looked up line by line, each
+    answer).
+    """
+    key = id(view)
+    with _moves_lock:
+        kept = _moves_kept.get(key)
+        if kept is not None and kept[0] is view:
+            _moves_kept.move_to_end(key)
+            return list(kept[1])
+    lines = tuple(happened_text(event, view) for event in view.happened)
+    with _moves_lock:
+        _moves_kept[key] = (view, lines)
+        _moves_kept.move_to_end(key)
+        while len(_moves_kept) > MOVES_KEPT:
+            _moves_kept.popitem(last=False)
+    return list(lines)
 
 
 def title(view: GameView) -> str:
@@ -255,7 +287,7 @@ def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
                     for move, profile in view.options] if private else [],
         "win_chances": _chances(view),
         "luck": [luck_line(a) for a in view.analyses] or None,
-        "moves": [happened_text(event, view) for event in view.happened],
+        "moves": moves_lines(view),
         "winner": _winner(view), "hot_seat": view.hot_seat,
         "started": view.started, "waiting": [seat + 1 for seat in view.waiting],
         "host": bool(you & set(view.host)),
