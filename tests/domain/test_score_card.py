@@ -184,14 +184,19 @@ def test_restore_refuses_bonuses_no_game_can_have() -> None:
     assert ScoreCard.restore(OFFICIAL, [None] * 8 + [25, None, None, 50, None], 1).score() == 175
 
 
+def random_roll(rng: random.Random) -> Dice:
+    """Return five random dice, a Yahtzee about a third of the time (to reach the bonuses)."""
+    return Dice.of([rng.randint(1, 6)] * 5 if rng.random() < 0.3
+                   else [rng.randint(1, 6) for _ in range(5)])
+
+
 @pytest.mark.parametrize("rules", [COURSE, OFFICIAL], ids=lambda r: r.name)
 def test_scores_always_show_the_boxes_contents(rules: Rules) -> None:
     rng = random.Random(3)
     for _ in range(40):
         card = ScoreCard(rules)
         while card.rounds_used() < card.rules.ROUNDS:
-            dice = Dice.of([rng.randint(1, 6)] * 5 if rng.random() < 0.3
-                           else [rng.randint(1, 6) for _ in range(5)])
+            dice = random_roll(rng)
             card.choose(rng.choice(card.choices(dice)), dice)
             boxes = [card.get_category_score(cv) if card.check_scored(cv) else None
                      for cv in CV]
@@ -228,8 +233,7 @@ def test_menu_and_totals_follow_every_change_of_the_card(rules: Rules) -> None:
     for _ in range(30):
         card = ScoreCard(rules)
         while card.rounds_used() < card.rules.ROUNDS:
-            dice = Dice.of([rng.randint(1, 6)] * 5 if rng.random() < 0.3
-                           else [rng.randint(1, 6) for _ in range(5)])
+            dice = random_roll(rng)
             before = card.menu(dice)
             assert card.menu(Dice.of(dice.values())) == before
             cv = rng.choice(card.choices(dice))
