@@ -148,6 +148,9 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
             return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
         })""")
     assert len(lines) == 26 and set(lines) == {1}, lines
+    page.set_viewport_size({"width": 1280, "height": 800})  # a laptop: the whole table in view
+    widths = page.eval_on_selector("div.scroll", "e => [e.scrollWidth, e.clientWidth]")
+    assert widths[0] <= widths[1], widths
     page.close()
     problems = (axe_violations(browser, server.url + "history")
                 + axe_violations(browser, server.url + "game/2/review"))

@@ -43,7 +43,8 @@ header h1 { margin: 0; font-size: 1.3rem; }
 header p { margin: .2rem 0 0; }
 nav { display: flex; flex-wrap: wrap; gap: 1rem; margin-top: .3rem; }
 header a { color: white; }
-main { max-width: 64rem; margin: 0 auto; padding: .75rem; }
+main { max-width: 76rem; margin: 0 auto; padding: .75rem; }
+main p, main > ul, main > ol, .legend { max-width: 48rem; }  /* lines short enough to read */
 h2 { font-size: 1.15rem; margin: 1.2rem 0 .4rem; }
 h3 { font-size: 1rem; margin: .8rem 0 .3rem; }
 a { color: #0b5fa5; }
