@@ -385,10 +385,7 @@ class Autosave:
             if self.save is None:
                 self.save = self.store.create(record, uid=self.uid, browser=self.browser)
             else:
-                old = self.save  # made field by field: ``replace`` costs more, at every move
-                save = SaveFile(save_id=old.save_id, uid=old.uid, created=old.created,
-                                updated=now(), finished=old.finished, snapshot=record,
-                                browser=old.browser)
+                save = replace(self.save, updated=now(), snapshot=record)
                 self.store.write(save, computer_to_play=computer_to_play,
                                  replayable=self.replayable)
                 self.save = save

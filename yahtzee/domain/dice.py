@@ -23,7 +23,7 @@ class Dice:
     @staticmethod
     def of(values: Iterable[int]) -> Dice:
         """Return a collection holding dice that show ``values``, in order."""
-        dice = Dice.__new__(Dice)
+        dice = Dice()
         dice._dice = [Die(value) for value in values]
         return dice
 

@@ -310,18 +310,10 @@ class SaveStore:
         """The saves this store holds locked (None: locking failed here, so none is held)."""
         self._written: dict[int, tuple[SaveFile, int]] = {}
         """For the saves this store wrote: the save as its file reads now, and the file's steps."""
-        self._paths: dict[int, tuple[Path, Path]] = {}
-        """The files of the saves asked for, each with the folder it is in (a path is made
-        once, not at every move)."""
 
     def path(self, save_id: int) -> Path:
         """Return the file of the save ``save_id``."""
-        kept = self._paths.get(save_id)
-        if kept is not None and kept[0] is self.directory:
-            return kept[1]
-        path = self.directory / f"{save_id}.json"
-        self._paths[save_id] = (self.directory, path)
-        return path
+        return self.directory / f"{save_id}.json"
 
     def lock_path(self, save_id: int) -> Path:
         """Return the lock file of the save ``save_id``."""
@@ -477,7 +469,6 @@ class SaveStore:
             os.unlink(self.path(save_id))
         except FileNotFoundError:
             pass
-        self._paths.pop(save_id, None)
         self.release(save_id, remove=True)
 
     def delete(self, save_id: int) -> SaveFile:
