@@ -225,6 +225,12 @@ def test_a_slow_head_is_cut_off_within_seconds_while_others_are_served(
     assert served == [200, 200, 200]
 
 
+def test_the_server_runs_on_uvloop_where_it_is_installed(running: Running) -> None:
+    uvloop = pytest.importorskip("uvloop")
+    assert running.server.started
+    assert isinstance(running.server.servers[0].get_loop(), uvloop.Loop)
+
+
 def test_an_idle_connection_and_a_slow_body_are_dropped(running: Running) -> None:
     idle = open_connection(running.port)
     after = closed_within(idle, 8)

@@ -5,6 +5,7 @@ Games of people alone without the coach need no solver.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,9 +30,9 @@ def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> BrowserGames:
 
 def test_the_moves_sent_follow_every_change_and_each_view_keeps_its_own(
         games: BrowserGames, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The moves' lines are worded once per view; a later view has the later lines, an
-    earlier view still its own, however many views came between."""
-    monkeypatch.setattr(views, "MOVES_KEPT", 2)
+    """Each move's line is worded once; a later view has the later lines, an earlier view
+    still its own, however many lines were forgotten between."""
+    monkeypatch.setattr(views, "LINES_KEPT", 2)
     made = games.create(Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN),
                                  ("Ann", "Bo"), 11, coach=False, hot_seat=True))
     table, secret = made.table, made.secrets[0][0]
@@ -49,4 +50,7 @@ def test_the_moves_sent_follow_every_change_and_each_view_keeps_its_own(
              "Bo rolled 4 6 5 2 1", "Bo rolled all five again: 4 3 2 1 5"]
     assert [state_json(view, frozenset())["moves"] for view in seen] == [
         [], [], lines[:1], lines[:1], lines[:3], lines]
-    assert len(views._moves_kept) <= 2
+    assert len(views._lines_kept) <= 2
+    renamed = replace(seen[-1], seats=tuple(replace(seat, name=seat.name + "ie")
+                                            for seat in seen[-1].seats))
+    assert state_json(renamed, frozenset())["moves"][-1] == "Boie rolled all five again: 4 3 2 1 5"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from functools import lru_cache
 from typing import Any
 
 from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
@@ -80,10 +79,8 @@ def scored_line(name: str, item: MenuItem, total: int) -> str:
     return f"{text} (total {total})"
 
 
-@lru_cache(maxsize=8192)
 def _happened_line(event: Happened, name: str, variant: Variant) -> str:
-    """Return ``happened_text``'s line (worded once: every state sent repeats the
-    latest lines)."""
+    """Return ``happened_text``'s line for a seat called ``name``."""
     if event.item is not None:
         return scored_line(name, event.item, event.total)
     if event.kept is None:
@@ -91,34 +88,34 @@ def _happened_line(event: Happened, name: str, variant: Variant) -> str:
     return f"{name} {reroll_text(event.kept, event.dice, variant)}"
 
 
-MOVES_KEPT = 256
-"""How many views' lists of moves are kept worded (the latest view of that many games)."""
-_moves_kept: OrderedDict[int, tuple[GameView, tuple[str, ...]]] = OrderedDict()
-"""The moves' lines of the views answered last, by the view's identity (the view is held with
-them, so that its identity is not given to another meanwhile)."""
-_moves_lock = threading.Lock()
+LINES_KEPT = 16384
+"""How many moves' lines are kept worded (the recent moves of some 400 games)."""
+_lines_kept: OrderedDict[int, tuple[Happened, str, str]] = OrderedDict()
+"""Each move's line by the move's identity, with the move itself (so that its identity is not
+given to another meanwhile) and the seat's name it was worded with; the oldest go first."""
+_lines_lock = threading.Lock()
 
 
 def moves_lines(view: GameView) -> list[str]:
     """Return the lines of what happened (``happened_text`` of each), oldest first.
 
-    A view is drawn once per change and sent to every page that asks until
-    the next: its lines are worded once (not looked up line by line, each
-    answer).
+    Every state sent repeats a game's recent moves, and each view of the game
+    holds the same move objects as the view before it: a move is worded once,
+    when it is first sent, and looked up by its identity after that (not by
+    its fields' hash: a state has up to ``app.browser.RECENT`` moves).
     """
-    key = id(view)
-    with _moves_lock:
-        kept = _moves_kept.get(key)
-        if kept is not None and kept[0] is view:
-            _moves_kept.move_to_end(key)
-            return list(kept[1])
-    lines = tuple(happened_text(event, view) for event in view.happened)
-    with _moves_lock:
-        _moves_kept[key] = (view, lines)
-        _moves_kept.move_to_end(key)
-        while len(_moves_kept) > MOVES_KEPT:
-            _moves_kept.popitem(last=False)
-    return list(lines)
+    lines: list[str] = []
+    with _lines_lock:
+        for event in view.happened:
+            name = view.seats[event.seat].name
+            kept = _lines_kept.get(id(event))
+            if kept is None or kept[0] is not event or kept[1] != name:
+                kept = (event, name, _happened_line(event, name, view.variant))
+                _lines_kept[id(event)] = kept
+            lines.append(kept[2])
+        while len(_lines_kept) > LINES_KEPT:
+            _lines_kept.popitem(last=False)
+    return lines
 
 
 def title(view: GameView) -> str:
