@@ -8,7 +8,7 @@ Run from the project root (the web extra installed)::
 It starts ``python -m yahtzee serve`` on a free port of 127.0.0.1 with a
 fresh data folder (computers moving ``--delay`` seconds apart), then plays
 ``--games`` games at the same time, each a person against the computer with
-the coach on (the new-game form's defaults), by scripted clients
+the coach on, under course rules (the API's defaults), by scripted clients
 (``benchmarks/web_load.py``: plain HTTP/1.1, one keep-alive connection per
 game, in one asyncio process): on each of its turns a client saves die 1,
 rolls, scores, and takes the box worth most, waiting ``--think`` seconds

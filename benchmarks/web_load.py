@@ -3,7 +3,8 @@
 Used by the benchmark (``benchmarks/bench_web.py``) and by the tests that
 drive a live server (``tests/interfaces/test_web_load.py``, the browser
 tests).  Each client plays one game as its person against the computer
-(the new-game form's defaults), as a page does: it waits for its turn with
+(the API's default players; the rules are the API's default, course, unless
+``rules`` is given), as a page does: it waits for its turn with
 long polls, then on each turn saves die 1, rolls, scores, and takes the box
 worth most, timing every move from sending it to its answer.
 
