@@ -98,8 +98,9 @@ async def in_thread(func: Callable[..., Result], *args: Any) -> Result:
     asyncio's own hand-off rather than Starlette's ``run_in_threadpool``
     (anyio's): the same threads for about a sixth less processor time per
     hand-off and a quarter less on the loop's thread
-    (``benchmarks/bench_handoff.py``); a move of a person makes three or four.  A request cancelled meanwhile (only when the server
-    stops) leaves its move to finish and be saved.
+    (``benchmarks/bench_handoff.py``); a move of a person makes three or
+    four.  A request cancelled meanwhile (only when the server stops) leaves
+    its move to finish and be saved.
     """
     return await asyncio.get_running_loop().run_in_executor(None, functools.partial(func, *args))
 
@@ -368,7 +369,7 @@ class WebTable:
         while True:
             await asyncio.sleep(self.limits.sweep_every)
             gone = await in_thread(self.games.expire, self.limits.fresh_for,
-                                           self.limits.idle_for)
+                                   self.limits.idle_for)
             for game_id in gone:
                 self.notify(game_id)
 
