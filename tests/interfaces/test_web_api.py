@@ -339,6 +339,22 @@ def test_the_page_and_its_files_are_served_with_the_test_hooks(client: TestClien
     assert page.headers["x-frame-options"] == "DENY"
 
 
+def test_an_address_not_served_is_answered_in_the_table_s_words(client: TestClient) -> None:
+    """A person gets a page leading back to the table, a program the API's error."""
+    for path in ("/nonsense", "/static/missing.js", "/game/a/b/c"):
+        answer = client.get(path)
+        assert answer.status_code == 404
+        assert answer.headers["content-type"].startswith("text/html")
+        assert "There is no page at this address." in answer.text
+        assert 'href="/"' in answer.text and 'href="/history"' in answer.text
+        assert answer.headers["x-frame-options"] == "DENY"
+    assert client.get("/api/nonsense").json() == {"error": "Nothing is served at this address."}
+    assert client.get("/api/nonsense").status_code == 404
+    refused = client.put("/api/games", json={})
+    assert (refused.status_code, refused.json(), refused.headers["allow"]) == (
+        405, {"error": "This address does not take a PUT request."}, "POST")
+
+
 def test_the_server_caps_its_live_games(data: Path) -> None:
     with TestClient(make_app(delay=0, capacity=2)) as client:
         games = [new_game(client, players=[{"kind": "human"}], coach=False) for _ in range(2)]

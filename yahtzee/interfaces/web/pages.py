@@ -53,8 +53,9 @@ LINKS = (("/", "New game"), ("/history", "Finished games"))
 """The pages' navigation: the table's start page and the history."""
 
 
-def _not_found(message: str, status: int = 404) -> HTMLResponse:
-    """Return a small page saying what was not found (or could not be shown)."""
+def not_found_page(message: str, status: int = 404) -> HTMLResponse:
+    """Return a small page saying what was not found (or could not be shown), with the
+    pages' navigation and a link to the finished games."""
     content = f'<p>{esc(message)}</p><p><a href="/history">All finished games</a></p>'
     return HTMLResponse(page("Yahtzee", "Not here", content, stylesheet=STYLESHEET,
                              links=LINKS), status_code=status)
@@ -242,7 +243,7 @@ class Pages:
             text = await run_in_threadpool(self.history_page, player, label,
                                            _page_number(params.get("page", "1")))
         except StorageError as error:
-            return _not_found(f"The history cannot be read: {error}", 503)
+            return not_found_page(f"The history cannot be read: {error}", 503)
         return HTMLResponse(text)
 
     async def review(self, request: Request) -> Response:
@@ -251,11 +252,11 @@ class Pages:
         try:
             review = await run_in_threadpool(self.review_of, game_id)
         except SolverUnavailableError:
-            return _not_found(f"The review needs the solver: {NUMPY_NEEDED}.", 503)
+            return not_found_page(f"The review needs the solver: {NUMPY_NEEDED}.", 503)
         except LookupError:
-            return _not_found("No finished game has this number: it may not be over yet.")
+            return not_found_page("No finished game has this number: it may not be over yet.")
         except StorageError as error:
-            return _not_found(f"The history cannot be read: {error}", 503)
+            return not_found_page(f"The history cannot be read: {error}", 503)
         return HTMLResponse(review_document(review, stylesheet=STYLESHEET, links=LINKS))
 
     async def style(self, request: Request) -> Response:

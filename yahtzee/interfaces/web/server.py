@@ -45,6 +45,7 @@ from typing import Any, TextIO, TypeVar
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -69,7 +70,7 @@ from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESS
                                             SEED_MESSAGE, BodyError, LinksRequest, MoveRequest,
                                             NewGame, Seat, StartRequest, decode, encode, openapi,
                                             reason)
-from yahtzee.interfaces.web.pages import page_routes
+from yahtzee.interfaces.web.pages import not_found_page, page_routes
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.web.workers import run_workers
 from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
@@ -121,6 +122,26 @@ class BadRequest(Exception):
         self.retry = retry
 
 
+async def unserved(request: Request, error: Exception) -> Response:
+    """Answer an address or a method the table does not serve (404, 405) in its own words.
+
+    Under ``/api/`` the answer is the API's ``{"error": ...}``; elsewhere a
+    person followed a link or typed the address, and gets a small page that
+    leads back to the table (instead of a bare "Not Found").  A 405 keeps
+    its ``Allow`` header.
+    """
+    status = error.status_code if isinstance(error, HTTPException) else 404
+    headers = dict(error.headers or {}) if isinstance(error, HTTPException) else {}
+    if status == 405:
+        answer: Response = _error(405, f"This address does not take a {request.method} request.")
+    elif request.url.path.startswith("/api/"):
+        answer = _error(404, NO_SUCH_ADDRESS)
+    else:
+        answer = not_found_page(NO_SUCH_PAGE)
+    answer.headers.update(headers)
+    return answer
+
+
 def _error(status: int, message: str, retry: float | None = None) -> JSONResponse:
     """Return an error answer: ``{"error": message}`` with ``status`` (and ``Retry-After``)."""
     headers = None if retry is None else {"Retry-After": retry_after(retry)}
@@ -128,6 +149,8 @@ def _error(status: int, message: str, retry: float | None = None) -> JSONRespons
 
 
 TOO_SLOW = "The request came too slowly."
+NO_SUCH_ADDRESS = "Nothing is served at this address."
+NO_SUCH_PAGE = "There is no page at this address. Start a new game, or look at the finished ones."
 TOO_MANY_GAMES = "Too many new games from here: wait a little before the next one."
 TOO_MANY_ROBOTS = "You have as many games of computers alone going as one may: let one end first."
 ROBOTS_FULL = "The server plays as many games of computers alone as it takes; try again later."
@@ -589,7 +612,8 @@ class WebTable:
 
         middleware = [Middleware(SecurityHeaders), Middleware(HostGuard, hosts=hosts),
                       Middleware(SameOrigin), Middleware(NoStore)]
-        app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+        app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan,
+                        exception_handlers={404: unserved, 405: unserved})
         app.state.web = self
         return app
 
