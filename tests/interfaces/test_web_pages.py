@@ -75,6 +75,11 @@ def test_the_history_lists_pages_and_filters_the_finished_games(
     assert listed(client.get("/history", params={"player": "cy", "game": "yahtzee/official"}
                              ).text) == []
     assert "<svg" in first.text and "Statistics" in first.text
+    # the games are named in words, as the list names them; the filter's value stays the label
+    assert '<option value="yahtzee/official">Yahtzee, official rules</option>' in first.text
+    assert "<td>Yahtzee, course rules</td>" in first.text
+    assert "(Yahtzee, course rules)" in first.text
+    assert ">yahtzee/course<" not in first.text and "(yahtzee/course)" not in first.text
     assert parse(first.text).scripts == 0 and parse(first.text).styled == 0
 
 
