@@ -139,6 +139,11 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
     assert "No finished game" in page.locator("main").inner_text()
     page.goto(server.url + "history")
     shoot(page, screens, "history")
+    boxes = page.eval_on_selector_all(  # a narrow table's frame is as wide as the table
+        "div.scroll:has(> table.narrow)", """frames => frames.map((frame) => (
+            frame.getBoundingClientRect().width
+            - frame.firstChild.getBoundingClientRect().width))""")
+    assert boxes and all(0 <= extra < 4 for extra in boxes), boxes
     page.goto(server.url + "game/2/review")
     shoot(page, screens, "review")
     lines = page.eval_on_selector_all(  # a box and its points on one line: rows stay short

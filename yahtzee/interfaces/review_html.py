@@ -73,6 +73,7 @@ tr.costly td, tr.costly th { background: #fdf0ec; }
 table.turns { min-width: 62rem; }
 td.better { min-width: 18rem; }
 table.narrow { width: auto; }
+.scroll:has(> table.narrow) { width: fit-content; max-width: 100%; }
 .chart.square { max-width: 18rem; }
 .won { font-weight: 700; color: var(--felt); }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
