@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from yahtzee.interfaces.review import (Review, Swing, TurnRow, better_moves, mistake_words,
                                        roll_words, swing_words)
-from yahtzee.interfaces.wording import GAME_NAMES, faces, local_time, luck_line
+from yahtzee.interfaces.wording import GAME_NAMES, faces, local_time, luck_line, luck_tenths
 from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.stats import Bucket
 
@@ -207,9 +207,10 @@ def luck_bar(a: PlayerAnalysis, top: float) -> str:
     """
     start, scale = 76.0, 180.0 / max(top, 1.0)
     after_luck = a.optimum + a.luck
+    luck = luck_tenths(a) / 10   # the luck line's figure, which adds up with the others shown
     bars = [("Expected", 0.0, a.optimum, "#7b8794", f"{a.optimum:.1f}"),
             ("Luck", min(a.optimum, after_luck), max(a.optimum, after_luck),
-             "#1b7a4c" if a.luck >= 0 else "#a15c00", signed(a.luck)),
+             "#1b7a4c" if luck >= 0 else "#a15c00", signed(luck)),
             ("Decisions", after_luck - a.total_cost, after_luck, "#b33c00",
              signed(-a.total_cost)),
             ("Final", 0.0, float(a.final), INK, str(a.final))]
@@ -243,7 +244,7 @@ def player_section(review: Review, seat: int, top: float) -> str:
     return (f'<section class="player" aria-label="{esc(a.name)}"><h3>{esc(a.name)}</h3>'
             f"<p>{esc(luck_line(a))}</p>{luck_bar(a, top)}"
             f'<p class="note">Optimal play expects {a.optimum:.1f} points from an empty card; '
-            f"the dice gave {signed(a.luck)} against that, and the decisions gave up "
+            f"the dice gave {signed(luck_tenths(a) / 10)} against that, and the decisions gave up "
             f"{a.total_cost:.1f} expected points.</p>"
             f'<p class="note">Biggest mistakes:</p><ul>{"".join(items)}</ul>{luck}</section>')
 
