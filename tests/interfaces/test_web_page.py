@@ -621,3 +621,37 @@ def test_a_box_left_open_at_the_end_is_marked_and_explained(browser: Browser,
     chance = page.locator("#cards tr", has_text="Chance").first
     assert "\u2014" in chance.inner_text()
     page.context.close()
+
+
+@pytest.mark.parametrize("seats, computer_note, chances_named", [
+    (("human", "computer"), True, True),      # the computer plays to win: its note shows
+    (("human", "expected"), False, True),     # no computer plays to win: no note about one
+    (("human",), False, False),               # alone: no win chances, no computer
+])
+def test_the_end_explains_only_what_the_game_had(browser: Browser, server: Server,
+                                                 seats: tuple[str, ...], computer_note: bool,
+                                                 chances_named: bool) -> None:
+    """The end's notes speak of a computer playing to win and of win chances only if the game
+    had them (a game alone has neither; the game's state is the server's own, faked finished)."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    hook(page, "die-1").wait_for()
+    finished = server.state(page)
+    players = [dict(finished["players"][0], seat=n + 1, kind=kind, name=f"P{n + 1}",
+                    computer=kind != "human") for n, kind in enumerate(seats)]
+    finished.update(players=players, phase="over", turn=None, turn_name=None, dice=[],
+                    saved=[], winner="P1 wins with 60 points", you=[1],
+                    luck=[f"P{n + 1}: 0 = 254.6 expected - 254.6 luck - 0.0 decisions"
+                          for n in range(len(seats))],
+                    win_chances=[], version=finished["version"] + 100)
+    page.route("**/api/games/*", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(finished)))
+    page.reload()
+    hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS)
+    assert page.locator("#luck li").count() == len(seats)
+    note = page.locator("#luck-box").inner_text()
+    assert ("The computer plays to win" in note) == computer_note
+    link = hook(page, "review-link").inner_text()
+    assert link.startswith("Review this game:") and "every turn" in link
+    assert ("win chances" in link) == chances_named
+    page.context.close()

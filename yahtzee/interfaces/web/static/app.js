@@ -736,6 +736,10 @@ function drawEnd() {
     $("luck").replaceChildren(...(view.luck || []).map((line) => el("li", {text: line})));
   }
   $("luck-box").hidden = !(view.luck && view.luck.length);
+  // the win chances, and a computer that trades points for them, are a matter of two or more
+  const versus = view.players.length > 1;
+  $("luck-computer").hidden = !(versus && view.players.some((p) => p.kind === "computer"));
+  $("review-chances").hidden = !versus;
   $("review-link").href = `/game/${encodeURIComponent(view.game)}/review`;
 }
 
