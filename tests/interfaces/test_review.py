@@ -138,6 +138,8 @@ def test_analyze_html_writes_one_self_contained_review(
     names = page.landmark_names()  # a screen reader's list of regions tells them apart
     assert "How each score came about" in names and len(set(names)) == len(names), names
     assert "http" not in text.replace("http://www.w3.org/2000/svg", "")
+    # the column of win chances is not called "Chance", the name of a box in the same rows
+    assert '<th scope="col" class="num">Win %</th>' in text and ">Chance</th>" not in text
     assert "<Ann" not in text and "&lt;Ann &amp; &quot;Bo&quot;&gt;" in text
     assert re.search(r"&lt;Ann &amp; &quot;Bo&quot;&gt;: 33% at the start, \d+% at the start "
                      r"of round 13, (lost|won|tied)", text)

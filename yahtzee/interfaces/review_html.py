@@ -280,10 +280,10 @@ def turn_table(review: Review) -> str:
         f'<td class="num">{row.round}</td><th scope="row">{esc(names[row.seat])}</th>'
         f"{_turn_cells(row, review)}</tr>" for row in rows)
     head = "".join(f'<th scope="col"{c}>{t}</th>' for t, c in (
-        ("Round", ' class="num"'), ("Player", ""), ("Chance", ' class="num"'), ("Rolls", ""),
+        ("Round", ' class="num"'), ("Player", ""), ("Win %", ' class="num"'), ("Rolls", ""),
         ("Kept", ""), ("Scored", ""), ("Better move", ""), ("Cost", ' class="num"'),
         ("Luck", ' class="num"')))
-    return ('<p class="note">Chance: the chance to win as the turn began. Cost: expected '
+    return ('<p class="note">Win %: the chance to win as the turn began. Cost: expected '
             'points given up against optimal play. Luck: points the rolls gave against what '
             'was expected. The table scrolls sideways on a narrow screen.</p>'
             '<div class="scroll" tabindex="0" role="region" aria-label="Table of every turn">'
