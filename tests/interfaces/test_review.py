@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_cli
+from yahtzee.interfaces.review_html import histogram_chart
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
+from yahtzee.storage.stats import Bucket
 
 NAMES = "<Ann & \"Bo\">,Greedy,Comp"
 """Player names with characters HTML must escape."""
@@ -175,3 +177,10 @@ def test_analyze_html_refuses_a_folder_it_cannot_write(
     target = tmp_path / "missing" / "review.html"
     status, _, err = run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)
     assert status == 1 and err.startswith("yahtzee: cannot write")
+
+
+def test_a_histogram_of_few_bars_names_each_bars_range() -> None:
+    one = histogram_chart([Bucket(30, 39, 1)], "Scores")
+    assert ">30\u201339</text>" in one and ">Score</text>" in one and "(from)" not in one
+    many = histogram_chart([Bucket(10 * n, 10 * n + 9, n % 3) for n in range(10)], "Scores")
+    assert ">90</text>" in many and ">Score (from)</text>" in many and "\u2013" not in many

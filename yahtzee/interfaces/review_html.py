@@ -349,6 +349,10 @@ def review_document(review: Review, *, stylesheet: str | None = None,
                 stylesheet=stylesheet, links=links)
 
 
+DASH = "\u2013"
+"""The dash between a range's two ends (``30–39``)."""
+
+
 def histogram_chart(buckets: Sequence[Bucket], label: str) -> str:
     """Return a score histogram as an inline SVG bar chart with labelled axes."""
     if not buckets:
@@ -356,6 +360,7 @@ def histogram_chart(buckets: Sequence[Bucket], label: str) -> str:
     width, height, left, bottom = 300, 150, 30, 36
     most = max(b.count for b in buckets)
     step = (width - left - 6) / len(buckets)
+    ranges = step >= 44   # room under each bar for its range ("30-39"), else its lowest score
     parts = [f'<svg class="chart small" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="{esc(label)}" xmlns="http://www.w3.org/2000/svg">']
     for i, b in enumerate(buckets):
@@ -367,11 +372,12 @@ def histogram_chart(buckets: Sequence[Bucket], label: str) -> str:
             parts.append(f'<text x="{x + step / 2:.1f}" y="{height - bottom - bar - 3:.1f}" '
                          f'text-anchor="middle" font-size="10" fill="{INK}">{b.count}</text>')
         parts.append(f'<text x="{x + step / 2:.1f}" y="{height - bottom + 12}" '
-                     f'text-anchor="middle" font-size="9" fill="{INK}">{b.low}</text>')
+                     f'text-anchor="middle" font-size="9" fill="{INK}">'
+                     f"{f'{b.low}{DASH}{b.high}' if ranges else b.low}</text>")
     parts.append(f'<line x1="{left}" y1="{height - bottom}" x2="{width - 6}" '
                  f'y2="{height - bottom}" stroke="{INK}"/>')
     parts.append(f'<text x="{(left + width) / 2:.0f}" y="{height - 6}" text-anchor="middle" '
-                 f'font-size="11" fill="{INK}">Score (from)</text>')
+                 f'font-size="11" fill="{INK}">{"Score" if ranges else "Score (from)"}</text>')
     parts.append(f'<text transform="translate(11 {(height - bottom) / 2:.0f}) rotate(-90)" '
                  f'text-anchor="middle" font-size="11" fill="{INK}">Games</text></svg>')
     return "".join(parts)
