@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_cli
-from yahtzee.interfaces.review_html import histogram_chart
+from yahtzee.interfaces.review_html import calibration_chart, histogram_chart
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
 from yahtzee.storage.stats import Bucket
@@ -184,3 +184,13 @@ def test_a_histogram_of_few_bars_names_each_bars_range() -> None:
     assert ">30\u201339</text>" in one and ">Score</text>" in one and "(from)" not in one
     many = histogram_chart([Bucket(10 * n, 10 * n + 9, n % 3) for n in range(10)], "Scores")
     assert ">90</text>" in many and ">Score (from)</text>" in many and "\u2013" not in many
+
+
+def test_the_calibration_charts_last_label_is_inside_the_chart() -> None:
+    chart = calibration_chart([(0.05, 0.0, 3), (0.95, 1.0, 3)])
+    box = re.search(r'viewBox="0 0 (\d+) ', chart)
+    assert box is not None
+    size = int(box.group(1))
+    ticks = re.findall(r'<text x="(\d+)" y="\d+" text-anchor="middle" font-size="10"[^>]*>'
+                       r'100%</text>', chart)
+    assert len(ticks) == 1 and int(ticks[0]) + 13 <= size   # "100%" is about 24 units wide

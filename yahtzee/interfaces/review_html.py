@@ -386,7 +386,7 @@ def histogram_chart(buckets: Sequence[Bucket], label: str) -> str:
 def calibration_chart(bins: Sequence[tuple[float, float, int]]) -> str:
     """Return predicted against observed win chances as an inline SVG, with the diagonal."""
     size, pad = 240, 40
-    span = size - pad - 10
+    span = size - pad - 16   # room at the right for half of the label "100%" under its tick
 
     def at(chance: float) -> float:
         """Return the chart coordinate of a chance along either axis."""
