@@ -68,7 +68,7 @@ caption { text-align: left; padding: .3rem .5rem; color: var(--muted); }
 th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: left;
          vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
-td.dice, td.box { white-space: nowrap; }
+td.dice, td.box, table.turns th[scope="row"] { white-space: nowrap; }
 tr.costly td, tr.costly th { background: #fdf0ec; }
 table.turns { min-width: 62rem; }
 td.better { min-width: 18rem; }
