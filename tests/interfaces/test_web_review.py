@@ -163,7 +163,6 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
         page.set_viewport_size({"width": 1280, "height": 800})  # a laptop: the whole table
         widths = page.eval_on_selector("div.scroll", "e => [e.scrollWidth, e.clientWidth]")
         assert widths[0] <= widths[1], (number, widths)
-    page.goto(server.url + "game/2/review")
     page.close()
     problems = (axe_violations(browser, server.url + "history")
                 + axe_violations(browser, server.url + "game/2/review"))
