@@ -525,6 +525,30 @@ def test_the_coach_s_stars_and_line_go_while_a_roll_is_on_its_way(
     page.context.close()
 
 
+def test_no_box_is_offered_while_a_roll_is_on_its_way(browser: Browser, server: Server) -> None:
+    """A box's preview is for the dice shown: while a roll changes them, no box can be scored
+    at points the new dice may not give."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    assert page.locator("#cards button.box:visible").count() == 13
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    hook(page, "roll").click()
+    page.wait_for_selector("#table[data-pending='1']", state="attached")
+    assert page.locator("#cards button.box:visible").count() == 0
+    assert page.locator('[data-testid^="box-"]').count() == 0
+    settled(page)
+    page.wait_for_selector("#cards button.box:visible", timeout=WAIT_MS)
+    assert page.locator("#cards button.box:visible").count() == 13
+    stood = server.state(page)
+    assert stood["rolls_left"] == 1 and stood["phase"] == "rolling"   # the roll alone was sent
+    page.context.close()
+
+
 def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
         browser: Browser, server: Server) -> None:
     host = new_page(browser)

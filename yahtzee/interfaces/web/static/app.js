@@ -316,6 +316,7 @@ function enqueue(move) {
   if (move.action === "toggle" || move.action === "roll" || move.action === "score") {
     if (view.phase !== "rolling") return false;
   }
+  if (move.action === "box" && view.rolling) return false;   // its points were for other dice
   if (move.action === "box" && view.phase === "rolling") queue.push({action: "score"});
   queue.push(move);
   if (move.action === "box") toTop();
@@ -535,7 +536,8 @@ function drawCard() {
     setAttr(th, "aria-current", turn ? "true" : null);
     p.boxes.forEach((box, i) => {
       const {td, text, button} = cells[s].boxes[i];
-      const offered = playing && turn && box.now !== null;
+      // no box is offered for dice that a roll on its way will change (its points would be stale)
+      const offered = playing && turn && box.now !== null && !view.rolling;
       const never = box.score === null && view.phase === "over";  // a turn went to a bonus
       setText(text, box.score === null ? (never ? "\u2014" : "") : String(box.score));
       td.classList.toggle("open", box.score === null);
