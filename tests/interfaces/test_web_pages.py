@@ -103,6 +103,9 @@ def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(
     for missing in ("2", "abc", "0" * 32, "9" * 12):
         answer = client.get(f"/game/{missing}/review")
         assert answer.status_code == 404 and "No finished game" in answer.text
+        # a browser game's address is no number: the page does not call it one
+        assert ("No finished game has this number or address: a game is reviewed once it is "
+                "over.") in answer.text
 
 
 def test_the_pages_icon_is_answered_where_browsers_ask_for_it(client: TestClient) -> None:

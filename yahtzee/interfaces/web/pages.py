@@ -262,7 +262,8 @@ class Pages:
         except SolverUnavailableError:
             return _not_found(f"The review needs the solver: {NUMPY_NEEDED}.", 503)
         except LookupError:
-            return _not_found("No finished game has this number: it may not be over yet.")
+            return _not_found("No finished game has this number or address: a game is "
+                              "reviewed once it is over.")
         except StorageError as error:
             return _not_found(f"The history cannot be read: {error}", 503)
         return HTMLResponse(review_document(review, stylesheet=STYLESHEET, links=LINKS))
