@@ -55,6 +55,11 @@ def test_the_reviews_bars_show_the_luck_of_the_luck_line() -> None:
     assert ">254.6<" in bars and ">\u221262.2<" in bars and ">180<" in bars
 
 
+def test_decisions_that_cost_nothing_are_not_shown_as_a_gain() -> None:
+    bars = luck_bar(analysis(254.5877, 0.41, 0.0, 255), 300.0)
+    assert ">0.0<" in bars and "+0.0" not in bars and ">+0.4<" in bars
+
+
 def test_the_analysis_shows_the_luck_line_first_and_exports_the_figures() -> None:
     variant = yahtzee_variant(OFFICIAL)
     analyses = [analysis(254.5877, -12.3400001, 62.2477, 180)]

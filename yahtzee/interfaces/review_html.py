@@ -212,7 +212,7 @@ def luck_bar(a: PlayerAnalysis, top: float) -> str:
             ("Luck", min(a.optimum, after_luck), max(a.optimum, after_luck),
              "#1b7a4c" if luck >= 0 else "#a15c00", signed(luck)),
             ("Decisions", after_luck - a.total_cost, after_luck, "#b33c00",
-             signed(-a.total_cost)),
+             signed(-a.total_cost) if round(a.total_cost, 1) else "0.0"),  # never "+0.0"
             ("Final", 0.0, float(a.final), INK, str(a.final))]
     parts = [f'<svg class="chart bar" viewBox="0 0 300 {len(bars) * 24 + 6}" role="img" '
              f'aria-label="{esc(luck_line(a))}" xmlns="http://www.w3.org/2000/svg">']
