@@ -603,6 +603,19 @@ LAYOUT_SHIFT = """() => new Promise((done) => {
 """The page's cumulative layout shift so far (Chromium's measure of content jumping)."""
 
 
+def test_the_rule_sets_are_explained_only_for_the_game_they_belong_to(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    assert page.locator("#rules-help li").count() == 2 and page.locator("#rules-help").is_visible()
+    page.select_option("#game", "poker-dice")
+    assert page.locator("#rules").is_disabled() and page.locator("#rules-help").is_hidden()
+    page.select_option("#game", "yahtzee")
+    assert page.locator("#rules").is_enabled() and page.locator("#rules-help").is_visible()
+    page.context.close()
+
+
 @pytest.mark.parametrize("width, height, touch", SIZES)
 def test_the_page_does_not_jump_as_it_loads(browser: Browser, server: Server,
                                             width: int, height: int, touch: bool) -> None:

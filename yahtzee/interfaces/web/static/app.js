@@ -170,7 +170,10 @@ async function showSetup() {
   for (const r of options.rules) $("rules").append(el("option", {value: r, text: ruleLabels[r] || r}));
   $("rules").value = options.default_rules;
   describeChoices();
-  $("game").addEventListener("change", () => { $("rules").disabled = $("game").value !== "yahtzee"; });
+  $("game").addEventListener("change", () => {
+    $("rules").disabled = $("game").value !== "yahtzee";
+    $("rules-help").hidden = $("rules").disabled;   // the rule sets are Yahtzee's alone
+  });
   $("add-seat").addEventListener("click", () => {
     const count = seats.querySelectorAll(".seat").length;
     if (count < options.max_players) seats.append(seatRow("human", count));
