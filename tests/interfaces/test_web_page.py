@@ -603,6 +603,22 @@ LAYOUT_SHIFT = """() => new Promise((done) => {
 """The page's cumulative layout shift so far (Chromium's measure of content jumping)."""
 
 
+def test_a_watcher_is_offered_no_controls(browser: Browser, server: Server) -> None:
+    """A link of no seat watches: the dice and cards, but no Roll, Stop or keys to press."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    assert hook(page, "roll").is_visible() and page.locator("#shortcuts").is_visible()
+    watcher = new_page(browser)
+    watcher.goto(page.url.split("#")[0])
+    watcher.wait_for_selector("#watching", state="visible", timeout=WAIT_MS)
+    assert hook(watcher, "die-1").is_visible() and hook(watcher, "total-1").is_visible()
+    assert hook(watcher, "roll").is_hidden() and hook(watcher, "score").is_hidden()
+    assert watcher.locator("#shortcuts").is_hidden()
+    page.context.close()
+    watcher.context.close()
+
+
 def test_the_rule_sets_are_explained_only_for_the_game_they_belong_to(
         browser: Browser, server: Server) -> None:
     page = new_page(browser)

@@ -808,13 +808,15 @@ function draw() {
   setText($("status"), statusText());
   $("status").hidden = waitingFor(view);   // the waiting room says it, at the top
   const over = view.phase === "over";
-  $("watching").hidden = view.you.length > 0 || over;
+  const watcher = view.you.length === 0;   // a link of no seat: nothing here is theirs to press
+  $("watching").hidden = !watcher || over;
+  $("shortcuts-setting").hidden = watcher;
   drawDice();
   const rolling = canPlay() && view.phase === "rolling";
   $("roll").disabled = !rolling;
   $("score").disabled = !rolling;
   setText($("rolls-left"), rolling ? `(${view.rolls_left} left)` : "");
-  $("controls").hidden = over || waitingFor(view);
+  $("controls").hidden = over || waitingFor(view) || watcher;
   $("dice").hidden = over || waitingFor(view);
   $("card-hint").hidden = !canPlay();
   drawCoach();
