@@ -16,6 +16,7 @@ from yahtzee.domain.games import yahtzee_variant
 from yahtzee.domain.rules import OFFICIAL
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.review import analysis_json
+from yahtzee.interfaces.review_html import luck_bar
 from yahtzee.interfaces.wording import luck_line
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Assessment, Coach, PlayerAnalysis, ScoreBox
@@ -44,6 +45,19 @@ def analysis(optimum: float, luck: float, cost: float, final: int) -> PlayerAnal
 def test_the_luck_line_adds_up_to_the_final_score(
         figures: tuple[float, float, float, int], line: str) -> None:
     assert luck_line(analysis(*figures)) == line
+
+
+def test_the_reviews_bars_show_the_luck_of_the_luck_line() -> None:
+    # computed, the luck is -12.34 (-12.3 to a tenth); the line shows -12.4 so that it adds up,
+    # and the bar beside it must not show another figure
+    bars = luck_bar(analysis(254.5877, -12.34, 62.2477, 180), 300.0)
+    assert ">\u221212.4<" in bars and "12.3" not in bars
+    assert ">254.6<" in bars and ">\u221262.2<" in bars and ">180<" in bars
+
+
+def test_decisions_that_cost_nothing_are_not_shown_as_a_gain() -> None:
+    bars = luck_bar(analysis(254.5877, 0.41, 0.0, 255), 300.0)
+    assert ">0.0<" in bars and "+0.0" not in bars and ">+0.4<" in bars
 
 
 def test_the_analysis_shows_the_luck_line_first_and_exports_the_figures() -> None:

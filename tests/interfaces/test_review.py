@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_cli
+from yahtzee.interfaces.review_html import calibration_chart, histogram_chart
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
+from yahtzee.storage.stats import Bucket
 
 NAMES = "<Ann & \"Bo\">,Greedy,Comp"
 """Player names with characters HTML must escape."""
@@ -138,6 +140,8 @@ def test_analyze_html_writes_one_self_contained_review(
     names = page.landmark_names()  # a screen reader's list of regions tells them apart
     assert "How each score came about" in names and len(set(names)) == len(names), names
     assert "http" not in text.replace("http://www.w3.org/2000/svg", "")
+    # the column of win chances is not called "Chance", the name of a box in the same rows
+    assert '<th scope="col" class="num">Win %</th>' in text and ">Chance</th>" not in text
     assert "<Ann" not in text and "&lt;Ann &amp; &quot;Bo&quot;&gt;" in text
     assert re.search(r"&lt;Ann &amp; &quot;Bo&quot;&gt;: 33% at the start, \d+% at the start "
                      r"of round 13, (lost|won|tied)", text)
@@ -173,3 +177,20 @@ def test_analyze_html_refuses_a_folder_it_cannot_write(
     target = tmp_path / "missing" / "review.html"
     status, _, err = run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)
     assert status == 1 and err.startswith("yahtzee: cannot write")
+
+
+def test_a_histogram_of_few_bars_names_each_bars_range() -> None:
+    one = histogram_chart([Bucket(30, 39, 1)], "Scores")
+    assert ">30\u201339</text>" in one and ">Score</text>" in one and "(from)" not in one
+    many = histogram_chart([Bucket(10 * n, 10 * n + 9, n % 3) for n in range(10)], "Scores")
+    assert ">90</text>" in many and ">Score (from)</text>" in many and "\u2013" not in many
+
+
+def test_the_calibration_charts_last_label_is_inside_the_chart() -> None:
+    chart = calibration_chart([(0.05, 0.0, 3), (0.95, 1.0, 3)])
+    box = re.search(r'viewBox="0 0 (\d+) ', chart)
+    assert box is not None
+    size = int(box.group(1))
+    ticks = re.findall(r'<text x="(\d+)" y="\d+" text-anchor="middle" font-size="10"[^>]*>'
+                       r'100%</text>', chart)
+    assert len(ticks) == 1 and int(ticks[0]) + 13 <= size   # "100%" is about 24 units wide

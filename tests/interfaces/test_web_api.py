@@ -271,8 +271,8 @@ def test_a_box_already_scored_is_refused_by_the_engine(client: TestClient) -> No
      "Names are plain text of at most 24 characters."),
     ({"rules": "house"}, "The rules are one of: course, official."),
     ({"game": "chess"}, "The game is one of: yahtzee, poker-dice."),
-    ({"seed": -1}, "A seed is a whole number from 0 to 2^63-1."),
-    ({"seed": "abc"}, "A seed is a whole number from 0 to 2^63-1."),
+    ({"seed": -1}, "A seed is a whole number from 0 to 9223372036854775807."),
+    ({"seed": "abc"}, "A seed is a whole number from 0 to 9223372036854775807."),
     ({"coach": "yes"}, "'coach' must be true or false."),
     ([1, 2], "A new game is described by a JSON object."),
 ])

@@ -525,6 +525,30 @@ def test_the_coach_s_stars_and_line_go_while_a_roll_is_on_its_way(
     page.context.close()
 
 
+def test_no_box_is_offered_while_a_roll_is_on_its_way(browser: Browser, server: Server) -> None:
+    """A box's preview is for the dice shown: while a roll changes them, no box can be scored
+    at points the new dice may not give."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    assert page.locator("#cards button.box:visible").count() == 13
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    hook(page, "roll").click()
+    page.wait_for_selector("#table[data-pending='1']", state="attached")
+    assert page.locator("#cards button.box:visible").count() == 0
+    assert page.locator('[data-testid^="box-"]').count() == 0
+    settled(page)
+    page.wait_for_selector("#cards button.box:visible", timeout=WAIT_MS)
+    assert page.locator("#cards button.box:visible").count() == 13
+    stood = server.state(page)
+    assert stood["rolls_left"] == 1 and stood["phase"] == "rolling"   # the roll alone was sent
+    page.context.close()
+
+
 def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
         browser: Browser, server: Server) -> None:
     host = new_page(browser)
@@ -579,6 +603,35 @@ LAYOUT_SHIFT = """() => new Promise((done) => {
 """The page's cumulative layout shift so far (Chromium's measure of content jumping)."""
 
 
+def test_a_watcher_is_offered_no_controls(browser: Browser, server: Server) -> None:
+    """A link of no seat watches: the dice and cards, but no Roll, Stop or keys to press."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    assert hook(page, "roll").is_visible() and page.locator("#shortcuts").is_visible()
+    watcher = new_page(browser)
+    watcher.goto(page.url.split("#")[0])
+    watcher.wait_for_selector("#watching", state="visible", timeout=WAIT_MS)
+    assert hook(watcher, "die-1").is_visible() and hook(watcher, "total-1").is_visible()
+    assert hook(watcher, "roll").is_hidden() and hook(watcher, "score").is_hidden()
+    assert watcher.locator("#shortcuts").is_hidden()
+    page.context.close()
+    watcher.context.close()
+
+
+def test_the_rule_sets_are_explained_only_for_the_game_they_belong_to(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    assert page.locator("#rules-help li").count() == 2 and page.locator("#rules-help").is_visible()
+    page.select_option("#game", "poker-dice")
+    assert page.locator("#rules").is_disabled() and page.locator("#rules-help").is_hidden()
+    page.select_option("#game", "yahtzee")
+    assert page.locator("#rules").is_enabled() and page.locator("#rules-help").is_visible()
+    page.context.close()
+
+
 @pytest.mark.parametrize("width, height, touch", SIZES)
 def test_the_page_does_not_jump_as_it_loads(browser: Browser, server: Server,
                                             width: int, height: int, touch: bool) -> None:
@@ -620,4 +673,38 @@ def test_a_box_left_open_at_the_end_is_marked_and_explained(browser: Browser,
     assert note.is_visible() and "Yahtzee bonus takes a whole turn" in note.inner_text()
     chance = page.locator("#cards tr", has_text="Chance").first
     assert "\u2014" in chance.inner_text()
+    page.context.close()
+
+
+@pytest.mark.parametrize("seats, computer_note, chances_named", [
+    (("human", "computer"), True, True),      # the computer plays to win: its note shows
+    (("human", "expected"), False, True),     # no computer plays to win: no note about one
+    (("human",), False, False),               # alone: no win chances, no computer
+])
+def test_the_end_explains_only_what_the_game_had(browser: Browser, server: Server,
+                                                 seats: tuple[str, ...], computer_note: bool,
+                                                 chances_named: bool) -> None:
+    """The end's notes speak of a computer playing to win and of win chances only if the game
+    had them (a game alone has neither; the game's state is the server's own, faked finished)."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    hook(page, "die-1").wait_for()
+    finished = server.state(page)
+    players = [dict(finished["players"][0], seat=n + 1, kind=kind, name=f"P{n + 1}",
+                    computer=kind != "human") for n, kind in enumerate(seats)]
+    finished.update(players=players, phase="over", turn=None, turn_name=None, dice=[],
+                    saved=[], winner="P1 wins with 60 points", you=[1],
+                    luck=[f"P{n + 1}: 0 = 254.6 expected - 254.6 luck - 0.0 decisions"
+                          for n in range(len(seats))],
+                    win_chances=[], version=finished["version"] + 100)
+    page.route("**/api/games/*", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(finished)))
+    page.reload()
+    hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS)
+    assert page.locator("#luck li").count() == len(seats)
+    note = page.locator("#luck-box").inner_text()
+    assert ("The computer plays to win" in note) == computer_note
+    link = hook(page, "review-link").inner_text()
+    assert link.startswith("Review this game:") and "every turn" in link
+    assert ("win chances" in link) == chances_named
     page.context.close()

@@ -75,6 +75,11 @@ def test_the_history_lists_pages_and_filters_the_finished_games(
     assert listed(client.get("/history", params={"player": "cy", "game": "yahtzee/official"}
                              ).text) == []
     assert "<svg" in first.text and "Statistics" in first.text
+    # the games are named in words, as the list names them; the filter's value stays the label
+    assert '<option value="yahtzee/official">Yahtzee, official rules</option>' in first.text
+    assert "<td>Yahtzee, course rules</td>" in first.text
+    assert "(Yahtzee, course rules)" in first.text
+    assert ">yahtzee/course<" not in first.text and "(yahtzee/course)" not in first.text
     assert parse(first.text).scripts == 0 and parse(first.text).styled == 0
 
 
@@ -98,6 +103,9 @@ def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(
     for missing in ("2", "abc", "0" * 32, "9" * 12):
         answer = client.get(f"/game/{missing}/review")
         assert answer.status_code == 404 and "No finished game" in answer.text
+        # a browser game's address is no number: the page does not call it one
+        assert ("No finished game has this number or address: a game is reviewed once it is "
+                "over.") in answer.text
 
 
 def test_the_pages_icon_is_answered_where_browsers_ask_for_it(client: TestClient) -> None:

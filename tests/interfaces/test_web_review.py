@@ -139,18 +139,30 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
     assert "No finished game" in page.locator("main").inner_text()
     page.goto(server.url + "history")
     shoot(page, screens, "history")
+    boxes = page.eval_on_selector_all(  # a narrow table's frame is as wide as the table
+        "div.scroll:has(> table.narrow)", """frames => frames.map((frame) => (
+            frame.getBoundingClientRect().width
+            - frame.firstChild.getBoundingClientRect().width))""")
+    assert boxes and all(0 <= extra < 4 for extra in boxes), boxes
     page.goto(server.url + "game/2/review")
     shoot(page, screens, "review")
-    lines = page.eval_on_selector_all(  # a box and its points on one line: rows stay short
-        "table.turns td.box", """cells => cells.map((cell) => {
-            const range = document.createRange();
-            range.selectNodeContents(cell);
-            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-        })""")
-    assert len(lines) == 26 and set(lines) == {1}, lines
-    page.set_viewport_size({"width": 1280, "height": 800})  # a laptop: the whole table in view
-    widths = page.eval_on_selector("div.scroll", "e => [e.scrollWidth, e.clientWidth]")
-    assert widths[0] <= widths[1], widths
+    status, _, err = run_cli(["--players", "human", "--names", "Eve Ray", "--seed", "6"],
+                             script(13), monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    for number, cells in ((2, 52), (3, 26)):   # game 3: a name of two words, long better moves
+        page.goto(server.url + f"game/{number}/review")
+        for width, height in SIZES.values():
+            page.set_viewport_size({"width": width, "height": height})
+            lines = page.eval_on_selector_all(  # a box and its points, a name, on one line
+                "table.turns :is(td.box, th[scope=row])", """cells => cells.map((cell) => {
+                    const range = document.createRange();
+                    range.selectNodeContents(cell);
+                    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+                })""")
+            assert len(lines) == cells and set(lines) == {1}, (number, width, lines)
+        page.set_viewport_size({"width": 1280, "height": 800})  # a laptop: the whole table
+        widths = page.eval_on_selector("div.scroll", "e => [e.scrollWidth, e.clientWidth]")
+        assert widths[0] <= widths[1], (number, widths)
     page.close()
     problems = (axe_violations(browser, server.url + "history")
                 + axe_violations(browser, server.url + "game/2/review"))

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from yahtzee.interfaces.review import (Review, Swing, TurnRow, better_moves, mistake_words,
                                        roll_words, swing_words)
-from yahtzee.interfaces.wording import GAME_NAMES, faces, local_time, luck_line
+from yahtzee.interfaces.wording import GAME_NAMES, faces, local_time, luck_line, luck_tenths
 from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.stats import Bucket
 
@@ -68,11 +68,12 @@ caption { text-align: left; padding: .3rem .5rem; color: var(--muted); }
 th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: left;
          vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
-td.dice, td.box { white-space: nowrap; }
+td.dice, td.box, table.turns th[scope="row"] { white-space: nowrap; }
 tr.costly td, tr.costly th { background: #fdf0ec; }
 table.turns { min-width: 62rem; }
 td.better { min-width: 18rem; }
 table.narrow { width: auto; }
+.scroll:has(> table.narrow) { width: fit-content; max-width: 100%; }
 .chart.square { max-width: 18rem; }
 .won { font-weight: 700; color: var(--felt); }
 form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
@@ -206,11 +207,12 @@ def luck_bar(a: PlayerAnalysis, top: float) -> str:
     """
     start, scale = 76.0, 180.0 / max(top, 1.0)
     after_luck = a.optimum + a.luck
+    luck = luck_tenths(a) / 10   # the luck line's figure, which adds up with the others shown
     bars = [("Expected", 0.0, a.optimum, "#7b8794", f"{a.optimum:.1f}"),
             ("Luck", min(a.optimum, after_luck), max(a.optimum, after_luck),
-             "#1b7a4c" if a.luck >= 0 else "#a15c00", signed(a.luck)),
+             "#1b7a4c" if luck >= 0 else "#a15c00", signed(luck)),
             ("Decisions", after_luck - a.total_cost, after_luck, "#b33c00",
-             signed(-a.total_cost)),
+             signed(-a.total_cost) if round(a.total_cost, 1) else "0.0"),  # never "+0.0"
             ("Final", 0.0, float(a.final), INK, str(a.final))]
     parts = [f'<svg class="chart bar" viewBox="0 0 300 {len(bars) * 24 + 6}" role="img" '
              f'aria-label="{esc(luck_line(a))}" xmlns="http://www.w3.org/2000/svg">']
@@ -242,7 +244,7 @@ def player_section(review: Review, seat: int, top: float) -> str:
     return (f'<section class="player" aria-label="{esc(a.name)}"><h3>{esc(a.name)}</h3>'
             f"<p>{esc(luck_line(a))}</p>{luck_bar(a, top)}"
             f'<p class="note">Optimal play expects {a.optimum:.1f} points from an empty card; '
-            f"the dice gave {signed(a.luck)} against that, and the decisions gave up "
+            f"the dice gave {signed(luck_tenths(a) / 10)} against that, and the decisions gave up "
             f"{a.total_cost:.1f} expected points.</p>"
             f'<p class="note">Biggest mistakes:</p><ul>{"".join(items)}</ul>{luck}</section>')
 
@@ -278,10 +280,10 @@ def turn_table(review: Review) -> str:
         f'<td class="num">{row.round}</td><th scope="row">{esc(names[row.seat])}</th>'
         f"{_turn_cells(row, review)}</tr>" for row in rows)
     head = "".join(f'<th scope="col"{c}>{t}</th>' for t, c in (
-        ("Round", ' class="num"'), ("Player", ""), ("Chance", ' class="num"'), ("Rolls", ""),
+        ("Round", ' class="num"'), ("Player", ""), ("Win %", ' class="num"'), ("Rolls", ""),
         ("Kept", ""), ("Scored", ""), ("Better move", ""), ("Cost", ' class="num"'),
         ("Luck", ' class="num"')))
-    return ('<p class="note">Chance: the chance to win as the turn began. Cost: expected '
+    return ('<p class="note">Win %: the chance to win as the turn began. Cost: expected '
             'points given up against optimal play. Luck: points the rolls gave against what '
             'was expected. The table scrolls sideways on a narrow screen.</p>'
             '<div class="scroll" tabindex="0" role="region" aria-label="Table of every turn">'
@@ -347,6 +349,10 @@ def review_document(review: Review, *, stylesheet: str | None = None,
                 stylesheet=stylesheet, links=links)
 
 
+DASH = "\u2013"
+"""The dash between a range's two ends (``30–39``)."""
+
+
 def histogram_chart(buckets: Sequence[Bucket], label: str) -> str:
     """Return a score histogram as an inline SVG bar chart with labelled axes."""
     if not buckets:
@@ -354,6 +360,7 @@ def histogram_chart(buckets: Sequence[Bucket], label: str) -> str:
     width, height, left, bottom = 300, 150, 30, 36
     most = max(b.count for b in buckets)
     step = (width - left - 6) / len(buckets)
+    ranges = step >= 44   # room under each bar for its range ("30-39"), else its lowest score
     parts = [f'<svg class="chart small" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="{esc(label)}" xmlns="http://www.w3.org/2000/svg">']
     for i, b in enumerate(buckets):
@@ -365,11 +372,12 @@ def histogram_chart(buckets: Sequence[Bucket], label: str) -> str:
             parts.append(f'<text x="{x + step / 2:.1f}" y="{height - bottom - bar - 3:.1f}" '
                          f'text-anchor="middle" font-size="10" fill="{INK}">{b.count}</text>')
         parts.append(f'<text x="{x + step / 2:.1f}" y="{height - bottom + 12}" '
-                     f'text-anchor="middle" font-size="9" fill="{INK}">{b.low}</text>')
+                     f'text-anchor="middle" font-size="9" fill="{INK}">'
+                     f"{f'{b.low}{DASH}{b.high}' if ranges else b.low}</text>")
     parts.append(f'<line x1="{left}" y1="{height - bottom}" x2="{width - 6}" '
                  f'y2="{height - bottom}" stroke="{INK}"/>')
     parts.append(f'<text x="{(left + width) / 2:.0f}" y="{height - 6}" text-anchor="middle" '
-                 f'font-size="11" fill="{INK}">Score (from)</text>')
+                 f'font-size="11" fill="{INK}">{"Score" if ranges else "Score (from)"}</text>')
     parts.append(f'<text transform="translate(11 {(height - bottom) / 2:.0f}) rotate(-90)" '
                  f'text-anchor="middle" font-size="11" fill="{INK}">Games</text></svg>')
     return "".join(parts)
@@ -378,7 +386,7 @@ def histogram_chart(buckets: Sequence[Bucket], label: str) -> str:
 def calibration_chart(bins: Sequence[tuple[float, float, int]]) -> str:
     """Return predicted against observed win chances as an inline SVG, with the diagonal."""
     size, pad = 240, 40
-    span = size - pad - 10
+    span = size - pad - 16   # room at the right for half of the label "100%" under its tick
 
     def at(chance: float) -> float:
         """Return the chart coordinate of a chance along either axis."""

@@ -224,10 +224,17 @@ def luck_line(a: PlayerAnalysis) -> str:
     """
     optimum = round(a.optimum * 10)
     cost = round(a.total_cost * 10)
-    luck = a.final * 10 - optimum + cost
+    luck = luck_tenths(a)
     sign = "-" if luck < 0 else "+"
     return (f"{a.name}: {a.final} = {_tenths(optimum)} expected {sign} {_tenths(abs(luck))} luck "
             f"- {_tenths(cost)} decisions")
+
+
+def luck_tenths(a: PlayerAnalysis) -> int:
+    """Return the luck ``luck_line`` shows, in tenths of a point: the final score minus the
+    expected score and the decisions' cost as shown (within a tenth of the luck computed), so
+    that every page that shows a player's luck shows the same figure."""
+    return a.final * 10 - round(a.optimum * 10) + round(a.total_cost * 10)
 
 
 def _tenths(tenths: int) -> str:

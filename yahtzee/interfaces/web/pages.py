@@ -69,6 +69,14 @@ def matches(game: HistoryGame, player: str, label: str) -> bool:
     return named and (not label or game_label(game.variant, game.rules) == label)
 
 
+def label_words(label: str) -> str:
+    """Return a game's statistics label as players read it: ``yahtzee/course`` is ``Yahtzee,
+    course rules``, ``poker-dice`` is ``Poker Dice`` (an unknown game keeps its label)."""
+    variant, _, rules = label.partition("/")
+    name = GAME_NAMES.get(variant, variant)
+    return f"{name}, {rules} rules" if rules else name
+
+
 def game_entry(game: HistoryGame) -> str:
     """Return one finished game of the list: a link to its review and its players' results."""
     name = GAME_NAMES.get(game.variant, game.variant)
@@ -89,7 +97,8 @@ def game_entry(game: HistoryGame) -> str:
 def filter_form(labels: Sequence[str], player: str, label: str) -> str:
     """Return the filters' form: a player's name and one of the games played."""
     options = "".join(f'<option value="{esc(v)}"{" selected" if v == label else ""}>'
-                      f"{esc(v or 'every game')}</option>" for v in ["", *labels])
+                      f"{esc(label_words(v) if v else 'every game')}</option>"
+                      for v in ["", *labels])
     return ('<form class="filters" method="get" action="/history" role="search">'
             f'<label>Player <input name="player" value="{esc(player)}" maxlength="24">'
             f'</label><label>Game <select name="game">{options}</select></label>'
@@ -117,7 +126,7 @@ def figures_table(groups: Sequence[Figures], who: str) -> str:
     """Return the ``stats`` figures of some groups as a table, each with its histogram."""
     if not groups:
         return ""
-    rows = "".join(f'<tr><th scope="row">{esc(f.label)}</th><td>{esc(f.game)}</td>'
+    rows = "".join(f'<tr><th scope="row">{esc(f.label)}</th><td>{esc(label_words(f.game))}</td>'
                    f'<td class="num">{f.played}</td><td class="num">{f.wins}</td>'
                    f'<td class="num">{f.ties}</td><td class="num">{f.best}</td>'
                    f'<td class="num">{f.mean:.1f}</td></tr>' for f in groups)
@@ -126,7 +135,7 @@ def figures_table(groups: Sequence[Figures], who: str) -> str:
                    for n, t in enumerate((who, "Game", "Played", "Wins", "Ties", "Best",
                                           "Mean")))
     charts = "".join(
-        f"<figure><figcaption>{esc(f.label)} ({esc(f.game)}): scores of "
+        f"<figure><figcaption>{esc(f.label)} ({esc(label_words(f.game))}): scores of "
         f"{f.played} game{'s' if f.played != 1 else ''}</figcaption>"
         f"{histogram_chart(f.histogram, _histogram_words(f))}</figure>" for f in groups)
     return (f'<div class="scroll" tabindex="0" role="region" aria-label="{who} figures">'
@@ -137,7 +146,7 @@ def figures_table(groups: Sequence[Figures], who: str) -> str:
 def _histogram_words(f: Figures) -> str:
     """Return a histogram in words, for a screen reader."""
     bars = ", ".join(f"{b.low} to {b.high}: {b.count}" for b in f.histogram if b.count)
-    return f"Scores of {f.label} in {f.game}, games per range: {bars}"
+    return f"Scores of {f.label} in {label_words(f.game)}, games per range: {bars}"
 
 
 def stats_section(stats: Stats) -> str:
@@ -254,7 +263,8 @@ class Pages:
         except SolverUnavailableError:
             return not_found_page(f"The review needs the solver: {NUMPY_NEEDED}.", 503)
         except LookupError:
-            return not_found_page("No finished game has this number: it may not be over yet.")
+            return not_found_page("No finished game has this number or address: a game is "
+                                  "reviewed once it is over.")
         except StorageError as error:
             return not_found_page(f"The history cannot be read: {error}", 503)
         return HTMLResponse(review_document(review, stylesheet=STYLESHEET, links=LINKS))

@@ -79,7 +79,7 @@ class LinksRequest(msgspec.Struct, kw_only=True):
 
 NOT_JSON = "The request is not JSON."
 RULES_MESSAGE = f"The rules are one of: {', '.join(sorted(RULES))}."
-SEED_MESSAGE = "A seed is a whole number from 0 to 2^63-1."
+SEED_MESSAGE = f"A seed is a whole number from 0 to {MAX_SEED}."
 FIELD_MESSAGES: dict[tuple[type[msgspec.Struct], str], str] = {
     (NewGame, ""): "A new game is described by a JSON object.",
     (NewGame, "players"): f"A game has 1 to {MAX_PLAYERS} players.",

@@ -170,7 +170,10 @@ async function showSetup() {
   for (const r of options.rules) $("rules").append(el("option", {value: r, text: ruleLabels[r] || r}));
   $("rules").value = options.default_rules;
   describeChoices();
-  $("game").addEventListener("change", () => { $("rules").disabled = $("game").value !== "yahtzee"; });
+  $("game").addEventListener("change", () => {
+    $("rules").disabled = $("game").value !== "yahtzee";
+    $("rules-help").hidden = $("rules").disabled;   // the rule sets are Yahtzee's alone
+  });
   $("add-seat").addEventListener("click", () => {
     const count = seats.querySelectorAll(".seat").length;
     if (count < options.max_players) seats.append(seatRow("human", count));
@@ -316,6 +319,7 @@ function enqueue(move) {
   if (move.action === "toggle" || move.action === "roll" || move.action === "score") {
     if (view.phase !== "rolling") return false;
   }
+  if (move.action === "box" && view.rolling) return false;   // its points were for other dice
   if (move.action === "box" && view.phase === "rolling") queue.push({action: "score"});
   queue.push(move);
   if (move.action === "box") toTop();
@@ -535,7 +539,8 @@ function drawCard() {
     setAttr(th, "aria-current", turn ? "true" : null);
     p.boxes.forEach((box, i) => {
       const {td, text, button} = cells[s].boxes[i];
-      const offered = playing && turn && box.now !== null;
+      // no box is offered for dice that a roll on its way will change (its points would be stale)
+      const offered = playing && turn && box.now !== null && !view.rolling;
       const never = box.score === null && view.phase === "over";  // a turn went to a bonus
       setText(text, box.score === null ? (never ? "\u2014" : "") : String(box.score));
       td.classList.toggle("open", box.score === null);
@@ -736,6 +741,10 @@ function drawEnd() {
     $("luck").replaceChildren(...(view.luck || []).map((line) => el("li", {text: line})));
   }
   $("luck-box").hidden = !(view.luck && view.luck.length);
+  // the win chances, and a computer that trades points for them, are a matter of two or more
+  const versus = view.players.length > 1;
+  $("luck-computer").hidden = !(versus && view.players.some((p) => p.kind === "computer"));
+  $("review-chances").hidden = !versus;
   $("review-link").href = `/game/${encodeURIComponent(view.game)}/review`;
 }
 
@@ -799,13 +808,15 @@ function draw() {
   setText($("status"), statusText());
   $("status").hidden = waitingFor(view);   // the waiting room says it, at the top
   const over = view.phase === "over";
-  $("watching").hidden = view.you.length > 0 || over;
+  const watcher = view.you.length === 0;   // a link of no seat: nothing here is theirs to press
+  $("watching").hidden = !watcher || over;
+  $("shortcuts-setting").hidden = watcher;
   drawDice();
   const rolling = canPlay() && view.phase === "rolling";
   $("roll").disabled = !rolling;
   $("score").disabled = !rolling;
   setText($("rolls-left"), rolling ? `(${view.rolls_left} left)` : "");
-  $("controls").hidden = over || waitingFor(view);
+  $("controls").hidden = over || waitingFor(view) || watcher;
   $("dice").hidden = over || waitingFor(view);
   $("card-hint").hidden = !canPlay();
   drawCoach();
