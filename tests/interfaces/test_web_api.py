@@ -302,7 +302,7 @@ def test_a_game_goes_on_where_it_was_after_the_server_restarts(data: Path) -> No
         before = client.get(f"/api/games/{game}").json()
     with TestClient(make_app(delay=0)) as client:
         after = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": first}).json()
-        assert len(before["moves"]) == 1 and before["moves"][0].startswith("Player 1 kept ")
+        assert [line.split(" ", 3)[2] for line in before["moves"]] == ["rolled", "kept"]
         for key in ("version", "dice", "saved", "rolls_left", "players", "turn", "moves"):
             assert after[key] == before[key], key
         assert after["you"] == [1]
@@ -323,8 +323,9 @@ def test_a_finished_game_shows_its_final_cards_and_winner_after_a_restart(data: 
         assert final["winner"] and final["phase"] == "over"
     with TestClient(make_app(delay=0)) as client:
         again = client.get(f"/api/games/{game}").json()
-        for key in ("version", "winner", "phase", "players", "round"):
+        for key in ("version", "winner", "phase", "players", "round", "moves"):
             assert again[key] == final[key], key
+        assert [line.split(" ", 2)[1] for line in final["moves"]] == ["rolled", "scored"] * 9
         assert move(client, game, secret, action="roll").status_code == 404
         assert client.get(f"/api/games/{'0' * 32}").status_code == 404
 

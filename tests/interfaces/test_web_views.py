@@ -46,10 +46,11 @@ def test_the_moves_sent_follow_every_change_and_each_view_keeps_its_own(
         sent.clear()  # an answer's list is its own
         assert state_json(view, frozenset({1}))["moves"] == [
             happened_text(event, view) for event in view.happened]
-    lines = ["Ann kept 4 and rolled: 4 5 2 2 5", "Ann scored 18 points in Chance (total 18)",
-             "Bo rolled 4 6 5 2 1", "Bo rolled all five again: 4 3 2 1 5"]
+    lines = ["Ann rolled 4 5 4 4 5", "Ann kept 4 and rolled: 4 5 2 2 5",
+             "Ann scored 18 points in Chance (total 18)", "Bo rolled 4 6 5 2 1",
+             "Bo rolled all five again: 4 3 2 1 5"]
     assert [state_json(view, frozenset())["moves"] for view in seen] == [
-        [], [], lines[:1], lines[:1], lines[:3], lines]
+        lines[:1], lines[:1], lines[:2], lines[:2], lines[:4], lines]
     assert len(views._lines_kept) <= 2
     renamed = replace(seen[-1], seats=tuple(replace(seat, name=seat.name + "ie")
                                             for seat in seen[-1].seats))

@@ -564,7 +564,8 @@ class BrowserGame:
             () if over else tuple(view.card.menu(Dice.of(view.dice))),
             coaching.advice, coaching.box_now, coaching.options, coaching.chances,
             tuple(live.analyses()) if over and live.coach is not None else (),
-            tuple(live.engine.winners()) if over else (), tuple(self.happened),
+            tuple(live.engine.winners()) if over else (),
+            tuple(self.happened) if self.seats.started else (),  # no roll shown before the start
             self.seats.hot_seat, live.coach is not None or live.coach_pending,
             self.seats.started, waiting, self.host, live.coach_pending)
 
@@ -588,16 +589,28 @@ class BrowserGame:
 def recent_moves(live: LiveGame) -> list[Happened]:
     """Return the latest ``RECENT`` lines of what happened, rebuilt from the game's log.
 
-    They read as the list read when the moves were made (``BrowserGame._note``):
-    each roll with the dice kept for it, each box with the seat's total after
-    it, and the first roll of the turn after each box; so a game taken up
-    again after a restart shows the same recent moves.  The dice a roll gave
-    are those the next logged command saw (or, for the last, the dice now).
+    They read as the list read when the moves were made (``BrowserGame._note``),
+    so a game taken up again after a restart shows the same recent moves.
     """
-    log = live.engine.log
-    now = live.prompt().view.dice  # none once the game is over
-    cards = [live.variant.new_card() for _ in live.players]
-    lines: list[Happened] = []
+    view = live.prompt().view
+    return logged_moves(live.engine.log, live.variant, len(live.players), view.dice,
+                        view.seat)[-RECENT:]
+
+
+def logged_moves(log: Sequence[Decision], variant: Variant, players: int,
+                 now: tuple[int, ...], seat_now: int) -> list[Happened]:
+    """Return the lines of what happened in a game of ``players`` whose commands are ``log``.
+
+    The game's opening roll comes first, then each roll with the dice kept
+    for it, each box with the seat's total after it, and the first roll of
+    the turn after each box.  The dice a roll gave are those the next logged
+    command saw (for the last, the dice ``now``: none once the game is over);
+    ``seat_now`` is the seat to play, which made the opening roll of a game
+    without a command yet.
+    """
+    cards = [variant.new_card() for _ in range(players)]
+    opening = log[0].dice if log else now
+    lines = [Happened(log[0].seat if log else seat_now, opening)] if opening else []
     for index, decision in enumerate(log):
         after = log[index + 1].dice if index + 1 < len(log) else now
         if decision.label is not None:
@@ -609,7 +622,7 @@ def recent_moves(live: LiveGame) -> list[Happened]:
         elif decision.move.kind is MoveKind.ROLL:
             kept = tuple(v for v, s in zip(decision.dice, decision.saved) if s)
             lines.append(Happened(decision.seat, after, kept))
-    return lines[-RECENT:]
+    return lines
 
 
 def seat_view(name: str, kind: PlayerKind, card: Card, variant: Variant) -> SeatView:
@@ -624,8 +637,8 @@ def seat_view(name: str, kind: PlayerKind, card: Card, variant: Variant) -> Seat
 def final_view(game: HistoryGame, log: Sequence[Decision]) -> GameView:
     """Return the last view of a finished game, from its entry in the history.
 
-    Its cards come from replaying the log; kinds the program no longer knows
-    show as people.
+    Its cards and its last moves come from replaying the log; kinds the
+    program no longer knows show as people.
     """
     variant = get_variant(game.variant, game.rules)
     cards = replayed_cards(log, variant, len(game.players))
@@ -633,8 +646,9 @@ def final_view(game: HistoryGame, log: Sequence[Decision]) -> GameView:
                   for p, card in zip(game.players, cards))
     winners = tuple(p.seat for p in game.players if p.winner)
     steps = lobby_steps([find_kind(p.kind) or HUMAN for p in game.players])
+    moves = tuple(logged_moves(log, variant, len(game.players), (), 0)[-RECENT:])
     return GameView(game.uid, 2 * len(log) + steps, variant, Phase.OVER, variant.rounds, 0, (),
-                    (), 0, seats, (), None, None, (), None, (), winners, (), False, False)
+                    (), 0, seats, (), None, None, (), None, (), winners, moves, False, False)
 
 
 @dataclass(frozen=True)
