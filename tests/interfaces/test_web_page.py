@@ -507,16 +507,21 @@ def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
     page.context.close()
 
 
-def test_the_coach_s_stars_and_line_go_while_a_roll_is_on_its_way(
-        browser: Browser, server: Server) -> None:
-    page = coached_first_turn(browser, server)
-    assert page.locator("#dice .coach-pick").count() == 3
+def roll_on_a_slow_link(page: Page) -> None:
+    """Slow the page's link to 1.5 s each way, press Roll, and wait until the roll is sent."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.emulateNetworkConditions", {
         "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
     hook(page, "roll").click()
     page.wait_for_selector("#table[data-pending='1']", state="attached")
+
+
+def test_the_coach_s_stars_and_line_go_while_a_roll_is_on_its_way(
+        browser: Browser, server: Server) -> None:
+    page = coached_first_turn(browser, server)
+    assert page.locator("#dice .coach-pick").count() == 3
+    roll_on_a_slow_link(page)
     # the advice was for the dice now rolling: it says nothing until the new dice are in
     assert page.locator("#dice .coach-pick").count() == 0
     assert page.locator("#advice").is_hidden()
@@ -533,12 +538,7 @@ def test_no_box_is_offered_while_a_roll_is_on_its_way(browser: Browser, server: 
     my_turn_or_end(page)
     settled(page)
     assert page.locator("#cards button.box:visible").count() == 13
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {
-        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
-    hook(page, "roll").click()
-    page.wait_for_selector("#table[data-pending='1']", state="attached")
+    roll_on_a_slow_link(page)
     assert page.locator("#cards button.box:visible").count() == 0
     assert page.locator('[data-testid^="box-"]').count() == 0
     settled(page)
