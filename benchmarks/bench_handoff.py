@@ -6,7 +6,7 @@ Run from the project root (the web extra installed)::
     python benchmarks/bench_handoff.py --count 50000 --json
 
 Every move the browser table's server carries out goes from its event loop
-to a worker thread and back (``server.in_thread``): a person's move and
+to a worker thread and back (``threads.in_thread``): a person's move and
 each of the computer's commands, three or four hand-offs per move of the
 person.  This measures one hand-off of a function that does nothing, in
 the two ways it can be done: Starlette's ``run_in_threadpool`` (anyio's
@@ -32,7 +32,7 @@ from typing import Any
 import anyio.to_thread
 
 WORKERS = 128
-"""Worker threads, as the server allows (``server.WORKER_THREADS``)."""
+"""Worker threads, as the server allows (``threads.WORKER_THREADS``)."""
 
 
 def nothing(value: int) -> int:
@@ -51,7 +51,7 @@ async def measure(count: int, repeat: int) -> dict[str, dict[str, float]]:
         return anyio.to_thread.run_sync(nothing, value)
 
     def executor_way(value: int) -> Awaitable[int]:
-        """asyncio's default executor, as ``server.in_thread`` does."""
+        """asyncio's default executor, as ``threads.in_thread`` does."""
         return loop.run_in_executor(None, functools.partial(nothing, value))
 
     ways: dict[str, Callable[[int], Awaitable[int]]] = {

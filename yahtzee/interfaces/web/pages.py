@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from importlib import resources
 from urllib.parse import urlencode
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
@@ -34,6 +33,7 @@ from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.interfaces.review import Review, make_review
 from yahtzee.interfaces.review_html import (REVIEW_CSS, calibration_chart, esc, histogram_chart,
                                             page, review_document)
+from yahtzee.interfaces.web.threads import in_thread
 from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED, local_time
 from yahtzee.storage.history import HistoryGame, game_label, predictions, results_of
 from yahtzee.storage.port import Storage, open_storage
@@ -249,8 +249,8 @@ class Pages:
         player = params.get("player", "").strip()[:24]
         label = params.get("game", "").strip()[:40]
         try:
-            text = await run_in_threadpool(self.history_page, player, label,
-                                           _page_number(params.get("page", "1")))
+            text = await in_thread(self.history_page, player, label,
+                                   _page_number(params.get("page", "1")))
         except StorageError as error:
             return not_found_page(f"The history cannot be read: {error}", 503)
         return HTMLResponse(text)
@@ -259,7 +259,7 @@ class Pages:
         """Answer ``/game/<id>/review`` with the review of that finished game."""
         game_id = request.path_params["game_id"]
         try:
-            review = await run_in_threadpool(self.review_of, game_id)
+            review = await in_thread(self.review_of, game_id)
         except SolverUnavailableError:
             return not_found_page(f"The review needs the solver: {NUMPY_NEEDED}.", 503)
         except LookupError:

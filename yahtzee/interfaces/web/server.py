@@ -20,6 +20,9 @@ with a 4xx status, and change nothing):
 
 - ``GET /api/openapi.json``: the API's OpenAPI description (``schemas``).
 
+Any other address is a 404 in the table's words (``unserved``): the API's
+error under ``/api/``, elsewhere a small page leading back to the table.
+
 Before any route, ``guards`` answers only the server's own host names and
 takes a state-changing request only as JSON from the table's own origin;
 ``limits`` bounds what one client may ask (new games, games of computers
@@ -28,20 +31,20 @@ alone, long polls) and ``connections`` how long it may take to ask.
 Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
 browsers never send to a server, and in a header, never in a URL.  Computer
 seats are played by the server, one command at a time, ``delay`` seconds
-apart, so that people can follow them.
+apart, so that people can follow them.  Moves, saves and the history's
+pages run in the worker threads of ``threads``, handed off from the event
+loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO
 
 import uvicorn
 from starlette.applications import Starlette
@@ -71,6 +74,7 @@ from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESS
                                             NewGame, Seat, StartRequest, decode, encode, openapi,
                                             reason)
 from yahtzee.interfaces.web.pages import not_found_page, page_routes
+from yahtzee.interfaces.web.threads import in_thread, use_worker_threads
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.web.workers import run_workers
 from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
@@ -84,26 +88,8 @@ LONG_POLL = 25.0
 """How long, in seconds, a request for the state waits for the game to change."""
 DEFAULT_DELAY = 0.5
 """Seconds between a computer's commands (each toggle, roll and box), so people can follow."""
-WORKER_THREADS = 128
-"""Threads that carry out moves: each waits for its save to reach the disk, and saves of
-different games reach it side by side (a few threads per core would queue them)."""
 SECRET_HEADER = "x-seat-secret"
 STATIC = resources.files("yahtzee.interfaces.web") / "static"
-Result = TypeVar("Result")
-
-
-async def in_thread(func: Callable[..., Result], *args: Any) -> Result:
-    """Return ``func(*args)``, run in one of the event loop's worker threads.
-
-    The server's application sets ``WORKER_THREADS`` of them.  This is
-    asyncio's own hand-off rather than Starlette's ``run_in_threadpool``
-    (anyio's): the same threads for about a sixth less processor time per
-    hand-off and a quarter less on the loop's thread
-    (``benchmarks/bench_handoff.py``); a move of a person makes three or
-    four.  A request cancelled meanwhile (only when the server stops) leaves
-    its move to finish and be saved.
-    """
-    return await asyncio.get_running_loop().run_in_executor(None, functools.partial(func, *args))
 
 
 def state_answer(state: dict[str, Any]) -> Response:
@@ -594,7 +580,7 @@ class WebTable:
         async def lifespan(app: Starlette) -> AsyncIterator[None]:
             """Allow enough worker threads for saves; let go of every game's save at the end."""
             loop = asyncio.get_running_loop()
-            loop.set_default_executor(ThreadPoolExecutor(WORKER_THREADS, "yahtzee-move"))
+            use_worker_threads(loop)
             sweeping = [loop.create_task(self.sweep())]
 
             def heard(game_id: str) -> None:

@@ -1,0 +1,41 @@
+"""The browser table's worker threads: where its blocking work (moves, saves, the history's
+pages) runs, handed off from the event loop.
+
+A move waits for its save to reach the disk and the solver's numpy calls let
+go of the interpreter's lock, so moves of different games run side by side
+in threads while the event loop goes on answering.  The server sets
+``WORKER_THREADS`` of them as its loop's default executor when it starts
+(``use_worker_threads``); ``in_thread`` hands a call to them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+WORKER_THREADS = 128
+"""Threads that carry out moves: each waits for its save to reach the disk, and saves of
+different games reach it side by side (a few threads per core would queue them)."""
+Result = TypeVar("Result")
+
+
+def use_worker_threads(loop: asyncio.AbstractEventLoop) -> None:
+    """Give ``loop`` its ``WORKER_THREADS`` worker threads (made as they are first needed)."""
+    loop.set_default_executor(ThreadPoolExecutor(WORKER_THREADS, "yahtzee-move"))
+
+
+async def in_thread(func: Callable[..., Result], *args: Any) -> Result:
+    """Return ``func(*args)``, run in one of the event loop's worker threads.
+
+    This is asyncio's own hand-off rather than Starlette's
+    ``run_in_threadpool`` (anyio's): the same threads for about a sixth less
+    processor time per hand-off and a quarter less on the loop's thread
+    (``benchmarks/bench_handoff.py``); a move of a person makes three or
+    four.  A request cancelled meanwhile (only when the server stops) leaves
+    its move to finish and be saved.  Without ``use_worker_threads`` (an
+    application run without its lifespan) asyncio's default executor serves.
+    """
+    return await asyncio.get_running_loop().run_in_executor(None, functools.partial(func, *args))
