@@ -16,7 +16,7 @@ from yahtzee.domain.games import yahtzee_variant
 from yahtzee.domain.rules import OFFICIAL
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.review import analysis_json
-from yahtzee.interfaces.review_html import luck_bar
+from yahtzee.interfaces.review_html import luck_bar, signed
 from yahtzee.interfaces.wording import luck_line
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Assessment, Coach, PlayerAnalysis, ScoreBox
@@ -58,6 +58,13 @@ def test_the_reviews_bars_show_the_luck_of_the_luck_line() -> None:
 def test_decisions_that_cost_nothing_are_not_shown_as_a_gain() -> None:
     bars = luck_bar(analysis(254.5877, 0.41, 0.0, 255), 300.0)
     assert ">0.0<" in bars and "+0.0" not in bars and ">+0.4<" in bars
+
+
+@pytest.mark.parametrize("value, shown", [
+    (0.0, "0.0"), (0.04, "0.0"), (-0.04, "0.0"), (0.4, "+0.4"), (-4, "\u22124.0"),
+    (12.34, "+12.3")])
+def test_points_are_signed_unless_they_round_to_nothing(value: float, shown: str) -> None:
+    assert signed(value) == shown
 
 
 def test_the_analysis_shows_the_luck_line_first_and_exports_the_figures() -> None:

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 from yahtzee.interfaces.review import (Review, Swing, TurnRow, better_moves, mistake_words,
                                        roll_words, swing_words)
-from yahtzee.interfaces.wording import GAME_NAMES, faces, local_time, luck_line, luck_tenths
+from yahtzee.interfaces.wording import (faces, game_name_and_rules, local_time, luck_line,
+                                        luck_tenths)
 from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.stats import Bucket
 
@@ -93,9 +94,10 @@ def esc(value: object) -> str:
 
 
 def signed(value: float) -> str:
-    """Return points with their sign and a tenth: ``+12.3``, ``-4.0`` (no ``-0.0``)."""
+    """Return points with their sign and a tenth: ``+12.3``, ``-4.0``; what rounds to nothing
+    is ``0.0``, with no sign (neither gained nor lost)."""
     shown = round(value, 1) + 0.0
-    return f"{shown:+.1f}".replace("-", "\u2212")
+    return f"{shown:+.1f}".replace("-", "\u2212") if shown else "0.0"
 
 
 def _x(place: float, rounds: int) -> float:
@@ -212,7 +214,7 @@ def luck_bar(a: PlayerAnalysis, top: float) -> str:
             ("Luck", min(a.optimum, after_luck), max(a.optimum, after_luck),
              "#1b7a4c" if luck >= 0 else "#a15c00", signed(luck)),
             ("Decisions", after_luck - a.total_cost, after_luck, "#b33c00",
-             signed(-a.total_cost) if round(a.total_cost, 1) else "0.0"),  # never "+0.0"
+             signed(-a.total_cost)),
             ("Final", 0.0, float(a.final), INK, str(a.final))]
     parts = [f'<svg class="chart bar" viewBox="0 0 300 {len(bars) * 24 + 6}" role="img" '
              f'aria-label="{esc(luck_line(a))}" xmlns="http://www.w3.org/2000/svg">']
@@ -304,9 +306,8 @@ def results_list(review: Review) -> str:
 def game_heading(review: Review) -> str:
     """Return the game in words: ``Game 5: Yahtzee, official rules, finished 2026-11-25 14:02``."""
     game = review.game
-    name = GAME_NAMES.get(game.variant, game.variant)
-    rules = "" if game.rules == game.variant else f", {game.rules} rules"
-    return f"Game {game.game_id}: {name}{rules}, finished {local_time(game.finished_at)}"
+    return (f"Game {game.game_id}: {game_name_and_rules(game.variant, game.rules)}, "
+            f"finished {local_time(game.finished_at)}")
 
 
 def review_main(review: Review) -> str:

@@ -108,8 +108,15 @@ def local_time(moment: datetime | str) -> str:
 
 def game_title(game: GameRecord) -> str:
     """Return the game's name and rules as players read them: ``Yahtzee, course rules``."""
-    name = GAME_NAMES.get(game.variant, game.variant)
-    return name if game.rules == game.variant else f"{name}, {game.rules} rules"
+    return game_name_and_rules(game.variant, game.rules)
+
+
+def game_name_and_rules(variant: str, rules: str) -> str:
+    """Return a game and its rules as players read them: ``Yahtzee, course rules``, ``Poker
+    Dice`` (a game with one set of rules has its own name as its rules'; an unknown game keeps
+    its name)."""
+    name = GAME_NAMES.get(variant, variant)
+    return name if rules == variant else f"{name}, {rules} rules"
 
 
 def game_description(game: GameRecord) -> str:

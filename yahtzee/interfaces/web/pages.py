@@ -34,7 +34,7 @@ from yahtzee.interfaces.review import Review, make_review
 from yahtzee.interfaces.review_html import (REVIEW_CSS, calibration_chart, esc, histogram_chart,
                                             page, review_document)
 from yahtzee.interfaces.web.threads import in_thread
-from yahtzee.interfaces.wording import GAME_NAMES, NUMPY_NEEDED, local_time
+from yahtzee.interfaces.wording import NUMPY_NEEDED, game_name_and_rules, local_time
 from yahtzee.storage.history import HistoryGame, game_label, predictions, results_of
 from yahtzee.storage.port import Storage, open_storage
 from yahtzee.storage.problems import StorageError, StorageProblems
@@ -73,14 +73,11 @@ def label_words(label: str) -> str:
     """Return a game's statistics label as players read it: ``yahtzee/course`` is ``Yahtzee,
     course rules``, ``poker-dice`` is ``Poker Dice`` (an unknown game keeps its label)."""
     variant, _, rules = label.partition("/")
-    name = GAME_NAMES.get(variant, variant)
-    return f"{name}, {rules} rules" if rules else name
+    return game_name_and_rules(variant, rules or variant)
 
 
 def game_entry(game: HistoryGame) -> str:
     """Return one finished game of the list: a link to its review and its players' results."""
-    name = GAME_NAMES.get(game.variant, game.variant)
-    rules = "" if game.rules == game.variant else f", {game.rules} rules"
     players = ", ".join(f"{esc(p.name)} ({esc(p.kind)}) {p.total}" for p in game.players)
     leaders = [p.name for p in game.players if p.winner]
     if len(game.players) < 2:
@@ -91,7 +88,8 @@ def game_entry(game: HistoryGame) -> str:
         result = f" \u2014 tie: {esc(', '.join(leaders))}"
     return (f'<li><a data-testid="history-game-{game.game_id}" '
             f'href="/game/{game.game_id}/review">Game {game.game_id}</a>, '
-            f"{esc(local_time(game.finished_at))}, {esc(name + rules)}: {players}{result}</li>")
+            f"{esc(local_time(game.finished_at))}, "
+            f"{esc(game_name_and_rules(game.variant, game.rules))}: {players}{result}</li>")
 
 
 def filter_form(labels: Sequence[str], player: str, label: str) -> str:

@@ -15,7 +15,7 @@ from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
 from yahtzee.domain.card import MenuItem, Variant
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
-from yahtzee.interfaces.wording import (GAME_NAMES, faces, joker_text, keep_advice_with,
+from yahtzee.interfaces.wording import (faces, game_name_and_rules, joker_text, keep_advice_with,
                                         luck_line, move_text, percent, profile_text, reroll_text,
                                         winner_line)
 from yahtzee.solver.coach import BoxAdvice, KeepAdvice
@@ -120,10 +120,7 @@ def moves_lines(view: GameView) -> list[str]:
 
 def title(view: GameView) -> str:
     """Return the game and its rules in words: ``Yahtzee, course rules``."""
-    name = GAME_NAMES.get(view.variant.name, view.variant.name)
-    if view.variant.rules_name == view.variant.name:
-        return name
-    return f"{name}, {view.variant.rules_name} rules"
+    return game_name_and_rules(view.variant.name, view.variant.rules_name)
 
 
 def _boxes(view: GameView, seat: int, offers: dict[int, int]) -> list[dict[str, Any]]:
