@@ -28,6 +28,7 @@ from yahtzee.storage.port import HistoryStorage, SaveStorage, Storage, open_stor
 from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
 from yahtzee.storage.saves import BrowserSeats, SaveFile, now
 from yahtzee.storage.snapshot import SnapshotError, make_card, record_variant
+from yahtzee.storage.solver_files import SolverFiles
 
 if TYPE_CHECKING:
     from yahtzee.domain.rules import Rules
@@ -64,13 +65,25 @@ def solver_tables(report: Report | None = None) -> TableSource:
     """
     with _numpy_needed():
         from yahtzee.solver.cache import load_or_build
-    from yahtzee.storage.solver_files import SolverFiles
 
     def tables(rules: Rules) -> Solution:
         """Return the table of ``rules`` from memory, the cache folder, or a new build."""
-        return load_or_build(rules, SolverFiles.in_cache_folder(), report)
+        return load_or_build(rules, cache_folder_store(), report)
 
     return tables
+
+
+def cache_folder_store() -> SolverFiles:
+    """Return the solver's store in the cache folder, where the exact rows go too.
+
+    The rows of the exact outlooks made from now on are kept in a file there
+    (``play_to_win.keep_rows_in``), for every process of the machine, rather
+    than in each process's memory.  Needs numpy.
+    """
+    from yahtzee.solver.play_to_win import keep_rows_in
+    store = SolverFiles.in_cache_folder()
+    keep_rows_in(store.folder)
+    return store
 
 
 @contextlib.contextmanager
@@ -158,8 +171,7 @@ class Solvers:
             return
         with _numpy_needed():
             from yahtzee.solver.cache import load_or_build, load_or_build_moments
-        from yahtzee.storage.solver_files import SolverFiles
-        store = SolverFiles.in_cache_folder()
+        store = cache_folder_store()
 
         def load(rules: Rules, report: Report) -> Solution:
             """Return the table of ``rules`` from the cache folder, or build it.
@@ -272,12 +284,11 @@ class Solvers:
         """Return the source of the spread-and-chances tables, kept in the cache folder."""
         with _numpy_needed():
             from yahtzee.solver.cache import load_or_build_moments
-        from yahtzee.storage.solver_files import SolverFiles
         tables = self.solutions()
 
         def moments(rules: Rules) -> Moments:
             """Return the moments of ``rules`` from memory, the cache folder, or a new build."""
-            return load_or_build_moments(rules, tables(rules), SolverFiles.in_cache_folder(),
+            return load_or_build_moments(rules, tables(rules), cache_folder_store(),
                                          self.report)
 
         return moments

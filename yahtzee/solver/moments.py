@@ -18,12 +18,15 @@ takes.  The two chances are means of what the card holds at the end.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache, partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,6 +39,7 @@ from yahtzee.solver.dynamic import (BATCH, THREADS, Progress, States, TurnValues
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_PROBABILITY, ROLL_START, SUB_KEEPS,
                                   FloatArray, IntArray, best_sub_keep, expected_over_keeps)
 from yahtzee.solver.model import ScoringModel
+from yahtzee.solver.row_file import RowFile
 from yahtzee.solver.ties import TIE
 
 QUANTITIES = ("second", "bonus", "yahtzee")
@@ -310,6 +314,33 @@ under the course rules.
 """
 
 
+def row_record(width: int, support: int) -> np.dtype[Any]:
+    """Return the record of one ``LastTurn`` row: its distribution, ``width`` points long,
+    and its at most ``support`` possible scores (the fields are ``LastTurn``'s arrays)."""
+    return np.dtype([("pmf", "<f8", (width,)), ("cdf", "<f8", (width,)),
+                     ("chances", "<f8", (support,)), ("width", "<i8"), ("size", "<i8"),
+                     ("points", "<i2", (support,))], align=True)
+
+
+def rows_key(model: ScoringModel, values: FloatArray, turns: int) -> str:
+    """Return what names the rows of ``model``'s ``values`` with ``turns`` turns: a digest.
+
+    Rows depend on the model and its state values only; the digest is of
+    both (the values' bytes, the model's name and shape), so that a table
+    built again differently never reads another's rows.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(f"{model.name}|{model.shape}|{turns}|{values.dtype.str}".encode())
+    digest.update(np.ascontiguousarray(values).data)
+    return digest.hexdigest()
+
+
+def rows_file_name(model: ScoringModel, values: FloatArray, turns: int) -> str:
+    """Return the name of the row file of ``model``'s ``values`` in the cache folder."""
+    name = re.sub(r"[^A-Za-z0-9]+", "-", model.name).strip("-")
+    return f"exact-rows-{name}-{turns}-turns-{rows_key(model, values, turns)[:16]}.bin"
+
+
 class LastTurn:
     """The exact distribution of the points to come, for states with one turn left (or two).
 
@@ -322,10 +353,15 @@ class LastTurn:
     Rows are numbered one-turn states first.
     """
 
-    def __init__(self, model: ScoringModel, values: FloatArray, turns: int = 1) -> None:
+    def __init__(self, model: ScoringModel, values: FloatArray, turns: int = 1,
+                 folder: Path | None = None) -> None:
         """Prepare the distributions of ``model``'s states, read from its state ``values``.
 
         ``turns`` (1 or 2): the most turns left of a state with a row.
+        With a ``folder`` (the cache folder) the rows are kept in a file
+        there (``row_file``), shared with every other process that keeps
+        them there and with those to come; without one, or where that file
+        cannot be kept, in this process's memory.
         """
         if turns not in (1, 2):
             raise ValueError(f"exact distributions cover one or two turns, not {turns}")
@@ -346,21 +382,32 @@ class LastTurn:
         """Per flat state index: its row (-1 for a state with more or fewer turns left)."""
         width, support = ((LAST_TURN_POINTS, LAST_TURN_SUPPORT) if turns == 1
                           else (TWO_TURN_POINTS, TWO_TURN_SUPPORT))
-        self.pmf = np.zeros((count, width))
-        """Per row: the chance of each number of points."""
-        self.cdf = np.zeros((count, width))
-        """Per row: the chance of at most each number of points."""
-        self.width = np.zeros(count, dtype=np.int64)
-        """Per row: one more than the most points its distribution reaches."""
-        self.points = np.zeros((count, support), dtype=np.int16)
-        """Per row: the numbers of points it can score, lowest first (then padding)."""
-        self.chances = np.zeros((count, support))
-        """Per row: the chance of each of ``points`` (0 for the padding)."""
-        self.size = np.zeros(count, dtype=np.int64)
-        """Per row: how many numbers of points it can score."""
+        record = row_record(width, support)
+        self.file = (None if folder is None else
+                     RowFile.open(folder / rows_file_name(model, values, turns), record, count,
+                                  rows_key(model, values, turns)))
+        """Where the rows are kept for every process (None: in this process's memory)."""
+        self._use(np.zeros(count, dtype=record) if self.file is None else self.file.records)
         self._solved = np.zeros(count, dtype=np.bool_)
+        """Per row: whether this process has it (worked out, or found whole in the file)."""
         self._all_solved = False
         self._lock = threading.RLock()
+
+    def _use(self, records: npt.NDArray[Any]) -> None:
+        """Read the rows from ``records`` (in memory, or the file's mapped records)."""
+        self._records = records
+        self.pmf: FloatArray = records["pmf"]
+        """Per row: the chance of each number of points."""
+        self.cdf: FloatArray = records["cdf"]
+        """Per row: the chance of at most each number of points."""
+        self.width: IntArray = records["width"]
+        """Per row: one more than the most points its distribution reaches."""
+        self.points: npt.NDArray[np.int16] = records["points"]
+        """Per row: the numbers of points it can score, lowest first (then padding)."""
+        self.chances: FloatArray = records["chances"]
+        """Per row: the chance of each of ``points`` (0 for the padding)."""
+        self.size: IntArray = records["size"]
+        """Per row: how many numbers of points it can score."""
 
     def rows(self, index: IntArray) -> IntArray:
         """Return the rows of the states ``index`` (-1 where a state has no row)."""
@@ -370,6 +417,10 @@ class LastTurn:
         with self._lock:
             found = rows[rows >= 0]
             wanted = np.unique(found[~self._solved.take(found)])
+            if self.file is not None:
+                whole = self.file.written(wanted)
+                self._solved[wanted[whole]] = True
+                wanted = wanted[~whole]
             for level in (wanted[wanted < self.ones], wanted[wanted >= self.ones]):
                 for start in range(0, len(level), LAST_TURN_BATCH):
                     self._solve(level[start:start + LAST_TURN_BATCH])
@@ -384,22 +435,43 @@ class LastTurn:
             pmf = _last_turn_pmf(self.model, self.values, states, self.pmf.shape[1])
         else:
             pmf = self._two_turn_pmf(states)
-        self.pmf[some] = pmf
-        self.cdf[some] = np.cumsum(pmf, axis=1)
-        self.width[some] = pmf.shape[1] - np.argmax(pmf[:, ::-1] > 0, axis=1)
-        self._compact(some, pmf)
+        made = np.zeros(len(some), dtype=self._records.dtype)
+        made["pmf"] = pmf
+        made["cdf"] = np.cumsum(pmf, axis=1)
+        made["width"] = pmf.shape[1] - np.argmax(pmf[:, ::-1] > 0, axis=1)
+        self._compact(made, pmf)
+        self._keep(some, made)
         self._solved[some] = True
 
-    def _compact(self, some: IntArray, pmf: FloatArray) -> None:
-        """Store the rows ``some`` of ``pmf`` as the points they can score and their chances."""
+    def _keep(self, some: IntArray, made: npt.NDArray[Any]) -> None:
+        """Keep the records ``made`` as the rows ``some``: in the file, or in memory.
+
+        A file that cannot take them (a full disk, say) is let go: the rows
+        this process has are copied to memory, where it keeps them from then on.
+        """
+        if self.file is not None:
+            try:
+                self.file.write(some, made)
+                return
+            except OSError:
+                kept = np.zeros(len(self._records), dtype=self._records.dtype)
+                kept[self._solved] = self._records[self._solved]
+                self.file.close()
+                self.file = None
+                self._use(kept)
+        self._records[some] = made
+
+    def _compact(self, made: npt.NDArray[Any], pmf: FloatArray) -> None:
+        """Set the records ``made`` of ``pmf``'s rows: the points they can score, their chances."""
         possible = pmf > 0
         size = possible.sum(axis=1)
-        if size.max() > self.points.shape[1]:
+        support = made.dtype["points"].shape[0]
+        if size.max() > support:
             raise ValueError(f"a turn with {size.max()} possible scores does not fit")
-        order = np.argsort(~possible, axis=1, kind="stable")[:, :self.points.shape[1]]
-        self.points[some] = order
-        self.chances[some] = np.take_along_axis(pmf, order, axis=1)
-        self.size[some] = size
+        order = np.argsort(~possible, axis=1, kind="stable")[:, :support]
+        made["points"] = order
+        made["chances"] = np.take_along_axis(pmf, order, axis=1)
+        made["size"] = size
 
     def _two_turn_pmf(self, states: States) -> FloatArray:
         """Return the distributions (B, width) of the points of a batch's two last turns.

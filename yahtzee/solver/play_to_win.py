@@ -30,6 +30,7 @@ import threading
 import weakref
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -133,6 +134,21 @@ _LAST_TURNS: weakref.WeakValueDictionary[tuple[int, int, int], LastTurn] = (
     weakref.WeakValueDictionary())
 """The exact distributions in use, by (model, values, turns) identity: one per table."""
 _LAST_TURNS_LOCK = threading.Lock()
+_rows_folder: Path | None = None
+"""Where ``shared_last_turn`` keeps the rows for every process (``keep_rows_in``), if set."""
+
+
+def keep_rows_in(folder: Path | None) -> None:
+    """Keep the exact rows of the ``LastTurn`` made from now on in ``folder``, or in memory.
+
+    The application gives its cache folder, where the solved tables are:
+    every process of the machine then works a row out once, and holds it in
+    the memory the operating system shares (``row_file``).  None: each
+    process keeps its own rows in its memory.
+    """
+    global _rows_folder
+    with _LAST_TURNS_LOCK:
+        _rows_folder = folder
 
 
 def shared_last_turn(model: ScoringModel, values: FloatArray, turns: int) -> LastTurn:
@@ -143,13 +159,14 @@ def shared_last_turn(model: ScoringModel, values: FloatArray, turns: int) -> Las
     is the same whoever asks for it first and with whatever other rows (each
     state's numbers are worked out on their own), so nothing shown changes.
     A ``LastTurn`` keeps its model and values alive, so their identities
-    stay theirs while it is kept here.
+    stay theirs while it is kept here.  Its rows are kept in the folder of
+    ``keep_rows_in``, if one was given.
     """
     key = (id(model), id(values), turns)
     with _LAST_TURNS_LOCK:
         last = _LAST_TURNS.get(key)
         if last is None or last.model is not model or last.values is not values:
-            last = LastTurn(model, values, turns)
+            last = LastTurn(model, values, turns, _rows_folder)
             _LAST_TURNS[key] = last
         return last
 
