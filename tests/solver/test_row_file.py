@@ -108,7 +108,7 @@ def test_rows_stay_in_memory_once_the_file_cannot_take_them(
 
     def full(*_: object) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(row_file.os, "pwrite", full)
+    monkeypatch.setattr(os, "pwrite", full)
     after = some_states(official, 1, 8, 7)
     assert_same_rows(kept, alone, after)
     assert kept.file is None
