@@ -16,7 +16,7 @@ import pytest
 from yahtzee.solver import row_file
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.dynamic import level_states, state_index
-from yahtzee.solver.moments import LastTurn, rows_file_name
+from yahtzee.solver.moments import LastTurn, rows_file_name, rows_key
 from yahtzee.solver.play_to_win import keep_rows_in, shared_last_turn
 
 FIELDS = ("pmf", "cdf", "width", "points", "chances", "size")
@@ -89,7 +89,8 @@ def test_a_row_whose_record_does_not_match_its_mark_is_worked_out_again(
 
 def test_a_row_file_with_a_damaged_header_is_made_again(official: Solution,
                                                         tmp_path: Path) -> None:
-    path = tmp_path / rows_file_name(official.model, official.values, 1)
+    path = tmp_path / rows_file_name(official.model, 1, rows_key(official.model,
+                                                                 official.values, 1))
     path.write_bytes(b"not a row file\n" * 100)
     kept = LastTurn(official.model, official.values, 1, tmp_path)
     assert kept.file is not None

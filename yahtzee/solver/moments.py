@@ -335,10 +335,11 @@ def rows_key(model: ScoringModel, values: FloatArray, turns: int) -> str:
     return digest.hexdigest()
 
 
-def rows_file_name(model: ScoringModel, values: FloatArray, turns: int) -> str:
-    """Return the name of the row file of ``model``'s ``values`` in the cache folder."""
+def rows_file_name(model: ScoringModel, turns: int, key: str) -> str:
+    """Return the name of the row file in the cache folder of ``model``'s rows ``key``
+    (``rows_key``) with ``turns`` turns."""
     name = re.sub(r"[^A-Za-z0-9]+", "-", model.name).strip("-")
-    return f"exact-rows-{name}-{turns}-turns-{rows_key(model, values, turns)[:16]}.bin"
+    return f"exact-rows-{name}-{turns}-turns-{key[:16]}.bin"
 
 
 class LastTurn:
@@ -383,10 +384,12 @@ class LastTurn:
         width, support = ((LAST_TURN_POINTS, LAST_TURN_SUPPORT) if turns == 1
                           else (TWO_TURN_POINTS, TWO_TURN_SUPPORT))
         record = row_record(width, support)
-        self.file = (None if folder is None else
-                     RowFile.open(folder / rows_file_name(model, values, turns), record, count,
-                                  rows_key(model, values, turns)))
+        self.file: RowFile | None = None
         """Where the rows are kept for every process (None: in this process's memory)."""
+        if folder is not None:
+            key = rows_key(model, values, turns)
+            self.file = RowFile.open(folder / rows_file_name(model, turns, key), record,
+                                     count, key)
         self._use(np.zeros(count, dtype=record) if self.file is None else self.file.records)
         self._solved = np.zeros(count, dtype=np.bool_)
         """Per row: whether this process has it (worked out, or found whole in the file)."""

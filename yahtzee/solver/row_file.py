@@ -96,11 +96,14 @@ class RowFile:
             try:
                 if cls._fits(fd, header, size):
                     return cls(path, fd, dtype, count)
+            except (OSError, ValueError):  # unreadable, or not mapped: left as it is
                 os.close(fd)
+                return None
+            os.close(fd)
+            try:
                 if attempt == 0:
-                    os.unlink(path)
-            except (OSError, ValueError):
-                os.close(fd)
+                    os.unlink(path)  # what other processes mapped of it stays theirs
+            except OSError:
                 return None
         return None
 
