@@ -124,6 +124,16 @@ def test_without_its_folder_rows_stay_in_memory(official: Solution, tmp_path: Pa
     assert not (tmp_path / "gone").exists()
 
 
+def test_without_pwrite_rows_stay_in_memory(official: Solution, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(os, "pwrite")  # as on Windows
+    kept = LastTurn(official.model, official.values, 1, tmp_path)
+    assert kept.file is None
+    assert_same_rows(kept, LastTurn(official.model, official.values, 1),
+                     some_states(official, 1, 4, 10))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_rows_another_process_worked_out_are_read_here(
         official: Solution, solver_cache: Path, tmp_path: Path) -> None:
     index = some_states(official, 1, 5, 9)
