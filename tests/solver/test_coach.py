@@ -9,7 +9,7 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import cast
 
@@ -258,12 +258,15 @@ class _EqualKeeps:
         """Return Chance, worth as much as scoring now."""
         return {CategoryValue.CHANCE: 140.0}
 
-    def keeps(self, card: Card, dice: Sequence[int],
-              rolls_left: int) -> dict[tuple[int, ...], Profile]:
-        """Return the keeps' profiles."""
-        return {keep: Profile(mean, 36.0, 0.0, 0.1) for keep, mean in _EQUAL_KEEPS.items()}
+    def keeps(self, card: Card, dice: Sequence[int], rolls_left: int,
+              only: Collection[tuple[int, ...]] | None = None
+              ) -> dict[tuple[int, ...], Profile]:
+        """Return the keeps' profiles (``only`` those)."""
+        return {keep: Profile(mean, 36.0, 0.0, 0.1) for keep, mean in _EQUAL_KEEPS.items()
+                if only is None or keep in only}
 
-    def boxes(self, card: Card, dice: Sequence[int]) -> dict[CategoryValue, Profile]:
+    def boxes(self, card: Card, dice: Sequence[int],
+              only: Collection[int] | None = None) -> dict[CategoryValue, Profile]:
         """Return Chance's profile."""
         return {CategoryValue.CHANCE: Profile(140.0, 30.0, 0.0, 0.1)}
 

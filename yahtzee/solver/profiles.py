@@ -10,7 +10,7 @@ Yahtzee box (Yahtzee only).  The numbers come from the state values and the
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from math import sqrt
 from typing import Any, Protocol
@@ -114,9 +114,14 @@ class Profiler:
                 self._inside.popitem(last=False)
         return turn, inside
 
-    def keeps(self, card: Any, dice: Sequence[int], rolls_left: int
+    def keeps(self, card: Any, dice: Sequence[int], rolls_left: int,
+              only: Collection[tuple[int, ...]] | None = None
               ) -> dict[tuple[int, ...], Profile]:
-        """Return the profile of each keep of these dice; keeping all five is scoring now."""
+        """Return the profile of each keep of these dice; keeping all five is scoring now.
+
+        With ``only`` (keeps, as sorted dice values), just those keeps of
+        these dice are profiled: the options shown, rather than every keep.
+        """
         if rolls_left not in (1, 2):
             raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
         turn, inside = self._turn_inside(card)
@@ -125,18 +130,27 @@ class Profiler:
         means = turn.keep1 if rolls_left == 1 else turn.keep2
         numbers = inside.one_left if rolls_left == 1 else inside.two_left
         keeps = distinct_sub_keeps(roll)
-        others = keeps[1:]
-        mean_of = [float(turn.leaf[roll, 0])] + means[others, 0].tolist()
-        rows = [inside.leaf[roll, :, 0].tolist()] + numbers[others, :, 0].tolist()
+        if only is not None:
+            wanted = set(only)
+            own = [keeps[0]] if KEEPS[keeps[0]] in wanted else []
+            others = [keep for keep in keeps[1:] if KEEPS[keep] in wanted]
+            keeps = own + others
+        else:
+            own, others = keeps[:1], keeps[1:]
+        mean_of = [float(turn.leaf[roll, 0])] * len(own) + means[others, 0].tolist()
+        rows = [inside.leaf[roll, :, 0].tolist()] * len(own) + numbers[others, :, 0].tolist()
         return {KEEPS[keep]: self._profile(now, mean, *row)
                 for keep, mean, row in zip(keeps, mean_of, rows)}
 
-    def boxes(self, card: Any, dice: Sequence[int]) -> dict[Any, Profile]:
-        """Return the profile of each box these dice may be scored in."""
+    def boxes(self, card: Any, dice: Sequence[int],
+              only: Collection[int] | None = None) -> dict[Any, Profile]:
+        """Return the profile of each box these dice may be scored in (``only`` those numbers)."""
         flag, mask, upper = self.strategy.state_key(card)
         now = float(card.score())
         result = {}
         for box, slot, points, bonus in self.strategy.box_moves(card, dice):
+            if only is not None and box.number not in only:
+                continue
             after = step_one(self.model, flag, mask, upper, slot, points, bonus)
             result[box] = self._at_state(now + after[3], *after[:3])
         return result

@@ -26,7 +26,7 @@ to play with the standard library alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -80,13 +80,15 @@ class MoveValues(Protocol):
 class MoveProfiles(Protocol):
     """An outcome profiler: where optimal play leads after each keep and each box."""
 
-    def keeps(self, card: Any, dice: Sequence[int],
-              rolls_left: int) -> dict[tuple[int, ...], Profile]:
-        """Return the profile of each keep of these dice; keeping all five is scoring now."""
+    def keeps(self, card: Any, dice: Sequence[int], rolls_left: int,
+              only: Collection[tuple[int, ...]] | None = None
+              ) -> dict[tuple[int, ...], Profile]:
+        """Return the profile of each keep of these dice (``only`` those, if given)."""
         ...
 
-    def boxes(self, card: Any, dice: Sequence[int]) -> dict[Any, Profile]:
-        """Return the profile of each box these dice may be scored in."""
+    def boxes(self, card: Any, dice: Sequence[int],
+              only: Collection[int] | None = None) -> dict[Any, Profile]:
+        """Return the profile of each box these dice may be scored in (``only`` those numbers)."""
         ...
 
 
@@ -167,13 +169,22 @@ def best_move(strategy: MoveValues, card: Any, dice: Sequence[int], rolls_left: 
     The first move, in tie order, within ``TIE`` of the best value: the
     strategy's own move (a box, or with ``rolls_left`` a keep of fewer dice).
     """
-    boxes = strategy.category_values(card, dice)
+    keeps = strategy.keep_values(card, dice, rolls_left) if rolls_left else None
+    return best_of(strategy.category_values(card, dice), keeps, dice)
+
+
+def best_of(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], float] | None,
+            dice: Sequence[int]) -> Move:
+    """Return ``best_move`` of a position whose boxes and keeps are valued already.
+
+    ``boxes`` holds each legal box's expected final score, ``keeps`` each
+    keep's (None when no re-roll is left), as ``rank_values`` takes them.
+    """
     moves: list[tuple[Move, float]] = [
         (ScoreBox(box.number, str(box)), value)
         for box, value in sorted(boxes.items(), key=lambda item: item[0].number)]
-    if rolls_left:
-        moves += [(Keep(keep, len(dice)), value)
-                  for keep, value in strategy.keep_values(card, dice, rolls_left).items()
+    if keeps is not None:
+        moves += [(Keep(keep, len(dice)), value) for keep, value in keeps.items()
                   if len(keep) < len(dice)]
     floor = max(value for _, value in moves) - TIE
     return next(move for move, value in moves if value >= floor)
@@ -186,12 +197,60 @@ def rank_moves(strategy: MoveValues, card: Any, dice: Sequence[int], rolls_left:
     ``rolls_left`` is the re-rolls left (0 to score, the third roll done).
     """
     boxes = strategy.category_values(card, dice)
-    box_profiles = {} if profiler is None else profiler.boxes(card, dice)
-    moves = [RankedMove(ScoreBox(box.number, str(box)), value, box_profiles.get(box))
-             for box, value in sorted(boxes.items(), key=lambda item: item[0].number)]
+    box_profiles = None if profiler is None else profiler.boxes(card, dice)
+    keeps = keep_profiles = None
     if rolls_left:
-        keep_profiles = {} if profiler is None else profiler.keeps(card, dice, rolls_left)
-        moves += [RankedMove(Keep(keep, len(dice)), value, keep_profiles.get(keep))
-                  for keep, value in strategy.keep_values(card, dice, rolls_left).items()
-                  if len(keep) < len(dice)]
+        keep_profiles = None if profiler is None else profiler.keeps(card, dice, rolls_left)
+        keeps = strategy.keep_values(card, dice, rolls_left)
+    return rank_values(boxes, keeps, dice, box_profiles, keep_profiles)
+
+
+def rank_values(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], float] | None,
+                dice: Sequence[int], box_profiles: Mapping[Any, Profile] | None = None,
+                keep_profiles: Mapping[tuple[int, ...], Profile] | None = None) -> MoveRanking:
+    """Return ``rank_moves`` of a position whose moves are valued already.
+
+    ``boxes`` holds each legal box's expected final score (the strategy's
+    ``category_values``), ``keeps`` each keep's (``keep_values``; None when
+    no re-roll is left); the profiles, when given, go with their moves.
+    """
+    moves = [RankedMove(ScoreBox(box.number, str(box)), value,
+                        None if box_profiles is None else box_profiles.get(box))
+             for box, value in sorted(boxes.items(), key=lambda item: item[0].number)]
+    if keeps is not None:
+        moves += [RankedMove(Keep(keep, len(dice)), value,
+                             None if keep_profiles is None else keep_profiles.get(keep))
+                  for keep, value in keeps.items() if len(keep) < len(dice)]
     return MoveRanking(tuple(best_first(moves)), tuple(sorted(dice)))
+
+
+def with_profiles(shown: Sequence[RankedMove], ranking: MoveRanking, card: Any,
+                  rolls_left: int, profiler: MoveProfiles) -> list[RankedMove]:
+    """Return the moves ``shown``, read from ``ranking``, each with its profile.
+
+    Only these moves are profiled, each as ``rank_moves`` with ``profiler``
+    would profile it: scoring now (a keep of every die, ``MoveRanking.keeps``)
+    takes the profile of the best box, which it stands for.
+    """
+    now = Keep(ranking.dice, len(ranking.dice))
+    kept = [m.move.values for m in shown if isinstance(m.move, Keep) and m.move != now]
+    numbers = {m.move.number for m in shown if isinstance(m.move, ScoreBox)}
+    stand_in = None
+    if any(m.move == now for m in shown):
+        stand_in = next(m.move.number for m in ranking.moves if isinstance(m.move, ScoreBox))
+        numbers.add(stand_in)
+    dice = ranking.dice
+    keep_profiles = profiler.keeps(card, dice, rolls_left, kept) if kept else {}
+    box_profiles = ({box.number: profile for box, profile
+                     in profiler.boxes(card, dice, numbers).items()} if numbers else {})
+    profiled = []
+    for ranked in shown:
+        move = ranked.move
+        if isinstance(move, ScoreBox):
+            profile = box_profiles[move.number]
+        elif move == now and stand_in is not None:
+            profile = box_profiles[stand_in]
+        else:
+            profile = keep_profiles[move.values]
+        profiled.append(RankedMove(move, ranked.expected, profile))
+    return profiled
