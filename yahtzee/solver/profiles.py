@@ -17,11 +17,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from yahtzee.solver import accel
 from yahtzee.solver.dynamic import (States, TurnValues, flat_index, single_turn_values,
                                     step_one, table_specials)
-from yahtzee.solver.keeps import KEEPS, FloatArray, roll_number
+from yahtzee.solver.keeps import (KEEPS, NUM_KEEPS, NUM_ROLLS, ROLL_PROBABILITY, FloatArray,
+                                  roll_number)
 from yahtzee.solver.model import ScoringModel
-from yahtzee.solver.moments import Moments, TurnMoments, turn_moments
+from yahtzee.solver.moments import Moments, TurnMoments, at_chosen_keeps, turn_moments
 from yahtzee.solver.strategy import distinct_sub_keeps
 
 _REMEMBERED = 1024
@@ -63,6 +65,33 @@ class BoxMover(Protocol):
     def box_moves(self, card: Any, dice: Sequence[int]) -> list[tuple[Any, int, int, int]]:
         """Return the legal boxes as (box, slot, box points, bonus points)."""
         ...
+
+
+def moments_inside(model: ScoringModel, values: FloatArray, tables: Sequence[FloatArray],
+                   state: tuple[int, int, int], turn: TurnValues) -> TurnMoments | None:
+    """Return ``moments.turn_moments`` of one state, its keeps' numbers from the compiled kernel.
+
+    ``turn`` holds the state's values inside the turn with the boxes chosen.
+    Where each final roll leads (``accel.leaf_steps``) and the means over
+    the keeps (``accel.turn_ends``) come from the kernel, in numpy's order
+    of operations: the numbers are ``turn_moments``' own.  None without the
+    kernel.
+    """
+    assert turn.choice is not None
+    steps = accel.leaf_steps(model, *state, turn.choice)
+    if steps is None:
+        return None
+    reward, following = (part[:, None] for part in steps)
+    after_value = values.ravel().take(following)
+    second_after, bonus_after, yahtzee_after = (t.ravel().take(following) for t in tables)
+    leaf = np.stack([reward * reward + 2 * reward * after_value + second_after, bonus_after,
+                     yahtzee_after], axis=1)
+    carried = accel.turn_ends(turn.keep1, leaf.reshape(NUM_ROLLS, -1))
+    if carried is None:
+        return None
+    one_left, two_left = (table.reshape(NUM_KEEPS, leaf.shape[1], 1) for table in carried)
+    start = np.tensordot(ROLL_PROBABILITY, at_chosen_keeps(turn.keep2, two_left), axes=(0, 0))
+    return TurnMoments(leaf, one_left, two_left, start)
 
 
 class Profiler:
@@ -108,7 +137,9 @@ class Profiler:
             if chosen.choice is None:  # the strategy's turns leave out the boxes chosen
                 chosen = single_turn_values(self.model, values, flag, mask, upper,
                                             table_specials(self.model, states))
-            inside = turn_moments(self.model, values, self.moments.tables(), states, chosen)
+            tables = self.moments.tables()
+            inside = (moments_inside(self.model, values, tables, key, chosen)
+                      or turn_moments(self.model, values, tables, states, chosen))
             self._inside[key] = inside
             if len(self._inside) > _REMEMBERED:
                 self._inside.popitem(last=False)
