@@ -233,12 +233,7 @@ def with_profiles(shown: Sequence[RankedMove], ranking: MoveRanking, card: Any,
     takes the profile of the best box, which it stands for.
     """
     now = Keep(ranking.dice, len(ranking.dice))
-    kept = [m.move.values for m in shown if isinstance(m.move, Keep) and m.move != now]
-    numbers = {m.move.number for m in shown if isinstance(m.move, ScoreBox)}
-    stand_in = None
-    if any(m.move == now for m in shown):
-        stand_in = next(m.move.number for m in ranking.moves if isinstance(m.move, ScoreBox))
-        numbers.add(stand_in)
+    kept, numbers, stand_in = _to_profile(shown, ranking, now)
     dice = ranking.dice
     keep_profiles = profiler.keeps(card, dice, rolls_left, kept) if kept else {}
     box_profiles = ({box.number: profile for box, profile
@@ -254,3 +249,20 @@ def with_profiles(shown: Sequence[RankedMove], ranking: MoveRanking, card: Any,
             profile = keep_profiles[move.values]
         profiled.append(RankedMove(move, ranked.expected, profile))
     return profiled
+
+
+def _to_profile(shown: Sequence[RankedMove], ranking: MoveRanking, now: Keep
+                ) -> tuple[list[tuple[int, ...]], set[int], int | None]:
+    """Return the keeps and box numbers the moves ``shown`` need profiles of.
+
+    The third number is the box that scoring now (``now``) stands for, the
+    ranking's best box, when scoring now is shown (None otherwise); it is
+    among the box numbers.
+    """
+    kept = [m.move.values for m in shown if isinstance(m.move, Keep) and m.move != now]
+    numbers = {m.move.number for m in shown if isinstance(m.move, ScoreBox)}
+    stand_in = None
+    if any(m.move == now for m in shown):
+        stand_in = next(m.move.number for m in ranking.moves if isinstance(m.move, ScoreBox))
+        numbers.add(stand_in)
+    return kept, numbers, stand_in
