@@ -255,7 +255,7 @@ def test_a_turns_ends_and_moments_inside_are_numpys_to_the_last_bit(
                       or turn_moments(model, values, moments.tables(),
                                       States(*(np.array([v]) for v in key)), turn))
             ends = [TurnEnds(leaf, turn.keep1) for leaf in leaves[3 * n:3 * n + 3]]
-            found.append((inside.leaf, inside.one_left, inside.two_left, inside.start,
+            found.append((inside.leaf, inside.one_left, inside.two_left,
                           *winner._leaf_steps(*key, turn.choice),
                           *(table for end in ends for table in (end.one_left(), end.two_left()))))
         return found

@@ -22,7 +22,7 @@ from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision, TurnChances
 from yahtzee.engine.moves import MoveKind, saved_flags
 from yahtzee.solver.ranking import (TOP_MOVES, MoveRanking, RankedMove, best_of, rank_moves,
-                                    rank_values, with_profiles)
+                                    shown_boxes, shown_keeps, with_profiles)
 from yahtzee.solver.ranking import Keep as Keep
 from yahtzee.solver.ranking import Move as Move
 from yahtzee.solver.ranking import ScoreBox as ScoreBox
@@ -446,10 +446,10 @@ class Coach:
 class Position:
     """A position of a turn (a card, its dice, the re-rolls left) as the coach weighs it.
 
-    The values of its keeps and boxes, the strategy's keep and box and the
-    rankings are each worked out the first time they are asked for and then
-    read again, so that the advice, the options shown and the best move of
-    one roll share them.  The card must stay as it is while the position is
+    The values of its keeps and boxes and the strategy's keep and box are
+    each worked out the first time they are asked for and then read again,
+    so that the advice, the options shown and the best move of one roll
+    share them.  The card must stay as it is while the position is
     in use: a front end makes one per roll (``Coach.position``).
     """
 
@@ -463,7 +463,6 @@ class Position:
         self._keep: tuple[int, ...] | None = None
         self._box_values: dict[Any, float] | None = None
         self._box: Box | None = None
-        self._rankings: dict[bool, MoveRanking] = {}
 
     def keep_values(self) -> dict[tuple[int, ...], float]:
         """Return each keep's expected final score (all five dice: scoring now)."""
@@ -491,15 +490,6 @@ class Position:
             self._box = cast(Box, self.coach.strategy.category(self.card, self.dice))
         return self._box
 
-    def ranking(self, scoring: bool = False) -> MoveRanking:
-        """Return every move, best first, without profiles (``scoring``: the boxes alone)."""
-        ranking = self._rankings.get(scoring)
-        if ranking is None:
-            keeps = None if scoring or not self.rolls_left else self.keep_values()
-            ranking = rank_values(self.box_values(), keeps, self.dice)
-            self._rankings[scoring] = ranking
-        return ranking
-
     def roll_advice(self, saved: Sequence[bool]) -> KeepAdvice:
         """Return the best keep, the dice to save from those ``saved`` now, its expected score."""
         values, keep, dice = self.keep_values(), self.keep(), self.dice
@@ -518,22 +508,22 @@ class Position:
         return BoxAdvice(ScoreBox(box.number, str(box)), self.box_values()[box])
 
     def keep_options(self, count: int = TOP_MOVES) -> list[tuple[Keep, Profile]]:
-        """Return ``Coach.keep_options``: only the keeps shown are profiled."""
+        """Return ``Coach.keep_options``: only the keeps shown are ranked and profiled."""
         profiler = self.coach.profiler
         if profiler is None:
             return []
-        ranking = self.ranking()
-        shown = with_profiles(ranking.keeps(count), ranking, self.card, self.rolls_left,
-                              profiler)
-        return _profiled(shown, Keep)
+        keeps = self.keep_values() if self.rolls_left else None
+        shown, stand_in = shown_keeps(self.box_values(), keeps, self.dice, count)
+        return _profiled(with_profiles(shown, stand_in, self.dice, self.card, self.rolls_left,
+                                       profiler), Keep)
 
     def box_options(self, count: int = TOP_MOVES) -> list[tuple[ScoreBox, Profile]]:
-        """Return ``Coach.box_options``: only the boxes shown are profiled."""
+        """Return ``Coach.box_options``: only the boxes shown are ranked and profiled."""
         profiler = self.coach.profiler
         if profiler is None:
             return []
-        ranking = self.ranking(scoring=True)
-        return _profiled(with_profiles(ranking.boxes(count), ranking, self.card, 0, profiler),
+        shown = shown_boxes(self.box_values(), count)
+        return _profiled(with_profiles(shown, None, self.dice, self.card, 0, profiler),
                          ScoreBox)
 
     def best_move(self, scoring: bool) -> Keep | ScoreBox:

@@ -20,10 +20,9 @@ import numpy as np
 from yahtzee.solver import accel
 from yahtzee.solver.dynamic import (States, TurnValues, flat_index, single_turn_values,
                                     step_one, table_specials)
-from yahtzee.solver.keeps import (KEEPS, NUM_KEEPS, NUM_ROLLS, ROLL_PROBABILITY, FloatArray,
-                                  roll_number)
+from yahtzee.solver.keeps import KEEPS, NUM_KEEPS, NUM_ROLLS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel
-from yahtzee.solver.moments import Moments, TurnMoments, at_chosen_keeps, turn_moments
+from yahtzee.solver.moments import Moments, turn_moments
 from yahtzee.solver.strategy import distinct_sub_keeps
 
 _REMEMBERED = 1024
@@ -67,9 +66,21 @@ class BoxMover(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Inside:
+    """The numbers inside a turn that profiles read: ``moments.TurnMoments`` but its start."""
+
+    leaf: FloatArray
+    """(252, 3, 1): after the last roll."""
+    one_left: FloatArray
+    """(462, 3, 1): each keep with one roll left."""
+    two_left: FloatArray
+    """(462, 3, 1): each keep with two rolls left."""
+
+
 def moments_inside(model: ScoringModel, values: FloatArray, tables: Sequence[FloatArray],
-                   state: tuple[int, int, int], turn: TurnValues) -> TurnMoments | None:
-    """Return ``moments.turn_moments`` of one state, its keeps' numbers from the compiled kernel.
+                   state: tuple[int, int, int], turn: TurnValues) -> Inside | None:
+    """Return ``moments.turn_moments`` of one state (but its start), from the compiled kernel.
 
     ``turn`` holds the state's values inside the turn with the boxes chosen.
     Where each final roll leads (``accel.leaf_steps``) and the means over
@@ -90,8 +101,7 @@ def moments_inside(model: ScoringModel, values: FloatArray, tables: Sequence[Flo
     if carried is None:
         return None
     one_left, two_left = (table.reshape(NUM_KEEPS, leaf.shape[1], 1) for table in carried)
-    start = np.tensordot(ROLL_PROBABILITY, at_chosen_keeps(turn.keep2, two_left), axes=(0, 0))
-    return TurnMoments(leaf, one_left, two_left, start)
+    return Inside(leaf, one_left, two_left)
 
 
 class Profiler:
@@ -105,7 +115,7 @@ class Profiler:
         self.moments = moments
         self.flats = [table.ravel() for table in moments.tables()]
         self.goals = goals
-        self._inside: OrderedDict[tuple[int, int, int], TurnMoments] = OrderedDict()
+        self._inside: OrderedDict[tuple[int, int, int], Inside] = OrderedDict()
 
     def _profile(self, now: float, mean: float, second: float, bonus: float,
                  yahtzee: float) -> Profile:
@@ -124,7 +134,7 @@ class Profiler:
         """Return the profile of a card at the start of its next turn (or its end)."""
         return self._at_state(float(card.score()), *self.strategy.state_key(card))
 
-    def _turn_inside(self, card: Any) -> tuple[TurnValues, TurnMoments]:
+    def _turn_inside(self, card: Any) -> tuple[TurnValues, Inside]:
         """Return the values and the moments inside a turn from the card's state."""
         key = self.strategy.state_key(card)
         turn = self.strategy.turn(card)
@@ -138,8 +148,10 @@ class Profiler:
                 chosen = single_turn_values(self.model, values, flag, mask, upper,
                                             table_specials(self.model, states))
             tables = self.moments.tables()
-            inside = (moments_inside(self.model, values, tables, key, chosen)
-                      or turn_moments(self.model, values, tables, states, chosen))
+            inside = moments_inside(self.model, values, tables, key, chosen)
+            if inside is None:
+                slow = turn_moments(self.model, values, tables, states, chosen)
+                inside = Inside(slow.leaf, slow.one_left, slow.two_left)
             self._inside[key] = inside
             if len(self._inside) > _REMEMBERED:
                 self._inside.popitem(last=False)

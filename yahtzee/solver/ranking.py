@@ -1,9 +1,10 @@
 """One ranking of a position's moves: the keeps to roll again and the boxes to score now.
 
-Every list of moves the program shows comes from ``rank_moves``: the
+Every list of moves the program shows comes from this one ranking: the
 coach's options in the console and the browser (``Coach.keep_options``,
-``Coach.box_options``) and the ranked moves of ``advise``
-(``app.advice.ranked_moves``).  The moves of a position are the boxes its
+``Coach.box_options``: its first moves alone, ``shown_keeps`` and
+``shown_boxes``, profiled by ``with_profiles``) and the ranked moves of
+``advise`` (``rank_moves``, ``app.advice.ranked_moves``).  The moves of a position are the boxes its
 dice may be scored in and, with a re-roll left, every keep of fewer dice
 than all.  They are ranked by the optimal strategy's expected final score,
 best first.  Values closer than ``TIE`` are equal (they are exact up to
@@ -26,7 +27,8 @@ to play with the standard library alone.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from itertools import islice
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -106,10 +108,16 @@ class RankedMove:
 
 def best_first(moves: Sequence[RankedMove]) -> list[RankedMove]:
     """Return ``moves`` (given in tie order) best first, equal ones (within ``TIE``) as given."""
-    values = [move.expected for move in moves]
+    return [moves[at] for at in _tie_order([move.expected for move in moves])]
+
+
+def _tie_order(values: Sequence[float]) -> Iterator[int]:
+    """Yield the positions of ``values`` (given in tie order) as ``best_first`` ranks them.
+
+    A generator: a caller that needs only the first few stops early.
+    """
     # The moves left, highest value first: those within TIE of the best are a prefix of it.
     left = sorted(range(len(values)), key=values.__getitem__, reverse=True)
-    ranked = []
     while left:
         floor = values[left[0]] - TIE
         place = 0
@@ -118,8 +126,7 @@ def best_first(moves: Sequence[RankedMove]) -> list[RankedMove]:
                 break
             if left[at] < left[place]:
                 place = at
-        ranked.append(moves[left.pop(place)])
-    return ranked
+        yield left.pop(place)
 
 
 @dataclass(frozen=True)
@@ -224,17 +231,55 @@ def rank_values(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], floa
     return MoveRanking(tuple(best_first(moves)), tuple(sorted(dice)))
 
 
-def with_profiles(shown: Sequence[RankedMove], ranking: MoveRanking, card: Any,
-                  rolls_left: int, profiler: MoveProfiles) -> list[RankedMove]:
-    """Return the moves ``shown``, read from ``ranking``, each with its profile.
+def shown_keeps(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], float] | None,
+                dice: Sequence[int], count: int) -> tuple[list[RankedMove], int | None]:
+    """Return ``rank_values(boxes, keeps, dice).keeps(count)`` without ranking the rest.
+
+    Only the first moves of the ranking are found and made (``count`` of
+    them, at least 0), without profiles.  Also returns the number of the box
+    that scoring now stands for when it is among them (None otherwise).
+    """
+    box_items = sorted(boxes.items(), key=lambda item: item[0].number)
+    keep_items = [] if keeps is None else [
+        (keep, value) for keep, value in keeps.items() if len(keep) < len(dice)]
+    values = [value for _, value in box_items] + [value for _, value in keep_items]
+    now = Keep(tuple(sorted(dice)), len(dice))
+    shown: list[RankedMove] = []
+    stand_in = None
+    for at in _tie_order(values):
+        if len(shown) >= count:
+            break
+        if at >= len(box_items):
+            keep, value = keep_items[at - len(box_items)]
+            shown.append(RankedMove(Keep(keep, len(dice)), value))
+        elif stand_in is None:  # the best box stands as scoring now; the others are left out
+            shown.append(RankedMove(now, values[at]))
+            stand_in = box_items[at][0].number
+    return shown, stand_in
+
+
+def shown_boxes(boxes: Mapping[Any, float], count: int) -> list[RankedMove]:
+    """Return ``rank_values(boxes, None, dice).boxes(count)`` without ranking the rest."""
+    box_items = sorted(boxes.items(), key=lambda item: item[0].number)
+    order = islice(_tie_order([value for _, value in box_items]), max(count, 0))
+    return [RankedMove(ScoreBox(box_items[at][0].number, str(box_items[at][0])),
+                       box_items[at][1]) for at in order]
+
+
+def with_profiles(shown: Sequence[RankedMove], stand_in: int | None, dice: Sequence[int],
+                  card: Any, rolls_left: int, profiler: MoveProfiles) -> list[RankedMove]:
+    """Return the moves ``shown`` of a position with ``dice``, each with its profile.
 
     Only these moves are profiled, each as ``rank_moves`` with ``profiler``
     would profile it: scoring now (a keep of every die, ``MoveRanking.keeps``)
-    takes the profile of the best box, which it stands for.
+    takes the profile of the box numbered ``stand_in``, the best box, which
+    it stands for (``shown_keeps``).
     """
-    now = Keep(ranking.dice, len(ranking.dice))
-    kept, numbers, stand_in = _to_profile(shown, ranking, now)
-    dice = ranking.dice
+    now = Keep(tuple(sorted(dice)), len(dice))
+    kept = [m.move.values for m in shown if isinstance(m.move, Keep) and m.move != now]
+    numbers = {m.move.number for m in shown if isinstance(m.move, ScoreBox)}
+    if stand_in is not None:
+        numbers.add(stand_in)
     keep_profiles = profiler.keeps(card, dice, rolls_left, kept) if kept else {}
     box_profiles = ({box.number: profile for box, profile
                      in profiler.boxes(card, dice, numbers).items()} if numbers else {})
@@ -249,20 +294,3 @@ def with_profiles(shown: Sequence[RankedMove], ranking: MoveRanking, card: Any,
             profile = keep_profiles[move.values]
         profiled.append(RankedMove(move, ranked.expected, profile))
     return profiled
-
-
-def _to_profile(shown: Sequence[RankedMove], ranking: MoveRanking, now: Keep
-                ) -> tuple[list[tuple[int, ...]], set[int], int | None]:
-    """Return the keeps and box numbers the moves ``shown`` need profiles of.
-
-    The third number is the box that scoring now (``now``) stands for, the
-    ranking's best box, when scoring now is shown (None otherwise); it is
-    among the box numbers.
-    """
-    kept = [m.move.values for m in shown if isinstance(m.move, Keep) and m.move != now]
-    numbers = {m.move.number for m in shown if isinstance(m.move, ScoreBox)}
-    stand_in = None
-    if any(m.move == now for m in shown):
-        stand_in = next(m.move.number for m in ranking.moves if isinstance(m.move, ScoreBox))
-        numbers.add(stand_in)
-    return kept, numbers, stand_in
