@@ -187,14 +187,14 @@ def best_of(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], float] |
     ``boxes`` holds each legal box's expected final score, ``keeps`` each
     keep's (None when no re-roll is left), as ``rank_values`` takes them.
     """
-    moves: list[tuple[Move, float]] = [
-        (ScoreBox(box.number, str(box)), value)
-        for box, value in sorted(boxes.items(), key=lambda item: item[0].number)]
-    if keeps is not None:
-        moves += [(Keep(keep, len(dice)), value) for keep, value in keeps.items()
-                  if len(keep) < len(dice)]
-    floor = max(value for _, value in moves) - TIE
-    return next(move for move, value in moves if value >= floor)
+    box_items = sorted(boxes.items(), key=lambda item: item[0].number)
+    keep_items = [] if keeps is None else [
+        (keep, value) for keep, value in keeps.items() if len(keep) < len(dice)]
+    floor = max(value for _, value in box_items + keep_items) - TIE
+    box = next((box for box, value in box_items if value >= floor), None)
+    if box is not None:
+        return ScoreBox(box.number, str(box))
+    return Keep(next(keep for keep, value in keep_items if value >= floor), len(dice))
 
 
 def rank_moves(strategy: MoveValues, card: Any, dice: Sequence[int], rolls_left: int,
