@@ -13,13 +13,19 @@ all`` or ``none``), as
 ``benchmarks/web_load.py``'s scripted person plays them: on each turn it
 saves die 1, rolls, scores and takes the box worth most.  After every
 change the table is looked at once, as the person's page does when its
-long poll wakes.  One game is played first, so that the tables are loaded.
+long poll wakes.  One game is played first, and the coach with its tables
+and its planner of win chances is made, so that nothing is loaded while the
+games are measured (a process's processor time counts every thread's, the
+background loading of the tables too).
 It prints the processor time (user + system, ``time.process_time``) per
 move of the person, and its parts: the person's moves (each checked,
 applied, written to disk and drawn), the computer's moves (its decision,
 the write, the drawing of the table with the coach's chances) and the
 pages' looks (mostly drawn already).  HTTP is left out; its cost per
-request is the other benchmarks' business (``bench_web.py``).
+request is the other benchmarks' business (``bench_web.py``).  The coach's
+share (the processor time inside ``LiveGame.coaching``: the advice, the
+options with their profiles and the win chances, drawn with the table) is
+counted inside those parts and also given on its own.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from yahtzee.app.browser import BrowserGame, BrowserGames, Settings  # noqa: E402
+from yahtzee.app.service import Coaching, LiveGame  # noqa: E402
 from yahtzee.app.session import Solvers  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.engine.engine import Phase  # noqa: E402
@@ -79,6 +86,21 @@ def play(games: BrowserGames, rules: str, seed: int, coach: bool, spent: dict[st
     return moves
 
 
+def count_coaching(spent: dict[str, float]) -> None:
+    """Add the processor time of every ``LiveGame.coaching`` call to ``spent["coach"]``."""
+    original = LiveGame.coaching
+
+    def coaching(self: LiveGame) -> Coaching | None:
+        """Return the coach's word, its processor time counted."""
+        started = time.process_time()
+        try:
+            return original(self)
+        finally:
+            spent["coach"] += time.process_time() - started
+
+    setattr(LiveGame, "coaching", coaching)
+
+
 def coached(which: str, seed: int) -> bool:
     """Return whether the game of ``seed`` has the coach on (``which``: half, all, none)."""
     return which == "all" or which == "half" and seed % 2 == 0
@@ -95,8 +117,12 @@ def main() -> int:
     args = parser.parse_args()
     os.environ["YAHTZEE_DATA_DIR"] = tempfile.mkdtemp(prefix="bench-move-cost-")
     games = BrowserGames(Solvers(), SilentProblems(), capacity=args.games + 10)
+    coach = {"coach": 0.0}
+    count_coaching(coach)
     play(games, args.rules, 10_000, True, {"person": 0.0, "computer": 0.0, "looks": 0.0})
+    games.setup.coach(get_variant("yahtzee", args.rules), profiles=True).play_to_win()
     spent = {"person": 0.0, "computer": 0.0, "looks": 0.0}
+    coach["coach"] = 0.0
     moves = sum(play(games, args.rules, seed, coached(args.coach, seed), spent)
                 for seed in range(args.games))
     games.close()
@@ -105,14 +131,17 @@ def main() -> int:
     figures = {"games": args.games, "rules": args.rules, "coach": args.coach,
                "person_moves": moves,
                "cpu_ms_per_person_move": round(sum(spent.values()) / moves * 1000, 3),
-               "parts_ms_per_person_move": per_move, "load_average": round(load, 2)}
+               "parts_ms_per_person_move": per_move,
+               "coach_ms_per_person_move": round(coach["coach"] / moves * 1000, 3),
+               "load_average": round(load, 2)}
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
         print(f"{moves} moves of the person in {args.games} games ({args.rules} rules): "
               f"{figures['cpu_ms_per_person_move']} ms of processor time each "
               f"(the person's move {per_move['person']}, the computer's replies "
-              f"{per_move['computer']}, the pages' looks {per_move['looks']}; "
+              f"{per_move['computer']}, the pages' looks {per_move['looks']}; of all these, "
+              f"the coach's word {figures['coach_ms_per_person_move']}; "
               f"load average {load:.1f})")
     return 0
 

@@ -9,7 +9,7 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import cast
 
@@ -29,6 +29,7 @@ from yahtzee.players.players import ComputerPlayer, Strategy
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach, Keep, ScoreBox, ValueStrategy
 from yahtzee.solver.factory import get_strategy
+from yahtzee.solver.moments import Moments
 from yahtzee.solver.profiles import Profile, Profiler
 from yahtzee.solver.ranking import MoveRanking, RankedMove, best_first
 from yahtzee.solver.strategy import OptimalStrategy
@@ -258,12 +259,15 @@ class _EqualKeeps:
         """Return Chance, worth as much as scoring now."""
         return {CategoryValue.CHANCE: 140.0}
 
-    def keeps(self, card: Card, dice: Sequence[int],
-              rolls_left: int) -> dict[tuple[int, ...], Profile]:
-        """Return the keeps' profiles."""
-        return {keep: Profile(mean, 36.0, 0.0, 0.1) for keep, mean in _EQUAL_KEEPS.items()}
+    def keeps(self, card: Card, dice: Sequence[int], rolls_left: int,
+              only: Collection[tuple[int, ...]] | None = None
+              ) -> dict[tuple[int, ...], Profile]:
+        """Return the keeps' profiles (``only`` those)."""
+        return {keep: Profile(mean, 36.0, 0.0, 0.1) for keep, mean in _EQUAL_KEEPS.items()
+                if only is None or keep in only}
 
-    def boxes(self, card: Card, dice: Sequence[int]) -> dict[CategoryValue, Profile]:
+    def boxes(self, card: Card, dice: Sequence[int],
+              only: Collection[int] | None = None) -> dict[CategoryValue, Profile]:
         """Return Chance's profile."""
         return {CategoryValue.CHANCE: Profile(140.0, 30.0, 0.0, 0.1)}
 
@@ -311,6 +315,32 @@ def test_the_best_move_is_the_first_of_the_ranked_options_in_seeded_positions(
     five_sixes = coach.best_move(ScoreCard(OFFICIAL), [6] * 5, 2, scoring=False)
     assert five_sixes == Keep((6,) * 5, 5)  # scoring now, as the options show it
     assert coach.rank_moves(ScoreCard(OFFICIAL), [6] * 5, 2).keeps(1)[0].move == five_sixes
+
+
+def test_the_options_shown_have_the_profiles_the_whole_ranking_gives_them(
+        official: Solution, official_moments: Moments) -> None:
+    """Only the options shown are profiled: each exactly as when every move is profiled."""
+    strategy = OptimalStrategy(OFFICIAL, official)
+    coach = Coach(VARIANT, lambda: strategy, lambda: Profiler(strategy, official_moments))
+    scoring_now = 0
+    for seed in range(3):
+        card = ScoreCard(OFFICIAL)
+        rng = random.Random(seed)
+        for _ in range(13):
+            dice = sorted([rng.randint(1, 6)] * 5 if rng.random() < 0.2
+                          else [rng.randint(1, 6) for _ in range(5)])
+            for rolls_left in (2, 1):
+                whole = coach.rank_moves(card, dice, rolls_left)  # every move profiled
+                for count in (1, 3, 8):
+                    shown = coach.keep_options(card, dice, rolls_left, count)
+                    assert shown == [(m.move, m.profile) for m in whole.keeps(count)]
+                    scoring_now += sum(keep.scores_now for keep, _ in shown)
+            whole = coach.rank_moves(card, dice, 0)
+            for count in (1, 3, 13):
+                assert coach.box_options(card, dice, count) == [
+                    (m.move, m.profile) for m in whole.boxes(count)]
+            card.choose_number(coach.category_advice(card, dice).box.number, Dice.of(dice))
+    assert scoring_now > 0
 
 
 def test_moves_closer_than_the_tie_width_are_ranked_in_tie_order() -> None:

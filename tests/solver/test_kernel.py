@@ -31,10 +31,12 @@ from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.dynamic import (States, TurnValues, level_states, single_turn_values, solve,
                                     state_index, table_specials, turn_values)
-from yahtzee.solver.keeps import IntArray
+from yahtzee.solver.keeps import NUM_ROLLS, IntArray
 from yahtzee.solver.model import ScoringModel, yahtzee_model
 from yahtzee.solver.moments import Moments, raw_shape, solve_moments, turn_moments, turn_shape
+from yahtzee.solver.play_to_win import PlayToWinStrategy, TurnEnds
 from yahtzee.solver.poker import PokerStrategy, poker_solution
+from yahtzee.solver.profiles import moments_inside
 from yahtzee.solver.simulate import play_games
 from yahtzee.solver.strategy import GreedyStrategy, OptimalStrategy, TurnStrategy
 
@@ -224,6 +226,80 @@ def test_moments_are_numpys_in_every_turn(rules: Rules, official: Solution, cour
         stored = np.stack([t.ravel()[state_index(model, batch.flag, batch.mask, batch.upper)]
                            for t in tables])
         assert np.allclose(fast, stored, rtol=1e-13, atol=1e-9)
+
+
+def _needs_the_turn_ends(official: Solution) -> None:
+    """Skip a test when the kernel was built before ``turn_ends`` and ``leaf_steps``.
+
+    As for a kernel not built at all: unless ``YAHTZEE_REQUIRE_KERNEL`` is set,
+    when such a kernel is an error.
+    """
+    if accel._TURN_ENDS is None or not hasattr(accel.plan_of(official.model), "leaf_steps"):
+        if os.environ.get("YAHTZEE_REQUIRE_KERNEL"):
+            raise RuntimeError("the compiled kernel predates turn_ends and leaf_steps: "
+                               "build it again (pip install -e .)")
+        pytest.skip("the compiled kernel predates turn_ends and leaf_steps (build it again)")
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_a_turns_ends_and_moments_inside_are_numpys_to_the_last_bit(
+        rules: Rules, official: Solution, course: Solution, official_moments: Moments,
+        course_moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The coach's win chances and options' profiles read these tables: the kernel's
+    # leaf_steps and turn_ends must give numpy's numbers exactly, not to rounding.
+    _needs_the_turn_ends(official)
+    solution = _solution(rules, official, course)
+    model, values = solution.model, solution.values
+    moments = official_moments if rules is OFFICIAL else course_moments
+    winner = PlayToWinStrategy(OptimalStrategy(rules, solution), moments)
+    keys = [winner.base.state_key(card) for card in _cards(rules, 40, seed=9)]
+    special = model.special
+    assert special is not None and any(special.varies[key[:2]] for key in keys)
+    turns = [single_turn_values(model, values, *key, table_specials(
+        model, States(*(np.array([v]) for v in key)))) for key in keys]
+    rng = np.random.default_rng(8)
+    leaves = [rng.random((NUM_ROLLS, players)) for players in (2, 3, 6) * len(keys)]
+
+    def worked_out() -> list[tuple[object, ...]]:
+        """Return each state's moments inside, leaf steps and chances carried back."""
+        found: list[tuple[object, ...]] = []
+        for n, (key, turn) in enumerate(zip(keys, turns)):
+            assert turn.choice is not None
+            inside = (moments_inside(model, values, moments.tables(), key, turn)
+                      or turn_moments(model, values, moments.tables(),
+                                      States(*(np.array([v]) for v in key)), turn))
+            ends = [TurnEnds(leaf, turn.keep1) for leaf in leaves[3 * n:3 * n + 3]]
+            found.append((inside.leaf, inside.one_left, inside.two_left,
+                          *winner._leaf_steps(*key, turn.choice),
+                          *(table for end in ends for table in (end.one_left(), end.two_left()))))
+        return found
+
+    fast = worked_out()
+    monkeypatch.setattr(accel, "_TURN_ENDS", None)
+    monkeypatch.setattr(accel, "leaf_steps", lambda *args: None)
+    for kernels, numpys in zip(fast, worked_out()):
+        for got, expected in zip(kernels, numpys, strict=True):
+            assert isinstance(got, np.ndarray) and isinstance(expected, np.ndarray)
+            assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+def test_the_kernels_turn_ends_refuse_arrays_that_do_not_fit(official: Solution) -> None:
+    _needs_the_turn_ends(official)
+    plan = accel.plan_of(official.model)
+    choice = np.zeros(NUM_ROLLS, dtype=np.int8)
+    steps = (np.empty(NUM_ROLLS, dtype=np.int64), np.empty(NUM_ROLLS, dtype=np.int64))
+    with pytest.raises(ValueError, match="one number per roll"):
+        plan.leaf_steps(0, 0, 0, choice[:-1], *steps)
+    with pytest.raises(ValueError, match="no such slot"):
+        plan.leaf_steps(0, 0, 0, choice - 1, *steps)
+    with pytest.raises(ValueError, match="no such state"):
+        plan.leaf_steps(0, 1 << 13, 0, choice, *steps)
+    keep1, leaf, out = np.zeros(462), np.zeros((NUM_ROLLS, 2)), np.empty((462, 2))
+    assert accel._TURN_ENDS is not None
+    with pytest.raises(ValueError, match="do not fit"):
+        accel._TURN_ENDS(keep1[:-1], leaf, out, out.copy())
+    with pytest.raises(ValueError, match="do not fit"):
+        accel._TURN_ENDS(keep1, leaf, out[:, :1].copy(), out.copy())
 
 
 def _plan_inputs(model: ScoringModel) -> dict[str, IntArray]:

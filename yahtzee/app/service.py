@@ -31,7 +31,7 @@ from yahtzee.players.players import ComputerPlayer, Player
 
 if TYPE_CHECKING:
     from yahtzee.solver.coach import (BoxAdvice, Coach, Keep, KeepAdvice, Option,
-                                      PlayerAnalysis, ScoreBox)
+                                      PlayerAnalysis, Position, ScoreBox)
     from yahtzee.storage.saves import SaveFile
 
 
@@ -54,6 +54,16 @@ class Coaching:
     chances: tuple[float, ...] | None
     box_now: BoxAdvice | None = None
     """When the advice is to stop rolling and score now: the box to score (and its value)."""
+
+
+@dataclass(frozen=True)
+class _Outlook:
+    """The coach's view of one roll: the position weighed, the options shown, the chances."""
+
+    key: tuple[object, ...]
+    position: Position
+    options: tuple[Option, ...]
+    chances: tuple[float, ...] | None
 
 
 class LiveGame:
@@ -79,8 +89,7 @@ class LiveGame:
         self._coach = coach
         self._coach_later = coach_later if coach is None else None
         self.autosave = autosave
-        self._outlook: tuple[tuple[object, ...], tuple[Option, ...],
-                             tuple[float, ...] | None] | None = None
+        self._outlook: _Outlook | None = None
 
     @property
     def coach(self) -> Coach | None:
@@ -158,29 +167,30 @@ class LiveGame:
 
         The options and chances depend only on the cards, the dice and the
         rolls left, not on which dice are saved: they are worked out once per
-        roll and a toggle reads them again from memory.
+        roll and a toggle reads them again from memory, as it reads the
+        values of the moves the advice is drawn from (``Coach.position``).
         """
         coach = self.coach
         if coach is None or self.is_over():
             return None
         prompt = self.prompt()
         if self.computer_to_play():
-            return Coaching(None, (), self._outlook_of(prompt, options=False)[1])
+            return Coaching(None, (), self._outlook_of(prompt, options=False).chances)
         view = prompt.view
+        outlook = self._outlook_of(prompt)
+        position = outlook.position
         advice: KeepAdvice | BoxAdvice
         box_now = None
         if prompt.phase is Phase.ROLLING:
-            advice = coach.roll_advice(view.card, view.dice, view.saved, view.rolls_left)
+            advice = position.roll_advice(view.saved)
             if advice.keep.scores_now:
-                box_now = coach.category_advice(view.card, view.dice)
+                box_now = position.category_advice()
         else:
-            advice = coach.category_advice(view.card, view.dice)
-        options, chances = self._outlook_of(prompt)
-        return Coaching(advice, options, chances, box_now)
+            advice = position.category_advice()
+        return Coaching(advice, outlook.options, outlook.chances, box_now)
 
-    def _outlook_of(self, prompt: Prompt, *, options: bool = True
-                    ) -> tuple[tuple[Option, ...], tuple[float, ...] | None]:
-        """Return the best options of the seat to play and each seat's win chance.
+    def _outlook_of(self, prompt: Prompt, *, options: bool = True) -> _Outlook:
+        """Return the position of the seat to play, its best options and each seat's win chance.
 
         Without ``options`` (a computer's turn, where no option is shown)
         only the best move is worked out, for the chances, not the options'
@@ -190,20 +200,21 @@ class LiveGame:
         view = prompt.view
         scoring = prompt.phase is not Phase.ROLLING
         key = (view.round, view.seat, prompt.phase, tuple(view.dice), view.rolls_left, options)
-        if self._outlook is None or self._outlook[0] != key:
+        if self._outlook is None or self._outlook.key != key:
+            position = self.coach.position(view.card, view.dice,
+                                           0 if scoring else view.rolls_left)
             shown: tuple[Option, ...] = ()
             best: Keep | ScoreBox | None
             if not options:
-                best = self.coach.best_move(view.card, view.dice, view.rolls_left, scoring)
+                best = position.best_move(scoring)
             else:
-                shown = tuple(self.coach.box_options(view.card, view.dice) if scoring
-                              else self.coach.keep_options(view.card, view.dice,
-                                                           view.rolls_left))
+                shown = tuple(position.box_options() if scoring else position.keep_options())
                 best = shown[0][0] if shown else None
             chances = self.coach.win_chances([p.card for p in self.players], view.seat,
                                              view.dice, view.rolls_left, best)
-            self._outlook = (key, shown, None if chances is None else tuple(chances))
-        return self._outlook[1], self._outlook[2]
+            self._outlook = _Outlook(key, position, shown,
+                                     None if chances is None else tuple(chances))
+        return self._outlook
 
     def analyses(self) -> list[PlayerAnalysis]:
         """Return each player's expected score, luck and decisions' cost (needs the coach).

@@ -1563,6 +1563,143 @@ fail:
     return ok ? 0 : -1;
 }
 
+/*
+ * leaf_steps(flag, mask, upper, choice, reward, following): where a state's turn ends
+ * when each final roll is scored in the slot `choice` gives (int8, 252): the points it
+ * earns, bonuses included, and the flat position of the state it leads to (both int64,
+ * 252), as moments.leaf_points and dynamic.step work them out.
+ */
+static PyObject *
+Plan_leaf_steps(Plan *self, PyObject *args)
+{
+    long long flag, mask, upper;
+    PyObject *objs[3];
+    Py_buffer views[3];
+    static const Py_ssize_t sizes[3] = {1, 8, 8};
+    static const int writable[3] = {0, 1, 1};
+    if (!PyArg_ParseTuple(args, "LLLOOO", &flag, &mask, &upper, &objs[0], &objs[1],
+                          &objs[2])) {
+        return NULL;
+    }
+    int64_t row = check_state(self, flag, mask, upper);
+    if (row < 0) {
+        return NULL;
+    }
+    int got = 0;
+    for (; got < 3; got++) {
+        if (get_buffer(objs[got], &views[got], sizes[got], "leaf_steps", writable[got]) < 0) {
+            break;
+        }
+    }
+    int ok = got == 3;
+    for (int i = 0; ok && i < 3; i++) {
+        if (items(&views[i]) != NUM_ROLLS) {
+            PyErr_SetString(PyExc_ValueError, "leaf_steps: one number per roll");
+            ok = 0;
+        }
+    }
+    if (ok) {
+        const int8_t *choice = views[0].buf;
+        int64_t *reward = views[1].buf, *following = views[2].buf;
+        Specials specials = table_specials(self, row);
+        for (int r = 0; ok && r < NUM_ROLLS; r++) {
+            int slot = choice[r];
+            if (slot < 0 || slot >= self->n_slots) {
+                PyErr_SetString(PyExc_ValueError, "leaf_steps: no such slot");
+                ok = 0;
+                break;
+            }
+            int box = slot < self->n_cat ? self->base[r][slot] : 0, bonus = 0, gain;
+            for (int s = 0; s < specials.count; s++) {
+                if (specials.rolls[s] == r) {
+                    box = specials.box[s * self->n_slots + slot];
+                    bonus = specials.bonus[s * self->n_slots + slot];
+                }
+            }
+            int64_t at = step(self, (int)flag, mask, (int)upper, slot, box, bonus, &gain);
+            if (at < 0) {
+                PyErr_SetString(PyExc_ValueError, "a choice leads outside the value table");
+                ok = 0;
+            }
+            reward[r] = gain;
+            following[r] = at;
+        }
+    }
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
+    if (!ok) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/*
+ * turn_ends(keep1, leaf, one, two): what a turn's ends carry back to its keeps under
+ * optimal play, `width` numbers a row side by side (leaf (252, width); one and two
+ * (462, width), written): `one` is each keep's mean of `leaf` over the missing dice (one
+ * roll left); `two` the same mean of `one` read at the keep optimal play takes from each
+ * roll (two rolls left), the first of the roll's keeps within TIE of the best in `keep1`
+ * (462: optimal play's keep values with one roll left).  In numpy's order of operations
+ * (keeps.expected_over_keeps, moments.at_chosen_keeps), so the numbers are numpy's.
+ */
+static PyObject *
+turn_ends(PyObject *self, PyObject *args)
+{
+    PyObject *objs[4];
+    Py_buffer views[4];
+    static const int writable[4] = {0, 0, 1, 1};
+    (void)self;
+    if (!keeps_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_keeps() must be called first");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOOO", &objs[0], &objs[1], &objs[2], &objs[3])) {
+        return NULL;
+    }
+    int got = 0;
+    for (; got < 4; got++) {
+        if (get_buffer(objs[got], &views[got], 8, "turn_ends", writable[got]) < 0) {
+            break;
+        }
+    }
+    int ok = got == 4;
+    Py_ssize_t width = ok ? items(&views[1]) / NUM_ROLLS : 0;
+    if (ok && (width < 1 || width > 64 || items(&views[0]) != NUM_KEEPS
+               || items(&views[1]) != NUM_ROLLS * width || items(&views[2]) != NUM_KEEPS * width
+               || items(&views[3]) != NUM_KEEPS * width)) {
+        PyErr_SetString(PyExc_ValueError, "turn_ends: arrays that do not fit");
+        ok = 0;
+    }
+    if (ok) {
+        const double *keep1 = views[0].buf, *leaf = views[1].buf;
+        double *one = views[2].buf, *two = views[3].buf;
+        const int W = (int)width;
+        Py_BEGIN_ALLOW_THREADS
+        memcpy(one + (Py_ssize_t)ROLL_START * W, leaf, sizeof(double) * NUM_ROLLS * W);
+        keep_means(one, W);
+        for (int r = 0; r < NUM_ROLLS; r++) {
+            double top = -INFINITY;
+            for (int j = 0; j < sub_keep_count[r]; j++) {
+                double worth = keep1[sub_keeps[r][j]];
+                top = worth > top ? worth : top;
+            }
+            int kept = sub_keeps[r][chosen_keep(keep1, top, r)];
+            memcpy(two + (Py_ssize_t)(ROLL_START + r) * W, one + (Py_ssize_t)kept * W,
+                   sizeof(double) * W);
+        }
+        keep_means(two, W);
+        Py_END_ALLOW_THREADS
+    }
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
+    if (!ok) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Plan_methods[] = {
     {"start", (PyCFunction)Plan_start, METH_VARARGS,
      "start(values, flags, masks, uppers, out): each state's expected points to come."},
@@ -1580,6 +1717,8 @@ static PyMethodDef Plan_methods[] = {
      "moments_shape(values, second, bonus, yahtzee, third, fourth, flags, masks, uppers, out)."},
     {"turn_one", (PyCFunction)Plan_turn_one, METH_VARARGS,
      "turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus])."},
+    {"leaf_steps", (PyCFunction)Plan_leaf_steps, METH_VARARGS,
+     "leaf_steps(flag, mask, upper, choice, reward, following): where each final roll leads."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1603,6 +1742,8 @@ static PyMethodDef module_methods[] = {
      "best_keep(table, leaf, roll): the position of the roll's best keep (0: score now)."},
     {"best_keeps", best_keeps, METH_VARARGS,
      "best_keeps(table, leaf, where, rolls, out): each game's best keep position."},
+    {"turn_ends", turn_ends, METH_VARARGS,
+     "turn_ends(keep1, leaf, one, two): a turn's ends carried back to its keeps."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -74,6 +74,9 @@ _BEST_KEEP: Callable[[FloatArray, FloatArray, int], int] | None = (
     None if _KERNEL is None else _KERNEL.best_keep)
 _BEST_KEEPS: Callable[[FloatArray, FloatArray, IntArray, IntArray, IntArray], None] | None = (
     None if _KERNEL is None else _KERNEL.best_keeps)
+_TURN_ENDS: Callable[[FloatArray, FloatArray, FloatArray, FloatArray], None] | None = (
+    None if _KERNEL is None else getattr(_KERNEL, "turn_ends", None))
+"""The kernel's ``turn_ends`` (None without the kernel, or with one built before it)."""
 
 _PLANS: dict[int, _kernel.Plan] = {}
 
@@ -278,3 +281,43 @@ def best_boxes(model: ScoringModel, values: FloatArray, flag: IntArray, mask: In
     plan_of(model).best_boxes(values, _int64(flag), _int64(mask), _int64(upper), _int64(rolls),
                               out)
     return out
+
+
+def turn_ends(keep1: FloatArray, leaf: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+    """Return what a turn's ends carry back to its keeps; None without the kernel.
+
+    ``leaf`` (252, W) holds W numbers per final roll, ``keep1`` (462, 1)
+    optimal play's keep values with one roll left.  The result is each
+    keep's mean of ``leaf`` over the missing dice with one roll left, and
+    with two rolls left (the keep between: the first of the roll's keeps
+    within ``TIE`` of the best in ``keep1``), each (462, W): the numbers of
+    ``keeps.expected_over_keeps`` and ``moments.at_chosen_keeps``, summed in
+    the same order.
+    """
+    if PLAN is None or _TURN_ENDS is None:
+        return None
+    leaf = np.ascontiguousarray(leaf, dtype=np.float64)
+    one = np.empty((NUM_KEEPS, leaf.shape[1]))
+    two = np.empty((NUM_KEEPS, leaf.shape[1]))
+    _TURN_ENDS(np.ascontiguousarray(keep1, dtype=np.float64), leaf, one, two)
+    return one, two
+
+
+def leaf_steps(model: ScoringModel, flag: int, mask: int, upper: int,
+               choice: npt.NDArray[np.int8]) -> tuple[IntArray, IntArray] | None:
+    """Return where a state's turn ends as each final roll is scored in the slot ``choice`` gives.
+
+    ``choice`` (252,) or (252, 1) is the slot of each roll; the result is
+    the points each roll earns (bonuses included) and the flat index of the
+    state it leads to, each (252,): ``moments.leaf_points`` followed by
+    ``dynamic.step``.  None without the kernel (or with one built before it).
+    """
+    if PLAN is None:
+        return None
+    steps = getattr(plan_of(model), "leaf_steps", None)
+    if steps is None:
+        return None
+    reward = np.empty(NUM_ROLLS, dtype=np.int64)
+    following = np.empty(NUM_ROLLS, dtype=np.int64)
+    steps(flag, mask, upper, np.ascontiguousarray(choice, dtype=np.int8), reward, following)
+    return reward, following

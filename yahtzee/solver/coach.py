@@ -21,7 +21,8 @@ from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision, TurnChances
 from yahtzee.engine.moves import MoveKind, saved_flags
-from yahtzee.solver.ranking import TOP_MOVES, MoveRanking, RankedMove, best_move, rank_moves
+from yahtzee.solver.ranking import (TOP_MOVES, MoveRanking, RankedMove, best_of, rank_moves,
+                                    shown_boxes, shown_keeps, with_profiles)
 from yahtzee.solver.ranking import Keep as Keep
 from yahtzee.solver.ranking import Move as Move
 from yahtzee.solver.ranking import ScoreBox as ScoreBox
@@ -222,6 +223,15 @@ class Coach:
         """
         return rank_moves(self.strategy, card, dice, rolls_left, self.profiler)
 
+    def position(self, card: Card, dice: Sequence[int], rolls_left: int) -> Position:
+        """Return the position of ``card`` with ``dice`` and ``rolls_left`` re-rolls left.
+
+        Its advice, options and best move share the values of its moves, each
+        worked out once (``Position``); a front end that asks for several
+        of them on one roll asks one position.
+        """
+        return Position(self, card, dice, rolls_left)
+
     def keep_options(self, card: Card, dice: Sequence[int], rolls_left: int,
                      count: int = TOP_MOVES) -> list[tuple[Keep, Profile]]:
         """Return the ``count`` best keeps (keeping all five: scoring now) with their profiles.
@@ -229,16 +239,12 @@ class Coach:
         Best first, in the ranking's order (``MoveRanking.keeps``); empty
         when this coach gives no profiles.
         """
-        if self.profiler is None:
-            return []
-        return _profiled(self.rank_moves(card, dice, rolls_left).keeps(count), Keep)
+        return self.position(card, dice, rolls_left).keep_options(count)
 
     def box_options(self, card: Card, dice: Sequence[int],
                     count: int = TOP_MOVES) -> list[tuple[ScoreBox, Profile]]:
         """Return the ``count`` best boxes for these dice with their profiles, best first."""
-        if self.profiler is None:
-            return []
-        return _profiled(self.rank_moves(card, dice, 0).boxes(count), ScoreBox)
+        return self.position(card, dice, 0).box_options(count)
 
     def best_move(self, card: Card, dice: Sequence[int], rolls_left: int,
                   scoring: bool) -> Keep | ScoreBox:
@@ -247,10 +253,7 @@ class Coach:
         Nothing is profiled: a computer's turn needs the best move for the
         chances, not the options shown to a person.
         """
-        move = best_move(self.strategy, card, dice, 0 if scoring else rolls_left)
-        if isinstance(move, ScoreBox) and not scoring:
-            return Keep(tuple(sorted(dice)), len(dice))  # scoring now, as the options show it
-        return move
+        return self.position(card, dice, rolls_left).best_move(scoring)
 
     def win_chances(self, cards: Sequence[Card], seat: int, dice: Sequence[int] = (),
                     rolls_left: int = 0, best: Move | None = None) -> list[float] | None:
@@ -323,20 +326,11 @@ class Coach:
     def roll_advice(self, card: Card, dice: Sequence[int], saved: Sequence[bool],
                     rolls_left: int) -> KeepAdvice:
         """Return the best keep for these dice, with the dice to save and its expected score."""
-        values, keep = self._keeps(card, dice, rolls_left)
-        save: tuple[int, ...] = ()
-        saved_already = False
-        if 0 < len(keep) < len(dice):
-            flags = saved_flags(dice, saved, keep)
-            save = tuple(i + 1 for i, flag in enumerate(flags) if flag)
-            saved_already = list(flags) == list(saved)
-        return KeepAdvice(Keep(keep, len(dice)), save, saved_already,
-                          not keep and any(saved), values[keep])
+        return self.position(card, dice, rolls_left).roll_advice(saved)
 
     def category_advice(self, card: Card, dice: Sequence[int]) -> BoxAdvice:
         """Return the best box for these dice, with the expected final score it leads to."""
-        values, box = self._boxes(card, dice)
-        return BoxAdvice(ScoreBox(box.number, str(box)), values[box])
+        return self.position(card, dice, 0).category_advice()
 
     def _keeps(self, card: Card, dice: Sequence[int],
                rolls_left: int) -> tuple[dict[tuple[int, ...], float], tuple[int, ...]]:
@@ -447,3 +441,95 @@ class Coach:
         chosen = next(box for box in values if box.number == int(d.command))
         return Assessment(d.round, d.seat, 0, d.dice, ScoreBox(chosen.number, str(chosen)),
                           ScoreBox(best.number, str(best)), values[chosen], values[best])
+
+
+class Position:
+    """A position of a turn (a card, its dice, the re-rolls left) as the coach weighs it.
+
+    The values of its keeps and boxes and the strategy's keep and box are
+    each worked out the first time they are asked for and then read again,
+    so that the advice, the options shown and the best move of one roll
+    share them.  The card must stay as it is while the position is
+    in use: a front end makes one per roll (``Coach.position``).
+    """
+
+    def __init__(self, coach: Coach, card: Card, dice: Sequence[int], rolls_left: int) -> None:
+        """Weigh ``card`` with ``dice`` (any order) and ``rolls_left`` re-rolls left (0 to 2)."""
+        self.coach = coach
+        self.card = card
+        self.dice = tuple(dice)
+        self.rolls_left = rolls_left
+        self._keep_values: dict[tuple[int, ...], float] | None = None
+        self._keep: tuple[int, ...] | None = None
+        self._box_values: dict[Any, float] | None = None
+        self._box: Box | None = None
+
+    def keep_values(self) -> dict[tuple[int, ...], float]:
+        """Return each keep's expected final score (all five dice: scoring now)."""
+        if self._keep_values is None:
+            self._keep_values = self.coach.strategy.keep_values(self.card, self.dice,
+                                                                self.rolls_left)
+        return self._keep_values
+
+    def keep(self) -> tuple[int, ...]:
+        """Return the keep the strategy makes (all the dice, sorted: scoring now)."""
+        if self._keep is None:
+            keep = self.coach.strategy.keep(self.card, self.dice, self.rolls_left)
+            self._keep = tuple(sorted(self.dice)) if keep is None else keep
+        return self._keep
+
+    def box_values(self) -> dict[Any, float]:
+        """Return each legal box's expected final score."""
+        if self._box_values is None:
+            self._box_values = self.coach.strategy.category_values(self.card, self.dice)
+        return self._box_values
+
+    def box(self) -> Box:
+        """Return the box the strategy scores these dice in."""
+        if self._box is None:
+            self._box = cast(Box, self.coach.strategy.category(self.card, self.dice))
+        return self._box
+
+    def roll_advice(self, saved: Sequence[bool]) -> KeepAdvice:
+        """Return the best keep, the dice to save from those ``saved`` now, its expected score."""
+        values, keep, dice = self.keep_values(), self.keep(), self.dice
+        save: tuple[int, ...] = ()
+        saved_already = False
+        if 0 < len(keep) < len(dice):
+            flags = saved_flags(dice, saved, keep)
+            save = tuple(i + 1 for i, flag in enumerate(flags) if flag)
+            saved_already = list(flags) == list(saved)
+        return KeepAdvice(Keep(keep, len(dice)), save, saved_already,
+                          not keep and any(saved), values[keep])
+
+    def category_advice(self) -> BoxAdvice:
+        """Return the best box, with the expected final score it leads to."""
+        box = self.box()
+        return BoxAdvice(ScoreBox(box.number, str(box)), self.box_values()[box])
+
+    def keep_options(self, count: int = TOP_MOVES) -> list[tuple[Keep, Profile]]:
+        """Return ``Coach.keep_options``: only the keeps shown are ranked and profiled."""
+        profiler = self.coach.profiler
+        if profiler is None:
+            return []
+        keeps = self.keep_values() if self.rolls_left else None
+        shown, stand_in = shown_keeps(self.box_values(), keeps, self.dice, count)
+        return _profiled(with_profiles(shown, stand_in, self.dice, self.card, self.rolls_left,
+                                       profiler), Keep)
+
+    def box_options(self, count: int = TOP_MOVES) -> list[tuple[ScoreBox, Profile]]:
+        """Return ``Coach.box_options``: only the boxes shown are ranked and profiled."""
+        profiler = self.coach.profiler
+        if profiler is None:
+            return []
+        shown = shown_boxes(self.box_values(), count)
+        return _profiled(with_profiles(shown, None, self.dice, self.card, 0, profiler),
+                         ScoreBox)
+
+    def best_move(self, scoring: bool) -> Keep | ScoreBox:
+        """Return ``Coach.best_move``: the first of ``ranking(scoring)``, found without it."""
+        keeps = None if scoring or not self.rolls_left else self.keep_values()
+        move = best_of(self.box_values(), keeps, self.dice)
+        if isinstance(move, ScoreBox) and not scoring:
+            return Keep(tuple(sorted(self.dice)), len(self.dice))  # scoring now, as shown
+        return move

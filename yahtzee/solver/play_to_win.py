@@ -36,6 +36,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from yahtzee.solver import accel
 from yahtzee.solver.dynamic import (States, TurnValues, first_best, flat_index,
                                     single_turn_values, state_index, step, step_one,
                                     table_specials)
@@ -308,15 +309,29 @@ class TurnEnds:
     def one_left(self) -> FloatArray:
         """Return each keep's chances (462, P) with one roll left: the mean over its rolls."""
         if self._one is None:
+            self._carry_back()
+        if self._one is None:
             self._one = expected_over_keeps(self.leaf)
         return self._one
 
     def two_left(self) -> FloatArray:
         """Return each keep's chances (462, P) with two rolls left, optimal play's keep between."""
         if self._two is None:
-            after_second = at_chosen_keeps(self._keep1, self.one_left()[:, :, None])[:, :, 0]
-            self._two = expected_over_keeps(after_second)
+            one = self.one_left()
+            if self._two is None:
+                after_second = at_chosen_keeps(self._keep1, one[:, :, None])[:, :, 0]
+                self._two = expected_over_keeps(after_second)
         return self._two
+
+    def _carry_back(self) -> None:
+        """Work out both tables at once in the compiled kernel, where it is at hand.
+
+        The same numbers as numpy's ``one_left`` and ``two_left`` (the same
+        sums in the same order); without the kernel nothing is set here.
+        """
+        both = accel.turn_ends(self._keep1, self.leaf)
+        if both is not None:
+            self._one, self._two = both
 
 
 class BoxMover(Protocol):
@@ -517,15 +532,11 @@ class PlayToWinStrategy:
         the same points and lead to the same state share one column of
         ``_chances`` (every number it gives depends on its column alone).
         """
-        flag, mask, upper = (np.array([part]) for part in
+        flag, mask, upper = (int(part) for part in
                              np.unravel_index(index[seat], self.model.shape))
-        turn = self._optimal_turns(int(flag[0]), int(mask[0]), int(upper[0]))
+        turn = self._optimal_turns(flag, mask, upper)
         assert turn.choice is not None
-        slots, box, bonus = leaf_points(self.model, States(flag, mask, upper), turn.choice)
-        flag, mask, upper, reward = step(self.model, flag[None, :], mask[None, :],
-                                         upper[None, :], slots, box, bonus)
-        following = state_index(self.model, flag, mask, upper)[:, 0]
-        gained = reward[:, 0]
+        gained, following = self._leaf_steps(flag, mask, upper, turn.choice)
         _, first, inverse = np.unique(following * (int(gained.max()) + 1) + gained,
                                       return_index=True, return_inverse=True)
         count = len(first)
@@ -535,6 +546,23 @@ class PlayToWinStrategy:
         where[seat] = following[first]
         result: FloatArray = self._chances(points, where).T[inverse.ravel()]
         return TurnEnds(result, turn.keep1)
+
+    def _leaf_steps(self, flag: int, mask: int, upper: int, choice: npt.NDArray[np.int8]
+                    ) -> tuple[IntArray, IntArray]:
+        """Return the points each final roll earns in its ``choice`` box, and where it leads.
+
+        Both (252,): the points with any bonus, and the flat index of the state after
+        the box; from the compiled kernel where it is at hand (the same numbers).
+        """
+        fast = accel.leaf_steps(self.model, flag, mask, upper, choice)
+        if fast is not None:
+            return fast
+        states = States(np.array([flag]), np.array([mask]), np.array([upper]))
+        slots, box, bonus = leaf_points(self.model, states, choice)
+        flags, masks, uppers, reward = step(self.model, states.flag[None, :],
+                                            states.mask[None, :], states.upper[None, :],
+                                            slots, box, bonus)
+        return reward[:, 0], state_index(self.model, flags, masks, uppers)[:, 0]
 
     def turn_against(self, card: Any, others: Sequence[Any], totals: Sequence[float] = (),
                      leaning: bool = True) -> TurnValues:

@@ -10,18 +10,19 @@ Yahtzee box (Yahtzee only).  The numbers come from the state values and the
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from math import sqrt
 from typing import Any, Protocol
 
 import numpy as np
 
+from yahtzee.solver import accel
 from yahtzee.solver.dynamic import (States, TurnValues, flat_index, single_turn_values,
                                     step_one, table_specials)
-from yahtzee.solver.keeps import KEEPS, FloatArray, roll_number
+from yahtzee.solver.keeps import KEEPS, NUM_KEEPS, NUM_ROLLS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel
-from yahtzee.solver.moments import Moments, TurnMoments, turn_moments
+from yahtzee.solver.moments import Moments, turn_moments
 from yahtzee.solver.strategy import distinct_sub_keeps
 
 _REMEMBERED = 1024
@@ -65,6 +66,44 @@ class BoxMover(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Inside:
+    """The numbers inside a turn that profiles read: ``moments.TurnMoments`` but its start."""
+
+    leaf: FloatArray
+    """(252, 3, 1): after the last roll."""
+    one_left: FloatArray
+    """(462, 3, 1): each keep with one roll left."""
+    two_left: FloatArray
+    """(462, 3, 1): each keep with two rolls left."""
+
+
+def moments_inside(model: ScoringModel, values: FloatArray, tables: Sequence[FloatArray],
+                   state: tuple[int, int, int], turn: TurnValues) -> Inside | None:
+    """Return ``moments.turn_moments`` of one state (but its start), from the compiled kernel.
+
+    ``turn`` holds the state's values inside the turn with the boxes chosen.
+    Where each final roll leads (``accel.leaf_steps``) and the means over
+    the keeps (``accel.turn_ends``) come from the kernel, in numpy's order
+    of operations: the numbers are ``turn_moments``' own.  None without the
+    kernel.
+    """
+    assert turn.choice is not None
+    steps = accel.leaf_steps(model, *state, turn.choice)
+    if steps is None:
+        return None
+    reward, following = (part[:, None] for part in steps)
+    after_value = values.ravel().take(following)
+    second_after, bonus_after, yahtzee_after = (t.ravel().take(following) for t in tables)
+    leaf = np.stack([reward * reward + 2 * reward * after_value + second_after, bonus_after,
+                     yahtzee_after], axis=1)
+    carried = accel.turn_ends(turn.keep1, leaf.reshape(NUM_ROLLS, -1))
+    if carried is None:
+        return None
+    one_left, two_left = (table.reshape(NUM_KEEPS, leaf.shape[1], 1) for table in carried)
+    return Inside(leaf, one_left, two_left)
+
+
 class Profiler:
     """Outcome profiles of a game's positions, from a strategy and its ``Moments``."""
 
@@ -76,7 +115,7 @@ class Profiler:
         self.moments = moments
         self.flats = [table.ravel() for table in moments.tables()]
         self.goals = goals
-        self._inside: OrderedDict[tuple[int, int, int], TurnMoments] = OrderedDict()
+        self._inside: OrderedDict[tuple[int, int, int], Inside] = OrderedDict()
 
     def _profile(self, now: float, mean: float, second: float, bonus: float,
                  yahtzee: float) -> Profile:
@@ -95,7 +134,7 @@ class Profiler:
         """Return the profile of a card at the start of its next turn (or its end)."""
         return self._at_state(float(card.score()), *self.strategy.state_key(card))
 
-    def _turn_inside(self, card: Any) -> tuple[TurnValues, TurnMoments]:
+    def _turn_inside(self, card: Any) -> tuple[TurnValues, Inside]:
         """Return the values and the moments inside a turn from the card's state."""
         key = self.strategy.state_key(card)
         turn = self.strategy.turn(card)
@@ -108,15 +147,24 @@ class Profiler:
             if chosen.choice is None:  # the strategy's turns leave out the boxes chosen
                 chosen = single_turn_values(self.model, values, flag, mask, upper,
                                             table_specials(self.model, states))
-            inside = turn_moments(self.model, values, self.moments.tables(), states, chosen)
+            tables = self.moments.tables()
+            inside = moments_inside(self.model, values, tables, key, chosen)
+            if inside is None:
+                slow = turn_moments(self.model, values, tables, states, chosen)
+                inside = Inside(slow.leaf, slow.one_left, slow.two_left)
             self._inside[key] = inside
             if len(self._inside) > _REMEMBERED:
                 self._inside.popitem(last=False)
         return turn, inside
 
-    def keeps(self, card: Any, dice: Sequence[int], rolls_left: int
+    def keeps(self, card: Any, dice: Sequence[int], rolls_left: int,
+              only: Collection[tuple[int, ...]] | None = None
               ) -> dict[tuple[int, ...], Profile]:
-        """Return the profile of each keep of these dice; keeping all five is scoring now."""
+        """Return the profile of each keep of these dice; keeping all five is scoring now.
+
+        With ``only`` (keeps, as sorted dice values), just those keeps of
+        these dice are profiled: the options shown, rather than every keep.
+        """
         if rolls_left not in (1, 2):
             raise ValueError(f"rolls_left must be 1 or 2, not {rolls_left}")
         turn, inside = self._turn_inside(card)
@@ -125,18 +173,27 @@ class Profiler:
         means = turn.keep1 if rolls_left == 1 else turn.keep2
         numbers = inside.one_left if rolls_left == 1 else inside.two_left
         keeps = distinct_sub_keeps(roll)
-        others = keeps[1:]
-        mean_of = [float(turn.leaf[roll, 0])] + means[others, 0].tolist()
-        rows = [inside.leaf[roll, :, 0].tolist()] + numbers[others, :, 0].tolist()
+        if only is not None:
+            wanted = set(only)
+            own = [keeps[0]] if KEEPS[keeps[0]] in wanted else []
+            others = [keep for keep in keeps[1:] if KEEPS[keep] in wanted]
+            keeps = own + others
+        else:
+            own, others = keeps[:1], keeps[1:]
+        mean_of = [float(turn.leaf[roll, 0])] * len(own) + means[others, 0].tolist()
+        rows = [inside.leaf[roll, :, 0].tolist()] * len(own) + numbers[others, :, 0].tolist()
         return {KEEPS[keep]: self._profile(now, mean, *row)
                 for keep, mean, row in zip(keeps, mean_of, rows)}
 
-    def boxes(self, card: Any, dice: Sequence[int]) -> dict[Any, Profile]:
-        """Return the profile of each box these dice may be scored in."""
+    def boxes(self, card: Any, dice: Sequence[int],
+              only: Collection[int] | None = None) -> dict[Any, Profile]:
+        """Return the profile of each box these dice may be scored in (``only`` those numbers)."""
         flag, mask, upper = self.strategy.state_key(card)
         now = float(card.score())
         result = {}
         for box, slot, points, bonus in self.strategy.box_moves(card, dice):
+            if only is not None and box.number not in only:
+                continue
             after = step_one(self.model, flag, mask, upper, slot, points, bonus)
             result[box] = self._at_state(now + after[3], *after[:3])
         return result
