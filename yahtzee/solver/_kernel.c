@@ -173,6 +173,19 @@ first_best_keep(const double *table, const double *leaf, Py_ssize_t width, int r
     return pick;
 }
 
+/* Release the first `got` buffers of `views`; return None, or NULL (the error set) unless `ok`. */
+static PyObject *
+release_views(Py_buffer *views, int got, int ok)
+{
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
+    if (!ok) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /*
  * best_keeps(table, leaf, where, rolls, out): for each game, the position among
  * its roll's keeps in tie-breaking order (0: score now) of the first keep within
@@ -225,13 +238,7 @@ best_keeps(PyObject *self, PyObject *args)
         }
         Py_END_ALLOW_THREADS
     }
-    for (int i = 0; i < got; i++) {
-        PyBuffer_Release(&views[i]);
-    }
-    if (!ok) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return release_views(views, got, ok);
 }
 
 static PyObject *
@@ -1625,13 +1632,7 @@ Plan_leaf_steps(Plan *self, PyObject *args)
             following[r] = at;
         }
     }
-    for (int i = 0; i < got; i++) {
-        PyBuffer_Release(&views[i]);
-    }
-    if (!ok) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return release_views(views, got, ok);
 }
 
 /*
@@ -1691,13 +1692,7 @@ turn_ends(PyObject *self, PyObject *args)
         keep_means(two, W);
         Py_END_ALLOW_THREADS
     }
-    for (int i = 0; i < got; i++) {
-        PyBuffer_Release(&views[i]);
-    }
-    if (!ok) {
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return release_views(views, got, ok);
 }
 
 static PyMethodDef Plan_methods[] = {
