@@ -332,19 +332,6 @@ class Coach:
         """Return the best box for these dice, with the expected final score it leads to."""
         return self.position(card, dice, 0).category_advice()
 
-    def _keeps(self, card: Card, dice: Sequence[int],
-               rolls_left: int) -> tuple[dict[tuple[int, ...], float], tuple[int, ...]]:
-        """Return every keep's expected final score and the keep the strategy makes."""
-        strategy = self.strategy
-        values = strategy.keep_values(card, dice, rolls_left)
-        keep = strategy.keep(card, dice, rolls_left)
-        return values, tuple(sorted(dice)) if keep is None else keep
-
-    def _boxes(self, card: Card, dice: Sequence[int]) -> tuple[dict[Any, float], Box]:
-        """Return every legal box's expected final score and the box the strategy picks."""
-        strategy = self.strategy
-        return strategy.category_values(card, dice), strategy.category(card, dice)
-
     # -- analysis --------------------------------------------------------
     def turn_chances(self, players: int, log: Sequence[Decision]) -> list[TurnChances]:
         """Return every player's win chance at the start of each turn of ``log``, in order.
@@ -426,7 +413,8 @@ class Coach:
 
     def _judge_keep(self, card: Card, d: Decision) -> Assessment:
         """Judge a ``roll`` (keeping the saved dice) or a ``score`` (keeping all)."""
-        values, best = self._keeps(card, d.dice, d.rolls_left)
+        position = self.position(card, d.dice, d.rolls_left)
+        values, best = position.keep_values(), position.keep()
         if d.move.kind is MoveKind.SCORE:
             kept = tuple(sorted(d.dice))
         else:
@@ -437,7 +425,8 @@ class Coach:
 
     def _judge_box(self, card: Card, d: Decision) -> Assessment:
         """Judge a scoring choice."""
-        values, best = self._boxes(card, d.dice)
+        position = self.position(card, d.dice, 0)
+        values, best = position.box_values(), position.box()
         chosen = next(box for box in values if box.number == int(d.command))
         return Assessment(d.round, d.seat, 0, d.dice, ScoreBox(chosen.number, str(chosen)),
                           ScoreBox(best.number, str(best)), values[chosen], values[best])
