@@ -180,6 +180,20 @@ def best_move(strategy: MoveValues, card: Any, dice: Sequence[int], rolls_left: 
     return best_of(strategy.category_values(card, dice), keeps, dice)
 
 
+def _in_tie_order(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], float] | None,
+                  dice: Sequence[int]) -> tuple[list[tuple[Any, float]],
+                                                list[tuple[tuple[int, ...], float]]]:
+    """Return a position's boxes (by number) and keeps of fewer dice than all, with their values.
+
+    Boxes come before keeps in the tie order (``TIE``); ``keeps`` is None
+    when no re-roll is left.
+    """
+    box_items = sorted(boxes.items(), key=lambda item: item[0].number)
+    keep_items = [] if keeps is None else [
+        (keep, value) for keep, value in keeps.items() if len(keep) < len(dice)]
+    return box_items, keep_items
+
+
 def best_of(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], float] | None,
             dice: Sequence[int]) -> Move:
     """Return ``best_move`` of a position whose boxes and keeps are valued already.
@@ -187,9 +201,7 @@ def best_of(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], float] |
     ``boxes`` holds each legal box's expected final score, ``keeps`` each
     keep's (None when no re-roll is left), as ``rank_values`` takes them.
     """
-    box_items = sorted(boxes.items(), key=lambda item: item[0].number)
-    keep_items = [] if keeps is None else [
-        (keep, value) for keep, value in keeps.items() if len(keep) < len(dice)]
+    box_items, keep_items = _in_tie_order(boxes, keeps, dice)
     floor = max(value for _, value in box_items + keep_items) - TIE
     box = next((box for box, value in box_items if value >= floor), None)
     if box is not None:
@@ -221,13 +233,13 @@ def rank_values(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], floa
     ``category_values``), ``keeps`` each keep's (``keep_values``; None when
     no re-roll is left); the profiles, when given, go with their moves.
     """
+    box_items, keep_items = _in_tie_order(boxes, keeps, dice)
     moves = [RankedMove(ScoreBox(box.number, str(box)), value,
                         None if box_profiles is None else box_profiles.get(box))
-             for box, value in sorted(boxes.items(), key=lambda item: item[0].number)]
-    if keeps is not None:
-        moves += [RankedMove(Keep(keep, len(dice)), value,
-                             None if keep_profiles is None else keep_profiles.get(keep))
-                  for keep, value in keeps.items() if len(keep) < len(dice)]
+             for box, value in box_items]
+    moves += [RankedMove(Keep(keep, len(dice)), value,
+                         None if keep_profiles is None else keep_profiles.get(keep))
+              for keep, value in keep_items]
     return MoveRanking(tuple(best_first(moves)), tuple(sorted(dice)))
 
 
@@ -239,9 +251,7 @@ def shown_keeps(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], floa
     them, at least 0), without profiles.  Also returns the number of the box
     that scoring now stands for when it is among them (None otherwise).
     """
-    box_items = sorted(boxes.items(), key=lambda item: item[0].number)
-    keep_items = [] if keeps is None else [
-        (keep, value) for keep, value in keeps.items() if len(keep) < len(dice)]
+    box_items, keep_items = _in_tie_order(boxes, keeps, dice)
     values = [value for _, value in box_items] + [value for _, value in keep_items]
     now = Keep(tuple(sorted(dice)), len(dice))
     shown: list[RankedMove] = []
@@ -260,7 +270,7 @@ def shown_keeps(boxes: Mapping[Any, float], keeps: Mapping[tuple[int, ...], floa
 
 def shown_boxes(boxes: Mapping[Any, float], count: int) -> list[RankedMove]:
     """Return ``rank_values(boxes, None, dice).boxes(count)`` without ranking the rest."""
-    box_items = sorted(boxes.items(), key=lambda item: item[0].number)
+    box_items, _ = _in_tie_order(boxes, None, ())
     order = islice(_tie_order([value for _, value in box_items]), max(count, 0))
     return [RankedMove(ScoreBox(box_items[at][0].number, str(box_items[at][0])),
                        box_items[at][1]) for at in order]
