@@ -198,6 +198,22 @@ class TurnMoments:
     """(3, B): at the turn's start, before its first roll."""
 
 
+def leaf_moments(values: FloatArray, tables: Sequence[FloatArray], reward: IntArray,
+                 following: IntArray) -> FloatArray:
+    """Return the ``QUANTITIES`` after each final roll (R, 3, B), from what scoring it does.
+
+    ``reward`` (R, B) is the points the roll's box earns and ``following``
+    (R, B) the flat index of the state it leads to, whose ``values`` and
+    ``tables`` give what is still to come: the second moment of the points
+    from here (the box's points are certain), the bonus's and the Yahtzee
+    box's chances.
+    """
+    after_value = values.ravel().take(following)
+    second_after, bonus_after, yahtzee_after = (t.ravel().take(following) for t in tables)
+    return np.stack([reward * reward + 2 * reward * after_value + second_after, bonus_after,
+                     yahtzee_after], axis=1)
+
+
 def turn_moments(model: ScoringModel, values: FloatArray, tables: Sequence[FloatArray],
                  states: States, turn: TurnValues | None = None) -> TurnMoments:
     """Return the ``QUANTITIES`` inside a turn for a batch of states.
@@ -213,12 +229,8 @@ def turn_moments(model: ScoringModel, values: FloatArray, tables: Sequence[Float
     slots, box, bonus = leaf_points(model, states, turn.choice)
     flag, mask, upper = states.flag[None, :], states.mask[None, :], states.upper[None, :]
     flag, mask, upper, reward = step(model, flag, mask, upper, slots, box, bonus)
-    following = state_index(model, flag, mask, upper)
-    after_value = values.ravel().take(following)
-    second_after, bonus_after, yahtzee_after = (t.ravel().take(following) for t in tables)
+    leaf = leaf_moments(values, tables, reward, state_index(model, flag, mask, upper))
     count = len(states)
-    leaf = np.stack([reward * reward + 2 * reward * after_value + second_after, bonus_after,
-                     yahtzee_after], axis=1)
     one_left = expected_over_keeps(leaf.reshape(NUM_ROLLS, -1))
     one_left = one_left.reshape(-1, len(QUANTITIES), count)
     after_second = at_chosen_keeps(turn.keep1, one_left).reshape(NUM_ROLLS, -1)

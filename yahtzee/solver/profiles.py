@@ -22,7 +22,7 @@ from yahtzee.solver.dynamic import (States, TurnValues, flat_index, single_turn_
                                     step_one, table_specials)
 from yahtzee.solver.keeps import KEEPS, NUM_KEEPS, NUM_ROLLS, FloatArray, roll_number
 from yahtzee.solver.model import ScoringModel
-from yahtzee.solver.moments import Moments, turn_moments
+from yahtzee.solver.moments import Moments, leaf_moments, turn_moments
 from yahtzee.solver.strategy import distinct_sub_keeps
 
 _REMEMBERED = 1024
@@ -93,10 +93,7 @@ def moments_inside(model: ScoringModel, values: FloatArray, tables: Sequence[Flo
     if steps is None:
         return None
     reward, following = (part[:, None] for part in steps)
-    after_value = values.ravel().take(following)
-    second_after, bonus_after, yahtzee_after = (t.ravel().take(following) for t in tables)
-    leaf = np.stack([reward * reward + 2 * reward * after_value + second_after, bonus_after,
-                     yahtzee_after], axis=1)
+    leaf = leaf_moments(values, tables, reward, following)
     carried = accel.turn_ends(turn.keep1, leaf.reshape(NUM_ROLLS, -1))
     if carried is None:
         return None
