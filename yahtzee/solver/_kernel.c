@@ -173,6 +173,20 @@ first_best_keep(const double *table, const double *leaf, Py_ssize_t width, int r
     return pick;
 }
 
+/* Take the buffers of `count` objects, each of its item size and writable flag, in
+   order, stopping at the first that fails (its error set); return how many were taken. */
+static int
+get_buffers(PyObject **objs, Py_buffer *views, int count, const Py_ssize_t *sizes,
+            const char *what, const int *writable)
+{
+    int got = 0;
+    while (got < count && get_buffer(objs[got], &views[got], sizes[got], what,
+                                     writable[got]) == 0) {
+        got++;
+    }
+    return got;
+}
+
 /* Release the first `got` buffers of `views`; return None, or NULL (the error set) unless `ok`. */
 static PyObject *
 release_views(Py_buffer *views, int got, int ok)
@@ -208,12 +222,7 @@ best_keeps(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOOO", &objs[0], &objs[1], &objs[2], &objs[3], &objs[4])) {
         return NULL;
     }
-    int got = 0;
-    for (; got < 5; got++) {
-        if (get_buffer(objs[got], &views[got], sizes[got], "best_keeps", writable[got]) < 0) {
-            break;
-        }
-    }
+    int got = get_buffers(objs, views, 5, sizes, "best_keeps", writable);
     int ok = got == 5;
     Py_ssize_t width = ok ? items(&views[1]) / NUM_ROLLS : 0;
     Py_ssize_t games = ok ? items(&views[2]) : 0;
@@ -1592,12 +1601,7 @@ Plan_leaf_steps(Plan *self, PyObject *args)
     if (row < 0) {
         return NULL;
     }
-    int got = 0;
-    for (; got < 3; got++) {
-        if (get_buffer(objs[got], &views[got], sizes[got], "leaf_steps", writable[got]) < 0) {
-            break;
-        }
-    }
+    int got = get_buffers(objs, views, 3, sizes, "leaf_steps", writable);
     int ok = got == 3;
     for (int i = 0; ok && i < 3; i++) {
         if (items(&views[i]) != NUM_ROLLS) {
@@ -1649,6 +1653,7 @@ turn_ends(PyObject *self, PyObject *args)
 {
     PyObject *objs[4];
     Py_buffer views[4];
+    static const Py_ssize_t sizes[4] = {8, 8, 8, 8};
     static const int writable[4] = {0, 0, 1, 1};
     (void)self;
     if (!keeps_ready) {
@@ -1658,12 +1663,7 @@ turn_ends(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOOO", &objs[0], &objs[1], &objs[2], &objs[3])) {
         return NULL;
     }
-    int got = 0;
-    for (; got < 4; got++) {
-        if (get_buffer(objs[got], &views[got], 8, "turn_ends", writable[got]) < 0) {
-            break;
-        }
-    }
+    int got = get_buffers(objs, views, 4, sizes, "turn_ends", writable);
     int ok = got == 4;
     Py_ssize_t width = ok ? items(&views[1]) / NUM_ROLLS : 0;
     if (ok && (width < 1 || width > 64 || items(&views[0]) != NUM_KEEPS
