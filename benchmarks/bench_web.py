@@ -8,28 +8,29 @@ Run from the project root (the web extra installed)::
 It starts ``python -m yahtzee serve`` on a free port of 127.0.0.1 with a
 fresh data folder (computers moving ``--delay`` seconds apart), then plays
 ``--games`` games at the same time, each a person against the computer with
-the coach on, under course rules (the API's defaults), by scripted clients
-(``benchmarks/web_load.py``: plain HTTP/1.1, one keep-alive connection per
-game, in one asyncio process): on each of its turns a client saves die 1,
-rolls, scores, and takes the box worth most, waiting ``--think`` seconds
-before each move (0 sends the next move as soon as the last is answered,
-which measures throughput rather than what a person waits).  Every move is
-timed from sending it to its answer (the answer carries the whole new
-state, the coach's advice included, and comes once the move's save is on
-disk).  It prints the games, the moves, the errors (any answer other than
-200, a broken connection), the median, p90, p99 and longest answer time,
-the server's processor time (user + system, from ``/proc/<pid>/stat``) in
-all and during the load alone (once a first game's coach had its
-tables: their loading is left out; that game is left unplayed), the latter
-per move of the person
-(``server_cpu_ms_per_move``: the computer's commands and the pages' long
-polls are part of what each move costs), then the processor time of one
-request (``request_cpu_ms``: ``/api/options``, and a look at a table drawn
-already, each 1,000 times on one connection), and what was lost: every game
-must finish and be filed once in the history, with no save left over.
-The solver's tables must be in the cache folder already (any game with the
-coach builds them once).  ``--source`` serves another copy of the project
-to the same clients, to compare two versions.
+the coach on (``--coach half``: every other game, as the first measure of
+the table's cost was taken; ``none``: no game), under course rules (the
+API's defaults), by scripted clients (``benchmarks/web_load.py``: plain
+HTTP/1.1, one keep-alive connection per game, in one asyncio process): on
+each of its turns a client saves die 1, rolls, scores, and takes the box
+worth most, waiting ``--think`` seconds before each move (0 sends the next
+move as soon as the last is answered, which measures throughput rather than
+what a person waits).  Every move is timed from sending it to its answer
+(the answer carries the whole new state, the coach's advice included, and
+comes once the move's save is on disk).  It prints the games, the moves, the
+errors (any answer other than 200, a broken connection), the median, p90,
+p99 and longest answer time, the server's processor time (user + system,
+from ``/proc/<pid>/stat``) in all and during the load alone (once a first
+game's coach had its tables: their loading is left out; that game is left
+unplayed), the latter per move of the person (``server_cpu_ms_per_move``:
+the computer's commands and the pages' long polls are part of what each move
+costs), then the processor time of one request (``request_cpu_ms``:
+``/api/options``, and a look at a table drawn already, each 1,000 times on
+one connection), and what was lost: every game must finish and be filed once
+in the history, with no save left over. The solver's tables must be in the
+cache folder already (any game with the coach builds them once).
+``--source`` serves another copy of the project to the same clients, to
+compare two versions.
 """
 
 from __future__ import annotations
@@ -52,10 +53,16 @@ from benchmarks.web_load import (lost, play_games, request_cost, server_cpu,  # 
                                  start_server, warm_up)
 
 
-def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str, Any]:
+COACH_EVERY = {"all": 1, "half": 2, "none": 0}
+"""How ``--coach`` chooses the coached games: every n-th game (0: none)."""
+
+
+def run(games: int, think: float, delay: float, source: Path = ROOT,
+        coach: str = "all") -> dict[str, Any]:
     """Start a server, play ``games`` games at once through it, and return the figures.
 
-    The server runs the code of the project folder ``source``.
+    The server runs the code of the project folder ``source``; ``coach``
+    (a key of ``COACH_EVERY``) says which games have the coach.
     """
     with tempfile.TemporaryDirectory(prefix="yahtzee-bench-web-") as folder:
         data = Path(folder) / "data"
@@ -65,7 +72,9 @@ def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str
             warm = asyncio.run(warm_up(url))
             cpu_before = server_cpu(process.pid)
             started, client_started = time.perf_counter(), time.process_time()
-            load = asyncio.run(play_games(url, games, think=think))
+            every = COACH_EVERY[coach]
+            load = asyncio.run(play_games(url, games, think=think, coach=every > 0,
+                                          coach_every=max(every, 1)))
             seconds = time.perf_counter() - started
             client = time.process_time() - client_started
             cpu = server_cpu(process.pid)
@@ -83,7 +92,7 @@ def run(games: int, think: float, delay: float, source: Path = ROOT) -> dict[str
     during = cpu - cpu_before
     times = sorted(load.times) or [float("nan")]
     quantile = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
-    return {"games": games, "think_seconds": think, "computer_delay": delay,
+    return {"games": games, "coach": coach, "think_seconds": think, "computer_delay": delay,
             "moves": len(load.times), "seconds": round(seconds, 2),
             "moves_per_second": round(len(load.times) / seconds, 1),
             "median_ms": round(statistics.median(times) * 1000, 2),
@@ -110,13 +119,17 @@ def main() -> int:
     parser.add_argument("--source", type=Path, default=ROOT,
                         help="serve the code of another copy of the project (to compare two "
                              "versions with the same clients; default: this one)")
+    parser.add_argument("--coach", choices=tuple(COACH_EVERY), default="all",
+                        help="which games have the coach: all (default), half (every other "
+                             "one) or none")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    figures = run(args.games, args.think, args.delay, args.source.resolve())
+    figures = run(args.games, args.think, args.delay, args.source.resolve(), args.coach)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
-        print(f"{figures['games']} games at once, {args.think} s before each move, computer "
+        print(f"{figures['games']} games at once (coach: {args.coach}), {args.think} s "
+              f"before each move, computer "
               f"moves {args.delay} s apart, "
               f"{figures['moves']} moves in "
               f"{figures['seconds']} s ({figures['moves_per_second']} moves/s), "

@@ -302,10 +302,12 @@ async def _play(connection: Connection, load: Load, game: str, think: float) -> 
 
 async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = True,
                      first_seed: int = 1, load: Load | None = None,
-                     rules: str | None = None) -> Load:
+                     rules: str | None = None, coach_every: int = 1) -> Load:
     """Play ``games`` games at once against the server at ``url``; return what was seen.
 
-    The games are played under ``rules`` (None: the API's default).  With
+    The games are played under ``rules`` (None: the API's default); with
+    ``coach``, every ``coach_every``-th game has the coach (2: the first,
+    third, ...; the others are played without it).  With
     ``load``, the games of ``load.secrets`` not yet finished are played on
     to their end instead (``games`` and the rest unused), noted in ``load``.
     """
@@ -314,7 +316,8 @@ async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = 
         await asyncio.gather(*(play_one(url, load, 0, think, coach, game) for game in going))
         return load
     load = Load()
-    await asyncio.gather(*(play_one(url, load, first_seed + n, think, coach, rules=rules)
+    await asyncio.gather(*(play_one(url, load, first_seed + n, think,
+                                    coach and n % coach_every == 0, rules=rules)
                            for n in range(games)))
     return load
 
