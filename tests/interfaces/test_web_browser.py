@@ -96,6 +96,25 @@ def my_turn_or_end(page: Page) -> None:
         " || !document.querySelector('[data-testid=winner]').hidden", timeout=WAIT_MS)
 
 
+def turn_passed(page: Page, before: str) -> None:
+    """Wait until the person's turn whose status read ``before`` is over.
+
+    The computer may play its whole turn (0.02 s a move here) before the page
+    is looked at again, so the roll button's being off for the computer's
+    turn may be missed: a new round in the status, or the winner, tells too.
+    """
+    page.wait_for_function(
+        "(round) => document.querySelector('[data-testid=roll]').disabled"
+        " || !document.querySelector('#status').textContent.startsWith(round)"
+        " || !document.querySelector('[data-testid=winner]').hidden", arg=before,
+        timeout=WAIT_MS)
+
+
+def round_of(page: Page) -> str:
+    """Return the status's round, as ``Round 3 of 13:``."""
+    return status(page).split(":")[0] + ":"
+
+
 def best_box_on_page(page: Page) -> int:
     """Return the box worth most now among the page's box buttons (the lowest of equals)."""
     offers = []
@@ -139,21 +158,19 @@ def test_a_seeded_game_against_the_computer_played_by_clicks_ends_as_at_the_cons
     page.wait_for_function("() => document.querySelector('#status').textContent"
                            ".includes('choose a box')", timeout=WAIT_MS)
     lines += ["1", "2", "roll", "score"]
-    box = best_box_on_page(page)
+    box, before = best_box_on_page(page), round_of(page)
     hook(page, f"box-{box}").click()
     lines.append(str(box))
-    page.wait_for_function("() => document.querySelector('[data-testid=roll]').disabled",
-                           timeout=WAIT_MS)
+    turn_passed(page, before)
     page.screenshot(path=str(screens / "3-computer-moving.png"), full_page=True)
     while True:
         my_turn_or_end(page)
         if hook(page, "winner").is_visible():
             break
-        box = best_box_on_page(page)
+        box, before = best_box_on_page(page), round_of(page)
         hook(page, f"box-{box}").click()  # scores at once: "score", then the box
         lines += ["score", str(box)]
-        page.wait_for_function("() => document.querySelector('[data-testid=roll]').disabled",
-                               timeout=WAIT_MS)
+        turn_passed(page, before)
     totals = [int(hook(page, f"total-{seat}").inner_text()) for seat in (1, 2)]
     assert totals == console_totals(["human", "computer"], 8, lines)
     winner = "Player 1" if totals[0] > totals[1] else "Computer"
