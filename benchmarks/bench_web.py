@@ -58,11 +58,12 @@ COACH_EVERY = {"all": 1, "half": 2, "none": 0}
 
 
 def run(games: int, think: float, delay: float, source: Path = ROOT,
-        coach: str = "all") -> dict[str, Any]:
+        coach: str = "all", jitter: float = 0.0) -> dict[str, Any]:
     """Start a server, play ``games`` games at once through it, and return the figures.
 
     The server runs the code of the project folder ``source``; ``coach``
-    (a key of ``COACH_EVERY``) says which games have the coach.
+    (a key of ``COACH_EVERY``) says which games have the coach; ``jitter``
+    spreads the think times (``web_load.play_one``).
     """
     with tempfile.TemporaryDirectory(prefix="yahtzee-bench-web-") as folder:
         data = Path(folder) / "data"
@@ -74,7 +75,7 @@ def run(games: int, think: float, delay: float, source: Path = ROOT,
             started, client_started = time.perf_counter(), time.process_time()
             every = COACH_EVERY[coach]
             load = asyncio.run(play_games(url, games, think=think, coach=every > 0,
-                                          coach_every=max(every, 1)))
+                                          coach_every=max(every, 1), jitter=jitter))
             seconds = time.perf_counter() - started
             client = time.process_time() - client_started
             cpu = server_cpu(process.pid)
@@ -92,7 +93,8 @@ def run(games: int, think: float, delay: float, source: Path = ROOT,
     during = cpu - cpu_before
     times = sorted(load.times) or [float("nan")]
     quantile = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
-    return {"games": games, "coach": coach, "think_seconds": think, "computer_delay": delay,
+    return {"games": games, "coach": coach, "think_seconds": think, "jitter": jitter,
+            "computer_delay": delay,
             "moves": len(load.times), "seconds": round(seconds, 2),
             "moves_per_second": round(len(load.times) / seconds, 1),
             "median_ms": round(statistics.median(times) * 1000, 2),
@@ -122,13 +124,21 @@ def main() -> int:
     parser.add_argument("--coach", choices=tuple(COACH_EVERY), default="all",
                         help="which games have the coach: all (default), half (every other "
                              "one) or none")
+    parser.add_argument("--jitter", type=float, default=0.0,
+                        help="spread each think time evenly over THINK times 1 - JITTER to "
+                             "1 + JITTER (0 to 1; default 0: every client waits exactly THINK, "
+                             "so games started together move in step)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    figures = run(args.games, args.think, args.delay, args.source.resolve(), args.coach)
+    if not 0 <= args.jitter <= 1:
+        parser.error("--jitter must be between 0 and 1")
+    figures = run(args.games, args.think, args.delay, args.source.resolve(), args.coach,
+                  args.jitter)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
-        print(f"{figures['games']} games at once (coach: {args.coach}), {args.think} s "
+        spread = f" \u00b1 {args.jitter:.0%}" if args.jitter else ""
+        print(f"{figures['games']} games at once (coach: {args.coach}), {args.think} s{spread} "
               f"before each move, computer "
               f"moves {args.delay} s apart, "
               f"{figures['moves']} moves in "

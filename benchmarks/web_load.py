@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import re
 import select
 import subprocess
@@ -229,13 +230,17 @@ def server_cpu(pid: int) -> float:
 
 
 async def play_one(url: str, load: Load, seed: int, think: float, coach: bool,
-                   game: str | None = None, rules: str | None = None) -> None:
+                   game: str | None = None, rules: str | None = None,
+                   jitter: float = 0.0) -> None:
     """Play one game as its person, through the API, timing every move.
 
     The client waits ``think`` seconds before each move, as a (very fast)
-    person would.  With ``game`` (an ID in ``load.secrets``) it goes on
-    with that game instead of starting one with ``seed`` and ``coach``
-    (under ``rules``; None: the API's default).
+    person would; with ``jitter`` (0 to 1) each wait is drawn evenly from
+    ``think`` times 1 - ``jitter`` to 1 + ``jitter`` (the same mean; seeded
+    by the game), so that games started together do not move in step.
+    With ``game`` (an ID in ``load.secrets``) it goes on with that game
+    instead of starting one with ``seed`` and ``coach`` (under ``rules``;
+    None: the API's default).
     """
     connection = Connection(url)
     form: dict[str, Any] = {"seed": seed, "coach": coach}
@@ -249,7 +254,7 @@ async def play_one(url: str, load: Load, seed: int, think: float, coach: bool,
                 return
             game = str(made["game"])
             load.secrets[game] = made["links"][0]["secret"]
-        await _play(connection, load, game, think)
+        await _play(connection, load, game, think, jitter)
     except (HttpError, OSError) as error:
         load.failures.append(f"{game or seed}: {type(error).__name__}: {error}")
     finally:
@@ -262,13 +267,15 @@ def _note(load: Load, game: str, state: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-async def _play(connection: Connection, load: Load, game: str, think: float) -> None:
+async def _play(connection: Connection, load: Load, game: str, think: float,
+                jitter: float = 0.0) -> None:
     """Play ``game`` to its end on ``connection``, as ``play_one`` says."""
     headers = {SEAT_HEADER: load.secrets[game]}
+    pace = random.Random(game)
 
     async def send(**body: Any) -> dict[str, Any] | None:
         """Send one move and time it; None (failure noted) if it is not accepted."""
-        await asyncio.sleep(think)
+        await asyncio.sleep(think * (1 + jitter * (2 * pace.random() - 1)))
         started = time.perf_counter()
         status, answer = await connection.request("POST", f"/api/games/{game}/moves", body,
                                                   headers)
@@ -302,22 +309,26 @@ async def _play(connection: Connection, load: Load, game: str, think: float) -> 
 
 async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = True,
                      first_seed: int = 1, load: Load | None = None,
-                     rules: str | None = None, coach_every: int = 1) -> Load:
+                     rules: str | None = None, coach_every: int = 1,
+                     jitter: float = 0.0) -> Load:
     """Play ``games`` games at once against the server at ``url``; return what was seen.
 
     The games are played under ``rules`` (None: the API's default); with
     ``coach``, every ``coach_every``-th game has the coach (2: the first,
-    third, ...; the others are played without it).  With
+    third, ...; the others are played without it); ``jitter`` as for
+    ``play_one``.  With
     ``load``, the games of ``load.secrets`` not yet finished are played on
     to their end instead (``games`` and the rest unused), noted in ``load``.
     """
     if load is not None:
         going = [game for game in load.secrets if game not in load.finished]
-        await asyncio.gather(*(play_one(url, load, 0, think, coach, game) for game in going))
+        await asyncio.gather(*(play_one(url, load, 0, think, coach, game, jitter=jitter)
+                               for game in going))
         return load
     load = Load()
     await asyncio.gather(*(play_one(url, load, first_seed + n, think,
-                                    coach and n % coach_every == 0, rules=rules)
+                                    coach and n % coach_every == 0, rules=rules,
+                                    jitter=jitter)
                            for n in range(games)))
     return load
 
