@@ -309,6 +309,34 @@ def test_at_a_network_address_each_empty_seat_gets_its_qr_code(
     ann.context.close()
 
 
+PLAIN_HTTP = """() => {
+  window.realClipboard = navigator.clipboard;
+  Object.defineProperty(Navigator.prototype, "clipboard", {get: () => undefined,
+                                                           configurable: true});
+}"""
+"""An init script that hides the Clipboard API, as browsers do on a page at a network address
+over plain HTTP (not a secure context); the test reads the clipboard through the saved one."""
+
+
+def test_copy_puts_the_link_on_the_clipboard_without_the_clipboard_api(
+        browser: Browser, server: Server) -> None:
+    """At http://<network address> the browser gives no Clipboard API: Copy still copies."""
+    ann = new_page(browser)
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    ann.add_init_script(script=f"({PLAIN_HTTP})()")
+    make_game(ann, server)
+    waiting_room(ann, "Bo")
+    assert ann.evaluate("() => navigator.clipboard") is None
+    href = str(hook(ann, "seat-link-2").get_attribute("href"))
+    copy = ann.get_by_role("button", name="Copy the link of seat 2 (Bo)")
+    copy.click()
+    ann.wait_for_selector("#links button.copy:has-text('Copied')", timeout=WAIT_MS)
+    assert ann.evaluate("() => window.realClipboard.readText()") == href
+    assert ann.evaluate("() => document.activeElement.textContent") == "Copied"
+    assert ann.locator("textarea").count() == 0  # the hidden field is gone again
+    ann.context.close()
+
+
 def test_the_host_in_another_browser_gets_new_links_for_the_seats_not_joined(
         browser: Browser, server: Server, screens: Path) -> None:
     ann = new_page(browser)

@@ -600,10 +600,40 @@ function statusText() {
 // The address others reach the server at (the server's word, else this page's own origin).
 let shareOrigin = location.origin;
 
-function copyButton(url, what) {
+// Put a text on the clipboard; return whether it went. Browsers give the Clipboard API only to
+// a secure page (https, or this machine's own address): at a network address over plain HTTP,
+// the very address friends are sent, the text is copied from a hidden field's selection.
+async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch (error) { /* refused: try the selection below */ }
+  }
+  const field = el("textarea", {class: "copy-source", readonly: "readonly", "aria-hidden": "true",
+                                tabindex: "-1"});
+  field.value = text;
+  document.body.append(field);
+  field.select();
+  let copied = false;
+  try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
+  field.remove();
+  return copied;
+}
+
+// A link's Copy button: "Copied" once it is on the clipboard; where the browser copies nothing,
+// the link is selected, for the player to copy it themselves.
+function copyButton(url, what, link) {
   const copy = el("button", {type: "button", class: "copy", text: "Copy", "aria-label": `Copy ${what}`});
-  copy.addEventListener("click", () => {
-    if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => { copy.textContent = "Copied"; }, () => {});
+  copy.addEventListener("click", async () => {
+    const copied = await copyText(url);
+    copy.focus();
+    if (copied) {
+      copy.textContent = "Copied";
+    } else {
+      window.getSelection().selectAllChildren(link);
+      copy.textContent = "Not copied: the link is selected";
+    }
   });
   return copy;
 }
@@ -642,11 +672,12 @@ function drawLinks() {
         // in the waiting room, a QR code for each seat still empty: a phone's camera opens it
         // (not for a loopback address, which a phone cannot open)
         const code = waiting && !joined && !local && window.QR ? window.QR.svg(url, `QR code of the link of seat ${seat} (${name})`) : null;
+        const anchor = el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url});
         list.append(el("li", {class: joined ? "joined" : "not-joined"},
                        el("span", {class: "seat-name", text: `Seat ${seat} (${name}${own ? ", you" : ""})`}),
                        el("span", {class: "seat-state", text: joined ? " joined " : " not here yet "}),
-                       el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url}), " ",
-                       copyButton(url, `the link of seat ${seat} (${name})`), ...(code ? [code] : [])));
+                       anchor, " ", copyButton(url, `the link of seat ${seat} (${name})`, anchor),
+                       ...(code ? [code] : [])));
       }
     }
     $("address-line").replaceChildren(...(local
