@@ -657,8 +657,14 @@ def bind(host: str, port: int, *, shared_port: bool = False,
 
 
 def address(sock: socket.socket) -> str:
-    """Return the page's address for a bound socket: ``http://127.0.0.1:8000/``."""
+    """Return the page's address for a bound socket: ``http://127.0.0.1:8000/``.
+
+    A socket bound to every interface is opened on this machine at its loopback
+    address (``0.0.0.0`` names no host a browser should ask for; the server
+    refuses it as a host name).
+    """
     host, port = sock.getsockname()[:2]
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
 
