@@ -83,6 +83,28 @@ def test_the_history_lists_pages_and_filters_the_finished_games(
     assert parse(first.text).scripts == 0 and parse(first.text).styled == 0
 
 
+def test_the_statistics_are_those_of_the_games_the_filters_chose(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    play("Ann,Bob", 1, monkeypatch, capsys)
+    play("Cy", 2, monkeypatch, capsys, "official")
+    every = client.get("/history").text
+    assert "<p>2 finished games. A win is" in every
+    assert '<th scope="row">Ann</th>' in every and '<th scope="row">Cy</th>' in every
+    cy = client.get("/history", params={"player": "cy"}).text
+    assert listed(cy) == [2]
+    assert "<p>1 finished game matches the filters. A win is" in cy
+    assert '<th scope="row">Cy</th>' in cy and '<th scope="row">Ann</th>' not in cy
+    course = client.get("/history", params={"game": "yahtzee/course"}).text
+    assert "<p>1 finished game matches the filters." in course
+    assert '<th scope="row">Ann</th>' in course and '<th scope="row">Cy</th>' not in course
+    # a game none was played of: the form shows it chosen, the list and the statistics are empty
+    poker = client.get("/history", params={"game": "poker-dice"}).text
+    assert listed(poker) == [] and "No finished game matches." in poker
+    assert '<option value="poker-dice" selected>Poker Dice</option>' in poker
+    assert 'value="" selected' not in poker and "Statistics" not in poker
+
+
 def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(
         client: TestClient, course: Solution, course_moments: Moments,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
