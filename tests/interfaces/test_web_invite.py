@@ -405,3 +405,27 @@ def test_the_form_offers_a_seed_only_where_the_server_takes_one(
     page.wait_for_url("**/game/**")
     waiting_room(page, "Player 2 and Player 3")
     page.context.close()
+
+
+def test_the_seat_buttons_go_off_at_the_fewest_and_the_most_seats(
+        browser: Browser, server: Server) -> None:
+    """At six seats "Add a player" is off, at one "Remove the last"; the keys' focus moves on."""
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    add, remove = page.locator("#add-seat"), page.locator("#remove-seat")
+    seats = page.locator(".seat")
+    assert seats.count() == 2 and add.is_enabled() and remove.is_enabled()
+    add.focus()
+    for _ in range(4):
+        page.keyboard.press("Enter")
+    assert seats.count() == 6 and add.is_disabled() and remove.is_enabled()
+    assert page.evaluate("() => document.activeElement.id") == "remove-seat"
+    accessible(page, "the form at six seats")
+    for _ in range(5):
+        page.keyboard.press("Enter")
+    assert seats.count() == 1 and remove.is_disabled() and add.is_enabled()
+    assert page.evaluate("() => document.activeElement.id") == "add-seat"
+    page.keyboard.press("Enter")
+    assert seats.count() == 2 and add.is_enabled() and remove.is_enabled()
+    page.context.close()

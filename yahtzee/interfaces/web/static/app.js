@@ -161,6 +161,17 @@ function drawSeed() {
   setText($("seed-help"), allowed ? seedHint : SEED_OFF);
 }
 
+// "Add a player" is off at the most seats, "Remove the last" at one (a press did nothing there);
+// the keyboard's focus, on the pressed button if it goes off, moves to the other one.
+function drawSeatButtons(pressed = null) {
+  const count = document.querySelectorAll(".seat").length;
+  const add = $("add-seat");
+  const remove = $("remove-seat");
+  add.disabled = count >= options.max_players;
+  remove.disabled = count <= 1;
+  if (pressed !== null && pressed.disabled) (pressed === add ? remove : add).focus();
+}
+
 async function showSetup() {
   options = await patiently(() => api("/api/options"));
   const seats = $("seats");
@@ -178,14 +189,17 @@ async function showSetup() {
     const count = seats.querySelectorAll(".seat").length;
     if (count < options.max_players) seats.append(seatRow("human", count));
     drawSeed();
+    drawSeatButtons($("add-seat"));
   });
   $("remove-seat").addEventListener("click", () => {
     const rows = seats.querySelectorAll(".seat");
     if (rows.length > 1) rows[rows.length - 1].remove();
     drawSeed();
+    drawSeatButtons($("remove-seat"));
   });
   $("new-game-form").addEventListener("change", drawSeed);
   drawSeed();
+  drawSeatButtons();
   $("new-game-form").addEventListener("submit", (event) => {
     event.preventDefault();
     startGame(gameSettings(), $("setup-message"), $("new-game"));
