@@ -245,6 +245,32 @@ def test_the_waiting_room_survives_a_restart_and_the_start_page_offers_the_game(
     ann.context.close()
 
 
+def test_two_games_of_the_same_players_are_told_apart_on_the_start_page(
+        browser: Browser, server: Server) -> None:
+    """Each game to continue says when this browser last opened it."""
+    ann = new_page(browser)
+    for _ in range(2):
+        make_game(ann, server)
+        waiting_room(ann, "Bo")
+    ann.evaluate("""() => {
+      const games = JSON.parse(localStorage.getItem("games"));
+      games[1].at = new Date(2026, 0, 5, 9, 30).getTime();
+      localStorage.setItem("games", JSON.stringify(games));
+    }""")
+    ann.goto(server.url)
+    ann.locator("#continue-list li").nth(1).wait_for(timeout=WAIT_MS)
+    lines = ann.locator("#continue-list li > span").all_inner_texts()
+    said = "Yahtzee, official rules: Ann and Bo, waiting for players; last opened "
+    assert lines[0].startswith(said + "today at ")
+    day, time = ann.evaluate("""() => [
+      new Date(2026, 0, 5).toLocaleDateString([], {day: "numeric", month: "short"}),
+      new Date(2026, 0, 5, 9, 30).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"})]""")
+    assert lines[1] == f"{said}{day} at {time}"
+    link = ann.locator("#continue-list li a").nth(1)
+    assert link.get_attribute("aria-label") == f"Continue {lines[1]}"
+    ann.context.close()
+
+
 def test_the_start_page_forgets_a_finished_game_instead_of_asking_for_it_at_every_visit(
         browser: Browser, server: Server) -> None:
     """A game this browser kept that has ended is dropped from its list (and its links)."""

@@ -241,12 +241,22 @@ function forgetGame(id) {
   localStorage.removeItem(`settings:${id}`);
 }
 
-function gameLine(s) {
+// When this browser last opened a game (at: milliseconds since 1970): the time today, else the day and the time.
+function openedWords(at) {
+  const when = new Date(at);
+  const time = when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+  if (when.toDateString() === new Date().toDateString()) return `today at ${time}`;
+  return `${when.toLocaleDateString([], {day: "numeric", month: "short"})} at ${time}`;
+}
+
+// A kept game in words; when it was last opened tells apart two games of the same players.
+function gameLine(s, at = 0) {
   const names = s.players.map((p) => p.name);
   const who = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
   const where = s.started === false ? "waiting for players" : `round ${s.round} of ${s.rounds}`;
   const turn = mine(s) ? ", your turn" : "";
-  return `${s.title}: ${who}, ${where}${turn}`;
+  const opened = at > 0 ? `; last opened ${openedWords(at)}` : "";
+  return `${s.title}: ${who}, ${where}${turn}${opened}`;
 }
 
 // Asked all at once, before the form shows, so that nothing moves under the player's pointer.
@@ -263,8 +273,8 @@ async function showContinue() {
     if (s === null || s.phase === "over") return;
     const link = el("a", {href: `/game/${g.game}#${encodeURIComponent(g.secret)}`,
                           class: "button", "data-testid": `continue-${g.game}`, text: "Continue",
-                          "aria-label": `Continue ${gameLine(s)}`});
-    rows.push(el("li", {}, el("span", {text: gameLine(s)}), " ", link));
+                          "aria-label": `Continue ${gameLine(s, g.at)}`});
+    rows.push(el("li", {}, el("span", {text: gameLine(s, g.at)}), " ", link));
   });
   $("continue-list").replaceChildren(...rows);
   $("continue").hidden = rows.length === 0;
