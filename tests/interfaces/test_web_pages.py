@@ -18,11 +18,12 @@ with warnings.catch_warnings():
 
 from tests.helpers import run_cli  # noqa: E402
 from tests.interfaces.test_review import parse, script  # noqa: E402
-from yahtzee.interfaces.web.pages import PAGE_SIZE  # noqa: E402
+from yahtzee.interfaces.web.pages import PAGE_SIZE, stats_section  # noqa: E402
 from yahtzee.interfaces.web.server import make_app  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.solver.moments import Moments  # noqa: E402
-from yahtzee.storage.history import History  # noqa: E402
+from yahtzee.storage.history import History, PlayerResult  # noqa: E402
+from yahtzee.storage.stats import compute_stats  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 LISTED = re.compile(r'data-testid="history-game-(\d+)" href="/game/(\d+)/review"')
@@ -137,3 +138,18 @@ def test_the_pages_icon_is_answered_where_browsers_ask_for_it(client: TestClient
     assert answer.headers["content-type"].startswith("image/svg+xml")
     assert answer.content == client.get("/static/favicon.svg").content
     assert answer.content.startswith(b"<svg")
+
+
+def test_the_calibration_is_told_in_words_a_player_follows() -> None:
+    """The chances' calibration says what Predicted and Observed are, and over how many games."""
+    results = [PlayerResult(1, "yahtzee/course", "Ann", "human", 200, True, 1),
+               PlayerResult(1, "yahtzee/course", "Computer", "computer", 180, False, 1)]
+    one = stats_section(compute_stats(results, [(0.55, 1.0), (0.45, 0.0)], 1))
+    assert ("Over 1 game with win chances: the chance given, as each turn began, to the player "
+            "about to roll (Predicted, grouped by tenths) beside how often those players won "
+            "(Observed; a tie counts as a share). Chances that hold true lie on the "
+            "diagonal.") in one
+    assert "<p>1 finished game. A win is" in one
+    two = stats_section(compute_stats(results, [(0.55, 1.0)], 2), filtered=True)
+    assert "Over 2 games with win chances" in two
+    assert "<p>1 finished game matches the filters. A win is" in two

@@ -174,9 +174,10 @@ def stats_section(stats: Stats, filtered: bool = False) -> str:
                        f'</td><td class="num">{c}</td></tr>' for p, o, c in bins)
         parts.append(
             "<h3>How the win chances came true</h3>"
-            f'<p class="note">At each turn\'s start of {stats.chance_games} games: the chance '
-            "of the player about to roll, per tenth, against the share of them who won; "
-            "honest chances lie on the diagonal.</p>"
+            f'<p class="note">Over {plural(stats.chance_games, "game")} with win chances: the '
+            "chance given, as each turn began, to the player about to roll (Predicted, grouped "
+            "by tenths) beside how often those players won (Observed; a tie counts as a share). "
+            "Chances that hold true lie on the diagonal.</p>"
             f"<figure>{calibration_chart(bins)}</figure>"
             '<div class="scroll" tabindex="0" role="region" aria-label="Calibration">'
             '<table class="narrow"><thead><tr><th scope="col" class="num">Predicted</th>'
@@ -184,6 +185,11 @@ def stats_section(stats: Stats, filtered: bool = False) -> str:
             f"</tr></thead><tbody>{rows}</tbody></table></div>")
     parts.append("</section>")
     return "".join(parts)
+
+
+def plural(count: int, noun: str) -> str:
+    """Return ``count noun`` with an s for any count but one: ``1 game``, ``3 games``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _page_number(text: str) -> int:
