@@ -552,6 +552,10 @@ def test_the_form_s_options_explain_the_kinds_and_rules(client: TestClient) -> N
         "course": ("Course (CS2100)", "after a 50 in Yahtzee, a Yahtzee may be scored there "
                    "again for a 100-point bonus (3 at most), which takes the whole turn; no "
                    "joker")}
+    assert [(g["name"], g["label"]) for g in options["games"]] == [
+        ("yahtzee", "Yahtzee"), ("poker-dice", "Poker Dice")]
+    assert options["games"][1]["description"].endswith(
+        "a 9 counts 9, a 10, J, Q or K counts 10 and an A 11")
     assert options["address"] is None  # no socket here: the page uses its own origin
 
 

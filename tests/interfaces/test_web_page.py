@@ -625,10 +625,20 @@ def test_the_rule_sets_are_explained_only_for_the_game_they_belong_to(
     page.goto(server.url)
     hook(page, "new-game").wait_for()
     assert page.locator("#rules-help li").count() == 2 and page.locator("#rules-help").is_visible()
+    # the chosen game's line alone explains it: what a Poker Dice face counts is no guess
+    game_help = page.locator("#game-help li:visible")
+    assert game_help.all_inner_texts() == [
+        "Yahtzee: five dice, 13 rounds, 13 boxes: Ones to Sixes, then Three of a Kind to Chance"]
     page.select_option("#game", "poker-dice")
     assert page.locator("#rules").is_disabled() and page.locator("#rules-help").is_hidden()
+    assert game_help.all_inner_texts() == [
+        "Poker Dice: five dice of faces 9, 10, J, Q, K and A, 9 rounds, 9 boxes (One Pair to "
+        "Chance); a 9 counts 9, a 10, J, Q or K counts 10 and an A 11"]
+    assert page.locator("#game").get_attribute("aria-describedby") == "game-help"
+    accessible(page, "the form for Poker Dice")
     page.select_option("#game", "yahtzee")
     assert page.locator("#rules").is_enabled() and page.locator("#rules-help").is_visible()
+    assert game_help.count() == 1 and game_help.inner_text().startswith("Yahtzee: ")
     page.context.close()
 
 

@@ -77,7 +77,8 @@ from yahtzee.interfaces.web.pages import not_found_page, page_routes
 from yahtzee.interfaces.web.threads import in_thread, use_worker_threads
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.web.workers import run_workers
-from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
+from yahtzee.interfaces.wording import (GAME_NAMES, GAME_WORDS, KIND_WORDS, NUMPY_NEEDED,
+                                        RULES_WORDS)
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
 from yahtzee.storage.port import Storage
 from yahtzee.storage.problems import StorageError
@@ -417,7 +418,8 @@ class WebTable:
         its socket (the page then uses its own origin).
         """
         return JSONResponse({
-            "games": [{"name": g, "label": GAME_NAMES[g]} for g in GAMES],
+            "games": [{"name": g, "label": GAME_NAMES[g], "description": GAME_WORDS[g]}
+                      for g in GAMES],
             "rules": sorted(RULES), "default_rules": OFFICIAL.name,
             "rule_sets": [{"name": name, "label": label, "description": description}
                           for name, (label, description) in RULES_WORDS.items()],

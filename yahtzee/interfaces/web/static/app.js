@@ -134,6 +134,8 @@ function kindLabel(kind) {
 function describeChoices() {
   $("kinds-help").replaceChildren(...options.kinds.filter((k) => k.description).map(
     (k) => el("li", {}, el("b", {text: kindLabel(k)}), `: ${k.description}`)));
+  $("game-help").replaceChildren(...options.games.filter((g) => g.description).map(
+    (g) => el("li", {"data-game": g.name}, el("b", {text: g.label}), `: ${g.description}`)));
   $("rules-help").replaceChildren(...(options.rule_sets || []).map(
     (r) => el("li", {}, el("b", {text: r.label}), `: ${r.description}`)));
 }
@@ -181,9 +183,14 @@ async function showSetup() {
   for (const r of options.rules) $("rules").append(el("option", {value: r, text: ruleLabels[r] || r}));
   $("rules").value = options.default_rules;
   describeChoices();
+  const drawGameHelp = () => {   // the chosen game's line alone
+    for (const line of $("game-help").children) line.hidden = line.dataset.game !== $("game").value;
+  };
+  drawGameHelp();
   $("game").addEventListener("change", () => {
     $("rules").disabled = $("game").value !== "yahtzee";
     $("rules-help").hidden = $("rules").disabled;   // the rule sets are Yahtzee's alone
+    drawGameHelp();
   });
   $("add-seat").addEventListener("click", () => {
     const count = seats.querySelectorAll(".seat").length;
