@@ -590,6 +590,10 @@ def test_on_a_phone_every_player_s_card_is_on_screen_without_scrolling_sideways(
         assert box is not None and box["x"] + box["width"] <= right
     assert page.locator("#cards button.box:visible").count() == 13
     assert page.locator("#cards thead .you").count() == 0  # on one screen everyone is "you"
+    # a line parts each name from the one before: two short names do not read as one
+    lines = page.eval_on_selector_all("#cards thead th.player", """heads => heads.map(
+        (h) => getComputedStyle(h).borderLeftStyle)""")
+    assert lines == ["none"] + ["solid"] * (people - 1)
     page.context.close()
 
 
