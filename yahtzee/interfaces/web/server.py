@@ -217,7 +217,8 @@ def _seed(form: NewGame, kinds: tuple[PlayerKind, ...]) -> int | None:
 
 
 SEED_REFUSED = ("A chosen seed is for a game of one person (or of one screen): "
-                "the other players could not see it.")
+                "between people on their own screens, whoever chose it could foresee every "
+                "roll.")
 
 
 def parse_settings(body: bytes) -> Settings:
