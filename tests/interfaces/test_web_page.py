@@ -433,6 +433,7 @@ def test_the_card_the_legend_the_keys_and_the_announcements(
     legend.locator("summary").click()
     assert legend.locator("dd").first.is_visible()
     assert "±" in legend.inner_text() and "Win chances" in legend.inner_text()
+    assert legend.get_by_text("upper bonus %, Yahtzee %").is_visible()
     assert page.title().startswith("Your turn")
     # keyboard focus stays on the control used
     hook(page, "die-1").focus()
@@ -643,6 +644,28 @@ def test_the_rule_sets_are_explained_only_for_the_game_they_belong_to(
     page.select_option("#game", "yahtzee")
     assert page.locator("#rules").is_enabled() and page.locator("#rules-help").is_visible()
     assert game_help.count() == 1 and game_help.inner_text().startswith("Yahtzee: ")
+    page.context.close()
+
+
+def test_the_coach_s_legend_for_poker_dice_tells_no_upper_bonus_nor_yahtzee(
+        browser: Browser, server: Server) -> None:
+    """Poker Dice has no upper bonus and no Yahtzee: the legend leaves out their chances."""
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    page.click("#remove-seat")  # a person alone, with the coach
+    page.select_option("#game", "poker-dice")
+    page.fill("#seed", "3")
+    hook(page, "new-game").click()
+    page.wait_for_url("**/game/**")
+    my_turn_or_end(page)
+    page.wait_for_selector("#options li", timeout=WAIT_MS)
+    assert "upper bonus" not in page.locator("#options").inner_text()
+    legend = page.locator("details.legend")
+    legend.locator("summary").click()
+    assert legend.get_by_text("The average final score").is_visible()
+    assert "upper bonus" not in legend.inner_text() and "Yahtzee" not in legend.inner_text()
+    accessible(page, "the coach's legend for Poker Dice")
     page.context.close()
 
 

@@ -248,7 +248,7 @@ function forgetGame(id) {
   localStorage.removeItem(`settings:${id}`);
 }
 
-// When this browser last opened a game (at: milliseconds since 1970): the time today, else the day and the time.
+// When this browser last opened a game (at: ms since 1970): the time today, else day and time.
 function openedWords(at) {
   const when = new Date(at);
   const time = when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
@@ -774,6 +774,9 @@ function drawCoach() {
   const over = view.phase === "over";
   const chances = view.win_chances || [];
   $("coach-panel").hidden = !view.coach || over || waitingFor(view);   // no dice shown yet
+  // the legend's upper bonus and Yahtzee chances are Yahtzee's (Poker Dice has neither)
+  const yahtzee = yahtzeeCard(view.players[0]);
+  for (const part of document.querySelectorAll("#coach-panel .yahtzee-only")) part.hidden = !yahtzee;
   const advice = canPlay() && !view.rolling && view.advice ? view.advice : "";   // none for dice gone
   for (const id of ["advice", "advice-low"]) {   // the second sits under the card on a phone
     setText($(id), advice);
