@@ -9,6 +9,7 @@ answer and changes nothing; a game comes back after the server restarts.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
 import socket
@@ -29,8 +30,9 @@ with warnings.catch_warnings():
 from benchmarks.web_load import best_box  # noqa: E402
 from tests.web_helpers import console_totals  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
-from yahtzee.interfaces.web.server import (MAX_BODY, bind, lan_address, make_app,  # noqa: E402
-                                           reachable)
+from yahtzee.interfaces.web.guards import allowed_hosts  # noqa: E402
+from yahtzee.interfaces.web.server import (MAX_BODY, announce, bind, lan_address,  # noqa: E402
+                                           make_app, reachable)
 from yahtzee.domain.card import MenuItem  # noqa: E402
 from yahtzee.interfaces.web.views import (box_advice_words, keep_advice_words,  # noqa: E402
                                           scored_line)
@@ -550,6 +552,10 @@ def test_the_form_s_options_explain_the_kinds_and_rules(client: TestClient) -> N
         "course": ("Course (CS2100)", "after a 50 in Yahtzee, a Yahtzee may be scored there "
                    "again for a 100-point bonus (3 at most), which takes the whole turn; no "
                    "joker")}
+    assert [(g["name"], g["label"]) for g in options["games"]] == [
+        ("yahtzee", "Yahtzee"), ("poker-dice", "Poker Dice")]
+    assert options["games"][1]["description"].endswith(
+        "a 9 counts 9, a 10, J, Q or K counts 10 and an A 11")
     assert options["address"] is None  # no socket here: the page uses its own origin
 
 
@@ -562,4 +568,17 @@ def test_the_address_to_share_is_the_network_s_when_bound_to_every_interface() -
     port = everywhere.getsockname()[1]
     network = lan_address()
     assert reachable(everywhere) == f"http://{network or '127.0.0.1'}:{port}"
+    everywhere.close()
+
+
+def test_the_printed_address_on_every_interface_is_one_the_server_answers() -> None:
+    """Bound to 0.0.0.0, the first line names 127.0.0.1 (the server refuses the host 0.0.0.0)."""
+    everywhere = bind("0.0.0.0", 0)
+    port = everywhere.getsockname()[1]
+    printed = io.StringIO()
+    announce(everywhere, printed)
+    first = printed.getvalue().splitlines()[0]
+    assert first.startswith(f"Yahtzee is served at http://127.0.0.1:{port}/  (open it")
+    assert "0.0.0.0" not in printed.getvalue()
+    assert "127.0.0.1" in allowed_hosts("0.0.0.0") and "0.0.0.0" not in allowed_hosts("0.0.0.0")
     everywhere.close()

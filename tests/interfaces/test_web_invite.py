@@ -245,6 +245,32 @@ def test_the_waiting_room_survives_a_restart_and_the_start_page_offers_the_game(
     ann.context.close()
 
 
+def test_two_games_of_the_same_players_are_told_apart_on_the_start_page(
+        browser: Browser, server: Server) -> None:
+    """Each game to continue says when this browser last opened it."""
+    ann = new_page(browser)
+    for _ in range(2):
+        make_game(ann, server)
+        waiting_room(ann, "Bo")
+    ann.evaluate("""() => {
+      const games = JSON.parse(localStorage.getItem("games"));
+      games[1].at = new Date(2026, 0, 5, 9, 30).getTime();
+      localStorage.setItem("games", JSON.stringify(games));
+    }""")
+    ann.goto(server.url)
+    ann.locator("#continue-list li").nth(1).wait_for(timeout=WAIT_MS)
+    lines = ann.locator("#continue-list li > span").all_inner_texts()
+    said = "Yahtzee, official rules: Ann and Bo, waiting for players; last opened "
+    assert lines[0].startswith(said + "today at ")
+    day, time = ann.evaluate("""() => [
+      new Date(2026, 0, 5).toLocaleDateString([], {day: "numeric", month: "short"}),
+      new Date(2026, 0, 5, 9, 30).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"})]""")
+    assert lines[1] == f"{said}{day} at {time}"
+    link = ann.locator("#continue-list li a").nth(1)
+    assert link.get_attribute("aria-label") == f"Continue {lines[1]}"
+    ann.context.close()
+
+
 def test_the_start_page_forgets_a_finished_game_instead_of_asking_for_it_at_every_visit(
         browser: Browser, server: Server) -> None:
     """A game this browser kept that has ended is dropped from its list (and its links)."""
@@ -306,6 +332,34 @@ def test_at_a_network_address_each_empty_seat_gets_its_qr_code(
         assert qr_rows(ann, href) == drawn_qr(drawn)
     ann.screenshot(path=str(screens / "waiting-room-1280x800.png"))
     accessible(ann, "the waiting room at a network address")
+    ann.context.close()
+
+
+PLAIN_HTTP = """() => {
+  window.realClipboard = navigator.clipboard;
+  Object.defineProperty(Navigator.prototype, "clipboard", {get: () => undefined,
+                                                           configurable: true});
+}"""
+"""An init script that hides the Clipboard API, as browsers do on a page at a network address
+over plain HTTP (not a secure context); the test reads the clipboard through the saved one."""
+
+
+def test_copy_puts_the_link_on_the_clipboard_without_the_clipboard_api(
+        browser: Browser, server: Server) -> None:
+    """At http://<network address> the browser gives no Clipboard API: Copy still copies."""
+    ann = new_page(browser)
+    ann.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    ann.add_init_script(script=f"({PLAIN_HTTP})()")
+    make_game(ann, server)
+    waiting_room(ann, "Bo")
+    assert ann.evaluate("() => navigator.clipboard") is None
+    href = str(hook(ann, "seat-link-2").get_attribute("href"))
+    copy = ann.get_by_role("button", name="Copy the link of seat 2 (Bo)")
+    copy.click()
+    ann.wait_for_selector("#links button.copy:has-text('Copied')", timeout=WAIT_MS)
+    assert ann.evaluate("() => window.realClipboard.readText()") == href
+    assert ann.evaluate("() => document.activeElement.textContent") == "Copied"
+    assert ann.locator("textarea").count() == 0  # the hidden field is gone again
     ann.context.close()
 
 
@@ -376,4 +430,28 @@ def test_the_form_offers_a_seed_only_where_the_server_takes_one(
     hook(page, "new-game").click()  # the seed typed earlier is not sent: no refusal
     page.wait_for_url("**/game/**")
     waiting_room(page, "Player 2 and Player 3")
+    page.context.close()
+
+
+def test_the_seat_buttons_go_off_at_the_fewest_and_the_most_seats(
+        browser: Browser, server: Server) -> None:
+    """At six seats "Add a player" is off, at one "Remove the last"; the keys' focus moves on."""
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    add, remove = page.locator("#add-seat"), page.locator("#remove-seat")
+    seats = page.locator(".seat")
+    assert seats.count() == 2 and add.is_enabled() and remove.is_enabled()
+    add.focus()
+    for _ in range(4):
+        page.keyboard.press("Enter")
+    assert seats.count() == 6 and add.is_disabled() and remove.is_enabled()
+    assert page.evaluate("() => document.activeElement.id") == "remove-seat"
+    accessible(page, "the form at six seats")
+    for _ in range(5):
+        page.keyboard.press("Enter")
+    assert seats.count() == 1 and remove.is_disabled() and add.is_enabled()
+    assert page.evaluate("() => document.activeElement.id") == "add-seat"
+    page.keyboard.press("Enter")
+    assert seats.count() == 2 and add.is_enabled() and remove.is_enabled()
     page.context.close()

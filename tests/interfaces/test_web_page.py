@@ -433,6 +433,7 @@ def test_the_card_the_legend_the_keys_and_the_announcements(
     legend.locator("summary").click()
     assert legend.locator("dd").first.is_visible()
     assert "±" in legend.inner_text() and "Win chances" in legend.inner_text()
+    assert legend.get_by_text("upper bonus %, Yahtzee %").is_visible()
     assert page.title().startswith("Your turn")
     # keyboard focus stays on the control used
     hook(page, "die-1").focus()
@@ -590,6 +591,10 @@ def test_on_a_phone_every_player_s_card_is_on_screen_without_scrolling_sideways(
         assert box is not None and box["x"] + box["width"] <= right
     assert page.locator("#cards button.box:visible").count() == 13
     assert page.locator("#cards thead .you").count() == 0  # on one screen everyone is "you"
+    # a line parts each name from the one before: two short names do not read as one
+    lines = page.eval_on_selector_all("#cards thead th.player", """heads => heads.map(
+        (h) => getComputedStyle(h).borderLeftStyle)""")
+    assert lines == ["none"] + ["solid"] * (people - 1)
     page.context.close()
 
 
@@ -625,10 +630,42 @@ def test_the_rule_sets_are_explained_only_for_the_game_they_belong_to(
     page.goto(server.url)
     hook(page, "new-game").wait_for()
     assert page.locator("#rules-help li").count() == 2 and page.locator("#rules-help").is_visible()
+    # the chosen game's line alone explains it: what a Poker Dice face counts is no guess
+    game_help = page.locator("#game-help li:visible")
+    assert game_help.all_inner_texts() == [
+        "Yahtzee: five dice, 13 rounds, 13 boxes: Ones to Sixes, then Three of a Kind to Chance"]
     page.select_option("#game", "poker-dice")
     assert page.locator("#rules").is_disabled() and page.locator("#rules-help").is_hidden()
+    assert game_help.all_inner_texts() == [
+        "Poker Dice: five dice of faces 9, 10, J, Q, K and A, 9 rounds, 9 boxes (One Pair to "
+        "Chance); a 9 counts 9, a 10, J, Q or K counts 10 and an A 11"]
+    assert page.locator("#game").get_attribute("aria-describedby") == "game-help"
+    accessible(page, "the form for Poker Dice")
     page.select_option("#game", "yahtzee")
     assert page.locator("#rules").is_enabled() and page.locator("#rules-help").is_visible()
+    assert game_help.count() == 1 and game_help.inner_text().startswith("Yahtzee: ")
+    page.context.close()
+
+
+def test_the_coach_s_legend_for_poker_dice_tells_no_upper_bonus_nor_yahtzee(
+        browser: Browser, server: Server) -> None:
+    """Poker Dice has no upper bonus and no Yahtzee: the legend leaves out their chances."""
+    page = new_page(browser)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for()
+    page.click("#remove-seat")  # a person alone, with the coach
+    page.select_option("#game", "poker-dice")
+    page.fill("#seed", "3")
+    hook(page, "new-game").click()
+    page.wait_for_url("**/game/**")
+    my_turn_or_end(page)
+    page.wait_for_selector("#options li", timeout=WAIT_MS)
+    assert "upper bonus" not in page.locator("#options").inner_text()
+    legend = page.locator("details.legend")
+    legend.locator("summary").click()
+    assert legend.get_by_text("The average final score").is_visible()
+    assert "upper bonus" not in legend.inner_text() and "Yahtzee" not in legend.inner_text()
+    accessible(page, "the coach's legend for Poker Dice")
     page.context.close()
 
 

@@ -18,11 +18,12 @@ with warnings.catch_warnings():
 
 from tests.helpers import run_cli  # noqa: E402
 from tests.interfaces.test_review import parse, script  # noqa: E402
-from yahtzee.interfaces.web.pages import PAGE_SIZE  # noqa: E402
+from yahtzee.interfaces.web.pages import PAGE_SIZE, stats_section  # noqa: E402
 from yahtzee.interfaces.web.server import make_app  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.solver.moments import Moments  # noqa: E402
-from yahtzee.storage.history import History  # noqa: E402
+from yahtzee.storage.history import History, PlayerResult  # noqa: E402
+from yahtzee.storage.stats import compute_stats  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 LISTED = re.compile(r'data-testid="history-game-(\d+)" href="/game/(\d+)/review"')
@@ -83,6 +84,28 @@ def test_the_history_lists_pages_and_filters_the_finished_games(
     assert parse(first.text).scripts == 0 and parse(first.text).styled == 0
 
 
+def test_the_statistics_are_those_of_the_games_the_filters_chose(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    play("Ann,Bob", 1, monkeypatch, capsys)
+    play("Cy", 2, monkeypatch, capsys, "official")
+    every = client.get("/history").text
+    assert "<p>2 finished games. A win is" in every
+    assert '<th scope="row">Ann</th>' in every and '<th scope="row">Cy</th>' in every
+    cy = client.get("/history", params={"player": "cy"}).text
+    assert listed(cy) == [2]
+    assert "<p>1 finished game matches the filters. A win is" in cy
+    assert '<th scope="row">Cy</th>' in cy and '<th scope="row">Ann</th>' not in cy
+    course = client.get("/history", params={"game": "yahtzee/course"}).text
+    assert "<p>1 finished game matches the filters." in course
+    assert '<th scope="row">Ann</th>' in course and '<th scope="row">Cy</th>' not in course
+    # a game none was played of: the form shows it chosen, the list and the statistics are empty
+    poker = client.get("/history", params={"game": "poker-dice"}).text
+    assert listed(poker) == [] and "No finished game matches." in poker
+    assert '<option value="poker-dice" selected>Poker Dice</option>' in poker
+    assert 'value="" selected' not in poker and "Statistics" not in poker
+
+
 def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(
         client: TestClient, course: Solution, course_moments: Moments,
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -115,3 +138,18 @@ def test_the_pages_icon_is_answered_where_browsers_ask_for_it(client: TestClient
     assert answer.headers["content-type"].startswith("image/svg+xml")
     assert answer.content == client.get("/static/favicon.svg").content
     assert answer.content.startswith(b"<svg")
+
+
+def test_the_calibration_is_told_in_words_a_player_follows() -> None:
+    """The chances' calibration says what Predicted and Observed are, and over how many games."""
+    results = [PlayerResult(1, "yahtzee/course", "Ann", "human", 200, True, 1),
+               PlayerResult(1, "yahtzee/course", "Computer", "computer", 180, False, 1)]
+    one = stats_section(compute_stats(results, [(0.55, 1.0), (0.45, 0.0)], 1))
+    assert ("Over 1 game with win chances: the chance given, as each turn began, to the player "
+            "about to roll (Predicted, grouped by tenths) beside how often those players won "
+            "(Observed; a tie counts as a share). Chances that hold true lie on the "
+            "diagonal.") in one
+    assert "<p>1 finished game. A win is" in one
+    two = stats_section(compute_stats(results, [(0.55, 1.0)], 2), filtered=True)
+    assert "Over 2 games with win chances" in two
+    assert "<p>1 finished game matches the filters. A win is" in two

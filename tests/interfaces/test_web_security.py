@@ -241,7 +241,8 @@ def test_a_chosen_seed_is_refused_between_people_on_their_own_screens(
     answer = client.post("/api/games", json={"players": people, "seed": 7, "coach": False})
     assert (answer.status_code, answer.json()) == (400, {"error": (
         "A chosen seed is for a game of one person (or of one screen): "
-        "the other players could not see it.")})
+        "between people on their own screens, whoever chose it could foresee every "
+        "roll.")})
     assert games_on_disk(data) == []
     for form in ({"players": people, "seed": 7, "hot_seat": True},
                  {"players": [people[0], {"kind": "greedy"}], "seed": "7"},

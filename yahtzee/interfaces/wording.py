@@ -42,6 +42,13 @@ KIND_WORDS: dict[PlayerKind, tuple[str, str]] = {
     GREEDY: ("Greedy", "takes the most points now"),
 }
 """Each player kind as the browser's form shows it: its label and what it does, in one line."""
+GAME_WORDS = {
+    YAHTZEE: "five dice, 13 rounds, 13 boxes: Ones to Sixes, then Three of a Kind to Chance",
+    POKER_DICE_NAME: ("five dice of faces 9, 10, J, Q, K and A, 9 rounds, 9 boxes (One Pair to "
+                      "Chance); a 9 counts 9, a 10, J, Q or K counts 10 and an A 11"),
+}
+"""Each game as the browser's form explains it, in one line (the points a Poker Dice face
+counts are not what a player guesses from its letter)."""
 RULES_WORDS = {
     OFFICIAL.name: ("Official (Hasbro)",
                     "after a 50 in Yahtzee, every Yahtzee adds 100 points; with the Yahtzee box "

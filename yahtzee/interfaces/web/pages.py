@@ -3,8 +3,9 @@
 - ``GET /history?player=NAME&game=LABEL&page=N``: the finished games, newest
   first, twenty a page, each a link (``data-testid="history-game-<id>"``) to
   its review; filters by player name (any part of it, any case) and by game
-  (``yahtzee/course`` ...); then the figures of ``stats`` with a histogram
-  of each group's scores and the calibration of the filed win chances.
+  (``yahtzee/course`` ...); then the figures of ``stats`` for the games the
+  filters chose, with a histogram of each group's scores and the calibration
+  of the filed win chances.
 - ``GET /game/<id>/review``: the review of a finished game, by its number in
   the history or by the browser game's ID (``yahtzee.interfaces.review_html``).
 - ``GET /review.css``: both pages' style sheet (the content security policy
@@ -93,10 +94,15 @@ def game_entry(game: HistoryGame) -> str:
 
 
 def filter_form(labels: Sequence[str], player: str, label: str) -> str:
-    """Return the filters' form: a player's name and one of the games played."""
+    """Return the filters' form: a player's name and one of the games played.
+
+    A game asked for that none of the finished games is (``poker-dice`` before any was
+    played, a hand-typed label) is offered too, so that the form shows the filter in force.
+    """
+    shown = ["", *labels, *([label] if label and label not in labels else [])]
     options = "".join(f'<option value="{esc(v)}"{" selected" if v == label else ""}>'
                       f"{esc(label_words(v) if v else 'every game')}</option>"
-                      for v in ["", *labels])
+                      for v in shown)
     return ('<form class="filters" method="get" action="/history" role="search">'
             f'<label>Player <input name="player" value="{esc(player)}" maxlength="24">'
             f'</label><label>Game <select name="game">{options}</select></label>'
@@ -147,12 +153,17 @@ def _histogram_words(f: Figures) -> str:
     return f"Scores of {f.label} in {label_words(f.game)}, games per range: {bars}"
 
 
-def stats_section(stats: Stats) -> str:
-    """Return the statistics: per person and per computer kind, and the win chances' calibration."""
+def stats_section(stats: Stats, filtered: bool = False) -> str:
+    """Return the statistics: per person and per computer kind, and the win chances' calibration.
+
+    ``filtered``: the games are those the list's filters chose, and the page says so.
+    """
     if not stats.games:
         return ""
+    one = stats.games == 1
+    which = (f" match{'es' if one else ''} the filters" if filtered else "")
     parts = ['<section aria-labelledby="stats"><h2 id="stats">Statistics</h2>',
-             f"<p>{stats.games} finished game{'s' if stats.games != 1 else ''}. A win is a game "
+             f"<p>{stats.games} finished game{'' if one else 's'}{which}. A win is a game "
              "of two or more players led alone; a shared lead is a tie.</p>",
              "<h3>Players</h3>" if stats.players else "", figures_table(stats.players, "Player"),
              "<h3>Computers</h3>" if stats.computers else "",
@@ -163,9 +174,10 @@ def stats_section(stats: Stats) -> str:
                        f'</td><td class="num">{c}</td></tr>' for p, o, c in bins)
         parts.append(
             "<h3>How the win chances came true</h3>"
-            f'<p class="note">At each turn\'s start of {stats.chance_games} games: the chance '
-            "of the player about to roll, per tenth, against the share of them who won; "
-            "honest chances lie on the diagonal.</p>"
+            f'<p class="note">Over {plural(stats.chance_games, "game")} with win chances: the '
+            "chance given, as each turn began, to the player about to roll (Predicted, grouped "
+            "by tenths) beside how often those players won (Observed; a tie counts as a share). "
+            "Chances that hold true lie on the diagonal.</p>"
             f"<figure>{calibration_chart(bins)}</figure>"
             '<div class="scroll" tabindex="0" role="region" aria-label="Calibration">'
             '<table class="narrow"><thead><tr><th scope="col" class="num">Predicted</th>'
@@ -173,6 +185,11 @@ def stats_section(stats: Stats) -> str:
             f"</tr></thead><tbody>{rows}</tbody></table></div>")
     parts.append("</section>")
     return "".join(parts)
+
+
+def plural(count: int, noun: str) -> str:
+    """Return ``count noun`` with an s for any count but one: ``1 game``, ``3 games``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _page_number(text: str) -> int:
@@ -196,15 +213,17 @@ class Pages:
         self.lock = threading.Lock()
 
     def history_page(self, player: str, label: str, number: int) -> str:
-        """Return the page of finished games (filtered, newest first) and the statistics."""
+        """Return the page of finished games (filtered, newest first) and the statistics of
+        the games the filters chose."""
         games = self.storage.history().games()
         labels = sorted({game_label(g.variant, g.rules) for g in games})
-        chosen = [g for g in reversed(games) if matches(g, player, label)]
+        picked = [g for g in games if matches(g, player, label)]
+        chosen = picked[::-1]
         pages = max(1, -(-len(chosen) // PAGE_SIZE))
         number = min(number, pages)
         shown = chosen[(number - 1) * PAGE_SIZE:number * PAGE_SIZE]
-        stats = compute_stats(results_of(games), predictions(games),
-                              sum(1 for game in games if game.chances))
+        stats = compute_stats(results_of(picked), predictions(picked),
+                              sum(1 for game in picked if game.chances))
         listing = (f'<ul class="games">{"".join(game_entry(g) for g in shown)}</ul>'
                    if shown else "<p>No finished game matches.</p>" if games else
                    "<p>No finished games yet: play one, and it is listed here.</p>")
@@ -212,7 +231,7 @@ class Pages:
                    f"{filter_form(labels, player, label)}"
                    f"<p>{len(chosen)} game{'s' if len(chosen) != 1 else ''}, newest first.</p>"
                    f"{listing}{pager(number, pages, player, label) if pages > 1 else ''}"
-                   f"</section>{stats_section(stats)}")
+                   f"</section>{stats_section(stats, bool(player or label))}")
         return page("Finished games", "Finished games", content, stylesheet=STYLESHEET,
                     links=LINKS)
 

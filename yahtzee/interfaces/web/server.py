@@ -78,7 +78,8 @@ from yahtzee.interfaces.web.pages import not_found_page, page_routes
 from yahtzee.interfaces.web.threads import in_thread, use_worker_threads
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.web.workers import run_workers
-from yahtzee.interfaces.wording import GAME_NAMES, KIND_WORDS, NUMPY_NEEDED, RULES_WORDS
+from yahtzee.interfaces.wording import (GAME_NAMES, GAME_WORDS, KIND_WORDS, NUMPY_NEEDED,
+                                        RULES_WORDS)
 from yahtzee.players.kinds import COMPUTER, HUMAN, KINDS, PlayerKind, default_names, find_kind
 from yahtzee.storage.port import Storage
 from yahtzee.storage.problems import StorageError
@@ -217,7 +218,8 @@ def _seed(form: NewGame, kinds: tuple[PlayerKind, ...]) -> int | None:
 
 
 SEED_REFUSED = ("A chosen seed is for a game of one person (or of one screen): "
-                "the other players could not see it.")
+                "between people on their own screens, whoever chose it could foresee every "
+                "roll.")
 
 
 def parse_settings(body: bytes) -> Settings:
@@ -418,7 +420,8 @@ class WebTable:
         its socket (the page then uses its own origin).
         """
         return JSONResponse({
-            "games": [{"name": g, "label": GAME_NAMES[g]} for g in GAMES],
+            "games": [{"name": g, "label": GAME_NAMES[g], "description": GAME_WORDS[g]}
+                      for g in GAMES],
             "rules": sorted(RULES), "default_rules": OFFICIAL.name,
             "rule_sets": [{"name": name, "label": label, "description": description}
                           for name, (label, description) in RULES_WORDS.items()],
@@ -658,8 +661,14 @@ def bind(host: str, port: int, *, shared_port: bool = False,
 
 
 def address(sock: socket.socket) -> str:
-    """Return the page's address for a bound socket: ``http://127.0.0.1:8000/``."""
+    """Return the page's address for a bound socket: ``http://127.0.0.1:8000/``.
+
+    A socket bound to every interface is opened on this machine at its loopback
+    address (``0.0.0.0`` names no host a browser should ask for; the server
+    refuses it as a host name).
+    """
     host, port = sock.getsockname()[:2]
+    host = {"0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
 

@@ -134,6 +134,8 @@ function kindLabel(kind) {
 function describeChoices() {
   $("kinds-help").replaceChildren(...options.kinds.filter((k) => k.description).map(
     (k) => el("li", {}, el("b", {text: kindLabel(k)}), `: ${k.description}`)));
+  $("game-help").replaceChildren(...options.games.filter((g) => g.description).map(
+    (g) => el("li", {"data-game": g.name}, el("b", {text: g.label}), `: ${g.description}`)));
   $("rules-help").replaceChildren(...(options.rule_sets || []).map(
     (r) => el("li", {}, el("b", {text: r.label}), `: ${r.description}`)));
 }
@@ -161,6 +163,17 @@ function drawSeed() {
   setText($("seed-help"), allowed ? seedHint : SEED_OFF);
 }
 
+// "Add a player" is off at the most seats, "Remove the last" at one (a press did nothing there);
+// the keyboard's focus, on the pressed button if it goes off, moves to the other one.
+function drawSeatButtons(pressed = null) {
+  const count = document.querySelectorAll(".seat").length;
+  const add = $("add-seat");
+  const remove = $("remove-seat");
+  add.disabled = count >= options.max_players;
+  remove.disabled = count <= 1;
+  if (pressed !== null && pressed.disabled) (pressed === add ? remove : add).focus();
+}
+
 async function showSetup() {
   options = await patiently(() => api("/api/options"));
   const seats = $("seats");
@@ -170,22 +183,30 @@ async function showSetup() {
   for (const r of options.rules) $("rules").append(el("option", {value: r, text: ruleLabels[r] || r}));
   $("rules").value = options.default_rules;
   describeChoices();
+  const drawGameHelp = () => {   // the chosen game's line alone
+    for (const line of $("game-help").children) line.hidden = line.dataset.game !== $("game").value;
+  };
+  drawGameHelp();
   $("game").addEventListener("change", () => {
     $("rules").disabled = $("game").value !== "yahtzee";
     $("rules-help").hidden = $("rules").disabled;   // the rule sets are Yahtzee's alone
+    drawGameHelp();
   });
   $("add-seat").addEventListener("click", () => {
     const count = seats.querySelectorAll(".seat").length;
     if (count < options.max_players) seats.append(seatRow("human", count));
     drawSeed();
+    drawSeatButtons($("add-seat"));
   });
   $("remove-seat").addEventListener("click", () => {
     const rows = seats.querySelectorAll(".seat");
     if (rows.length > 1) rows[rows.length - 1].remove();
     drawSeed();
+    drawSeatButtons($("remove-seat"));
   });
   $("new-game-form").addEventListener("change", drawSeed);
   drawSeed();
+  drawSeatButtons();
   $("new-game-form").addEventListener("submit", (event) => {
     event.preventDefault();
     startGame(gameSettings(), $("setup-message"), $("new-game"));
@@ -227,12 +248,22 @@ function forgetGame(id) {
   localStorage.removeItem(`settings:${id}`);
 }
 
-function gameLine(s) {
+// When this browser last opened a game (at: ms since 1970): the time today, else day and time.
+function openedWords(at) {
+  const when = new Date(at);
+  const time = when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+  if (when.toDateString() === new Date().toDateString()) return `today at ${time}`;
+  return `${when.toLocaleDateString([], {day: "numeric", month: "short"})} at ${time}`;
+}
+
+// A kept game in words; when it was last opened tells apart two games of the same players.
+function gameLine(s, at = 0) {
   const names = s.players.map((p) => p.name);
   const who = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
   const where = s.started === false ? "waiting for players" : `round ${s.round} of ${s.rounds}`;
   const turn = mine(s) ? ", your turn" : "";
-  return `${s.title}: ${who}, ${where}${turn}`;
+  const opened = at > 0 ? `; last opened ${openedWords(at)}` : "";
+  return `${s.title}: ${who}, ${where}${turn}${opened}`;
 }
 
 // Asked all at once, before the form shows, so that nothing moves under the player's pointer.
@@ -249,8 +280,8 @@ async function showContinue() {
     if (s === null || s.phase === "over") return;
     const link = el("a", {href: `/game/${g.game}#${encodeURIComponent(g.secret)}`,
                           class: "button", "data-testid": `continue-${g.game}`, text: "Continue",
-                          "aria-label": `Continue ${gameLine(s)}`});
-    rows.push(el("li", {}, el("span", {text: gameLine(s)}), " ", link));
+                          "aria-label": `Continue ${gameLine(s, g.at)}`});
+    rows.push(el("li", {}, el("span", {text: gameLine(s, g.at)}), " ", link));
   });
   $("continue-list").replaceChildren(...rows);
   $("continue").hidden = rows.length === 0;
@@ -600,10 +631,40 @@ function statusText() {
 // The address others reach the server at (the server's word, else this page's own origin).
 let shareOrigin = location.origin;
 
-function copyButton(url, what) {
+// Put a text on the clipboard; return whether it went. Browsers give the Clipboard API only to
+// a secure page (https, or this machine's own address): at a network address over plain HTTP,
+// the very address friends are sent, the text is copied from a hidden field's selection.
+async function copyText(text) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch (error) { /* refused: try the selection below */ }
+  }
+  const field = el("textarea", {class: "copy-source", readonly: "readonly", "aria-hidden": "true",
+                                tabindex: "-1"});
+  field.value = text;
+  document.body.append(field);
+  field.select();
+  let copied = false;
+  try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
+  field.remove();
+  return copied;
+}
+
+// A link's Copy button: "Copied" once it is on the clipboard; where the browser copies nothing,
+// the link is selected, for the player to copy it themselves.
+function copyButton(url, what, link) {
   const copy = el("button", {type: "button", class: "copy", text: "Copy", "aria-label": `Copy ${what}`});
-  copy.addEventListener("click", () => {
-    if (navigator.clipboard) navigator.clipboard.writeText(url).then(() => { copy.textContent = "Copied"; }, () => {});
+  copy.addEventListener("click", async () => {
+    const copied = await copyText(url);
+    copy.focus();
+    if (copied) {
+      copy.textContent = "Copied";
+    } else {
+      window.getSelection().selectAllChildren(link);
+      copy.textContent = "Not copied: the link is selected";
+    }
   });
   return copy;
 }
@@ -642,11 +703,12 @@ function drawLinks() {
         // in the waiting room, a QR code for each seat still empty: a phone's camera opens it
         // (not for a loopback address, which a phone cannot open)
         const code = waiting && !joined && !local && window.QR ? window.QR.svg(url, `QR code of the link of seat ${seat} (${name})`) : null;
+        const anchor = el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url});
         list.append(el("li", {class: joined ? "joined" : "not-joined"},
                        el("span", {class: "seat-name", text: `Seat ${seat} (${name}${own ? ", you" : ""})`}),
                        el("span", {class: "seat-state", text: joined ? " joined " : " not here yet "}),
-                       el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url}), " ",
-                       copyButton(url, `the link of seat ${seat} (${name})`), ...(code ? [code] : [])));
+                       anchor, " ", copyButton(url, `the link of seat ${seat} (${name})`, anchor),
+                       ...(code ? [code] : [])));
       }
     }
     $("address-line").replaceChildren(...(local
@@ -712,6 +774,9 @@ function drawCoach() {
   const over = view.phase === "over";
   const chances = view.win_chances || [];
   $("coach-panel").hidden = !view.coach || over || waitingFor(view);   // no dice shown yet
+  // the legend's upper bonus and Yahtzee chances are Yahtzee's (Poker Dice has neither)
+  const yahtzee = yahtzeeCard(view.players[0]);
+  for (const part of document.querySelectorAll("#coach-panel .yahtzee-only")) part.hidden = !yahtzee;
   const advice = canPlay() && !view.rolling && view.advice ? view.advice : "";   // none for dice gone
   for (const id of ["advice", "advice-low"]) {   // the second sits under the card on a phone
     setText($(id), advice);
