@@ -5,6 +5,7 @@ abandoned games, long polls, and slow or idle connections on a real server.
 from __future__ import annotations
 
 import asyncio
+import gc
 import socket
 import threading
 import time
@@ -25,7 +26,8 @@ with warnings.catch_warnings():
 
 from yahtzee.interfaces.web.connections import server_config  # noqa: E402
 from yahtzee.interfaces.web.limits import DAY, Limits, Throttle  # noqa: E402
-from yahtzee.interfaces.web.server import BadRequest, WebTable, bind, make_app  # noqa: E402
+from yahtzee.interfaces.web.server import (YOUNG_OBJECTS, BadRequest, WebTable, bind,  # noqa: E402
+                                           collect_less_often, make_app)
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 
@@ -252,3 +254,17 @@ def test_a_client_holds_only_so_many_connections(running: Running) -> None:
     time.sleep(0.3)
     with httpx.Client() as client:
         assert client.get(f"http://127.0.0.1:{running.port}/api/options").status_code == 200
+
+
+def test_a_server_collects_garbage_less_often_and_never_over_what_its_start_made() -> None:
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    made_at_start = [{"a container": [1, 2]}]
+    try:
+        collect_less_often()
+        assert gc.get_threshold() == (YOUNG_OBJECTS, before[1], before[2])
+        assert gc.get_freeze_count() >= frozen + 3  # the list, the dict and the inner list
+        assert YOUNG_OBJECTS > before[0]
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+        del made_at_start
