@@ -218,7 +218,8 @@ def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
             "X-Seat-Secret": first, **JSON}), 413,
          f"A request may hold at most {MAX_BODY} bytes."),
         (move(client, "0" * 32, first, action="roll"), 404,
-         "No game has this address (it may have ended and been filed)."),
+         "No game has this address. Check the link: a game nobody moves in is deleted "
+         "after 7 days (15 minutes if it never began)."),
         (move(client, "../../etc/passwd", first, action="roll"), 404, None),
     ]
     for answer, status, message in refusals:
@@ -441,7 +442,8 @@ def test_the_host_starts_anyway_and_no_one_else_may(client: TestClient) -> None:
         (client.post(f"/api/games/{game}/start", json=[], headers={
             "X-Seat-Secret": ann}), 400, "A start is a JSON object."),
         (start(client, "0" * 32, ann), 404,
-         "No game has this address (it may have ended and been filed)."),
+         "No game has this address. Check the link: a game nobody moves in is deleted "
+         "after 7 days (15 minutes if it never began)."),
     ]
     for answer, status, message in refusals:
         assert (answer.status_code, answer.json()) == (status, {"error": message})

@@ -15,13 +15,21 @@ from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
 from yahtzee.domain.card import MenuItem, Variant
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
+from yahtzee.interfaces.web.limits import DAY, MINUTE, Limits
 from yahtzee.interfaces.wording import (faces, game_name_and_rules, joker_text, keep_advice_with,
                                         luck_line, move_text, percent, profile_text, reroll_text,
                                         winner_line)
 from yahtzee.solver.coach import BoxAdvice, KeepAdvice
 
+_KEPT = Limits()
+MISSING_GAME = (f"No game has this address. Check the link: a game nobody moves in is deleted "
+                f"after {_KEPT.idle_for / DAY:.0f} days ({_KEPT.fresh_for / MINUTE:.0f} minutes "
+                f"if it never began).")
+"""The answer for an address of no game: a finished game stays at its address (its last
+view), so a link that leads nowhere was mistyped, or its game was given up and deleted."""
+
 DENIALS = {
-    Denial.UNKNOWN_GAME: (404, "No game has this address (it may have ended and been filed)."),
+    Denial.UNKNOWN_GAME: (404, MISSING_GAME),
     Denial.NOT_YOUR_SEAT: (403, "This link does not play a seat of this game."),
     Denial.NOT_YOUR_TURN: (409, "It is not your turn."),
     Denial.COMPUTER_TURN: (409, "The computer is playing; wait for your turn."),
