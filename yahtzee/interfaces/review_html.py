@@ -69,7 +69,8 @@ caption { text-align: left; padding: .3rem .5rem; color: var(--muted); }
 th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: left;
          vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
-td.dice, td.box, table.turns th[scope="row"] { white-space: nowrap; }
+td.box, table.turns th[scope="row"], span.roll { white-space: nowrap; }
+@media (max-width: 40rem) { td.dice { white-space: nowrap; } }  /* a phone scrolls the table */
 tr.costly td, tr.costly th { background: #fdf0ec; }
 table.turns { min-width: 62rem; }
 td.better { min-width: 18rem; }
@@ -251,16 +252,28 @@ def player_section(review: Review, seat: int, top: float) -> str:
             f'<p class="note">Biggest mistakes:</p><ul>{"".join(items)}</ul>{luck}</section>')
 
 
+def _unbroken(dice: str) -> str:
+    """Return one roll's or keep's faces as HTML that a line never breaks inside.
+
+    A cell of several rolls may wrap between them (after an arrow or a
+    slash: the joins put a no-break space before these) where the table is
+    short of room, as a Poker Dice game's ``10`` faces make it, but never
+    inside a roll.
+    """
+    return f'<span class="roll">{esc(dice)}</span>'
+
+
 def _turn_cells(row: TurnRow, review: Review) -> str:
     """Return the cells of one turn's row after its round and player."""
     variant = review.variant
-    rolls = " \u2192 ".join(faces(dice, variant) for dice in row.rolls)
-    keeps = " / ".join(faces(kept, variant) or "none" for kept in row.keeps) or "\u2013"
+    rolls = "\u00a0\u2192 ".join(_unbroken(faces(dice, variant)) for dice in row.rolls)
+    keeps = "\u00a0/ ".join(_unbroken(faces(kept, variant) or "none")
+                            for kept in row.keeps) or "\u2013"
     better = "; ".join(better_moves(row, variant)) or "\u2013"
     chance = "\u2013" if row.chance is None else f"{row.chance * 100:.0f}%"
     scored = f"{row.box} ({row.points})" if row.box else "\u2013"
-    return (f'<td class="num">{chance}</td><td class="dice">{esc(rolls)}</td>'
-            f'<td class="dice">{esc(keeps)}</td><td class="box">{esc(scored)}</td>'
+    return (f'<td class="num">{chance}</td><td class="dice">{rolls}</td>'
+            f'<td class="dice">{keeps}</td><td class="box">{esc(scored)}</td>'
             f'<td class="better">{esc(better)}</td>'
             f'<td class="num">{row.cost:.1f}</td><td class="num">{signed(row.luck)}</td>')
 
