@@ -170,6 +170,25 @@ def test_a_game_alone_is_reviewed_without_win_chances(
     assert "win" not in text.lower().replace("window", "")
 
 
+def test_the_computers_point_trades_are_not_called_blunders(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The computer playing to win gives up points on purpose: its list of "mistakes" says so,
+    and only its list (the greedy computer's and the person's are plain mistakes)."""
+    target = tmp_path / "review.html"
+    status, _, err = run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    text = target.read_text(encoding="utf-8")
+    sections = dict(re.findall(r'<section class="player" aria-label="([^"]*)">(.*?)</section>',
+                               text))
+    assert list(sections) == ["&lt;Ann &amp; &quot;Bo&quot;&gt;", "Greedy", "Comp"]
+    told = ("Comp plays to win, not for the most points: it gave up these points on purpose, "
+            "for a better chance to win.")
+    assert [told in part for part in sections.values()] == [False, False, True]
+    trades = sections["Comp"].split(told)[1]
+    assert trades.startswith("</p><ul><li>Round ") and "points more on average" in trades
+
+
 def test_analyze_draws_the_chances_in_80_columns(
         played: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -22,6 +22,7 @@ from yahtzee.interfaces.review import (Review, Swing, TurnRow, better_moves, mis
                                        roll_words, swing_words)
 from yahtzee.interfaces.wording import (faces, game_name_and_rules, local_time, luck_line,
                                         luck_tenths)
+from yahtzee.players.kinds import COMPUTER
 from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.stats import Bucket
 
@@ -234,12 +235,21 @@ def luck_bar(a: PlayerAnalysis, top: float) -> str:
 
 
 def player_section(review: Review, seat: int, top: float) -> str:
-    """Return one player's part: the luck line, its bars and the game's story in words."""
+    """Return one player's part: the luck line, its bars and the game's story in words.
+
+    The computer that plays to win gives up expected points on purpose when
+    that raises its chance to win: against others, its list of mistakes
+    says so, lest they be read as blunders.
+    """
     a = review.analyses[seat]
     variant = review.variant
     items = [f"<li>{esc(mistake_words(m, variant))}</li>" for m in a.costliest()]
+    traded = ""
     if not items:
         items = ["<li>Every decision was the best one there was.</li>"]
+    elif versus(review) and review.game.players[seat].kind == COMPUTER.name:
+        traded = (f'<p class="note">{esc(a.name)} plays to win, not for the most points: it '
+                  "gave up these points on purpose, for a better chance to win.</p>")
     ranked = review.rolls_ranked(seat)
     luck = ""
     if ranked:
@@ -251,7 +261,8 @@ def player_section(review: Review, seat: int, top: float) -> str:
             f'<p class="note">Optimal play expects {a.optimum:.1f} points from an empty card; '
             f"the dice gave {signed(luck_tenths(a) / 10)} against that, and the decisions gave up "
             f"{a.total_cost:.1f} expected points.</p>"
-            f'<p class="note">Biggest mistakes:</p><ul>{"".join(items)}</ul>{luck}</section>')
+            f'<p class="note">Biggest mistakes:</p>{traded}<ul>{"".join(items)}</ul>{luck}'
+            "</section>")
 
 
 def _unbroken(dice: str) -> str:
