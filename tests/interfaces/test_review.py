@@ -149,6 +149,46 @@ def test_analyze_html_writes_one_self_contained_review(
     assert_rows_add_up(page, json.loads(report))
 
 
+def test_a_game_alone_is_reviewed_without_win_chances(
+        official: Solution, official_moments: Moments, data: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Alone, a player has no chance to win: no chart, no column of dashes, no word of them."""
+    status, _, err = run_cli(["--players", "human", "--names", "Solo", "--rules", "official",
+                              "--seed", "6"], script(13), monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    target = tmp_path / "review.html"
+    status, _, err = run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    text = target.read_text(encoding="utf-8")
+    page = parse(text)
+    assert page.charts == 0 and len(page.rows) == 13
+    heads = re.findall(r'<th scope="col"[^>]*>([^<]*)</th>', text)
+    assert heads == ["Round", "Player", "Rolls", "Kept", "Scored", "Better move", "Cost",
+                     "Luck"]
+    row = re.search(r'<tr data-testid="turn-1-1"[^>]*>(.*?)</tr>', text)
+    assert row is not None and row.group(1).count("<td") + row.group(1).count("<th") == 8
+    assert "win" not in text.lower().replace("window", "")
+
+
+def test_the_computers_point_trades_are_not_called_blunders(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The computer playing to win gives up points on purpose: its list of "mistakes" says so,
+    and only its list (the greedy computer's and the person's are plain mistakes)."""
+    target = tmp_path / "review.html"
+    status, _, err = run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    text = target.read_text(encoding="utf-8")
+    sections = dict(re.findall(r'<section class="player" aria-label="([^"]*)">(.*?)</section>',
+                               text))
+    assert list(sections) == ["&lt;Ann &amp; &quot;Bo&quot;&gt;", "Greedy", "Comp"]
+    told = ("Comp plays to win, not for the most points: it gave up these points on purpose, "
+            "for a better chance to win.")
+    assert [told in part for part in sections.values()] == [False, False, True]
+    trades = sections["Comp"].split(told)[1]
+    assert trades.startswith("</p><ul><li>Round ") and "points more on average" in trades
+
+
 def test_analyze_draws_the_chances_in_80_columns(
         played: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

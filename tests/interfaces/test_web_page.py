@@ -745,3 +745,55 @@ def test_the_end_explains_only_what_the_game_had(browser: Browser, server: Serve
     assert link.startswith("Review this game:") and "every turn" in link
     assert ("win chances" in link) == chances_named
     page.context.close()
+
+
+LINE_TOPS = """(items) => items.map((item) => {
+  const tops = [];   // [place in the text, top of its line] for each character but blanks
+  let text = "";
+  const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i += 1) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const top = Math.round(range.getBoundingClientRect().top);
+      if (node.data[i].trim()) tops.push([text.length, top]);
+      text += node.data[i];
+    }
+  }
+  const start = text.indexOf(": ") + 2;   // the formula: what follows the name
+  return [text, new Set(tops.map((t) => t[1])).size,
+          new Set(tops.filter((t) => t[0] >= start).map((t) => t[1])).size,
+          item.scrollWidth <= item.clientWidth];
+})"""
+"""For each item: its text, how many lines it takes, how many the formula after the name takes,
+and whether it is inside its box."""
+
+
+def test_the_end_s_luck_lines_break_between_the_name_and_the_formula_if_at_all(
+        browser: Browser, server: Server, screens: Path) -> None:
+    """Each line splitting a score is one line on a laptop; on a phone the name may stand on
+    its own line, but the formula is not cut, except before the luck on the narrowest phones;
+    nothing runs out of the box (the game's state is the server's own, faked finished)."""
+    lines = ["Player 1: 231 = 254.6 expected + 12.3 luck - 35.9 decisions",
+             "Computer: 262 = 254.6 expected + 7.4 luck - 0.0 decisions"]
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    hook(page, "die-1").wait_for()
+    finished = server.state(page)
+    finished.update(phase="over", turn=None, turn_name=None, dice=[], saved=[],
+                    winner="Computer wins with 262 points", luck=lines,
+                    version=finished["version"] + 100)
+    page.route("**/api/games/*", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(finished)))
+    page.reload()
+    hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS)
+    for width, height, most, cut in ((1280, 800, 1, 1), (390, 844, 2, 1), (320, 640, 3, 2)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.locator("#luck").scroll_into_view_if_needed()
+        page.screenshot(path=str(screens / f"end-luck-{width}x{height}.png"))
+        shown = page.eval_on_selector_all("#luck li", LINE_TOPS)
+        assert [text for text, _, _, _ in shown] == lines
+        assert all(count <= most and formula <= cut and inside
+                   for _, count, formula, inside in shown), (width, shown)
+    page.context.close()

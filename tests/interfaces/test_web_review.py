@@ -167,3 +167,26 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
     problems = (axe_violations(browser, server.url + "history")
                 + axe_violations(browser, server.url + "game/2/review"))
     assert problems == [], "\n".join(problems)
+
+
+def test_a_poker_dice_games_table_of_turns_fits_a_laptops_screen(
+        browser: Browser, server: Server, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Poker Dice's faces ("10 10 K 10 J") make long rolls: the rows wrap between two rolls of
+    a turn rather than push Cost and Luck out of sight at 1280 wide, and a phone still scrolls
+    the table sideways with each turn's rolls on one line."""
+    status, _, err = run_cli(["--game", "poker-dice", "--players", "computer,greedy",
+                              "--seed", "2"], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server.url + "game/1/review")
+    hook(page, "win-chart").wait_for()
+    assert "Poker Dice" in page.locator("h1").inner_text()
+    for width, _ in SIZES.values():
+        page.set_viewport_size({"width": width, "height": 800})
+        scroll, room = page.eval_on_selector("div.scroll", "e => [e.scrollWidth, e.clientWidth]")
+        assert (scroll <= room) == (width > 1000), (width, scroll, room)
+        rolls = page.eval_on_selector_all("table.turns span.roll", """spans => spans.map(
+            (span) => span.getClientRects().length)""")
+        assert len(rolls) > 36 and set(rolls) == {1}, (width, rolls)  # no roll cut in two
+    page.close()

@@ -5,10 +5,12 @@ a whole page: the win-chance chart (one line per player, the turns that
 moved a chance most marked, the lines' start and end values in words), each
 player's ``final = optimum + luck - decisions`` as a small bar chart with the
 biggest mistakes and the luckiest and unluckiest rolls in plain words, and a
-row per turn and player.  ``analyze --html`` writes it with its style sheet
-inline; the browser table serves it with the style sheet as a file, since
-its content security policy refuses inline styles.  Nothing here runs a
-script or fetches anything; every text from a player is escaped.
+row per turn and player.  A game of one player has no win chances, so its
+review leaves out the chart and the table's column of them.  ``analyze
+--html`` writes it with its style sheet inline; the browser table serves it
+with the style sheet as a file, since its content security policy refuses
+inline styles.  Nothing here runs a script or fetches anything; every text
+from a player is escaped.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from yahtzee.interfaces.review import (Review, Swing, TurnRow, better_moves, mis
                                        roll_words, swing_words)
 from yahtzee.interfaces.wording import (faces, game_name_and_rules, local_time, luck_line,
                                         luck_tenths)
+from yahtzee.players.kinds import COMPUTER
 from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.stats import Bucket
 
@@ -69,7 +72,8 @@ caption { text-align: left; padding: .3rem .5rem; color: var(--muted); }
 th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: left;
          vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
-td.dice, td.box, table.turns th[scope="row"] { white-space: nowrap; }
+td.box, table.turns th[scope="row"], span.roll { white-space: nowrap; }
+@media (max-width: 40rem) { td.dice { white-space: nowrap; } }  /* a phone scrolls the table */
 tr.costly td, tr.costly th { background: #fdf0ec; }
 table.turns { min-width: 62rem; }
 td.better { min-width: 18rem; }
@@ -231,12 +235,21 @@ def luck_bar(a: PlayerAnalysis, top: float) -> str:
 
 
 def player_section(review: Review, seat: int, top: float) -> str:
-    """Return one player's part: the luck line, its bars and the game's story in words."""
+    """Return one player's part: the luck line, its bars and the game's story in words.
+
+    The computer that plays to win gives up expected points on purpose when
+    that raises its chance to win: against others, its list of mistakes
+    says so, lest they be read as blunders.
+    """
     a = review.analyses[seat]
     variant = review.variant
     items = [f"<li>{esc(mistake_words(m, variant))}</li>" for m in a.costliest()]
+    traded = ""
     if not items:
         items = ["<li>Every decision was the best one there was.</li>"]
+    elif versus(review) and review.game.players[seat].kind == COMPUTER.name:
+        traded = (f'<p class="note">{esc(a.name)} plays to win, not for the most points: it '
+                  "gave up these points on purpose, for a better chance to win.</p>")
     ranked = review.rolls_ranked(seat)
     luck = ""
     if ranked:
@@ -248,19 +261,38 @@ def player_section(review: Review, seat: int, top: float) -> str:
             f'<p class="note">Optimal play expects {a.optimum:.1f} points from an empty card; '
             f"the dice gave {signed(luck_tenths(a) / 10)} against that, and the decisions gave up "
             f"{a.total_cost:.1f} expected points.</p>"
-            f'<p class="note">Biggest mistakes:</p><ul>{"".join(items)}</ul>{luck}</section>')
+            f'<p class="note">Biggest mistakes:</p>{traded}<ul>{"".join(items)}</ul>{luck}'
+            "</section>")
+
+
+def _unbroken(dice: str) -> str:
+    """Return one roll's or keep's faces as HTML that a line never breaks inside.
+
+    A cell of several rolls may wrap between them (after an arrow or a
+    slash: the joins put a no-break space before these) where the table is
+    short of room, as a Poker Dice game's ``10`` faces make it, but never
+    inside a roll.
+    """
+    return f'<span class="roll">{esc(dice)}</span>'
+
+
+def versus(review: Review) -> bool:
+    """Whether the game had two players or more: alone, a player has no chance to win."""
+    return len(review.analyses) > 1
 
 
 def _turn_cells(row: TurnRow, review: Review) -> str:
-    """Return the cells of one turn's row after its round and player."""
+    """Return the cells of one turn's row after its round and player (no win chance alone)."""
     variant = review.variant
-    rolls = " \u2192 ".join(faces(dice, variant) for dice in row.rolls)
-    keeps = " / ".join(faces(kept, variant) or "none" for kept in row.keeps) or "\u2013"
+    rolls = "\u00a0\u2192 ".join(_unbroken(faces(dice, variant)) for dice in row.rolls)
+    keeps = "\u00a0/ ".join(_unbroken(faces(kept, variant) or "none")
+                            for kept in row.keeps) or "\u2013"
     better = "; ".join(better_moves(row, variant)) or "\u2013"
     chance = "\u2013" if row.chance is None else f"{row.chance * 100:.0f}%"
     scored = f"{row.box} ({row.points})" if row.box else "\u2013"
-    return (f'<td class="num">{chance}</td><td class="dice">{esc(rolls)}</td>'
-            f'<td class="dice">{esc(keeps)}</td><td class="box">{esc(scored)}</td>'
+    chance_cell = f'<td class="num">{chance}</td>' if versus(review) else ""
+    return (f'{chance_cell}<td class="dice">{rolls}</td>'
+            f'<td class="dice">{keeps}</td><td class="box">{esc(scored)}</td>'
             f'<td class="better">{esc(better)}</td>'
             f'<td class="num">{row.cost:.1f}</td><td class="num">{signed(row.luck)}</td>')
 
@@ -281,11 +313,13 @@ def turn_table(review: Review) -> str:
         f'data-luck="{row.luck:.6f}"{costly if row.mistakes() else ""}>'
         f'<td class="num">{row.round}</td><th scope="row">{esc(names[row.seat])}</th>'
         f"{_turn_cells(row, review)}</tr>" for row in rows)
+    chance = (("Win %", ' class="num"'),) if versus(review) else ()
     head = "".join(f'<th scope="col"{c}>{t}</th>' for t, c in (
-        ("Round", ' class="num"'), ("Player", ""), ("Win %", ' class="num"'), ("Rolls", ""),
+        ("Round", ' class="num"'), ("Player", ""), *chance, ("Rolls", ""),
         ("Kept", ""), ("Scored", ""), ("Better move", ""), ("Cost", ' class="num"'),
         ("Luck", ' class="num"')))
-    return ('<p class="note">Win %: the chance to win as the turn began. Cost: expected '
+    told = "Win %: the chance to win as the turn began. " if versus(review) else ""
+    return (f'<p class="note">{told}Cost: expected '
             'points given up against optimal play. Luck: points the rolls gave against what '
             'was expected. The table scrolls sideways on a narrow screen.</p>'
             '<div class="scroll" tabindex="0" role="region" aria-label="Table of every turn">'
@@ -311,16 +345,20 @@ def game_heading(review: Review) -> str:
 
 
 def review_main(review: Review) -> str:
-    """Return the review's content: results, the win chart, each player's story, every turn."""
+    """Return the review's content: results, the win chart, each player's story, every turn.
+
+    A game of one player has no win chances: no chart, no column of them.
+    """
     top = max(max(a.optimum, a.optimum + a.luck, a.final) for a in review.analyses) * 1.2
     players = "".join(player_section(review, seat, top) for seat in range(len(review.analyses)))
     recomputed = ("" if review.recorded or len(review.analyses) < 2 else
                   '<p class="note">These chances were worked out again from the moves; '
                   "the game was filed without them.</p>")
+    chances = ('<section aria-labelledby="chances"><h2 id="chances">Win chances</h2>'
+               f"{win_chart(review)}{recomputed}</section>" if versus(review) else "")
     return (f'<section aria-labelledby="results"><h2 id="results">Final scores</h2>'
             f"{results_list(review)}</section>"
-            f'<section aria-labelledby="chances"><h2 id="chances">Win chances</h2>'
-            f"{win_chart(review)}{recomputed}</section>"
+            f"{chances}"
             f'<section aria-labelledby="scores"><h2 id="scores">How each score came about</h2>'
             f'<p class="note">final score = what optimal play expects + luck of the dice '
             f'\u2212 cost of the decisions</p><div class="players">{players}</div></section>'

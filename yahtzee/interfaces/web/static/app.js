@@ -792,6 +792,18 @@ function drawCoach() {
   }
 }
 
+// "Ann: 231 = 254.6 expected + 12.3 luck - 35.9 decisions": the name, then the formula in one
+// piece, so that a narrow screen puts the formula under the name rather than cut it anywhere;
+// a screen too narrow even for that breaks it once, before the luck
+function luckItem(line) {
+  const parts = /^(.*:) (\d+ = .*)$/.exec(line);
+  if (!parts) return el("li", {text: line});
+  const terms = /^(.* expected) (.*)$/.exec(parts[2]) || [null, parts[2]];
+  const pieces = terms.slice(1).filter(Boolean).map((text) => el("span", {text}));
+  const formula = el("span", {class: "formula"}, ...pieces.flatMap((piece, i) => (i ? [" ", piece] : [piece])));
+  return el("li", {}, el("span", {text: parts[1]}), " ", formula);
+}
+
 function drawEnd() {
   const over = view.phase === "over";
   $("end").hidden = !over;
@@ -803,7 +815,7 @@ function drawEnd() {
   if ($("end").dataset.key !== key) {
     $("end").dataset.key = key;
     $("standings").replaceChildren(...ranked.map((p) => el("li", {text: `${p.name}: ${p.total} points`})));
-    $("luck").replaceChildren(...(view.luck || []).map((line) => el("li", {text: line})));
+    $("luck").replaceChildren(...(view.luck || []).map(luckItem));
   }
   $("luck-box").hidden = !(view.luck && view.luck.length);
   // the win chances, and a computer that trades points for them, are a matter of two or more
