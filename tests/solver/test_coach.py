@@ -20,9 +20,10 @@ from yahtzee.domain.card import Card
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.domain.rules import OFFICIAL, Rules
 from yahtzee.engine.moves import Move
+from yahtzee.engine.records import Decision
 from yahtzee.engine.engine import TurnView
 from yahtzee.interfaces.console import Console
-from yahtzee.interfaces.review import analysis_json
+from yahtzee.interfaces.review import analysis_json, mistake_words
 from yahtzee.interfaces.wording import keep_text, move_text
 from yahtzee.players.kinds import EXPECTED
 from yahtzee.players.players import ComputerPlayer, Strategy
@@ -185,6 +186,26 @@ def test_the_analysis_prints_three_lines_and_exports_json(official: Solution) ->
         assert player["total_cost"] == pytest.approx(analysis.total_cost)
         assert {"round", "rolls_left", "dice", "choice", "best", "cost"} <= set(
             player["decisions"][0])
+
+
+def test_a_roll_where_scoring_was_best_names_the_box_the_review_would_score(
+        official: Solution) -> None:
+    straight = (2, 3, 4, 5, 6)
+    rolled = Decision(1, 0, straight, (False,) * 5, 2, "roll")
+    scored = Decision(1, 0, straight, (False,) * 5, 2, "score")
+    coach = official_coach(official)
+    [[roll]] = [a.decisions for a in coach.analyze(["Ann"], [rolled])]
+    assert roll.best == Keep(straight, 5) and roll.best_box == "Large Straight"
+    assert roll.cost > 10
+    assert mistake_words(roll, VARIANT) == (
+        f"Round 1, after the first roll (2 3 4 5 6): kept nothing and rolled; score Large "
+        f"Straight now was worth {roll.cost:.1f} points more on average.")
+    assert move_text(roll.best, VARIANT) == "score now"  # the console's words stay
+    [[score]] = [a.decisions for a in coach.analyze(["Ann"], [scored])]
+    assert score.best_box == "Large Straight" and score.cost == 0
+    kept = Decision(1, 0, (1, 1, 1, 2, 6), (True, True, True, False, False), 2, "roll")
+    [[keep]] = [a.decisions for a in coach.analyze(["Ann"], [kept])]
+    assert keep.best_box is None  # three ones and two re-rolls: roll on
 
 
 def test_analyze_judges_a_finished_game_of_the_history(official: Solution, solver_cache: Path,

@@ -214,10 +214,21 @@ def mistake_words(a: Assessment, variant: Variant) -> str:
         done = ("scored these dice" if a.choice.scores_now
                 else f"kept {faces(a.choice.values, variant) or 'nothing'} and rolled")
         return (f"Round {a.round}, {stage_words(a)} ({dice}): {done}; "
-                f"{move_text(a.best, variant)} was worth {a.cost:.1f} points more on average.")
+                f"{best_words(a, variant)} was worth {a.cost:.1f} points more on average.")
     return (f"Round {a.round}, scoring {dice}: chose {a.choice.name}; "
             f"{a.best.name if not isinstance(a.best, Keep) else move_text(a.best, variant)} "
             f"was worth {a.cost:.1f} points more on average.")
+
+
+def best_words(a: Assessment, variant: Variant) -> str:
+    """Return the better move in words, naming the box where it was to score now.
+
+    ``score Large Straight now`` rather than the console's ``score now``: the
+    review shows a decision long after its dice, with no box advice beside it.
+    """
+    if isinstance(a.best, Keep) and a.best.scores_now and a.best_box is not None:
+        return f"score {a.best_box} now"
+    return move_text(a.best, variant)
 
 
 def roll_words(roll: RollLuck, variant: Variant) -> str:
@@ -229,7 +240,7 @@ def roll_words(roll: RollLuck, variant: Variant) -> str:
 
 def better_moves(row: TurnRow, variant: Variant) -> list[str]:
     """Return the better move at each of the turn's costly decisions, with its cost."""
-    return [f"{stage_words(a)}: {move_text(a.best, variant)} (cost {a.cost:.1f})"
+    return [f"{stage_words(a)}: {best_words(a, variant)} (cost {a.cost:.1f})"
             for a in row.mistakes()]
 
 

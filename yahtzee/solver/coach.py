@@ -119,6 +119,9 @@ class Assessment:
     best: Move
     expected_choice: float
     expected_best: float
+    best_box: str | None = None
+    """When the best move was to stop rolling and score: the box the strategy scores the dice
+    in (the review names it: ``score Large Straight now``); None otherwise."""
 
     @property
     def cost(self) -> float:
@@ -420,8 +423,9 @@ class Coach:
         else:
             kept = tuple(sorted(v for v, s in zip(d.dice, d.saved) if s))
         n = len(d.dice)
+        box = str(position.box()) if len(best) == n else None
         return Assessment(d.round, d.seat, d.rolls_left, d.dice, Keep(kept, n), Keep(best, n),
-                          values[kept], values[best])
+                          values[kept], values[best], box)
 
     def _judge_box(self, card: Card, d: Decision) -> Assessment:
         """Judge a scoring choice."""
