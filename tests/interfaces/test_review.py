@@ -11,6 +11,7 @@ import pytest
 
 from tests.helpers import run_cli
 from yahtzee.interfaces.review_html import calibration_chart, histogram_chart
+from yahtzee.interfaces.wording import name_and_kind
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
 from yahtzee.storage.stats import Bucket
@@ -145,8 +146,22 @@ def test_analyze_html_writes_one_self_contained_review(
     assert "<Ann" not in text and "&lt;Ann &amp; &quot;Bo&quot;&gt;" in text
     assert re.search(r"&lt;Ann &amp; &quot;Bo&quot;&gt;: 33% at the start, \d+% at the start "
                      r"of round 13, (lost|won|tied)", text)
+    # each player with its kind as the new-game form names it, unless the name says it
+    results = re.search(r'<h2 id="results">Final scores</h2><ul>(.*?)</ul>', text)
+    assert results is not None
+    assert [re.sub(r":.*", "", item) for item in re.findall(r"<li>(.*?)</li>", results[1])] == [
+        "&lt;Ann &amp; &quot;Bo&quot;&gt; (person)", "Greedy", "Comp (computer)"]
     _, report, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
     assert_rows_add_up(page, json.loads(report))
+
+
+def test_a_player_is_named_with_its_kind_as_the_form_names_it() -> None:
+    assert name_and_kind("Ann", "human") == "Ann (person)"
+    assert name_and_kind("Computer", "computer") == "Computer"
+    assert name_and_kind("computer 2", "computer") == "computer 2"
+    assert name_and_kind("Computers", "computer") == "Computers (computer)"
+    assert name_and_kind("Bo", "optimal") == "Bo (expected)"  # an alias: the kind's own label
+    assert name_and_kind("Old", "robot") == "Old (robot)"  # a kind no longer known
 
 
 def test_a_game_alone_is_reviewed_without_win_chances(

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from yahtzee.interfaces.review import (Review, Swing, TurnRow, better_moves, mistake_words,
                                        roll_words, swing_words)
 from yahtzee.interfaces.wording import (faces, game_name_and_rules, local_time, luck_line,
-                                        luck_tenths)
+                                        luck_tenths, name_and_kind)
 from yahtzee.players.kinds import COMPUTER
 from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.stats import Bucket
@@ -333,7 +333,8 @@ def results_list(review: Review) -> str:
     for player in review.game.players:
         won = ' <span class="won">winner</span>' if player.winner and len(
             review.game.players) > 1 else ""
-        items.append(f"<li>{esc(player.name)} ({esc(player.kind)}): {player.total}{won}</li>")
+        items.append(f"<li>{esc(name_and_kind(player.name, player.kind))}: "
+                     f"{player.total}{won}</li>")
     return f'<ul>{"".join(items)}</ul>'
 
 

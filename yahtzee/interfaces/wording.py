@@ -21,7 +21,7 @@ from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
 from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.engine.records import GameRecord
 from yahtzee.players.kinds import (CASUAL, COMPUTER, EXPECTED, GREEDY, HUMAN, NOVICE, SKILLED,
-                                   PlayerKind)
+                                   PlayerKind, find_kind)
 from yahtzee.solver.coach import BoxAdvice, Keep, KeepAdvice, Move, PlayerAnalysis
 from yahtzee.storage.snapshot import record_variant
 
@@ -42,6 +42,22 @@ KIND_WORDS: dict[PlayerKind, tuple[str, str]] = {
     GREEDY: ("Greedy", "takes the most points now"),
 }
 """Each player kind as the browser's form shows it: its label and what it does, in one line."""
+
+
+def name_and_kind(name: str, kind: str) -> str:
+    """Return a player as the browser's pages list them: ``Ann (person)``, ``Computer``.
+
+    The kind is named as the new-game form names it (``KIND_WORDS``), in
+    lower case, and left out where the name says it already (``Computer``,
+    ``Greedy 2``); a kind this program does not know is shown as filed.
+    """
+    found = find_kind(kind)
+    label = KIND_WORDS[found][0] if found in KIND_WORDS else kind
+    if name.casefold() == label.casefold() or name.casefold().startswith(label.casefold() + " "):
+        return name
+    return f"{name} ({label.lower()})"
+
+
 GAME_WORDS = {
     YAHTZEE: "five dice, 13 rounds, 13 boxes: Ones to Sixes, then Three of a Kind to Chance",
     POKER_DICE_NAME: ("five dice of faces 9, 10, J, Q, K and A, 9 rounds, 9 boxes (One Pair to "

@@ -35,7 +35,8 @@ from yahtzee.interfaces.review import Review, make_review
 from yahtzee.interfaces.review_html import (REVIEW_CSS, calibration_chart, esc, histogram_chart,
                                             page, review_document)
 from yahtzee.interfaces.web.threads import in_thread
-from yahtzee.interfaces.wording import NUMPY_NEEDED, game_name_and_rules, local_time
+from yahtzee.interfaces.wording import (NUMPY_NEEDED, game_name_and_rules, local_time,
+                                        name_and_kind)
 from yahtzee.storage.history import HistoryGame, game_label, predictions, results_of
 from yahtzee.storage.port import Storage, open_storage
 from yahtzee.storage.problems import StorageError, StorageProblems
@@ -79,7 +80,8 @@ def label_words(label: str) -> str:
 
 def game_entry(game: HistoryGame) -> str:
     """Return one finished game of the list: a link to its review and its players' results."""
-    players = ", ".join(f"{esc(p.name)} ({esc(p.kind)}) {p.total}" for p in game.players)
+    players = ", ".join(f"{esc(name_and_kind(p.name, p.kind))} {p.total}"
+                        for p in game.players)
     leaders = [p.name for p in game.players if p.winner]
     if len(game.players) < 2:
         result = ""
