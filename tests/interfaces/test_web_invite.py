@@ -23,7 +23,7 @@ from tests.interfaces.test_web_browser import WAIT_MS, hook
 from tests.interfaces import test_web_page
 from tests.interfaces.test_web_page import Server, accessible, new_page
 
-from playwright.sync_api import Browser, Locator, Page  # noqa: E402
+from playwright.sync_api import Browser, Dialog, Locator, Page  # noqa: E402
 
 
 screens = test_web_page.screens
@@ -268,6 +268,30 @@ def test_two_games_of_the_same_players_are_told_apart_on_the_start_page(
     assert lines[1] == f"{said}{day} at {time}"
     link = ann.locator("#continue-list li a").nth(1)
     assert link.get_attribute("aria-label") == f"Continue {lines[1]}"
+    # a game is taken off the list only once the player agrees (its link is the seat's key)
+    first = ann.locator("#continue-list li a").first.get_attribute("data-testid")
+    game = str(first).removeprefix("continue-")
+    asked: list[str] = []
+
+    def say_no(dialog: Dialog) -> None:
+        """Note the question and answer no."""
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    ann.once("dialog", say_no)
+    hook(ann, f"drop-{game}").click()
+    assert asked and "forgotten" in asked[0]
+    assert ann.locator("#continue-list li").count() == 2
+    ann.once("dialog", lambda dialog: dialog.accept())  # yes
+    hook(ann, f"drop-{game}").click()
+    assert ann.locator("#continue-list li > span").all_inner_texts() == [lines[1]]
+    assert ann.evaluate("() => document.activeElement.dataset.testid").startswith("continue-")
+    kept = ann.evaluate("() => JSON.parse(localStorage.getItem('games')).map((g) => g.game)")
+    assert game not in kept and len(kept) == 1
+    assert ann.evaluate(f"() => localStorage.getItem('links:{game}')") is None
+    ann.goto(server.url)  # gone for good from this browser's list
+    ann.locator("#continue-list li").first.wait_for(timeout=WAIT_MS)
+    assert ann.locator("#continue-list li > span").all_inner_texts() == [lines[1]]
     ann.context.close()
 
 

@@ -281,10 +281,26 @@ async function showContinue() {
     const link = el("a", {href: `/game/${g.game}#${encodeURIComponent(g.secret)}`,
                           class: "button", "data-testid": `continue-${g.game}`, text: "Continue",
                           "aria-label": `Continue ${gameLine(s, g.at)}`});
-    rows.push(el("li", {}, el("span", {text: gameLine(s, g.at)}), " ", link));
+    const drop = el("button", {type: "button", class: "secondary", "data-testid": `drop-${g.game}`,
+                               text: "Remove", "aria-label": `Remove from this list: ${gameLine(s, g.at)}`});
+    const row = el("li", {}, el("span", {text: gameLine(s, g.at)}), " ", link, " ", drop);
+    drop.addEventListener("click", () => dropGame(g.game, row));
+    rows.push(row);
   });
   $("continue-list").replaceChildren(...rows);
   $("continue").hidden = rows.length === 0;
+}
+
+// Take a game off this browser's list, once the player says so: its link is the only key to
+// the seat this browser holds (the game itself stays on the server until it expires).
+function dropGame(id, row) {
+  if (!window.confirm("Remove this game from the list? Its link is forgotten here, so this " +
+                      "browser can no longer play its seat, unless you kept the link.")) return;
+  forgetGame(id);
+  const next = row.nextElementSibling || row.previousElementSibling;
+  row.remove();
+  $("continue").hidden = $("continue-list").children.length === 0;
+  (next ? next.querySelector("a") : $("new-game")).focus();
 }
 
 async function startGame(settings, message, button) {
