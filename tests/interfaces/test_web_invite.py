@@ -21,7 +21,7 @@ import pytest
 
 from tests.interfaces.test_web_browser import WAIT_MS, hook
 from tests.interfaces import test_web_page
-from tests.interfaces.test_web_page import Server, accessible, new_page
+from tests.interfaces.test_web_page import Server, accessible, form_page, new_page
 
 from playwright.sync_api import Browser, Dialog, Locator, Page  # noqa: E402
 
@@ -95,9 +95,7 @@ def test_the_qr_codes_are_the_standard_s(browser: Browser, server: Server) -> No
         if length % 8:
             buff.extend([0] * (8 - length % 8))
 
-    page = new_page(browser)
-    page.goto(server.url)
-    hook(page, "new-game").wait_for()
+    page = form_page(browser, server)
     texts = ["A", "hello", "w" * 26, "t" * 45, "v" * 120, "s" * 180, "z" * 213,
              f"http://192.168.1.20:8000/game/{'ab' * 16}#{'x' * 24}"]
     original = encoder.write_padding_bits
@@ -127,9 +125,7 @@ def waiting_room(page: Page, waiting_for: str) -> None:
 
 def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
         browser: Browser, server: Server, screens: Path) -> None:
-    ann = new_page(browser)
-    ann.goto(server.url)
-    hook(ann, "new-game").wait_for()
+    ann = form_page(browser, server)
     # the form in plain words: each kind and each rule set explained, official rules first
     assert ann.locator("#rules").input_value() == "official"
     kinds = ann.locator("#kinds-help").inner_text()
@@ -298,9 +294,7 @@ def test_two_games_of_the_same_players_are_told_apart_on_the_start_page(
 def test_the_start_page_forgets_a_finished_game_instead_of_asking_for_it_at_every_visit(
         browser: Browser, server: Server) -> None:
     """A game this browser kept that has ended is dropped from its list (and its links)."""
-    page = new_page(browser)
-    page.goto(server.url)
-    hook(page, "new-game").wait_for(timeout=WAIT_MS)
+    page = form_page(browser, server)
     ended = page.evaluate(
         """async () => {
              const post = (path, body, secret) => fetch(path, {method: "POST",
@@ -428,9 +422,7 @@ def test_the_host_in_another_browser_gets_new_links_for_the_seats_not_joined(
 
 def test_the_form_offers_a_seed_only_where_the_server_takes_one(
         browser: Browser, server: Server) -> None:
-    page = new_page(browser)
-    page.goto(server.url)
-    hook(page, "new-game").wait_for()
+    page = form_page(browser, server)
     seed, hint = page.locator("#seed"), page.locator("#seed-help")
     assert seed.is_enabled()  # a person against the computer
     page.fill("#seed", "7")
@@ -460,9 +452,7 @@ def test_the_form_offers_a_seed_only_where_the_server_takes_one(
 def test_the_seat_buttons_go_off_at_the_fewest_and_the_most_seats(
         browser: Browser, server: Server) -> None:
     """At six seats "Add a player" is off, at one "Remove the last"; the keys' focus moves on."""
-    page = new_page(browser)
-    page.goto(server.url)
-    hook(page, "new-game").wait_for()
+    page = form_page(browser, server)
     add, remove = page.locator("#add-seat"), page.locator("#remove-seat")
     seats = page.locator(".seat")
     assert seats.count() == 2 and add.is_enabled() and remove.is_enabled()

@@ -158,6 +158,15 @@ def new_page(browser: Browser, width: int = 1280, height: int = 800,
     return page
 
 
+def form_page(browser: Browser, server: Server, width: int = 1280, height: int = 800,
+              touch: bool = False) -> Page:
+    """Return a new page (as ``new_page``) at the start page, its new-game form shown."""
+    page = new_page(browser, width, height, touch)
+    page.goto(server.url)
+    hook(page, "new-game").wait_for(timeout=WAIT_MS)
+    return page
+
+
 def start_game(page: Page, server: Server, seed: int, coach: bool = True,
                screens: Path | None = None) -> None:
     """Start a game of a person against the computer (the form's screenshot in ``screens``)."""
@@ -552,9 +561,7 @@ def test_no_box_is_offered_while_a_roll_is_on_its_way(browser: Browser, server: 
 
 def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
         browser: Browser, server: Server) -> None:
-    host = new_page(browser)
-    host.goto(server.url)
-    hook(host, "new-game").wait_for()
+    host = form_page(browser, server)
     host.select_option("#rules", "course")
     host.select_option(".seat:nth-of-type(2) .kind", "human")
     hook(host, "new-game").click()
@@ -572,9 +579,7 @@ def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
 @pytest.mark.parametrize("people", [3, 6])
 def test_on_a_phone_every_player_s_card_is_on_screen_without_scrolling_sideways(
         browser: Browser, server: Server, people: int) -> None:
-    page = new_page(browser, 390, 844, touch=True)
-    page.goto(server.url)
-    hook(page, "new-game").wait_for()
+    page = form_page(browser, server, 390, 844, touch=True)
     for _ in range(people - 2):
         page.click("#add-seat")
     page.select_option(".seat:nth-of-type(2) .kind", "human")
@@ -626,9 +631,7 @@ def test_a_watcher_is_offered_no_controls(browser: Browser, server: Server) -> N
 
 def test_the_rule_sets_are_explained_only_for_the_game_they_belong_to(
         browser: Browser, server: Server) -> None:
-    page = new_page(browser)
-    page.goto(server.url)
-    hook(page, "new-game").wait_for()
+    page = form_page(browser, server)
     assert page.locator("#rules-help li").count() == 2 and page.locator("#rules-help").is_visible()
     # the chosen game's line alone explains it: what a Poker Dice face counts is no guess
     game_help = page.locator("#game-help li:visible")
@@ -650,9 +653,7 @@ def test_the_rule_sets_are_explained_only_for_the_game_they_belong_to(
 def test_the_coach_s_legend_for_poker_dice_tells_no_upper_bonus_nor_yahtzee(
         browser: Browser, server: Server) -> None:
     """Poker Dice has no upper bonus and no Yahtzee: the legend leaves out their chances."""
-    page = new_page(browser)
-    page.goto(server.url)
-    hook(page, "new-game").wait_for()
+    page = form_page(browser, server)
     page.click("#remove-seat")  # a person alone, with the coach
     page.select_option("#game", "poker-dice")
     page.fill("#seed", "3")
@@ -672,9 +673,7 @@ def test_the_coach_s_legend_for_poker_dice_tells_no_upper_bonus_nor_yahtzee(
 @pytest.mark.parametrize("width, height, touch", SIZES)
 def test_the_page_does_not_jump_as_it_loads(browser: Browser, server: Server,
                                             width: int, height: int, touch: bool) -> None:
-    page = new_page(browser, width, height, touch)
-    page.goto(server.url)
-    hook(page, "new-game").wait_for()
+    page = form_page(browser, server, width, height, touch)
     assert page.evaluate(LAYOUT_SHIFT) < 0.1, "the form jumped"
     hook(page, "new-game").click()
     hook(page, "die-1").wait_for()
