@@ -247,7 +247,7 @@ def player_section(review: Review, seat: int, top: float) -> str:
     traded = ""
     if not items:
         items = ["<li>Every decision was the best one there was.</li>"]
-    elif versus(review) and review.game.players[seat].kind == COMPUTER.name:
+    elif plays_to_win(review, seat):
         traded = (f'<p class="note">{esc(a.name)} plays to win, not for the most points: it '
                   "gave up these points on purpose, for a better chance to win.</p>")
     ranked = review.rolls_ranked(seat)
@@ -274,6 +274,12 @@ def _unbroken(dice: str) -> str:
     inside a roll.
     """
     return f'<span class="roll">{esc(dice)}</span>'
+
+
+def plays_to_win(review: Review, seat: int) -> bool:
+    """Whether ``seat`` is the computer that trades expected points for its chance to win
+    (against others; alone it plays for points, as the optimal strategy)."""
+    return versus(review) and review.game.players[seat].kind == COMPUTER.name
 
 
 def versus(review: Review) -> bool:
@@ -319,9 +325,12 @@ def turn_table(review: Review) -> str:
         ("Kept", ""), ("Scored", ""), ("Better move", ""), ("Cost", ' class="num"'),
         ("Luck", ' class="num"')))
     told = "Win %: the chance to win as the turn began. " if versus(review) else ""
+    traders = [names[seat] for seat in range(len(names)) if plays_to_win(review, seat)]
+    traded = (f"{' and '.join(traders)} gave up points on purpose, for a better chance to "
+              "win. " if traders else "")
     return (f'<p class="note">{told}Cost: expected '
             'points given up against optimal play. Luck: points the rolls gave against what '
-            'was expected. The table scrolls sideways on a narrow screen.</p>'
+            f'was expected. {esc(traded)}The table scrolls sideways on a narrow screen.</p>'
             '<div class="scroll" tabindex="0" role="region" aria-label="Table of every turn">'
             '<table class="turns"><caption>Every turn, in the order played</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
