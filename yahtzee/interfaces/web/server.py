@@ -729,8 +729,8 @@ def collect_less_often() -> None:
     A move makes and frees thousands of tuples, lists and dicts, nearly all
     freed at once by their reference counts; with CPython's defaults the
     collector still passed some 200 times per 1,000 moves of a person, and
-    now and then over every object of the process (a pause of 50 to 70 ms),
-    in all 0.3 to 0.4 ms of processor time per move.  ``gc.freeze`` takes
+    now and then over every object of the process (a pause of 60 to 190 ms),
+    in all 0.3 to 0.55 ms of processor time per move.  ``gc.freeze`` takes
     the objects made so far (the modules, the application) out of every
     pass; the youngest generation's threshold rises to ``YOUNG_OBJECTS``.
     Garbage in reference cycles waits longer to be freed: at most that many
