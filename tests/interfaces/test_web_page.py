@@ -30,6 +30,7 @@ from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
 
 from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
+from yahtzee.interfaces.web.views import MISSING_GAME  # noqa: E402
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -795,4 +796,15 @@ def test_the_end_s_luck_lines_break_between_the_name_and_the_formula_if_at_all(
         assert [text for text, _, _, _ in shown] == lines
         assert all(count <= most and formula <= cut and inside
                    for _, count, formula, inside in shown), (width, shown)
+    page.context.close()
+
+
+def test_an_address_of_no_game_says_the_server_s_words_for_it(
+        browser: Browser, server: Server) -> None:
+    page = new_page(browser)
+    page.goto(f"{server.url}game/{'0' * 32}")
+    page.wait_for_selector("#missing", state="visible", timeout=WAIT_MS)
+    assert page.locator("#missing-text").inner_text() == MISSING_GAME
+    assert page.locator("#table").is_hidden()
+    accessible(page, "the page of an address of no game")
     page.context.close()
