@@ -24,7 +24,7 @@ from yahtzee.app.browser import (RECENT, BrowserGames, Denial, GameRequestError,
 from yahtzee.app.service import LiveGame
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
-from yahtzee.engine.engine import Engine
+from yahtzee.engine.engine import Engine, Phase
 from yahtzee.engine.moves import Move
 from yahtzee.players.kinds import COMPUTER, HUMAN
 from yahtzee.players.players import ComputerPlayer, HumanPlayer
@@ -351,4 +351,39 @@ def test_a_computers_moves_are_written_at_once_but_only_a_persons_are_synced(
     assert steps >= 2 and synced == []
     table.act(secret, Move.toggle(1))
     assert len(synced) == 1
+    games.close()
+
+
+def test_a_computers_move_is_made_at_once_only_when_nothing_in_it_can_wait(
+        data: Path, course: Solution, course_moments: Moments) -> None:
+    """The server's loop makes a computer's moves itself, except those that could block it."""
+    games = BrowserGames(Solvers(), Problems())
+    settings = Settings(get_variant("yahtzee", "course"), (HUMAN, COMPUTER),
+                        ("Ann", "Computer"), 5, coach=True)
+    made, twin = games.create(settings), games.create(settings)
+    refused: list[tuple[str, int]] = []
+    held: list[bool | None] = []
+    for table, secret, at_once in ((made.table, made.secrets[0][0], True),
+                                   (twin.table, twin.secrets[0][0], False)):
+        while not table.is_over():
+            if not table.computer_to_play():
+                table.act(secret, Move.score() if table.live.prompt().phase is Phase.ROLLING
+                          else Move.box(table.live.prompt().menu[0].number))
+                continue
+            version = table.version
+            if at_once and len(refused) == 1 and not held:  # the game held by another thread
+                with table.lock:
+                    held.append(table.computer_step_at_once())
+            stepped = table.computer_step_at_once() if at_once else None
+            if stepped is None:
+                assert table.version == version  # nothing done
+                if at_once:
+                    prompt = table.live.prompt()
+                    refused.append((prompt.phase.name, prompt.view.card.rounds_used()))
+                stepped = table.computer_step()
+            assert stepped and table.version == version + (1 if table.is_over() else 2)
+    # The first move waits for the tables; then only the computer's last box goes to a thread.
+    assert refused == [("ROLLING", 0), ("SCORING", 12)] and held == [None]
+    assert made.table.live.engine.log == twin.table.live.engine.log
+    assert made.table.view().happened == twin.table.view().happened
     games.close()

@@ -13,6 +13,7 @@ import io
 import json
 import re
 import socket
+import threading
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,6 +29,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient  # noqa: E402
 
 from benchmarks.web_load import best_box  # noqa: E402
+from yahtzee.app.service import LiveGame  # noqa: E402
 from tests.web_helpers import console_totals  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.interfaces.web.guards import allowed_hosts  # noqa: E402
@@ -85,7 +87,17 @@ def move(client: TestClient, game: str, secret: str, **body: Any) -> Any:
 
 
 def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console(
-        client: TestClient, course: Solution, course_moments: Moments) -> None:
+        client: TestClient, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    made_in: list[str] = []
+    computer_move = LiveGame.computer_move
+
+    def noted(live: LiveGame) -> Any:
+        """Make the computer's move, noting the thread that makes it."""
+        made_in.append(threading.current_thread().name.split("_")[0])
+        return computer_move(live)
+
+    monkeypatch.setattr(LiveGame, "computer_move", noted)
     game, (secret,) = new_game(client, seed=8)
     lines: list[str] = []
     state = wait_turn(client, game, secret)
@@ -104,6 +116,10 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
         assert answer.status_code == 200, answer.text
         lines += ["score", str(box)]
         state = wait_turn(client, game, secret)
+    # The computer's first move and its last box were made in a worker thread, the others
+    # on the event loop's thread.
+    assert [n for n, name in enumerate(made_in) if name == "yahtzee-move"] == [
+        0, len(made_in) - 1]
     totals = [player["total"] for player in state["players"]]
     assert totals == console_totals(["human", "computer"], 8, lines)
     assert state["win_chances"] is None

@@ -243,6 +243,9 @@ class BrowserGame:
     """The stored version of the game this copy holds (``SaveStorage.version_of``)."""
     _seat_views: dict[int, tuple[object, SeatView]] = field(default_factory=dict)
     """Each seat's last view, with the card contents it was drawn from."""
+    _steps_at_once: bool = False
+    """Whether a computer's move may be made by ``computer_step_at_once``: set once a move made
+    by ``computer_step`` has loaded what the computers and the coach need."""
 
     @property
     def version(self) -> int:
@@ -410,13 +413,46 @@ class BrowserGame:
             if isinstance(player, ComputerPlayer):
                 player.prepare()
         with self._held():
-            if not self.computer_to_play() or not self._claim():
-                return False
-            view = self.live.prompt().view
-            _, outcome = self.live.computer_move()
-            self._note(view.seat, view.dice, view.saved, outcome)
-            self._view_now()  # drawn here, in the mover's thread, for the pages waiting
-            return True
+            stepped = self._computer_step()
+        self._steps_at_once = stepped and self.shared is None and not self.live.coach_pending
+        return stepped
+
+    def computer_step_at_once(self) -> bool | None:
+        """Make the computer's next move as ``computer_step`` does, if nothing in it can wait.
+
+        A server calls it on its event loop's own thread, where a move costs
+        no hand-off to a worker thread and back: a computer's move is about a
+        millisecond of processor time, and is not waited for on the disk.
+        None, nothing done, when the move must go to ``computer_step`` in a
+        thread instead: the game is shared through a database (its round
+        trips), no computer's move was made by ``computer_step`` yet (the
+        computers' and the coach's tables may still be loading), the coach
+        is still waiting for its tables, another thread holds the game, or
+        the move may end the game (whose filing writes the history and waits
+        for the disk).
+        """
+        if not self._steps_at_once or self.live.coach_pending:
+            return None
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            prompt = self.live.prompt()
+            if (prompt.phase is Phase.SCORING
+                    and prompt.view.card.rounds_used() >= self.live.variant.rounds - 1):
+                return None  # the seat's last box may be the game's last move
+            return self._computer_step()
+        finally:
+            self.lock.release()
+
+    def _computer_step(self) -> bool:
+        """Make the computer's next move, the game held; return False when none is to play."""
+        if not self.computer_to_play() or not self._claim():
+            return False
+        view = self.live.prompt().view
+        _, outcome = self.live.computer_move()
+        self._note(view.seat, view.dice, view.saved, outcome)
+        self._view_now()  # drawn here, by the mover, for the pages waiting
+        return True
 
     def _note(self, seat: int, dice: tuple[int, ...], saved: tuple[bool, ...],
               outcome: Outcome) -> None:

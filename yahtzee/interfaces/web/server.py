@@ -31,9 +31,10 @@ alone, long polls) and ``connections`` how long it may take to ask.
 Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
 browsers never send to a server, and in a header, never in a URL.  Computer
 seats are played by the server, one command at a time, ``delay`` seconds
-apart, so that people can follow them.  Moves, saves and the history's
-pages run in the worker threads of ``threads``, handed off from the event
-loop.
+apart, so that people can follow them.  People's moves, saves and the
+history's pages run in the worker threads of ``threads``, handed off from
+the event loop; a computer's move is made on the event loop's own thread
+when nothing in it can wait (``BrowserGame.computer_step_at_once``).
 """
 
 from __future__ import annotations
@@ -343,11 +344,18 @@ class WebTable:
         task.add_done_callback(self.tasks.discard)
 
     async def _drive(self, table: BrowserGame) -> None:
-        """Play computer commands, ``delay`` apart, until a person is to play or the game ends."""
+        """Play computer commands, ``delay`` apart, until a person is to play or the game ends.
+
+        Each is made here, on the loop's thread, when it can be made at once,
+        else in a worker thread (``BrowserGame.computer_step_at_once``).
+        """
         try:
             while table.computer_to_play():
                 await asyncio.sleep(self.delay)
-                if not await in_thread(table.computer_step):
+                stepped = table.computer_step_at_once()
+                if stepped is None:
+                    stepped = await in_thread(table.computer_step)
+                if not stepped:
                     break
                 self.notify(table.game_id)
         finally:

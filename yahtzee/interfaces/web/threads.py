@@ -1,5 +1,5 @@
-"""The browser table's worker threads: where its blocking work (moves, saves, the history's
-pages) runs, handed off from the event loop.
+"""The browser table's worker threads: where its blocking work (people's moves, saves, the
+history's pages) runs, handed off from the event loop.
 
 A move waits for its save to reach the disk and the solver's numpy calls let
 go of the interpreter's lock, so moves of different games run side by side
