@@ -19,8 +19,8 @@ import pytest
 
 from tests.helpers import Problems
 from tests.oracle import ScriptedRandom
-from yahtzee.app.browser import (RECENT, BrowserGames, Denial, GameRequestError, Settings,
-                                 hash_secret)
+from yahtzee.app.browser import (RECENT, BrowserGame, BrowserGames, Denial, GameRequestError,
+                                 Settings, hash_secret)
 from yahtzee.app.service import LiveGame
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
@@ -354,36 +354,85 @@ def test_a_computers_moves_are_written_at_once_but_only_a_persons_are_synced(
     games.close()
 
 
-def test_a_computers_move_is_made_at_once_only_when_nothing_in_it_can_wait(
+def scripted(table: BrowserGame) -> Move:
+    """Return a person's move: score at once, in the first box offered."""
+    prompt = table.live.prompt()
+    return Move.score() if prompt.phase is Phase.ROLLING else Move.box(prompt.menu[0].number)
+
+
+def test_moves_are_made_at_once_only_when_nothing_in_them_can_wait(
         data: Path, course: Solution, course_moments: Moments) -> None:
-    """The server's loop makes a computer's moves itself, except those that could block it."""
+    """The server's loop makes moves itself, except those that could block it."""
     games = BrowserGames(Solvers(), Problems())
     settings = Settings(get_variant("yahtzee", "course"), (HUMAN, COMPUTER),
                         ("Ann", "Computer"), 5, coach=True)
     made, twin = games.create(settings), games.create(settings)
-    refused: list[tuple[str, int]] = []
-    held: list[bool | None] = []
+    while made.table.live.coach_pending or twin.table.live.coach_pending:
+        time.sleep(0.01)  # the coach's tables load in the background
+    refused: list[tuple[str, str, int]] = []
+    held: list[object] = []
     for table, secret, at_once in ((made.table, made.secrets[0][0], True),
                                    (twin.table, twin.secrets[0][0], False)):
         while not table.is_over():
-            if not table.computer_to_play():
-                table.act(secret, Move.score() if table.live.prompt().phase is Phase.ROLLING
-                          else Move.box(table.live.prompt().menu[0].number))
-                continue
-            version = table.version
-            if at_once and len(refused) == 1 and not held:  # the game held by another thread
+            version, person = table.version, not table.computer_to_play()
+            if at_once and len(refused) == 2 and not held:  # the game held by another thread
                 with table.lock:
-                    held.append(table.computer_step_at_once())
-            stepped = table.computer_step_at_once() if at_once else None
-            if stepped is None:
+                    held += [table.computer_step_at_once(), table.act_at_once(secret, Move.score())]
+            done: object = None
+            if at_once:
+                done = (table.act_at_once(secret, scripted(table)) if person
+                        else table.computer_step_at_once())
+            if done is None:
                 assert table.version == version  # nothing done
                 if at_once:
                     prompt = table.live.prompt()
-                    refused.append((prompt.phase.name, prompt.view.card.rounds_used()))
-                stepped = table.computer_step()
-            assert stepped and table.version == version + (1 if table.is_over() else 2)
-    # The first move waits for the tables; then only the computer's last box goes to a thread.
-    assert refused == [("ROLLING", 0), ("SCORING", 12)] and held == [None]
+                    refused.append(("person" if person else "computer", prompt.phase.name,
+                                    prompt.view.card.rounds_used()))
+                done = table.act(secret, scripted(table)) if person else table.computer_step()
+            elif person:
+                table.keep_move()
+            assert done and table.version == version + (1 if table.is_over() else 2)
+    # The first moves wait for the tables; then only the last boxes go to a thread.
+    assert refused == [("person", "ROLLING", 0), ("computer", "ROLLING", 0),
+                       ("person", "SCORING", 12), ("computer", "SCORING", 12)]
+    assert held == [None, None]
     assert made.table.live.engine.log == twin.table.live.engine.log
     assert made.table.view().happened == twin.table.view().happened
+    games.close()
+
+
+def test_a_person_s_move_made_at_once_is_seen_only_once_saved(
+        data: Path, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[int] = []
+    sync = os.fdatasync
+
+    def counted(fd: int) -> None:
+        """Sync ``fd``, counted."""
+        synced.append(fd)
+        sync(fd)
+
+    monkeypatch.setattr(os, "fdatasync", counted)
+    games = BrowserGames(Solvers(), Problems())
+    made = games.create(Settings(get_variant("yahtzee", "course"), (HUMAN, COMPUTER),
+                                 ("Ann", "Computer"), 5, coach=True))
+    table, secret = made.table, made.secrets[0][0]
+    while table.live.coach_pending:
+        time.sleep(0.01)  # the coach's tables load in the background
+    table.act(secret, Move.toggle(1))
+    save_id = table.saver.save_id
+    assert save_id is not None
+    stored = SaveStore(problems=Problems())
+    with pytest.raises(GameRequestError) as refusal:
+        table.act_at_once(secret, Move.box(1))  # not the phase for a box: nothing changes
+    assert refusal.value.denial is Denial.WRONG_PHASE and not table.lock.locked()
+    synced.clear()
+    view = table.act_at_once(secret, Move.roll())
+    assert view is not None and view.rolls_left == 1
+    # Held, and not yet on the disk: no look sees it, and the save is the one before.
+    assert table.lock.locked() and table.drawn_view() is None and synced == []
+    assert stored.load(save_id).snapshot != table.live.engine.record()
+    table.keep_move()
+    assert not table.lock.locked() and table.drawn_view() == view and len(synced) == 1
+    assert stored.load(save_id).snapshot == table.live.engine.record()
     games.close()

@@ -246,6 +246,9 @@ class BrowserGame:
     _steps_at_once: bool = False
     """Whether a computer's move may be made by ``computer_step_at_once``: set once a move made
     by ``computer_step`` has loaded what the computers and the coach need."""
+    _acts_at_once: bool = False
+    """Whether a person's move may be made by ``act_at_once``: set once a move made by ``act``
+    or ``computer_step`` has loaded what the coach needs."""
 
     @property
     def version(self) -> int:
@@ -376,17 +379,68 @@ class BrowserGame:
         """
         seats = self.seats_of(secret)
         with self._held():
-            self.touched = time.monotonic()
-            self._join(seats)
-            self._check_turn(seats, version)
-            prompt = self.live.prompt()
-            if move.chooses_box != (prompt.phase is Phase.SCORING):
-                raise GameRequestError(Denial.WRONG_PHASE)
-            outcome = self.live.play(move)
-            if not outcome.accepted:
-                raise GameRequestError(Denial.REFUSED, outcome)
-            self._note(prompt.seat, prompt.view.dice, prompt.view.saved, outcome)
-            return self._view_now()
+            view = self._act(seats, move, version)
+        self._acts_at_once = self.shared is None and not self.live.coach_pending
+        return view
+
+    def act_at_once(self, secret: str | None, move: Move,
+                    version: int | None = None) -> GameView | None:
+        """Carry out ``move`` as ``act`` does, on the caller's thread, if nothing in it can wait.
+
+        A server calls it on its event loop's own thread, and then
+        ``keep_move`` in a worker thread: the move is made and its view
+        drawn here; its save is written and waited for on the disk there.
+        Until then the game stays held, so no one sees the move before it is
+        saved.  None, nothing done, when the move must go to ``act`` in a
+        thread instead: the game is shared through a database, no move was
+        made by ``act`` or ``computer_step`` yet (the coach's tables may be
+        loading), the coach is still waiting for its tables, the seat has
+        not joined (joining writes the seats), another thread holds the
+        game, or the move is a seat's last box (it may end the game, whose
+        filing writes the history).  Refusals are raised as by ``act``.
+        """
+        seats = self.seats_of(secret)
+        if (not self._acts_at_once or self.live.coach_pending or self.saver.save is None
+                or not seats or not seats <= set(self.seats.joined)):
+            return None
+        if not self.lock.acquire(blocking=False):
+            return None
+        made = False
+        try:
+            card = self.live.prompt().view.card
+            if move.chooses_box and card.rounds_used() >= self.live.variant.rounds - 1:
+                return None
+            with self.saver.held():
+                view = self._act(seats, move, version)
+            made = True
+            return view
+        finally:
+            if not made:
+                try:
+                    self.saver.flush()  # a change made before a failure is not lost
+                finally:
+                    self.lock.release()
+
+    def keep_move(self) -> None:
+        """Write the save of the move ``act_at_once`` made, on the disk; then let go of the game."""
+        try:
+            self.saver.flush()
+        finally:
+            self.lock.release()
+
+    def _act(self, seats: frozenset[int], move: Move, version: int | None) -> GameView:
+        """Carry out ``move`` for ``seats`` (the game held); return the view (``act``)."""
+        self.touched = time.monotonic()
+        self._join(seats)
+        self._check_turn(seats, version)
+        prompt = self.live.prompt()
+        if move.chooses_box != (prompt.phase is Phase.SCORING):
+            raise GameRequestError(Denial.WRONG_PHASE)
+        outcome = self.live.play(move)
+        if not outcome.accepted:
+            raise GameRequestError(Denial.REFUSED, outcome)
+        self._note(prompt.seat, prompt.view.dice, prompt.view.saved, outcome)
+        return self._view_now()
 
     def _check_turn(self, seats: frozenset[int], version: int | None) -> None:
         """Refuse (``GameRequestError``) a move by no seat, out of turn, at the end or stale."""
@@ -415,6 +469,7 @@ class BrowserGame:
         with self._held():
             stepped = self._computer_step()
         self._steps_at_once = stepped and self.shared is None and not self.live.coach_pending
+        self._acts_at_once = self._acts_at_once or self._steps_at_once
         return stepped
 
     def computer_step_at_once(self) -> bool | None:

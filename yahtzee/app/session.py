@@ -346,6 +346,10 @@ class Autosave:
         """Whether the finished game is in the history."""
         self.replayable = False
         """Whether the changes being written are a computer's moves (``replaying``)."""
+        self.holding = False
+        """Whether changes are kept in memory for ``flush`` rather than written (``held``)."""
+        self.pending: tuple[GameRecord, bool] | None = None
+        """The change ``held`` kept, and whether a computer was then to play."""
         self.filed_chances: tuple[TurnChances, ...] = ()
         """The win chances filed with the finished game (none before, or none filed)."""
 
@@ -370,7 +374,30 @@ class Autosave:
         if self.save is None and not engine.log and self.browser is None:
             return
         record = engine.record()
+        if self.holding:
+            self.pending, self.up_to_date = (record, computer_to_play(engine, record)), False
+            return
         self.write(record, computer_to_play=computer_to_play(engine, record))
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Keep the changes made inside the block in memory; ``flush`` writes them.
+
+        So that a move can be made on one thread and its save written, and
+        waited for on the disk, on another.  Only the last change is kept:
+        it holds the game as it then stood.
+        """
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+
+    def flush(self) -> None:
+        """Write the change ``held`` kept, as any other change is written (nothing if none)."""
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            self.write(pending[0], computer_to_play=pending[1])
 
     @contextlib.contextmanager
     def replaying(self) -> Iterator[None]:
@@ -422,8 +449,10 @@ class Autosave:
         If the history cannot be written, the save stays as it is (the game
         over, not yet filed; ``resume_id`` still names it): ``--resume``
         shows the end and files it then.
-        Without a history, the save is kept, marked finished.
+        Without a history, the save is kept, marked finished.  A change
+        ``held`` is dropped: the filing holds the game's end.
         """
+        self.pending = None
         self.file(engine.record())
 
     def file(self, record: GameRecord, chances: Sequence[TurnChances] | None = None) -> None:

@@ -31,10 +31,11 @@ alone, long polls) and ``connections`` how long it may take to ask.
 Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
 browsers never send to a server, and in a header, never in a URL.  Computer
 seats are played by the server, one command at a time, ``delay`` seconds
-apart, so that people can follow them.  People's moves, saves and the
-history's pages run in the worker threads of ``threads``, handed off from
-the event loop; a computer's move is made on the event loop's own thread
-when nothing in it can wait (``BrowserGame.computer_step_at_once``).
+apart, so that people can follow them.  Saves and the history's pages run
+in the worker threads of ``threads``, handed off from the event loop; a
+move is made on the event loop's own thread when nothing in it can wait
+(``BrowserGame.computer_step_at_once``, ``act_at_once``), else in a worker
+thread too.
 """
 
 from __future__ import annotations
@@ -512,7 +513,11 @@ class WebTable:
         table = await self.table(request.path_params["game_id"])
         move, version = parse_move(await self.body(request), table.live.variant)
         secret = request.headers.get(SECRET_HEADER)
-        view = await in_thread(table.act, secret, move, version)
+        view = table.act_at_once(secret, move, version)
+        if view is None:
+            view = await in_thread(table.act, secret, move, version)
+        else:
+            await in_thread(table.keep_move)  # the save on the disk before the answer
         self.notify(table.game_id)
         self.drive(table)
         return state_answer(state_json(view, table.seats_of(secret)))
