@@ -1,9 +1,12 @@
 """The browser table's worker threads: where its blocking work (people's moves, saves, the
 history's pages) runs, handed off from the event loop.
 
-A move waits for its save to reach the disk and the solver's numpy calls let
-go of the interpreter's lock, so moves of different games run side by side
-in threads while the event loop goes on answering.  The server sets
+A save waits for the disk, so saves of different games wait side by side
+in threads while the event loop goes on answering.  Moves themselves are
+made on the loop's own thread when nothing in them can wait (a thread adds
+hand-offs and a contest for the interpreter's lock, and no parallel work),
+and in these threads when something can: a database's round trips, tables
+still loading, a game's end filed (``BrowserGame.act_at_once``).  The server sets
 ``WORKER_THREADS`` of them as its loop's default executor when it starts
 (``use_worker_threads``); ``in_thread`` hands a call to them.
 """
@@ -17,8 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 WORKER_THREADS = 128
-"""Threads that carry out moves: each waits for its save to reach the disk, and saves of
-different games reach it side by side (a few threads per core would queue them)."""
+"""Threads that write saves and carry out the moves that can wait: each waits for its save to
+reach the disk, and saves of different games reach it side by side (a few threads per core
+would queue them)."""
 Result = TypeVar("Result")
 
 
