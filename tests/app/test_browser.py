@@ -315,15 +315,13 @@ def test_a_game_taken_up_before_its_first_move_lists_no_move(data: Path) -> None
     assert BrowserGames(Solvers(), Problems()).get(made.table.game_id).view().happened == ()
 
 
-def test_a_computers_moves_are_written_at_once_but_only_a_persons_are_synced(
-        data: Path, course: Solution, course_moments: Moments,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A computer's move is replayed exactly from the save before it: its write is not synced."""
+def count_syncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the file syncs of the test's own thread (the solver's tables are stored by
+    another); return the list each synced file descriptor is added to."""
     synced: list[int] = []
 
     def counting(sync: Callable[[int], None]) -> Callable[[int], None]:
-        """Return ``sync`` counting the syncs of this thread's writes (the solver's tables
-        are stored by another)."""
+        """Return ``sync``, counted."""
         def counted(fd: int) -> None:
             if threading.current_thread() is threading.main_thread():
                 synced.append(fd)
@@ -332,10 +330,26 @@ def test_a_computers_moves_are_written_at_once_but_only_a_persons_are_synced(
 
     monkeypatch.setattr(os, "fsync", counting(os.fsync))
     monkeypatch.setattr(os, "fdatasync", counting(os.fdatasync))
-    games = BrowserGames(Solvers(), Problems())
+    return synced
+
+
+def against_the_computer(games: BrowserGames, coach: bool) -> tuple[BrowserGame, str]:
+    """Make a seeded game (course rules) of a person against the computer; return it and the
+    person's secret, once the coach (if any) has its tables."""
     made = games.create(Settings(get_variant("yahtzee", "course"), (HUMAN, COMPUTER),
-                                 ("Ann", "Computer"), 5, coach=False))
-    table, secret = made.table, made.secrets[0][0]
+                                 ("Ann", "Computer"), 5, coach=coach))
+    while made.table.live.coach_pending:
+        time.sleep(0.01)  # the coach's tables load in the background
+    return made.table, made.secrets[0][0]
+
+
+def test_a_computers_moves_are_written_at_once_but_only_a_persons_are_synced(
+        data: Path, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer's move is replayed exactly from the save before it: its write is not synced."""
+    synced = count_syncs(monkeypatch)
+    games = BrowserGames(Solvers(), Problems())
+    table, secret = against_the_computer(games, coach=False)
     table.act(secret, Move.score())
     synced.clear()
     table.act(secret, Move.box(table.live.prompt().menu[0].number))
@@ -364,15 +378,10 @@ def test_moves_are_made_at_once_only_when_nothing_in_them_can_wait(
         data: Path, course: Solution, course_moments: Moments) -> None:
     """The server's loop makes moves itself, except those that could block it."""
     games = BrowserGames(Solvers(), Problems())
-    settings = Settings(get_variant("yahtzee", "course"), (HUMAN, COMPUTER),
-                        ("Ann", "Computer"), 5, coach=True)
-    made, twin = games.create(settings), games.create(settings)
-    while made.table.live.coach_pending or twin.table.live.coach_pending:
-        time.sleep(0.01)  # the coach's tables load in the background
+    made, twin = against_the_computer(games, coach=True), against_the_computer(games, coach=True)
     refused: list[tuple[str, str, int]] = []
     held: list[object] = []
-    for table, secret, at_once in ((made.table, made.secrets[0][0], True),
-                                   (twin.table, twin.secrets[0][0], False)):
+    for (table, secret), at_once in ((made, True), (twin, False)):
         while not table.is_over():
             version, person = table.version, not table.computer_to_play()
             if at_once and len(refused) == 2 and not held:  # the game held by another thread
@@ -396,30 +405,17 @@ def test_moves_are_made_at_once_only_when_nothing_in_them_can_wait(
     assert refused == [("person", "ROLLING", 0), ("computer", "ROLLING", 0),
                        ("person", "SCORING", 12), ("computer", "SCORING", 12)]
     assert held == [None, None]
-    assert made.table.live.engine.log == twin.table.live.engine.log
-    assert made.table.view().happened == twin.table.view().happened
+    assert made[0].live.engine.log == twin[0].live.engine.log
+    assert made[0].view().happened == twin[0].view().happened
     games.close()
 
 
 def test_a_person_s_move_made_at_once_is_seen_only_once_saved(
         data: Path, course: Solution, course_moments: Moments,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    synced: list[int] = []
-    sync = os.fdatasync
-
-    def counted(fd: int) -> None:
-        """Sync ``fd``, counted if this thread's (the solver's tables are stored by another)."""
-        if threading.current_thread() is threading.main_thread():
-            synced.append(fd)
-        sync(fd)
-
-    monkeypatch.setattr(os, "fdatasync", counted)
+    synced = count_syncs(monkeypatch)
     games = BrowserGames(Solvers(), Problems())
-    made = games.create(Settings(get_variant("yahtzee", "course"), (HUMAN, COMPUTER),
-                                 ("Ann", "Computer"), 5, coach=True))
-    table, secret = made.table, made.secrets[0][0]
-    while table.live.coach_pending:
-        time.sleep(0.01)  # the coach's tables load in the background
+    table, secret = against_the_computer(games, coach=True)
     table.act(secret, Move.toggle(1))
     save_id = table.saver.save_id
     assert save_id is not None
