@@ -11,6 +11,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +25,18 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the test client's notice about httpx's successor
     from starlette.testclient import TestClient  # noqa: E402
 
+from tests.helpers import Problems  # noqa: E402
+from yahtzee.app.browser import BrowserGames, GameView, Settings  # noqa: E402
+from yahtzee.app.session import Solvers  # noqa: E402
+from yahtzee.domain.games import get_variant  # noqa: E402
+from yahtzee.engine.moves import Move  # noqa: E402
 from yahtzee.interfaces.web.connections import server_config  # noqa: E402
 from yahtzee.interfaces.web.limits import DAY, Limits, Throttle  # noqa: E402
 from yahtzee.interfaces.web.server import (YOUNG_OBJECTS, BadRequest, WebTable, bind,  # noqa: E402
                                            collect_less_often, make_app)
+from yahtzee.interfaces.web.threads import in_save_thread, in_thread  # noqa: E402
+from yahtzee.players.kinds import HUMAN  # noqa: E402
+from yahtzee.storage.saves import SaveStore  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 
@@ -268,3 +277,32 @@ def test_a_server_collects_garbage_less_often_and_never_over_what_its_start_made
         gc.unfreeze()
         gc.set_threshold(*before)
         del made_at_start
+
+
+def test_a_move_made_on_the_loop_is_saved_while_every_worker_thread_waits_for_its_game(
+        data: Path) -> None:
+    """The move holds its game until saved; the save must not queue behind those waiting."""
+    games = BrowserGames(Solvers(), Problems())
+    made = games.create(Settings(get_variant("yahtzee", "official"), (HUMAN,), ("Ann",), 3,
+                                 coach=False))
+    table, secret = made.table, made.secrets[0][0]
+    table.act(secret, Move.toggle(1))  # a first move in a thread: the next may be made at once
+
+    async def scenario() -> tuple[GameView, GameView]:
+        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(1))
+        made_now = table.act_at_once(secret, Move.roll())
+        assert made_now is not None and table.lock.locked()
+        looking = asyncio.ensure_future(in_thread(table.view))
+        await asyncio.sleep(0.05)  # the only worker thread now waits for the game
+        try:
+            await asyncio.wait_for(in_save_thread(table.keep_move), 10)
+        finally:
+            if table.lock.locked() and not looking.done():
+                table.lock.release()  # the save never ran: free the waiting thread
+        return made_now, await asyncio.wait_for(looking, 10)
+
+    made_now, seen = asyncio.run(scenario())
+    assert seen == made_now and seen.rolls_left == 1
+    assert SaveStore(problems=Problems()).load(table.saver.save_id or 0).snapshot == (
+        table.live.engine.record())
+    games.close()

@@ -23,7 +23,10 @@ WORKER_THREADS = 128
 """Threads that write saves and carry out the moves that can wait: each waits for its save to
 reach the disk, and saves of different games reach it side by side (a few threads per core
 would queue them)."""
+SAVE_THREADS = 16
+"""Threads that write the saves of moves made on the event loop (``in_save_thread``)."""
 Result = TypeVar("Result")
+_SAVES = ThreadPoolExecutor(SAVE_THREADS, "yahtzee-save")
 
 
 def use_worker_threads(loop: asyncio.AbstractEventLoop) -> None:
@@ -43,3 +46,15 @@ async def in_thread(func: Callable[..., Result], *args: Any) -> Result:
     application run without its lifespan) asyncio's default executor serves.
     """
     return await asyncio.get_running_loop().run_in_executor(None, functools.partial(func, *args))
+
+
+async def in_save_thread(func: Callable[..., Result], *args: Any) -> Result:
+    """Return ``func(*args)``, run in a thread of the saves' own pool, not a worker thread.
+
+    For a call that holds a game until it is done (``BrowserGame.keep_move``):
+    work in the worker threads may be waiting for that game (a look at it, a
+    move of it), and were the call queued behind such work with every worker
+    thread waiting, nothing would ever let go of the game.  Nothing in the
+    saves' pool waits for a game.
+    """
+    return await asyncio.get_running_loop().run_in_executor(_SAVES, functools.partial(func, *args))
