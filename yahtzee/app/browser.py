@@ -407,9 +407,8 @@ class BrowserGame:
             return None
         made = False
         try:
-            card = self.live.prompt().view.card
-            if move.chooses_box and card.rounds_used() >= self.live.variant.rounds - 1:
-                return None
+            if move.chooses_box and self._one_box_left():
+                return None  # the seat's last box may be the game's last move
             with self.saver.held():
                 view = self._act(seats, move, version)
             made = True
@@ -491,13 +490,15 @@ class BrowserGame:
         if not self.lock.acquire(blocking=False):
             return None
         try:
-            prompt = self.live.prompt()
-            if (prompt.phase is Phase.SCORING
-                    and prompt.view.card.rounds_used() >= self.live.variant.rounds - 1):
+            if self.live.prompt().phase is Phase.SCORING and self._one_box_left():
                 return None  # the seat's last box may be the game's last move
             return self._computer_step()
         finally:
             self.lock.release()
+
+    def _one_box_left(self) -> bool:
+        """Return whether the seat to play has one open box left (the lock held)."""
+        return self.live.prompt().view.card.rounds_used() >= self.live.variant.rounds - 1
 
     def _computer_step(self) -> bool:
         """Make the computer's next move, the game held; return False when none is to play."""
