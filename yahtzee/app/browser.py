@@ -388,7 +388,7 @@ class BrowserGame:
         """Carry out ``move`` as ``act`` does, on the caller's thread, if nothing in it can wait.
 
         A server calls it on its event loop's own thread, and then
-        ``keep_move`` in a worker thread: the move is made and its view
+        ``keep_move`` in another thread: the move is made and its view
         drawn here; its save is written and waited for on the disk there.
         Until then the game stays held, so no one sees the move before it is
         saved.  None, nothing done, when the move must go to ``act`` in a
