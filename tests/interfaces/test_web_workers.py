@@ -54,8 +54,9 @@ def test_two_workers_serve_games_and_one_killed_loses_nothing(
 
         load = asyncio.run(play_and_kill(url, GAMES, KILLED_AFTER, kill_the_busier))
         assert len(load.secrets) == GAMES, load.failures
-        # its clients saw connections drop
-        assert len(load.finished) < GAMES and load.failures, held
+        # The killed worker was serving clients. A poll it dropped is sent again, to the
+        # other worker; a move in flight fails. Either way each game goes on there.
+        assert max(held.values()) > 0, held
 
         survived = asyncio.run(versions(url, load))
         assert all(version >= load.seen[game] for game, version in survived.items()), (
