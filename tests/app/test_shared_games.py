@@ -122,8 +122,9 @@ def test_a_finished_game_is_filed_once_and_the_other_server_shows_its_end(
     with pytest.raises(GameRequestError) as gone:
         other.view()
     assert gone.value.denial is Denial.UNKNOWN_GAME
-    final = b.finished(game)
+    final, seats = b.finished(game, secret)
     assert final.phase is Phase.OVER and final.seats[0].total == view.seats[0].total
+    assert seats == {0} and b.finished(game, "wrong")[1] == set()
     assert [g.uid for g in a.storage.history().games()] == [game]
 
 

@@ -14,6 +14,7 @@ import json
 import re
 import socket
 import threading
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +33,7 @@ from benchmarks.web_load import best_box  # noqa: E402
 from yahtzee.app.service import LiveGame  # noqa: E402
 from tests.web_helpers import console_totals  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
+from yahtzee.interfaces.web import server  # noqa: E402
 from yahtzee.interfaces.web.guards import allowed_hosts  # noqa: E402
 from yahtzee.interfaces.web.server import (MAX_BODY, announce, bind, lan_address,  # noqa: E402
                                            make_app, reachable)
@@ -138,6 +140,16 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     assert [(t.round, t.seat) for t in games[0].chances] == [
         (number, seat) for number in range(1, 14) for seat in (0, 1)]
     assert SaveStore(problems=Problems()).unfinished() == []
+    # After a restart the game comes from the history, as its page saw its end
+    monkeypatch.setattr(server, "LONG_POLL", 0.5)
+    with TestClient(make_app(delay=0)) as restarted:
+        again = restarted.get(f"/api/games/{game}", headers={"X-Seat-Secret": secret}).json()
+        assert again == state
+        assert restarted.get(f"/api/games/{game}").json()["you"] == []
+        started = time.perf_counter()
+        polled = restarted.get(f"/api/games/{game}?after={state['version']}",
+                               headers={"X-Seat-Secret": secret}).json()
+        assert time.perf_counter() - started >= 0.5 and polled == state
 
 
 def test_a_seeded_game_against_a_level_ends_as_the_same_game_at_the_console(

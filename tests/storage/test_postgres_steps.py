@@ -189,7 +189,8 @@ def test_a_version_1_database_is_migrated_and_its_saves_load(
     storage = open_storage(postgres_url, Problems())
     with psycopg.connect(postgres_url, autocommit=True) as connection:
         assert connection.execute("SELECT version FROM schema_version").fetchall() == [
-            (SCHEMA_VERSION,)] == [(2,)]
+            (SCHEMA_VERSION,)] == [(3,)]
+        assert connection.execute("SELECT count(*) FROM browser_games").fetchall() == [(0,)]
     store = storage.saves()
     assert store.load(1) == save
     store.lock(1)

@@ -1,11 +1,12 @@
-"""The history's layout versions: a version 1 file keeps working and is brought to version 2.
+"""The history's layout versions: a version 1 or 2 file keeps working and is brought to 3.
 
 A version 1 file (four tables, no win chances) is made here exactly as the
 program of that version made it: its tables' statements are the ones below,
 copied from that version.  Reading it changes nothing; the first game filed
-adds the ``win_chances`` table and raises the version, in one transaction,
-and every row already there stays as it was.  Win chances that do not fit
-their game are left out, and the game is kept.
+adds the ``win_chances`` and ``browser_games`` tables and raises the
+version, in one transaction, and every row already there stays as it was.
+Win chances, and browser seats, that do not fit their game are left out,
+and the game is kept.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import pytest
 from tests.helpers import Problems, play_through, run_cli, script_for, variant_of
 from yahtzee.engine.records import GameRecord, TurnChances
 from yahtzee.storage.history import SCHEMA_VERSION, History, predictions
+from yahtzee.storage.saves import BrowserSeats
 from yahtzee.storage.stats import compute_stats, load_stats
 
 VERSION_1_TABLES = {
@@ -91,7 +93,8 @@ def schema(path: Path) -> dict[str, str]:
 def rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
     """Return every row of every table, in the order of its primary key."""
     with sqlite3.connect(path) as connection:
-        result = {name: list(connection.execute(f"SELECT * FROM {name} ORDER BY 1, 2, 3"))
+        result = {name: sorted(connection.execute(f"SELECT * FROM {name}"),
+                               key=lambda row: row[:3])
                   for name in schema(path)}
     connection.close()
     return result
@@ -117,6 +120,7 @@ def version_1(path: Path, *records: GameRecord, version: int = 1) -> None:
         history.record(record, uid=f"{number:032x}")
     with sqlite3.connect(path) as connection:
         connection.execute("DROP TABLE win_chances")
+        connection.execute("DROP TABLE browser_games")
         connection.execute(f"PRAGMA user_version = {version}")
     connection.close()
     assert schema(path) == VERSION_1_TABLES
@@ -142,7 +146,7 @@ def test_a_version_1_history_is_read_as_it_is_and_migrated_when_written(
     new_game = game(21)
     assert history.record(new_game, uid="f" * 32, chances=even_chances(new_game)) == 3
     assert user_version(path) == SCHEMA_VERSION
-    assert set(schema(path)) == {*VERSION_1_TABLES, "win_chances"}
+    assert set(schema(path)) == {*VERSION_1_TABLES, "win_chances", "browser_games"}
     now = rows(path)
     assert all([row for row in now[table] if row[0] != 3] == old_rows[table]
                for table in VERSION_1_TABLES)
@@ -218,3 +222,29 @@ def test_stats_set_the_filed_chances_against_the_outcomes(tmp_path: Path) -> Non
         "games": 1,
         "calibration": [{"predicted": 0.25, "observed": float(winner[0]), "count": 13},
                         {"predicted": 0.75, "observed": float(winner[1]), "count": 13}]}
+
+
+def test_a_version_2_history_gets_the_browser_seats_and_keeps_its_games(tmp_path: Path) -> None:
+    """A game filed before version 3 has no seats; one filed after has them; bad seats are
+    left out, and their game kept."""
+    path = tmp_path / "history.sqlite3"
+    old = game(7)
+    History(path).record(old, uid="0" * 32, chances=even_chances(old))
+    with sqlite3.connect(path) as connection:
+        connection.execute("DROP TABLE browser_games")
+        connection.execute("PRAGMA user_version = 2")
+    connection.close()
+    before = path.read_bytes()
+    problems = Problems()
+    history = History(path, problems=problems)
+    assert history.load_game(1)[0].browser is None and path.read_bytes() == before
+    seats = BrowserSeats(7, True, True, (("c" * 64, (0, 1)),), (0, 1))
+    assert history.record(game(12, "official"), uid="1" * 32, browser=seats) == 2
+    assert user_version(path) == SCHEMA_VERSION == 3
+    assert [history.load_game(n)[0].browser for n in (1, 2)] == [None, seats]
+    assert list(history.load_game(1)[0].chances) == even_chances(old)
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE browser_games SET seats = '{\"seed\": 1}'")
+    connection.close()
+    assert history.load_game(2)[0].browser is None and history.game_ids() == [1, 2]
+    assert problems.damaged == [] and problems.bad_games == []

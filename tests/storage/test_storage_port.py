@@ -30,7 +30,7 @@ from yahtzee.storage.files import FileStorage
 from yahtzee.storage.history import History
 from yahtzee.storage.port import BadDatabaseError, Storage, open_storage
 from yahtzee.storage.problems import SaveInUseError, SaveNotFoundError
-from yahtzee.storage.saves import now
+from yahtzee.storage.saves import BrowserSeats, now
 from yahtzee.storage.stats import load_stats
 
 MOMENT = datetime(2026, 5, 1, 12, 30, tzinfo=timezone.utc)
@@ -97,6 +97,21 @@ def test_names_beyond_ascii_come_back_as_written(storage: Storage) -> None:
     assert [player.name for player in store.load(1).snapshot.players] == ["Zoë 🎲",
                                                                           "Ann\n\x1b[2J"]
     store.release()
+
+
+def test_a_browser_game_is_filed_with_its_seats_and_others_without(storage: Storage) -> None:
+    """The seats come back as filed; seats that do not fit the game are refused when filed."""
+    history = storage.history()
+    seats = BrowserSeats(4, True, False, (("a" * 64, (0,)), ("b" * 64, (1,))), (0, 1))
+    browser_game, other = history.record(_record(7, "course"), uid="1" * 32, browser=seats), \
+        history.record(_record(12, "official"), uid="2" * 32)
+    assert history.load_game(browser_game)[0].browser == seats
+    assert history.load_game(other)[0].browser is None
+    assert [game.browser for game in history.games()] == [None, None]  # only load_game reads them
+    wrong = BrowserSeats(4, True, False, (("a" * 64, (0, 2)),))
+    with pytest.raises(ValueError):
+        history.record(_record(21, "course"), uid="3" * 32, browser=wrong)
+    assert history.game_ids() == [browser_game, other]
 
 
 def test_a_save_held_by_one_store_is_refused_to_another(storage: Storage) -> None:
@@ -183,15 +198,15 @@ def test_an_empty_database_gets_the_schema_and_a_newer_one_is_refused(
     import psycopg
     open_storage(postgres_url, Problems()).close()
     with psycopg.connect(postgres_url, autocommit=True) as connection:
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
         tables = {row[0] for row in connection.execute(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
         assert tables == {"schema_version", "saves", "games", "players", "card_rows",
-                          "decisions", "win_chances", "save_steps"}
+                          "decisions", "win_chances", "save_steps", "browser_games"}
         connection.execute("UPDATE schema_version SET version = 99")
     with pytest.raises(BadDatabaseError) as refused:
         open_storage(postgres_url, Problems())
-    assert "schema version 99, newer than this program's 2" in str(refused.value)
+    assert "schema version 99, newer than this program's 3" in str(refused.value)
     assert "\n" not in str(refused.value)
     with psycopg.connect(postgres_url, autocommit=True) as connection:
         assert connection.execute("SELECT version FROM schema_version").fetchall() == [(99,)]
@@ -216,7 +231,7 @@ def test_two_processes_starting_at_once_make_the_schema_once(postgres_url: str) 
         thread.join()
     assert errors == []
     with psycopg.connect(postgres_url, autocommit=True) as connection:
-        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(2,)]
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [(3,)]
 
 
 def test_a_lock_excludes_another_process(postgres_url: str) -> None:

@@ -38,12 +38,13 @@ import socket
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from yahtzee.app.service import Coaching, LiveGame, new_game, resume_game
-from yahtzee.app.session import Autosave, Solvers, find_save
+from yahtzee.app.session import Autosave, Solvers, SolverUnavailableError, find_save
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import get_variant
@@ -67,6 +68,8 @@ MAX_SEED = 2 ** 63 - 1
 """The largest seed a game takes (as on the command line)."""
 RECENT = 40
 """How many of the latest moves a table remembers for its view."""
+FINISHED_KEPT = 64
+"""How many finished games' last views ``BrowserGames.finished`` keeps (the latest asked for)."""
 DEFAULT_CAPACITY = 200
 """How many games a server keeps live at most, by default."""
 LEASE_SECONDS = 5.0
@@ -208,6 +211,19 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
 
 
+def seats_of(seats: BrowserSeats | None, secret: str | None) -> frozenset[int]:
+    """Return the seats (from 0) that ``secret`` acts for in a game of ``seats`` (none for a
+    wrong or no secret, or a game not played in the browser)."""
+    if not secret or seats is None:
+        return frozenset()
+    digest = hash_secret(secret)
+    found: set[int] = set()
+    for known, numbers in seats.secrets:
+        if hmac.compare_digest(known, digest):
+            found.update(numbers)
+    return frozenset(found)
+
+
 @dataclass(frozen=True)
 class Shared:
     """What a game shared through a database with other server processes needs of its server."""
@@ -275,14 +291,7 @@ class BrowserGame:
 
     def seats_of(self, secret: str | None) -> frozenset[int]:
         """Return the seats (from 0) that ``secret`` acts for (none for a wrong or no secret)."""
-        if not secret:
-            return frozenset()
-        digest = hash_secret(secret)
-        found: set[int] = set()
-        for known, seats in self.seats.secrets:
-            if hmac.compare_digest(known, digest):
-                found.update(seats)
-        return frozenset(found)
+        return seats_of(self.seats, secret)
 
     def is_over(self) -> bool:
         """Return whether every round has been played."""
@@ -726,11 +735,14 @@ def seat_view(name: str, kind: PlayerKind, card: Card, variant: Variant) -> Seat
                     card.score())
 
 
-def final_view(game: HistoryGame, log: Sequence[Decision]) -> GameView:
+def final_view(game: HistoryGame, log: Sequence[Decision],
+               analyses: Sequence[PlayerAnalysis] = ()) -> GameView:
     """Return the last view of a finished game, from its entry in the history.
 
     Its cards and its last moves come from replaying the log; kinds the
-    program no longer knows show as people.
+    program no longer knows show as people.  A browser game's settings (the
+    coach, one screen) come from its seats as filed; ``analyses`` are the
+    coach's word on each player, shown at the end of a coached game.
     """
     variant = get_variant(game.variant, game.rules)
     cards = replayed_cards(log, variant, len(game.players))
@@ -739,8 +751,13 @@ def final_view(game: HistoryGame, log: Sequence[Decision]) -> GameView:
     winners = tuple(p.seat for p in game.players if p.winner)
     steps = lobby_steps([find_kind(p.kind) or HUMAN for p in game.players])
     moves = tuple(logged_moves(log, variant, len(game.players), (), 0)[-RECENT:])
+    browser = game.browser
     return GameView(game.uid, 2 * len(log) + steps, variant, Phase.OVER, variant.rounds, 0, (),
-                    (), 0, seats, (), None, None, (), None, (), winners, moves, False, False)
+                    (), 0, seats, (), None, None, (), None, tuple(analyses), winners, moves,
+                    browser is not None and browser.hot_seat,
+                    browser is not None and browser.coach,
+                    host=browser.secrets[0][1] if browser is not None and browser.secrets
+                    else ())
 
 
 @dataclass(frozen=True)
@@ -784,6 +801,8 @@ class BrowserGames:
         """Browser games saved by earlier runs, not yet taken up: save IDs by game ID
         (a shared database is asked for a game when it is first asked for instead)."""
         self.live: dict[str, BrowserGame] = {}
+        self._finished: OrderedDict[str, tuple[GameView, BrowserSeats | None]] = OrderedDict()
+        """The last views of the finished games asked for lately (``finished``), oldest first."""
         self.lock = threading.Lock()
         for legacy in load_legacy_games(problems):
             self._adopt(legacy)
@@ -857,19 +876,47 @@ class BrowserGames:
         except StorageError:
             return None
 
-    def finished(self, game_id: str) -> GameView:
-        """Return the last view of the game ``game_id``, finished and filed in the history.
+    def finished(self, game_id: str,
+                 secret: str | None = None) -> tuple[GameView, frozenset[int]]:
+        """Return the last view of the game ``game_id``, finished and filed in the history,
+        and the seats (from 0) that ``secret`` acted for in it.
 
-        ``GameRequestError(Denial.UNKNOWN_GAME)`` when no such game is filed.
+        So a finished game looks the same when it comes back from the history
+        (after a restart, or let go of to make room) as at its end: each page
+        sees its own seats, and a coached game the coach's luck lines.  The
+        views of the last ``FINISHED_KEPT`` games asked for are kept (a filed
+        game never changes).  ``GameRequestError(Denial.UNKNOWN_GAME)`` when
+        no such game is filed.
         """
         if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
             raise GameRequestError(Denial.UNKNOWN_GAME)
+        with self.lock:
+            kept = self._finished.get(game_id)
+        if kept is None:
+            kept = self._final_view(game_id)
+            with self.lock:
+                self._finished[game_id] = kept
+                while len(self._finished) > FINISHED_KEPT:
+                    self._finished.popitem(last=False)
+        view, seats = kept
+        return view, seats_of(seats, secret)
+
+    def _final_view(self, game_id: str) -> tuple[GameView, BrowserSeats | None]:
+        """Return the filed game ``game_id``'s last view and browser seats (see ``finished``)."""
         history = self.storage.history()
         number = history.id_of(game_id)
         try:
             if number is None:
                 raise LookupError(game_id)
-            return final_view(*history.load_game(number))
+            game, log = history.load_game(number)
+            analyses: list[PlayerAnalysis] = []
+            if game.browser is not None and game.browser.coach:
+                variant = get_variant(game.variant, game.rules)
+                with contextlib.suppress(SolverUnavailableError):
+                    coach = self.setup.coach(variant, profiles=True)
+                    analyses = coach.analyze([p.name for p in game.players], log,
+                                             game.chances or None)
+            return final_view(game, log, analyses), game.browser
         except (LookupError, StorageError, ValueError):
             raise GameRequestError(Denial.UNKNOWN_GAME) from None
 

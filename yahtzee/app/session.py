@@ -459,14 +459,15 @@ class Autosave:
         """File ``record``, the finished game (``finished`` without the engine).
 
         ``chances`` are the win chances to file with it (by default
-        ``chances(record)``, worked out now).
+        ``chances(record)``, worked out now); a browser game's seats go with it.
         """
         uid = self.save.uid if self.save is not None else (self.uid or uuid.uuid4().hex)
         try:
             if self.history is not None:
                 turns = self.chances(record) if chances is None else chances
                 self.filed_chances = tuple(turns)
-                self.history.record(record, uid=uid, chances=turns)
+                seats = self.save.browser if self.save is not None else self.browser
+                self.history.record(record, uid=uid, chances=turns, browser=seats)
                 self.filed = True
                 self.up_to_date = False
                 if self.save is not None:

@@ -1,6 +1,6 @@
 """The history of finished games: an SQLite database, ``<data folder>/history.sqlite3``.
 
-BrowserGames (schema version 2, kept in ``PRAGMA user_version``):
+Tables (schema version 3, kept in ``PRAGMA user_version``):
 
 - ``games``: ``id``, ``uid`` (the save's unique ID, so a game is filed once),
   ``finished_at`` (UTC ISO time), ``variant``, ``rules``, ``rounds``;
@@ -18,14 +18,19 @@ BrowserGames (schema version 2, kept in ``PRAGMA user_version``):
   at the start of that turn, from every card then.  A game of two or more
   players in which the solver took part is filed with a row for every player
   at every turn's start; other games have none.
+- ``browser_games`` (since version 3): per game played in the browser, its
+  ``seats`` (``saves.BrowserSeats`` as JSON: each seat link's secret as its
+  SHA-256, the coach and one-screen settings), so that a finished game shows
+  each page its own seats and the coach's luck lines as it did while in play.
 
 ``load_history_game(game_id)`` returns a game's metadata (with its win
 chances, when filed with them) and its decisions.
 
-A version 1 database (from before ``win_chances``) is read as it is, its
-games without chances, and brought to version 2 (the table added, the
-version raised, in one transaction, nothing else touched) the first time
-this program writes to it.
+A database of an older version (1: before ``win_chances``, 2: before
+``browser_games``) is read as it is, its games without the newer tables'
+rows, and brought to version 3 (the tables added, the version raised, in
+one transaction, nothing else touched) the first time this program writes
+to it.
 
 The tables appear all at once: they are created, with the version, in one
 transaction, so another program never sees half of them; a file with none
@@ -41,13 +46,14 @@ game whose rows are impossible is reported and left out, the rest kept.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
@@ -63,13 +69,14 @@ from yahtzee.storage.fields import FieldError, number, optional, text, whole
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.problems import (Damage, DamagedFileError, StorageError, StorageProblems,
                                       SilentProblems, StoredFile, left_in_place, set_aside)
+from yahtzee.storage.saves import BrowserSeats
 from yahtzee.storage.snapshot import KIND_NAMES, check_log, make_card, record_variant
 
 HISTORY_FILE = "history.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The version of the database layout this program writes; a higher one is refused."""
-TABLES = ("games", "players", "card_rows", "decisions", "win_chances")
-SINCE = {"win_chances": 2}
+TABLES = ("games", "players", "card_rows", "decisions", "win_chances", "browser_games")
+SINCE = {"win_chances": 2, "browser_games": 3}
 """The tables added after version 1, with the version that added each (the others: 1)."""
 CHANCE_TOLERANCE = 1e-6
 """How far a turn's recorded chances may add up from 1."""
@@ -126,6 +133,10 @@ CREATE TABLE IF NOT EXISTS win_chances (
     seat INTEGER NOT NULL,
     chance REAL NOT NULL,
     PRIMARY KEY (game_id, round, turn_seat, seat)
+);
+CREATE TABLE IF NOT EXISTS browser_games (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    seats TEXT NOT NULL
 );
 """
 
@@ -188,6 +199,9 @@ class HistoryGame:
     players: tuple[HistoryPlayer, ...]
     chances: tuple[TurnChances, ...] = ()
     """Every player's win chance at each turn's start, in order (empty: not recorded)."""
+    browser: BrowserSeats | None = None
+    """A browser game's seats as filed (None: not played in the browser, filed before
+    version 3, or unreadable).  Only ``load_game`` reads them; ``games`` leaves them out."""
 
 
 @dataclass(frozen=True)
@@ -245,6 +259,8 @@ class _GameRows:
     """``decisions`` rows without the game's ID: seq, round, seat, dice, ... label."""
     chances: list[tuple[int, int, int, float]]
     """``win_chances`` rows without the game's ID: round, turn_seat, seat, chance."""
+    seats: str | None = None
+    """The ``browser_games`` row's ``seats`` (JSON text; None: no row)."""
 
 
 def _player_rows(game: GameRecord, cards: Sequence[Card]) -> list[tuple[Any, ...]]:
@@ -263,14 +279,16 @@ def _decision_rows(log: Sequence[Decision]) -> list[tuple[Any, ...]]:
              d.command, d.points, d.label) for seq, d in enumerate(log)]
 
 
-def filing_rows(game: GameRecord, chances: Sequence[TurnChances]
-                ) -> tuple[list[Card], _GameRows]:
-    """Return the final cards and the rows that file ``game`` with its ``chances``.
+def filing_rows(game: GameRecord, chances: Sequence[TurnChances],
+                browser: BrowserSeats | None = None) -> tuple[list[Card], _GameRows]:
+    """Return the final cards and the rows that file ``game`` with its ``chances`` (and the
+    seats of a ``browser`` game).
 
     Every back end files these.
 
     ``SnapshotError`` if the record does not describe a possible game;
-    ``ValueError`` if ``chances`` are not those of its turns.
+    ``ValueError`` if ``chances`` are not those of its turns, or ``browser``'s seats
+    are not its players'.
     """
     variant = record_variant(game)
     check_log(variant, len(game.players), game.log)
@@ -278,8 +296,33 @@ def filing_rows(game: GameRecord, chances: Sequence[TurnChances]
                    for t in chances for seat, chance in enumerate(t.chances)]
     if chance_rows and not _checked_chances(chance_rows, len(game.players), variant.rounds):
         raise ValueError("the win chances are not one per player at each turn's start")
+    seats = None
+    if browser is not None:
+        seats = json.dumps(browser.to_dict(), separators=(",", ":"))
+        try:
+            BrowserSeats.from_dict(browser.to_dict(), len(game.players))
+        except FieldError as error:
+            raise ValueError(f"the browser seats are not the game's: {error}") from None
     cards = [make_card(variant, player) for player in game.players]
-    return cards, _GameRows(_player_rows(game, cards), _decision_rows(game.log), chance_rows)
+    return cards, _GameRows(_player_rows(game, cards), _decision_rows(game.log), chance_rows,
+                            seats)
+
+
+def with_seats(game: HistoryGame, seats: object) -> HistoryGame:
+    """Return ``game`` with the browser seats its ``browser_games`` row holds (None: no row).
+
+    ``seats`` is the row's JSON, as text or parsed; seats that cannot be read
+    or do not fit the game are left out (the game is kept, as a game played
+    elsewhere), as win chances that do not fit are.
+    """
+    if seats is None:
+        return game
+    try:
+        data = json.loads(seats) if isinstance(seats, str) else seats
+        browser = BrowserSeats.from_dict(data, len(game.players))
+    except (ValueError, FieldError):
+        return game
+    return replace(game, browser=browser)
 
 
 _Stamp = tuple[int, int, int, int]
@@ -491,11 +534,12 @@ class History:
 
     # -- writing -------------------------------------------------------------
     def record(self, game: GameRecord, *, uid: str, finished_at: datetime | None = None,
-               chances: Sequence[TurnChances] = ()) -> int:
+               chances: Sequence[TurnChances] = (), browser: BrowserSeats | None = None) -> int:
         """File the finished game ``game`` under ``uid``; return its ID in the history.
 
         ``chances``, when given, are every player's win chances at each
-        turn's start, every turn of the game in order.  A game already filed
+        turn's start, every turn of the game in order; ``browser`` a browser
+        game's seats (``browser_games``).  A game already filed
         under ``uid`` (another program finished the same save) is reported:
         the same game is not filed twice; one played differently is filed
         too, under a new unique ID, so nothing is lost.
@@ -504,7 +548,7 @@ class History:
         ``ValueError`` if ``chances`` are not those of its turns.
         """
         moment = finished_at if finished_at is not None else datetime.now(timezone.utc)
-        cards, rows = filing_rows(game, chances)
+        cards, rows = filing_rows(game, chances, browser)
         with self._open(write=True) as connection:
             assert connection is not None
             with _transaction(connection):
@@ -536,6 +580,8 @@ class History:
                                rows.decisions)
         connection.executemany("INSERT INTO win_chances VALUES (?, ?, ?, ?, ?)",
                                [(game_id, *row) for row in rows.chances])
+        if rows.seats is not None:
+            connection.execute("INSERT INTO browser_games VALUES (?, ?)", (game_id, rows.seats))
         return first, game_id
 
     @staticmethod
@@ -668,13 +714,16 @@ class History:
         chances = [row[1:] for row in connection.execute(
             f"{_CHANCES_QUERY} WHERE game_id = ? ORDER BY round, turn_seat, seat", (game_id,))
             ] if "win_chances" in _table_names(connection) else []
+        seats = connection.execute(
+            "SELECT seats FROM browser_games WHERE game_id = ?", (game_id,)).fetchone(
+            ) if "browser_games" in _table_names(connection) else None
         try:
             meta = _checked_game(game, players, cards, chances)
             decisions = [_decision(row) for row in rows]
             check_log(get_variant(meta.variant, meta.rules), len(meta.players), decisions)
         except FieldError as error:
             raise self._left_out(game_id, str(error)) from None
-        return meta, decisions
+        return with_seats(meta, None if seats is None else seats[0]), decisions
 
     def results(self) -> list[PlayerResult]:
         """Return every player's result in every sound finished game."""

@@ -177,8 +177,9 @@ class HistoryStorage(Protocol):
     """The finished games, each filed once with its players, cards, decisions and win chances."""
 
     def record(self, game: GameRecord, *, uid: str, finished_at: datetime | None = None,
-               chances: Sequence[TurnChances] = ()) -> int:
-        """File the finished ``game`` under ``uid``; return its ID in the history."""
+               chances: Sequence[TurnChances] = (), browser: BrowserSeats | None = None) -> int:
+        """File the finished ``game`` under ``uid`` (with a browser game's seats); return its
+        ID in the history."""
         ...
 
     def games(self) -> list[HistoryGame]:

@@ -17,8 +17,9 @@ Schema (version ``SCHEMA_VERSION``, kept in the table ``schema_version``):
   ``data`` is written whole again, and the steps deleted, every
   ``STEPS_BEFORE_REWRITE`` steps, when more than the game changed, and at a
   store's first write of a save;
-- ``games``, ``players``, ``card_rows``, ``decisions``, ``win_chances``:
-  the finished games, as the SQLite history files them (``history``).
+- ``games``, ``players``, ``card_rows``, ``decisions``, ``win_chances``,
+  ``browser_games`` (its ``seats`` as ``jsonb``): the finished games, as the
+  SQLite history files them (``history``).
 
 The program creates and migrates the schema itself: ``MIGRATIONS`` is a
 list of steps, and the steps a database lacks are applied in one
@@ -65,7 +66,7 @@ from yahtzee.engine.records import Decision, GameRecord, TurnChances, scoring_di
 from yahtzee.storage.fields import FieldError, mapping
 from yahtzee.storage.history import (DamagedGameError, HistoryGame, PlayerResult,
                                      _checked_game, _decision, _GameRows, filing_rows,
-                                     results_of)
+                                     results_of, with_seats)
 from yahtzee.storage.problems import (BadDatabaseError, Damage, DamagedFileError, SaveInUseError,
                                       SaveNotFoundError, StorageError, StorageProblems,
                                       StoredFile)
@@ -76,10 +77,11 @@ from yahtzee.storage.steps import STEPS_BEFORE_REWRITE, apply_steps, step_of
 
 T = TypeVar("T")
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema version this program makes; a database of a higher one is refused.
 
-Version 2 adds ``save_steps``: a save's changes since its ``data`` was written whole."""
+Version 2 adds ``save_steps``: a save's changes since its ``data`` was written whole;
+version 3 ``browser_games``: a finished browser game's seats."""
 NOTIFY_CHANNEL = "yahtzee_moves"
 """The channel ``notify`` sends a moved game's uid on."""
 SAVE_LOCKS = 0x59A7
@@ -161,7 +163,12 @@ _STEPS = (
         step jsonb NOT NULL,
         PRIMARY KEY (save_id, n))""",
 )
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_SAVES + _HISTORY, _STEPS)
+_BROWSER_GAMES = (
+    """CREATE TABLE browser_games (
+        game_id integer PRIMARY KEY REFERENCES games(id),
+        seats jsonb NOT NULL)""",
+)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_SAVES + _HISTORY, _STEPS, _BROWSER_GAMES)
 """The schema's steps: step ``n`` (from 0) brings a database of version ``n`` to ``n + 1``."""
 
 
@@ -1042,8 +1049,9 @@ class PostgresHistory:
 
     # -- writing -------------------------------------------------------------
     def record(self, game: GameRecord, *, uid: str, finished_at: datetime | None = None,
-               chances: Sequence[TurnChances] = ()) -> int:
-        """File the finished ``game`` under ``uid``; return its ID in the history.
+               chances: Sequence[TurnChances] = (), browser: BrowserSeats | None = None) -> int:
+        """File the finished ``game`` under ``uid`` (with a ``browser`` game's seats); return
+        its ID in the history.
 
         As the SQLite history does: a game already filed under ``uid`` is not
         filed twice (reported); one played differently is filed under a new
@@ -1053,7 +1061,7 @@ class PostgresHistory:
         ``ValueError`` for a record or chances that are not a possible game.
         """
         moment = finished_at if finished_at is not None else datetime.now(timezone.utc)
-        cards, rows = filing_rows(game, chances)
+        cards, rows = filing_rows(game, chances, browser)
         first, game_id = self.storage.run(
             lambda c: self._file(c, game, uid, moment, cards, rows))
         if first is not None:
@@ -1112,6 +1120,9 @@ class PostgresHistory:
                 [(game_id, *row) for row in rows.decisions])
             cursor.executemany("INSERT INTO win_chances VALUES (%s, %s, %s, %s, %s)",
                                [(game_id, *row) for row in rows.chances])
+        if rows.seats is not None:
+            connection.execute("INSERT INTO browser_games VALUES (%s, %s::jsonb)",
+                               (game_id, rows.seats))
         return game_id
 
     # -- reading -------------------------------------------------------------
@@ -1165,9 +1176,10 @@ class PostgresHistory:
                 f"{_PLAYERS_QUERY} WHERE game_id = %s ORDER BY seat",
                 f"{_CARDS_QUERY} WHERE game_id = %s ORDER BY seat, position",
                 f"{_CHANCES_QUERY} WHERE game_id = %s ORDER BY round, turn_seat, seat",
-                f"{_DECISIONS_QUERY} WHERE game_id = %s ORDER BY seq")]
+                f"{_DECISIONS_QUERY} WHERE game_id = %s ORDER BY seq",
+                "SELECT game_id, seats FROM browser_games WHERE game_id = %s")]
 
-        games, players, cards, chances, decisions = self.storage.read(fetch)
+        games, players, cards, chances, decisions, seats = self.storage.read(fetch)
         if not games:
             raise LookupError(f"no finished game has the ID {game_id}")
         row = games[0]
@@ -1181,7 +1193,7 @@ class PostgresHistory:
             self._left_out(game_id, str(error))
             raise DamagedGameError(
                 f"game {game_id} of the history is damaged ({error})") from None
-        return meta, log
+        return with_seats(meta, seats[0][1] if seats else None), log
 
     def results(self) -> list[PlayerResult]:
         """Return every player's result in every sound finished game."""

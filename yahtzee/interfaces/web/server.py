@@ -466,25 +466,26 @@ class WebTable:
         """Answer with the game's state once its version passes ``after`` (or after a while).
 
         A game finished and filed in the history (its save gone) is answered
-        with its final cards and winner.
+        as its pages saw its end (``finished``).
         """
         game_id = request.path_params["game_id"]
+        secret = request.headers.get(SECRET_HEADER)
+        after = request.query_params.get("after", "")
+        since = int(after) if after.isascii() and after.isdigit() and len(after) < 12 else None
         try:
             table = await self.table(game_id)
         except GameRequestError as error:
             if error.denial is not Denial.UNKNOWN_GAME:
                 raise
-            view = await in_thread(self.games.finished, game_id)
-            return state_answer(state_json(view, frozenset()))
+            return await self.finished(request, game_id, since)
         try:
-            await self.join(table, request.headers.get(SECRET_HEADER))
-            after = request.query_params.get("after", "")
-            if after.isascii() and after.isdigit() and len(after) < 12:
+            await self.join(table, secret)
+            if since is not None:
                 if table.shared is not None:
                     await in_thread(table.refresh)
-                if table.version <= int(after):
+                if table.version <= since:
                     await self.wait_change(table.game_id, client_of(request))
-            seats = table.seats_of(request.headers.get(SECRET_HEADER))
+            seats = table.seats_of(secret)
             drawn = table.drawn_view()  # most polls: no thread needed
             view = drawn if drawn is not None else await in_thread(table.view)
         except GameRequestError as error:
@@ -492,8 +493,20 @@ class WebTable:
             if error.denial is not Denial.UNKNOWN_GAME:
                 raise
             self.games.forget(game_id)
-            view = await in_thread(self.games.finished, game_id)
-            seats = frozenset()
+            view, seats = await in_thread(self.games.finished, game_id, secret)
+        return state_answer(state_json(view, seats))
+
+    async def finished(self, request: Request, game_id: str, since: int | None) -> Response:
+        """Answer with a game finished and filed in the history, as its pages saw its end.
+
+        A page that has its last state already (``since``) waits as a long
+        poll does, so that following a finished game does not become a
+        request after request: it will never change.
+        """
+        secret = request.headers.get(SECRET_HEADER)
+        view, seats = await in_thread(self.games.finished, game_id, secret)
+        if since is not None and view.version <= since:
+            await self.wait_change(game_id, client_of(request))
         return state_answer(state_json(view, seats))
 
     async def wait_change(self, game_id: str, client: str) -> None:
