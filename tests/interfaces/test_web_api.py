@@ -150,6 +150,7 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
         polled = restarted.get(f"/api/games/{game}?after={state['version']}",
                                headers={"X-Seat-Secret": secret}).json()
         assert time.perf_counter() - started >= 0.5 and polled == state
+        assert game not in restarted.app.state.web.changes  # nothing kept for a game that ended
 
 
 def test_a_seeded_game_against_a_level_ends_as_the_same_game_at_the_console(

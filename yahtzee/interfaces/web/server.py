@@ -506,16 +506,23 @@ class WebTable:
         secret = request.headers.get(SECRET_HEADER)
         view, seats = await in_thread(self.games.finished, game_id, secret)
         if since is not None and view.version <= since:
-            await self.wait_change(game_id, client_of(request))
+            await self.wait_change(None, client_of(request))
         return state_answer(state_json(view, seats))
 
-    async def wait_change(self, game_id: str, client: str) -> None:
-        """Wait for ``game_id`` to change (at most ``LONG_POLL`` seconds); 429 past the cap."""
+    async def wait_change(self, game_id: str | None, client: str) -> None:
+        """Wait for ``game_id`` to change (at most ``LONG_POLL`` seconds); 429 past the cap.
+
+        A finished game (None) never changes: the request waits the whole
+        time, and leaves nothing behind to be told of a change.
+        """
         if not self.polls.take(client):
             raise BadRequest(429, TOO_MANY_POLLS, retry=5)
         try:
-            event = self.changes.setdefault(game_id, asyncio.Event())
-            await asyncio.wait_for(event.wait(), LONG_POLL)
+            if game_id is None:
+                await asyncio.sleep(LONG_POLL)
+            else:
+                event = self.changes.setdefault(game_id, asyncio.Event())
+                await asyncio.wait_for(event.wait(), LONG_POLL)
         except asyncio.TimeoutError:
             pass
         finally:
