@@ -298,11 +298,12 @@ def filing_rows(game: GameRecord, chances: Sequence[TurnChances],
         raise ValueError("the win chances are not one per player at each turn's start")
     seats = None
     if browser is not None:
-        seats = json.dumps(browser.to_dict(), separators=(",", ":"))
+        data = browser.to_dict()
         try:
-            BrowserSeats.from_dict(browser.to_dict(), len(game.players))
+            BrowserSeats.from_dict(data, len(game.players))
         except FieldError as error:
             raise ValueError(f"the browser seats are not the game's: {error}") from None
+        seats = json.dumps(data, separators=(",", ":"))
     cards = [make_card(variant, player) for player in game.players]
     return cards, _GameRows(_player_rows(game, cards), _decision_rows(game.log), chance_rows,
                             seats)
