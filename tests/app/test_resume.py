@@ -36,7 +36,7 @@ from yahtzee.players.kinds import GREEDY
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
 from yahtzee.storage import atomic
 from yahtzee.storage.history import History
-from yahtzee.storage.saves import SaveFile, SaveStore
+from yahtzee.storage.saves import BrowserSeats, SaveFile, SaveStore
 from yahtzee.storage.snapshot import record_from_dict, record_to_dict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -229,6 +229,26 @@ def test_saves_lists_unfinished_games_newest_first(
     status, out, err = run_cli(["--resume"], "", monkeypatch, capsys)
     assert out.startswith("Resuming game 2: Yahtzee, official rules, round 1 of 13; Ann to play.\n"
                           "*** Ann: ***\nCurrent Scorecard:\n")
+
+
+def test_resume_alone_prefers_the_console_s_game_to_a_newer_browser_game(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A browser game is its server's: listed as such, resumed alone only when no other is left."""
+    run_cli(["--seed", "3", "--players", "human", "--names", "Ann"], "roll\n", monkeypatch,
+            capsys)
+    store = SaveStore(problems=Problems())
+    record = play_through(4, variant_of("course"), ["roll"]).game.engine.record()
+    browser = store.create(record, browser=BrowserSeats(4, True, False, (("d" * 64, (0, 1)),)))
+    store.release(browser.save_id)
+    status, out, _ = run_cli(["saves"], "", monkeypatch, capsys)
+    newest, older = ([part.strip() for part in line.split("  ") if part]
+                     for line in out.splitlines()[1:])
+    assert (newest[0], newest[3], older[0], older[3]) == (
+        "2", "yahtzee (course) in the browser", "1", "yahtzee (course)")
+    assert run_cli(["--resume"], "", monkeypatch, capsys)[1].startswith(
+        "Resuming game 1: Yahtzee, course rules, round 1 of 13; Ann to play.\n")
+    assert run_cli(["saves", "--delete", "1"], "", monkeypatch, capsys)[0] == 0
+    assert run_cli(["--resume"], "", monkeypatch, capsys)[1].startswith("Resuming game 2: ")
 
 
 def test_resume_errors_exit_2_and_change_nothing(

@@ -516,8 +516,21 @@ def autosave_for(problems: StorageProblems, resumed: SaveFile | None = None, *,
     return Autosave(saves, where.history(), resumed=resumed, setup=setup, coached=coached)
 
 
+def latest_to_resume(store: SaveStorage) -> SaveFile | None:
+    """Return the game ``--resume`` alone goes on with: the newest unfinished game played at
+    the console, else the newest of all (None: there is none).
+
+    A game played in the browser belongs to its server, which holds it while
+    it runs: a newer browser game must not hide the console game its player
+    means.  It is still resumed by its ID (``saves`` lists it).
+    """
+    saves = store.unfinished()
+    return next((save for save in saves if save.browser is None), saves[0] if saves else None)
+
+
 def find_save(requested: str, store: SaveStorage) -> SaveFile:
-    """Return the unfinished game to resume (``LATEST`` or that ID), locked in ``store``.
+    """Return the unfinished game to resume (``LATEST``: see ``latest_to_resume``; or that
+    ID), locked in ``store``.
 
     The save is locked before it is read.  ``NoUnfinishedGameError`` or
     ``UnknownSaveError`` when there is none; ``SaveInUseError`` when it is
@@ -526,7 +539,7 @@ def find_save(requested: str, store: SaveStorage) -> SaveFile:
     """
     while True:
         if requested == LATEST:
-            newest = store.latest()
+            newest = latest_to_resume(store)
             if newest is None:
                 raise NoUnfinishedGameError()
             save_id = newest.save_id

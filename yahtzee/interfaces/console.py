@@ -361,7 +361,8 @@ class Console(Reporter):
                    "(the command 'saves' lists them)")
 
     def saves_listing(self, saves: Sequence[SaveFile]) -> None:
-        """Print the unfinished games: ID, when last played, round, game and rules, players."""
+        """Print the unfinished games: ID, when last played, round, game and rules (and whether
+        it is played in the browser), players."""
         if not saves:
             self.say("No unfinished games.")
             return
@@ -370,6 +371,8 @@ class Console(Reporter):
             game = save.snapshot
             variant = record_variant(game)
             rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
+            if save.browser is not None:
+                rules += " in the browser"  # its server's: resumed by its ID only
             rows.append((str(save.save_id), local_time(save.updated),
                          f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
                          ", ".join(f"{printable(p.name)} ({p.kind})" for p in game.players)))
