@@ -13,6 +13,7 @@ Screenshots go where ``test_web_page`` puts its own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -312,7 +313,9 @@ def test_the_start_page_forgets_a_finished_game_instead_of_asking_for_it_at_ever
              }
              localStorage.setItem("games", JSON.stringify([{game: made.game, secret, at: 1}]));
              localStorage.setItem(`links:${made.game}`, JSON.stringify(made.links));
-             return [made.game, state.phase];
+             localStorage.setItem(`settings:${made.game}`, JSON.stringify(
+               {players: [{kind: "human", name: "Ann"}], coach: false, seed: ""}));
+             return [made.game, state.phase, secret];
            }""")
     assert ended[1] == "over"
     page.goto(server.url)
@@ -320,6 +323,14 @@ def test_the_start_page_forgets_a_finished_game_instead_of_asking_for_it_at_ever
     page.wait_for_function("() => localStorage.getItem('games') === '[]'", timeout=WAIT_MS)
     assert page.evaluate(f"() => localStorage.getItem('links:{ended[0]}')") is None
     assert page.locator("#continue").is_hidden()
+    # its settings stay, so that its page's "Play again" starts the same game anew
+    assert page.evaluate("() => JSON.parse(localStorage.getItem('ended'))") == [ended[0]]
+    page.goto(f"{server.url}game/{ended[0]}#{ended[2]}")
+    page.locator("#play-again").click(timeout=WAIT_MS)
+    page.wait_for_url(re.compile(r".*/game/(?!" + ended[0] + r")[0-9a-f]{32}#.+"),
+                      timeout=WAIT_MS)
+    hook(page, "roll").wait_for(timeout=WAIT_MS)
+    assert page.locator("th.player").all_inner_texts()[0].startswith("Ann")
     page.context.close()
 
 

@@ -242,10 +242,19 @@ function keepGame() {
   localStorage.setItem("games", JSON.stringify(kept.slice(0, KEPT_GAMES)));
 }
 
-function forgetGame(id) {
+// A finished game leaves the list, but keeps its settings a while: its page's "Play again"
+// starts the same game anew (the settings of the KEPT_GAMES games that ended last are kept).
+function forgetGame(id, ended = false) {
   localStorage.setItem("games", JSON.stringify(keptGames().filter((g) => g.game !== id)));
   localStorage.removeItem(`links:${id}`);
-  localStorage.removeItem(`settings:${id}`);
+  let endedGames = [];
+  try { endedGames = JSON.parse(localStorage.getItem("ended") || "[]"); } catch (error) { endedGames = []; }
+  if (!Array.isArray(endedGames)) endedGames = [];
+  endedGames = endedGames.filter((g) => g !== id);
+  if (ended) endedGames.unshift(id);
+  else localStorage.removeItem(`settings:${id}`);
+  for (const old of endedGames.slice(KEPT_GAMES)) localStorage.removeItem(`settings:${old}`);
+  localStorage.setItem("ended", JSON.stringify(endedGames.slice(0, KEPT_GAMES)));
 }
 
 // When this browser last opened a game (at: ms since 1970): the time today, else day and time.
@@ -276,7 +285,7 @@ async function showContinue() {
   const rows = [];
   kept.forEach((g, i) => {
     const s = states[i];
-    if (s !== null && s.phase === "over") forgetGame(g.game);   // its review is in the history
+    if (s !== null && s.phase === "over") forgetGame(g.game, true);   // its review is in the history
     if (s === null || s.phase === "over") return;
     const link = el("a", {href: `/game/${g.game}#${encodeURIComponent(g.secret)}`,
                           class: "button", "data-testid": `continue-${g.game}`, text: "Continue",
