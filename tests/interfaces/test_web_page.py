@@ -626,6 +626,12 @@ def test_a_watcher_is_offered_no_controls(browser: Browser, server: Server) -> N
     assert hook(watcher, "die-1").is_visible() and hook(watcher, "total-1").is_visible()
     assert hook(watcher, "roll").is_hidden() and hook(watcher, "score").is_hidden()
     assert watcher.locator("#shortcuts").is_hidden()
+    assert watcher.locator("#watching-yours").is_hidden()
+    # the maker's browser at the plain address is told that its seat's link is below
+    own = page.context.new_page()
+    own.goto(page.url.split("#")[0])
+    own.wait_for_selector("#watching-yours", state="visible", timeout=WAIT_MS)
+    assert hook(own, "seat-link-1").is_visible()
     page.context.close()
     watcher.context.close()
 

@@ -912,6 +912,8 @@ function draw() {
   const over = view.phase === "over";
   const watcher = view.you.length === 0;   // a link of no seat: nothing here is theirs to press
   $("watching").hidden = !watcher || over;
+  // the maker's own browser, opened at the game's plain address: its links are its way in
+  $("watching-yours").hidden = !watcher || state.hot_seat || storedLinks(view.game).length === 0;
   $("shortcuts-setting").hidden = watcher;
   drawDice();
   const rolling = canPlay() && view.phase === "rolling";
