@@ -67,11 +67,12 @@ def test_resume_after_end_of_input_at_many_points(seed: int, rules: str, tmp_pat
         first = play_through(seed, variant, script[:k], observers=[Autosave(store, history)])
         assert not first.game.engine.is_over()
         assert reference.out.startswith(first.out[:-1])
-        save = store.latest()
+        saves = store.unfinished()
         if k == 0:
-            assert save is None and not store.directory.exists()
+            assert saves == [] and not store.directory.exists()
             continue
-        assert save is not None and save.save_id == 1
+        save = saves[0]
+        assert save.save_id == 1
         assert len(save.snapshot.log) == k
 
         Die.r = random.Random()
@@ -108,8 +109,7 @@ def test_refused_input_around_an_interruption_changes_nothing(tmp_path: Path) ->
     Die.r = random.Random()
     store = SaveStore(tmp_path / "saves", problems=Problems())
     play_through(7, variant, script[:70], observers=[Autosave(store)])
-    save = store.latest()
-    assert save is not None
+    save = store.unfinished()[0]
     Die.r = random.Random()
     out = io.StringIO()
     game = resume_game(save, Console(feed(script[70:]), out), observers=[Autosave(store)])
@@ -129,8 +129,8 @@ def test_resume_twice_in_one_game(tmp_path: Path) -> None:
     cuts = [20, 57, 58, len(script)]
     game = reference.game
     for start, stop in zip(cuts, cuts[1:]):
-        save = store.latest()
-        assert save is not None and len(save.snapshot.log) == start
+        save = store.unfinished()[0]
+        assert len(save.snapshot.log) == start
         Die.r = random.Random()
         out = io.StringIO()
         game = resume_game(save, Console(feed(script[start:stop]), out),
@@ -279,8 +279,8 @@ def test_a_game_over_but_not_yet_filed_is_finished_on_resume(tmp_path: Path) -> 
     store = SaveStore(tmp_path / "saves", problems=Problems())
     history = History(tmp_path / "history.sqlite3")
     reference = play_through(5, POKER_DICE, script, observers=[Forgetful(store, history)])
-    save = store.latest()
-    assert save is not None and save.snapshot.round == POKER_DICE.rounds
+    save = store.unfinished()[0]
+    assert save.snapshot.round == POKER_DICE.rounds
     out = io.StringIO()
     game = resume_game(save, Console(io.StringIO(), out),
                        observers=[Autosave(store, history, resumed=save)])
@@ -319,8 +319,7 @@ def test_computer_players_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                 observers=[Autosave(store, history)])
     with pytest.raises(EOFError):
         game.play_game()
-    save = store.latest()
-    assert save is not None
+    save = store.unfinished()[0]
     assert [(p.name, p.kind) for p in save.snapshot.players] == [("Ann", "human"),
                                                                  ("Greedy", "greedy")]
     assert len([d for d in save.snapshot.log if d.seat == 0]) == 40

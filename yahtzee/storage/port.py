@@ -94,10 +94,6 @@ class SaveStorage(Protocol):
         """Return the unfinished games' saves, the most recently played first."""
         ...
 
-    def latest(self) -> SaveFile | None:
-        """Return the most recently played unfinished game's save, if any."""
-        ...
-
     def lock(self, save_id: int) -> None:
         """Hold ``save_id`` for this store; ``SaveInUseError`` if it is open elsewhere."""
         ...

@@ -854,11 +854,6 @@ class PostgresSaves:
         return sorted((s for s in saves if not s.finished), key=lambda s: s.sort_key,
                       reverse=True)
 
-    def latest(self) -> SaveFile | None:
-        """Return the most recently played unfinished game's save, if any."""
-        saves = self.unfinished()
-        return saves[0] if saves else None
-
     def changed_at(self, save_id: int) -> float:
         """Return the database's time of the save's last write, in seconds since the epoch.
 

@@ -558,11 +558,6 @@ class SaveStore:
                 saves.append(save)
         return sorted(saves, key=lambda s: s.sort_key, reverse=True)
 
-    def latest(self) -> SaveFile | None:
-        """Return the most recently played unfinished game's save, if there is one."""
-        saves = self.unfinished()
-        return saves[0] if saves else None
-
     def exists(self, save_id: int) -> bool:
         """Return whether a file of the save ``save_id`` is in the folder (finished or not)."""
         return os.path.lexists(self.path(save_id))
