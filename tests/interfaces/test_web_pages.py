@@ -118,6 +118,10 @@ def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(
     page = parse(review.text)
     assert page.charts == 1 and len(page.lines) == 2 and len(page.rows) == 26
     assert 'href="/review.css"' in review.text and "<style>" not in review.text
+    # the table's bar: the name leads to the start page; the game's own heading is under it
+    assert ('<header><p class="brand"><a href="/">Yahtzee</a></p><nav aria-label="Pages">'
+            '<a href="/">New game</a><a href="/history">Finished games</a></nav></header>'
+            '<main><h1>Game 1: ') in review.text
     css = client.get("/review.css")
     assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
     uid = History().games()[0].uid
@@ -150,6 +154,10 @@ def test_the_calibration_is_told_in_words_a_player_follows() -> None:
             "(Observed; a tie counts as a share). Chances that hold true lie on the "
             "diagonal.") in one
     assert "<p>1 finished game. A win is" in one
+    # a computer is named as the new-game form names its kind, not by its filed strength
+    assert ('<tr><th scope="row">Computer</th><td>Yahtzee, course rules</td>' in one
+            and "<figcaption>Computer (Yahtzee, course rules): scores of 1 game" in one
+            and "Scores of Computer in" in one and ">computer<" not in one)
     two = stats_section(compute_stats(results, [(0.55, 1.0)], 2), filtered=True)
     assert "Over 2 games with win chances" in two
     assert "<p>1 finished game matches the filters. A win is" in two

@@ -42,12 +42,15 @@ REVIEW_CSS = """\
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.45 system-ui, sans-serif; color: var(--ink);
        background: var(--paper); }
-header { background: var(--felt); color: white; padding: .5rem 1rem; }
-header h1 { margin: 0; font-size: 1.3rem; }
-header p { margin: .2rem 0 0; }
-nav { display: flex; flex-wrap: wrap; gap: 1rem; margin-top: .3rem; }
-header a { color: white; }
+header { background: var(--felt); color: white; padding: .3rem 1rem; display: flex;
+         flex-wrap: wrap; align-items: baseline; gap: 0 1rem; min-height: 2.4rem; }
+header .brand { margin: 0; font-size: 1.25rem; font-weight: bold; }
+nav { display: flex; flex-wrap: wrap; gap: 0 1rem; }
+header a { color: white; text-decoration: none; }
+header a:hover { text-decoration: underline; }
+header a:focus-visible { outline: 3px solid white; outline-offset: 2px; }
 main { max-width: 76rem; margin: 0 auto; padding: .75rem; }
+h1 { font-size: 1.25rem; margin: .3rem 0 .5rem; }
 main p, main > ul, main > ol, .legend { max-width: 48rem; }  /* lines short enough to read */
 h2 { font-size: 1.15rem; margin: 1.2rem 0 .4rem; }
 h3 { font-size: 1rem; margin: .8rem 0 .3rem; }
@@ -73,7 +76,6 @@ th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: left
          vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.box, table.turns th[scope="row"], span.roll { white-space: nowrap; }
-@media (max-width: 40rem) { td.dice { white-space: nowrap; } }  /* a phone scrolls the table */
 tr.costly td, tr.costly th { background: #fdf0ec; }
 table.turns { min-width: 62rem; }
 td.better { min-width: 18rem; }
@@ -88,6 +90,21 @@ input, select, button { font: inherit; padding: .35rem .5rem; min-height: 2.4rem
 .games { list-style: none; padding: 0; }
 .games li { background: white; border: 1px solid #ddd; border-radius: .4rem;
             padding: .4rem .75rem; margin: .4rem 0; }
+/* A phone shows each turn as a card of labelled lines, not a table scrolled sideways. */
+@media (max-width: 47.99rem) {
+  table.turns { min-width: 0; }
+  table.turns thead { display: none; }
+  table.turns caption { display: block; }
+  table.turns, table.turns tbody { display: block; }
+  table.turns tr { display: grid; grid-template-columns: 1fr 1fr; gap: 0 .75rem;
+                   padding: .35rem .5rem; border-bottom: 1px solid #ddd; }
+  table.turns td, table.turns th { display: block; border: 0; padding: .05rem 0;
+                                   text-align: left; min-width: 0; }
+  table.turns td.dice, table.turns td.box, table.turns td.better { grid-column: 1 / -1; }
+  table.turns tr.costly { background: #fdf0ec; }
+  table.turns [data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+  .sideways { display: none; }
+}
 """
 """The review's and history's style sheet (inline in a file, served as ``/review.css``)."""
 
@@ -296,11 +313,14 @@ def _turn_cells(row: TurnRow, review: Review) -> str:
     better = "; ".join(better_moves(row, variant)) or "\u2013"
     chance = "\u2013" if row.chance is None else f"{row.chance * 100:.0f}%"
     scored = f"{row.box} ({row.points})" if row.box else "\u2013"
-    chance_cell = f'<td class="num">{chance}</td>' if versus(review) else ""
-    return (f'{chance_cell}<td class="dice">{rolls}</td>'
-            f'<td class="dice">{keeps}</td><td class="box">{esc(scored)}</td>'
-            f'<td class="better">{esc(better)}</td>'
-            f'<td class="num">{row.cost:.1f}</td><td class="num">{signed(row.luck)}</td>')
+    chance_cell = (f'<td class="num" data-label="Win %">{chance}</td>' if versus(review)
+                   else "")
+    return (f'{chance_cell}<td class="dice" data-label="Rolls">{rolls}</td>'
+            f'<td class="dice" data-label="Kept">{keeps}</td>'
+            f'<td class="box" data-label="Scored">{esc(scored)}</td>'
+            f'<td class="better" data-label="Better move">{esc(better)}</td>'
+            f'<td class="num" data-label="Cost">{row.cost:.1f}</td>'
+            f'<td class="num" data-label="Luck">{signed(row.luck)}</td>')
 
 
 def turn_table(review: Review) -> str:
@@ -317,7 +337,8 @@ def turn_table(review: Review) -> str:
     body = "".join(
         f'<tr data-testid="turn-{row.round}-{row.seat + 1}" data-cost="{row.cost:.6f}" '
         f'data-luck="{row.luck:.6f}"{costly if row.mistakes() else ""}>'
-        f'<td class="num">{row.round}</td><th scope="row">{esc(names[row.seat])}</th>'
+        f'<td class="num" data-label="Round">{row.round}</td>'
+        f'<th scope="row">{esc(names[row.seat])}</th>'
         f"{_turn_cells(row, review)}</tr>" for row in rows)
     chance = (("Win %", ' class="num"'),) if versus(review) else ()
     head = "".join(f'<th scope="col"{c}>{t}</th>' for t, c in (
@@ -330,7 +351,8 @@ def turn_table(review: Review) -> str:
               "win. " if traders else "")
     return (f'<p class="note">{told}Cost: expected '
             'points given up against optimal play. Luck: points the rolls gave against what '
-            f'was expected. {esc(traded)}The table scrolls sideways on a narrow screen.</p>'
+            f'was expected. {esc(traded)}<span class="sideways">The table scrolls sideways '
+            "on a narrow screen.</span></p>"
             '<div class="scroll" tabindex="0" role="region" aria-label="Table of every turn">'
             '<table class="turns"><caption>Every turn, in the order played</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
@@ -378,16 +400,22 @@ def review_main(review: Review) -> str:
 
 def page(title: str, heading: str, content: str, *, stylesheet: str | None = None,
          links: Sequence[tuple[str, str]] = ()) -> str:
-    """Return a whole HTML page: ``stylesheet`` is the style sheet's address, else it is inline."""
+    """Return a whole HTML page: ``stylesheet`` is the style sheet's address, else it is inline.
+
+    Its bar is the browser table's: the name (a link to the start page when
+    there are ``links``; a file saved alone has none) and the links; the
+    page's own ``heading`` is its ``h1``, under the bar.
+    """
     style = (f'<link rel="stylesheet" href="{esc(stylesheet)}">' if stylesheet
              else f"<style>{REVIEW_CSS}</style>")
     anchors = "".join(f'<a href="{esc(href)}">{esc(text)}</a>' for href, text in links)
+    brand = '<a href="/">Yahtzee</a>' if links else "Yahtzee"
     nav = f'<nav aria-label="Pages">{anchors}</nav>' if links else ""
     return ('<!doctype html><html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{esc(title)}</title>{style}</head><body>"
-            f"<header><h1>{esc(heading)}</h1>{nav}</header><main>{content}</main>"
-            "</body></html>\n")
+            f'<header><p class="brand">{brand}</p>{nav}</header>'
+            f"<main><h1>{esc(heading)}</h1>{content}</main></body></html>\n")
 
 
 def review_document(review: Review, *, stylesheet: str | None = None,

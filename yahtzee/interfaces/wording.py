@@ -44,6 +44,13 @@ KIND_WORDS: dict[PlayerKind, tuple[str, str]] = {
 """Each player kind as the browser's form shows it: its label and what it does, in one line."""
 
 
+def kind_label(kind: str) -> str:
+    """Return a kind as the new-game form names it (``Computer``, ``Expected``); a kind this
+    program does not know, as filed."""
+    found = find_kind(kind)
+    return KIND_WORDS[found][0] if found in KIND_WORDS else kind
+
+
 def name_and_kind(name: str, kind: str) -> str:
     """Return a player as the browser's pages list them: ``Ann (person)``, ``Computer``.
 
@@ -51,8 +58,7 @@ def name_and_kind(name: str, kind: str) -> str:
     lower case, and left out where the name says it already (``Computer``,
     ``Greedy 2``); a kind this program does not know is shown as filed.
     """
-    found = find_kind(kind)
-    label = KIND_WORDS[found][0] if found in KIND_WORDS else kind
+    label = kind_label(kind)
     if name.casefold() == label.casefold() or name.casefold().startswith(label.casefold() + " "):
         return name
     return f"{name} ({label.lower()})"

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib import resources
 from urllib.parse import urlencode
 
@@ -35,8 +35,8 @@ from yahtzee.interfaces.review import Review, make_review
 from yahtzee.interfaces.review_html import (REVIEW_CSS, calibration_chart, esc, histogram_chart,
                                             page, review_document)
 from yahtzee.interfaces.web.threads import in_thread
-from yahtzee.interfaces.wording import (NUMPY_NEEDED, game_name_and_rules, local_time,
-                                        name_and_kind)
+from yahtzee.interfaces.wording import (NUMPY_NEEDED, game_name_and_rules, kind_label,
+                                        local_time, name_and_kind)
 from yahtzee.storage.history import HistoryGame, game_label, predictions, results_of
 from yahtzee.storage.port import Storage, open_storage
 from yahtzee.storage.problems import StorageError, StorageProblems
@@ -128,11 +128,16 @@ def pager(number: int, pages: int, player: str, label: str) -> str:
     return f'<nav class="pages" aria-label="Pages of games">{"".join(parts)}</nav>'
 
 
-def figures_table(groups: Sequence[Figures], who: str) -> str:
-    """Return the ``stats`` figures of some groups as a table, each with its histogram."""
+def figures_table(groups: Sequence[Figures], who: str,
+                  named: Callable[[str], str] = str) -> str:
+    """Return the ``stats`` figures of some groups as a table, each with its histogram.
+
+    ``named`` turns a group's label into words (a computer's strength into its kind's name).
+    """
     if not groups:
         return ""
-    rows = "".join(f'<tr><th scope="row">{esc(f.label)}</th><td>{esc(label_words(f.game))}</td>'
+    rows = "".join(f'<tr><th scope="row">{esc(named(f.label))}</th>'
+                   f'<td>{esc(label_words(f.game))}</td>'
                    f'<td class="num">{f.played}</td><td class="num">{f.wins}</td>'
                    f'<td class="num">{f.ties}</td><td class="num">{f.best}</td>'
                    f'<td class="num">{f.mean:.1f}</td></tr>' for f in groups)
@@ -141,18 +146,18 @@ def figures_table(groups: Sequence[Figures], who: str) -> str:
                    for n, t in enumerate((who, "Game", "Played", "Wins", "Ties", "Best",
                                           "Mean")))
     charts = "".join(
-        f"<figure><figcaption>{esc(f.label)} ({esc(label_words(f.game))}): scores of "
+        f"<figure><figcaption>{esc(named(f.label))} ({esc(label_words(f.game))}): scores of "
         f"{f.played} game{'s' if f.played != 1 else ''}</figcaption>"
-        f"{histogram_chart(f.histogram, _histogram_words(f))}</figure>" for f in groups)
+        f"{histogram_chart(f.histogram, _histogram_words(f, named))}</figure>" for f in groups)
     return (f'<div class="scroll" tabindex="0" role="region" aria-label="{who} figures">'
             f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
             f'<div class="players">{charts}</div>')
 
 
-def _histogram_words(f: Figures) -> str:
+def _histogram_words(f: Figures, named: Callable[[str], str] = str) -> str:
     """Return a histogram in words, for a screen reader."""
     bars = ", ".join(f"{b.low} to {b.high}: {b.count}" for b in f.histogram if b.count)
-    return f"Scores of {f.label} in {label_words(f.game)}, games per range: {bars}"
+    return f"Scores of {named(f.label)} in {label_words(f.game)}, games per range: {bars}"
 
 
 def stats_section(stats: Stats, filtered: bool = False) -> str:
@@ -169,7 +174,7 @@ def stats_section(stats: Stats, filtered: bool = False) -> str:
              "of two or more players led alone; a shared lead is a tie.</p>",
              "<h3>Players</h3>" if stats.players else "", figures_table(stats.players, "Player"),
              "<h3>Computers</h3>" if stats.computers else "",
-             figures_table(stats.computers, "Computer")]
+             figures_table(stats.computers, "Computer", kind_label)]
     if stats.calibration:
         bins = [(b.predicted, b.observed, b.count) for b in stats.calibration]
         rows = "".join(f'<tr><td class="num">{p * 100:.0f}%</td><td class="num">{o * 100:.0f}%'
