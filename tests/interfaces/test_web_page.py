@@ -319,6 +319,34 @@ def test_clicks_over_a_slow_link_are_queued_and_sent_in_order(
     page.context.close()
 
 
+@pytest.mark.parametrize("touch", [False, True])
+def test_a_double_click_or_tap_on_roll_rolls_once(browser: Browser, server: Server,
+                                                    touch: bool) -> None:
+    """A second Roll a moment after the first would throw away dice the player has not seen:
+    it is dropped; a Roll half a second later rolls."""
+    page = new_page(browser, *((390, 844) if touch else (1280, 800)), touch)
+    start_game(page, server, seed=7, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    roll = hook(page, "roll")
+    if touch:
+        roll.tap()
+        roll.tap()
+    else:
+        roll.dblclick()
+    settled(page)
+    page.wait_for_timeout(200)   # a second roll, had it been queued, would be answered by now
+    settled(page)
+    assert server.state(page)["rolls_left"] == 1
+    assert "1 re-roll left" in page.locator("#status").inner_text()
+    page.wait_for_timeout(500)
+    roll.click()
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".includes('choose a box')", timeout=WAIT_MS)
+    assert server.state(page)["rolls_left"] == 0
+    page.context.close()
+
+
 IN_VIEW = """() => {
   const ids = ['die-1', 'die-2', 'die-3', 'die-4', 'die-5', 'roll'];
   const boxes = [...document.querySelectorAll('[data-testid^="box-"]')]

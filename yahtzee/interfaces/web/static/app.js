@@ -6,6 +6,8 @@
 //   a page loaded while the server starts again draws the game as soon as it can.
 // - Moves are queued and sent one at a time, in order, each with the version of the state it
 //   was meant for; the page shows at once what is queued (a saved die, a roll on its way).
+//   A Roll within DOUBLE_ROLL_MS of the last is a double click or tap and is dropped: rolling
+//   again unseen would throw away the dice just rolled.
 // - Buttons are built once and updated in place, so keyboard focus stays where it was.
 "use strict";
 
@@ -14,6 +16,8 @@ const PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 
 const UPPER_BONUS = 35;
 const UPPER_THRESHOLD = 63;
 const YAHTZEE_BONUS_LABEL = "Yahtzee bonus:";
+const DOUBLE_ROLL_MS = 500;  // a second Roll this soon after one was not meant
+let lastRoll = -Infinity;    // when the last Roll was queued (performance.now())
 let options = null;
 let state = null;     // the state the server last sent
 let view = null;      // that state with the queued moves applied: what the page draws
@@ -377,6 +381,11 @@ function enqueue(move) {
   }
   if (move.action === "box" && view.rolling) return false;   // its points were for other dice
   if (move.action === "box" && view.phase === "rolling") queue.push({action: "score"});
+  if (move.action === "roll") {
+    const now = performance.now();
+    if (now - lastRoll < DOUBLE_ROLL_MS) return false;
+    lastRoll = now;
+  }
   queue.push(move);
   if (move.action === "box") toTop();
   clearMessage();
