@@ -194,7 +194,7 @@ def test_the_coach_names_dice_by_place_and_boxes_by_name_as_the_page_shows_them(
                                "roll (expected final score 254.6)")
     assert (state["advice_box"], state["advice_dice"]) == (None, [1, 4, 5])
     scoring = move(client, game, secret, action="score").json()
-    assert scoring["advice"] == "Coach: score Twos (expected final score 245.4)"
+    assert scoring["advice"] == "Coach: score 6 in Twos (expected final score 245.4)"
     assert (scoring["advice_box"], scoring["advice_dice"]) == (2, [])
 
 
@@ -209,6 +209,11 @@ def test_the_coach_s_keep_in_the_page_s_words() -> None:
         "unsave every die and roll them all (expected final score 200.0)")
     assert box_advice_words(BoxAdvice(ScoreBox(10, "Small Straight"), 222.54)) == (
         "score Small Straight (expected final score 222.5)")
+    assert box_advice_words(BoxAdvice(ScoreBox(10, "Small Straight"), 222.54), 30) == (
+        "score 30 in Small Straight (expected final score 222.5)")
+    # a box the dice score nothing in is given up: no Yahtzee rolled, none said
+    assert box_advice_words(BoxAdvice(ScoreBox(12, "Yahtzee"), 200.0), 0) == (
+        "score 0 in Yahtzee, giving it up (expected final score 200.0)")
 
 
 def test_the_moves_list_says_one_point_as_one_point() -> None:

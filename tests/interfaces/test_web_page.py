@@ -320,8 +320,8 @@ def test_clicks_over_a_slow_link_are_queued_and_sent_in_order(
 
 
 @pytest.mark.parametrize("touch", [False, True])
-def test_a_double_click_or_tap_on_roll_rolls_once(browser: Browser, server: Server,
-                                                    touch: bool) -> None:
+def test_a_double_click_or_tap_on_roll_rolls_once(
+        browser: Browser, server: Server, touch: bool) -> None:
     """A second Roll a moment after the first would throw away dice the player has not seen:
     it is dropped; a Roll half a second later rolls."""
     page = new_page(browser, *((390, 844) if touch else (1280, 800)), touch)
@@ -538,7 +538,7 @@ def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
     settled(page)
     page.wait_for_selector("#cards button.box.coach-pick")
     assert page.locator("#advice").inner_text() == (
-        "Coach: score Twos (expected final score 245.4)")
+        "Coach: score 6 in Twos (expected final score 245.4)")
     assert page.locator("#cards button.box.coach-pick").get_attribute("data-testid") == "box-2"
     assert page.locator("#dice .coach-pick").count() == 0
     heads = page.locator("#cards thead th.player").all_inner_texts()

@@ -172,14 +172,25 @@ def _expected(expected: float) -> str:
     return f"(expected final score {expected:.1f})"
 
 
-def box_advice_words(advice: BoxAdvice) -> str:
-    """Return the coach's box in the page's words: ``score Small Straight (expected ...)``.
+def box_advice_words(advice: BoxAdvice, points: int | None = None) -> str:
+    """Return the coach's box in the page's words: ``score 30 in Small Straight (expected ...)``.
 
     The console's advice names the box by its menu number (``score 10 (Small
     Straight)``), which the console's menu shows; the page shows no box
-    numbers, and a number there reads like points.
+    numbers, and a number there reads like points.  ``points``, what the dice
+    score there (None: not known), is said, so that "score Yahtzee" with no
+    Yahtzee rolled does not read as if there were one: ``score 0 in Yahtzee,
+    giving it up``.
     """
-    return f"score {advice.box.name} {_expected(advice.expected)}"
+    if points is None:
+        return f"score {advice.box.name} {_expected(advice.expected)}"
+    given_up = ", giving it up" if points == 0 else ""
+    return f"score {points} in {advice.box.name}{given_up} {_expected(advice.expected)}"
+
+
+def _points_in(view: GameView, advice: BoxAdvice) -> int | None:
+    """Return what the dice shown score in the coach's box (None if the card offers none)."""
+    return next((item.points for item in view.offers if item.number == advice.box.number), None)
 
 
 def _dice_places(advice: KeepAdvice) -> str:
@@ -210,9 +221,10 @@ def _advice(view: GameView, you: frozenset[int]) -> str | None:
     if view.advice is None:
         return None
     if isinstance(view.advice, BoxAdvice):
-        return "Coach: " + box_advice_words(view.advice)
+        return "Coach: " + box_advice_words(view.advice, _points_in(view, view.advice))
     if view.box_now is not None:
-        return "Coach: stop rolling and " + box_advice_words(view.box_now)
+        return ("Coach: stop rolling and "
+                + box_advice_words(view.box_now, _points_in(view, view.box_now)))
     return "Coach: " + keep_advice_words(view.advice, view.variant)
 
 
