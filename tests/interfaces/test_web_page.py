@@ -772,6 +772,9 @@ def test_the_end_explains_only_what_the_game_had(browser: Browser, server: Serve
         status=200, content_type="application/json", body=json.dumps(finished)))
     page.reload()
     hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS)
+    # "Game over" is said once, by the end's heading; the status line says what ended
+    assert page.locator("#status").inner_text() == f"All {finished['rounds']} rounds played"
+    assert page.locator("main").inner_text().count("Game over") == 1
     assert page.locator("#luck li").count() == len(seats)
     note = page.locator("#luck-box").inner_text()
     assert ("The computer plays to win" in note) == computer_note

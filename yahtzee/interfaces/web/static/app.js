@@ -650,7 +650,7 @@ function drawCard() {
 }
 
 function statusText() {
-  if (view.phase === "over") return `Game over after ${view.rounds} rounds`;
+  if (view.phase === "over") return `All ${view.rounds} rounds played`;  // "Game over" heads the end
   if (waitingFor(view)) return `Waiting for ${namesOf(view.waiting)} to join…`;
   const rolls = view.rolls_left;
   const who = view.you.includes(view.turn) ? (view.you.length > 1 ? `${view.turn_name}, your turn` : "Your turn")
