@@ -78,7 +78,7 @@ def test_the_history_lists_pages_and_filters_the_finished_games(
     assert "<svg" in first.text and "Statistics" in first.text
     # the games are named in words, as the list names them; the filter's value stays the label
     assert '<option value="yahtzee/official">Yahtzee, official rules</option>' in first.text
-    assert "<td>Yahtzee, course rules</td>" in first.text
+    assert "<td class=\"game\">Yahtzee, course rules</td>" in first.text
     assert "(Yahtzee, course rules)" in first.text
     assert ">yahtzee/course<" not in first.text and "(yahtzee/course)" not in first.text
     assert parse(first.text).scripts == 0 and parse(first.text).styled == 0
@@ -155,7 +155,7 @@ def test_the_calibration_is_told_in_words_a_player_follows() -> None:
             "diagonal.") in one
     assert "<p>1 finished game. A win is" in one
     # a computer is named as the new-game form names its kind, not by its filed strength
-    assert ('<tr><th scope="row">Computer</th><td>Yahtzee, course rules</td>' in one
+    assert ('<tr><th scope="row">Computer</th><td class="game">Yahtzee, course rules</td>' in one
             and "<figcaption>Computer (Yahtzee, course rules): scores of 1 game" in one
             and "Scores of Computer in" in one and ">computer<" not in one)
     two = stats_section(compute_stats(results, [(0.55, 1.0)], 2), filtered=True)

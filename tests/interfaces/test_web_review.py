@@ -144,6 +144,11 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
             frame.getBoundingClientRect().width
             - frame.firstChild.getBoundingClientRect().width))""")
     assert boxes and all(0 <= extra < 4 for extra in boxes), boxes
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: the figures as cards
+    frames = page.eval_on_selector_all(
+        "div.scroll", "frames => frames.map((e) => e.scrollWidth - e.clientWidth)")
+    assert len(frames) >= 2 and set(frames) == {0}, frames
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.goto(server.url + "game/2/review")
     shoot(page, screens, "review")
     status, _, err = run_cli(["--players", "human", "--names", "Eve Ray", "--seed", "6"],

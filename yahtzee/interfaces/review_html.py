@@ -104,6 +104,15 @@ input, select, button { font: inherit; padding: .35rem .5rem; min-height: 2.4rem
   table.turns tr.costly { background: #fdf0ec; }
   table.turns [data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
   .sideways { display: none; }
+  /* the history's figures: a card per player, the numbers labelled three to a line */
+  table.figures thead { display: none; }
+  table.figures, table.figures tbody { display: block; }
+  table.figures tr { display: grid; grid-template-columns: repeat(3, 1fr); gap: 0 .75rem;
+                     padding: .35rem .5rem; border-bottom: 1px solid #ddd; }
+  table.figures td, table.figures th { display: block; border: 0; padding: .05rem 0;
+                                       text-align: left; }
+  table.figures th, table.figures td.game { grid-column: 1 / -1; }
+  table.figures [data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
 }
 """
 """The review's and history's style sheet (inline in a file, served as ``/review.css``)."""

@@ -137,10 +137,12 @@ def figures_table(groups: Sequence[Figures], who: str,
     if not groups:
         return ""
     rows = "".join(f'<tr><th scope="row">{esc(named(f.label))}</th>'
-                   f'<td>{esc(label_words(f.game))}</td>'
-                   f'<td class="num">{f.played}</td><td class="num">{f.wins}</td>'
-                   f'<td class="num">{f.ties}</td><td class="num">{f.best}</td>'
-                   f'<td class="num">{f.mean:.1f}</td></tr>' for f in groups)
+                   f'<td class="game">{esc(label_words(f.game))}</td>'
+                   f'<td class="num" data-label="Played">{f.played}</td>'
+                   f'<td class="num" data-label="Wins">{f.wins}</td>'
+                   f'<td class="num" data-label="Ties">{f.ties}</td>'
+                   f'<td class="num" data-label="Best">{f.best}</td>'
+                   f'<td class="num" data-label="Mean">{f.mean:.1f}</td></tr>' for f in groups)
     number = ' class="num"'
     head = "".join(f'<th scope="col"{number if n > 1 else ""}>{t}</th>'
                    for n, t in enumerate((who, "Game", "Played", "Wins", "Ties", "Best",
@@ -150,7 +152,8 @@ def figures_table(groups: Sequence[Figures], who: str,
         f"{f.played} game{'s' if f.played != 1 else ''}</figcaption>"
         f"{histogram_chart(f.histogram, _histogram_words(f, named))}</figure>" for f in groups)
     return (f'<div class="scroll" tabindex="0" role="region" aria-label="{who} figures">'
-            f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+            f'<table class="figures"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
+            "</table></div>"
             f'<div class="players">{charts}</div>')
 
 
