@@ -358,7 +358,8 @@ def turn_table(review: Review) -> str:
     traders = [names[seat] for seat in range(len(names)) if plays_to_win(review, seat)]
     traded = (f"{' and '.join(traders)} gave up points on purpose, for a better chance to "
               "win. " if traders else "")
-    return (f'<p class="note">{told}Cost: expected '
+    return (f'<p class="note">{told}Kept: the dice saved for each re-roll (the first '
+            're-roll\'s, then after a slash the second\'s). Cost: expected '
             'points given up against optimal play. Luck: points the rolls gave against what '
             f'was expected. {esc(traded)}<span class="sideways">The table scrolls sideways '
             "on a narrow screen.</span></p>"
