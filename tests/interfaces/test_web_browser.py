@@ -203,7 +203,7 @@ def test_two_browsers_play_two_seats_and_neither_may_act_for_the_other(
     bob = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     bob.goto(link)
     my_turn_or_end(ann)
-    bob.wait_for_selector("#status:has-text('Ann is playing')")
+    bob.wait_for_selector("#status:has-text(\"Ann's turn\")")
     assert hook(bob, "roll").is_disabled() and hook(bob, "die-1").is_disabled()
     ann.screenshot(path=str(screens / "6-seat-1-phone.png"), full_page=True)
     bob.screenshot(path=str(screens / "7-seat-2-waiting-phone.png"), full_page=True)

@@ -164,7 +164,7 @@ def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
     ann.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
     assert ann.locator("#lobby").is_hidden() and hook(ann, "roll").is_enabled()
     assert "Bo joined" in ann.locator("#announce").inner_text()
-    bo.wait_for_selector("#status:has-text('Ann is playing')", timeout=WAIT_MS)
+    bo.wait_for_selector("#status:has-text(\"Ann's turn\")", timeout=WAIT_MS)
     assert bo.locator("#lobby").is_hidden()
     assert forced(bo) == [409, {"error": "It is not your turn."}]
     hook(ann, "die-1").click()
@@ -194,7 +194,7 @@ def test_the_host_starts_anyway_and_the_missing_person_joins_later(
         "error": "Only the player who made the game can start it before everyone has joined."}]
     ann.get_by_role("button", name="Start anyway").click()
     ann.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
-    cy.wait_for_selector("#status:has-text('Ann is playing')", timeout=WAIT_MS)
+    cy.wait_for_selector("#status:has-text(\"Ann's turn\")", timeout=WAIT_MS)
     # the links stay at hand, below the game, for the one who has not come yet
     assert ann.locator("#invite").is_visible() and hook(ann, "seat-link-2").is_visible()
     assert "not here yet" in ann.locator("#links li", has=hook(ann, "seat-link-2")).inner_text()
@@ -426,7 +426,7 @@ def test_the_host_in_another_browser_gets_new_links_for_the_seats_not_joined(
     bo = new_page(browser)
     bo.goto(new_bo)
     host.wait_for_selector("#status:has-text('Your turn')", timeout=WAIT_MS)
-    bo.wait_for_selector("#status:has-text('Ann is playing')", timeout=WAIT_MS)
+    bo.wait_for_selector("#status:has-text(\"Ann's turn\")", timeout=WAIT_MS)
     for page in (ann, cy, host, stale, bo):
         page.context.close()
 

@@ -347,6 +347,25 @@ def test_a_double_click_or_tap_on_roll_rolls_once(
     page.context.close()
 
 
+def test_on_a_phone_the_dice_stay_put_as_the_turn_passes(
+        browser: Browser, server: Server) -> None:
+    """The status line above the dice keeps to one line whoever plays ("Round 1 of 13:
+    Computer's turn (2 re-rolls left)"), so that a tap aimed as the turn passes lands where
+    it was aimed."""
+    page = new_page(browser, 390, 844, True)
+    start_game(page, server, seed=9, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    mine = hook(page, "die-1").bounding_box()
+    hook(page, "score").tap()
+    settled(page)
+    page.locator("#cards button.box:not([disabled])").first.tap()
+    page.wait_for_selector("#status:has-text(\"Computer's turn\")", timeout=WAIT_MS)
+    theirs = hook(page, "die-1").bounding_box()
+    assert mine is not None and theirs is not None and mine["y"] == theirs["y"]
+    page.context.close()
+
+
 IN_VIEW = """() => {
   const ids = ['die-1', 'die-2', 'die-3', 'die-4', 'die-5', 'roll'];
   const boxes = [...document.querySelectorAll('[data-testid^="box-"]')]

@@ -654,7 +654,7 @@ function statusText() {
   if (waitingFor(view)) return `Waiting for ${namesOf(view.waiting)} to join…`;
   const rolls = view.rolls_left;
   const who = view.you.includes(view.turn) ? (view.you.length > 1 ? `${view.turn_name}, your turn` : "Your turn")
-                                           : `${view.turn_name} is playing`;
+                                           : `${view.turn_name}'s turn`;
   const stage = view.phase === "waiting" ? "scoring…"
               : view.rolling ? "rolling…"
               : view.phase === "scoring" ? "choose a box"
