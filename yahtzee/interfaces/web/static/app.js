@@ -931,7 +931,8 @@ function draw() {
   setText($("rolls-left"), rolling ? `(${view.rolls_left} left)` : "");
   $("controls").hidden = over || waitingFor(view) || watcher;
   $("dice").hidden = over || waitingFor(view);
-  $("card-hint").hidden = !canPlay();
+  $("card-hint").hidden = over || waitingFor(view) || watcher;
+  $("card-hint").classList.toggle("idle", !canPlay());   // unseen, its room kept: the card stays put
   drawCoach();
   drawCard();
   drawMoves();
