@@ -146,6 +146,10 @@ def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
     assert ann.locator("#lobby").locator('[data-testid="seat-link-2"]').count() == 1
     assert str(link.get_attribute("href")).startswith(server.url.rstrip("/") + "/game/")
     assert ann.get_by_role("button", name="Copy the link of seat 2 (Bo)").is_visible()
+    # the host's own link is there (for another device of theirs) but offers no Copy
+    assert hook(ann, "seat-link-1").is_visible()
+    assert ann.locator("#links button.copy").count() == 1
+    assert "send it to no one" in ann.locator("#links li").first.inner_text()
     # 127.0.0.1 is this machine's own: no phone could open a QR code of it, so none is drawn
     assert ann.locator("#links svg.qr").count() == 0
     assert ann.locator("#address-line").inner_text() == (

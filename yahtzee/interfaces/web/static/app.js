@@ -738,11 +738,14 @@ function drawLinks() {
         // (not for a loopback address, which a phone cannot open)
         const code = waiting && !joined && !local && window.QR ? window.QR.svg(url, `QR code of the link of seat ${seat} (${name})`) : null;
         const anchor = el("a", {href: url, "data-testid": `seat-link-${seat}`, text: url});
+        // your own link has no Copy: sent to a friend, it would hand them your seat
+        const share = own ? el("span", {class: "hint own-link", text: "your own link: it opens your seat on "
+                                         + "another device of yours; send it to no one"})
+                          : copyButton(url, `the link of seat ${seat} (${name})`, anchor);
         list.append(el("li", {class: joined ? "joined" : "not-joined"},
                        el("span", {class: "seat-name", text: `Seat ${seat} (${name}${own ? ", you" : ""})`}),
                        el("span", {class: "seat-state", text: joined ? " joined " : " not here yet "}),
-                       anchor, " ", copyButton(url, `the link of seat ${seat} (${name})`, anchor),
-                       ...(code ? [code] : [])));
+                       anchor, " ", share, ...(code ? [code] : [])));
       }
     }
     $("address-line").replaceChildren(...(local
