@@ -10,10 +10,14 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import run_cli
-from yahtzee.interfaces.review_html import calibration_chart, histogram_chart
+from yahtzee.app.session import Solvers
+from yahtzee.interfaces.review import make_review
+from yahtzee.interfaces.review_html import (_x, _y, calibration_chart, histogram_chart,
+                                            win_chart)
 from yahtzee.interfaces.wording import name_and_kind
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
+from yahtzee.storage.history import History
 from yahtzee.storage.stats import Bucket
 
 NAMES = "<Ann & \"Bo\">,Greedy,Comp"
@@ -153,6 +157,24 @@ def test_analyze_html_writes_one_self_contained_review(
         "&lt;Ann &amp; &quot;Bo&quot;&gt; (person)", "Greedy", "Comp (computer)"]
     _, report, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
     assert_rows_add_up(page, json.loads(report))
+
+
+def test_a_swing_s_ring_sits_inside_the_turn_that_made_it(played: Path) -> None:
+    """A ring that the list calls "Round 3, Comp's turn" sits between that turn's start and
+    the next turn's, on the line, not on the next round's tick."""
+    history = History()
+    review = make_review(*history.load_game(history.games()[0].game_id), Solvers())
+    rounds = review.variant.rounds
+    swings = review.swings()
+    rings = [(float(x), float(y)) for x, y in re.findall(
+        r'<circle cx="([\d.]+)" cy="([\d.]+)" r="7"', win_chart(review))]
+    assert len(rings) == len(swings) >= 2
+    ticks = {round(_x(k, rounds), 1) for k in range(rounds + 1)}
+    for swing, (x, y) in zip(swings, rings):
+        start, end = review.turn_place(swing.turn), review.turn_place(swing.turn + 1)
+        assert _x(start, rounds) < x < _x(end, rounds) and x not in ticks, (swing, x)
+        low, high = sorted((_y(swing.before), _y(swing.after)))
+        assert low <= y <= high, (swing, y)
 
 
 def test_a_player_is_named_with_its_kind_as_the_form_names_it() -> None:

@@ -173,10 +173,16 @@ def _stroke(seat: int) -> str:
 
 
 def _swing_marks(review: Review, swings: Sequence[Swing], rounds: int) -> list[str]:
-    """Return a numbered ring on each marked turn's line, where the chance landed."""
+    """Return a numbered ring on each marked turn's line, halfway through the turn.
+
+    Halfway between the turn's start and the next turn's, on the line's
+    segment that the turn drew: at the next turn's start, a ring of "Round
+    3, Computer's turn" stood on the tick of round 4.
+    """
     parts = []
     for number, swing in enumerate(swings, 1):
-        x, y = _x(review.turn_place(swing.turn + 1), rounds), _y(swing.after)
+        start, end = review.turn_place(swing.turn), review.turn_place(swing.turn + 1)
+        x, y = _x((start + end) / 2, rounds), _y((swing.before + swing.after) / 2)
         parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="7" fill="none" stroke="{INK}" '
                      f'stroke-width="1.5"/>')
         above = y - 10 if y > TOP + 14 else y + 20
