@@ -371,6 +371,17 @@ def test_the_dice_and_the_card_stay_put_as_the_turn_passes(
     page.wait_for_selector("#status:has-text(\"Computer's turn\")", timeout=WAIT_MS)
     theirs = page.evaluate(PLACES)   # to a pixel (a row under a thick rule may take half one)
     assert all(abs(a - b) <= 1 for a, b in zip(mine, theirs)), (mine, theirs)
+    # the moves' list, scrolled to its newest line, shows whole lines: none cut at its top
+    cut = page.evaluate("""() => {
+      const list = document.getElementById('moves');
+      for (let i = 0; i < 30; i += 1) list.append(Object.assign(document.createElement('li'),
+                                                                {textContent: `line ${i}`}));
+      list.scrollTop = list.scrollHeight;
+      const top = list.getBoundingClientRect().top + list.clientTop;
+      const first = [...list.children].find((li) => li.getBoundingClientRect().bottom > top + 0.5);
+      return first.getBoundingClientRect().top - top;
+    }""")
+    assert abs(cut) < 0.5, cut
     page.context.close()
 
 
