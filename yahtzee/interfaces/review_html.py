@@ -176,8 +176,9 @@ def _swing_marks(review: Review, swings: Sequence[Swing], rounds: int) -> list[s
     """Return a numbered ring on each marked turn's line, halfway through the turn.
 
     Halfway between the turn's start and the next turn's, on the line's
-    segment that the turn drew: at the next turn's start, a ring of "Round
-    3, Computer's turn" stood on the tick of round 4.
+    segment that the turn drew, so that it lies inside the turn the list
+    names: at the next turn's start, the ring of a round's last turn would
+    stand on the next round's tick.
     """
     parts = []
     for number, swing in enumerate(swings, 1):
