@@ -422,7 +422,7 @@ def test_a_person_s_move_made_at_once_is_seen_only_once_saved(
     stored = SaveStore(problems=Problems())
     with pytest.raises(GameRequestError) as refusal:
         table.act_at_once(secret, Move.box(1))  # not the phase for a box: nothing changes
-    assert refusal.value.denial is Denial.WRONG_PHASE and not table.lock.locked()
+    assert refusal.value.denial is Denial.STILL_ROLLING and not table.lock.locked()
     synced.clear()
     view = table.act_at_once(secret, Move.roll())
     assert view is not None and view.rolls_left == 1

@@ -239,7 +239,7 @@ def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
         (move(client, game, "not-a-secret", action="roll"), 403,
          "This link does not play a seat of this game."),
         (move(client, game, first, action="box", box=3), 409,
-         "That move does not fit now: choose a box, or roll first."),
+         "Stop rolling first, then choose a box."),
         (move(client, game, first, action="toggle", die=6), 400,
          "'die' must be a number from 1 to 5."),
         (move(client, game, first, action="jump"), 400,
@@ -271,6 +271,11 @@ def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
     assert (answer.status_code, answer.json()) == (409, {"error": "It is not your turn."})
     assert move(client, game, second, action="toggle", die=2).json()["saved"][1] is True
     assert move(client, game, second, action="score").status_code == 200
+    # rolling stopped: a die or a roll is refused, saying what is left to do
+    for late in ({"action": "roll"}, {"action": "toggle", "die": 1}, {"action": "score"}):
+        answer = move(client, game, second, **late)
+        assert (answer.status_code, answer.json()) == (
+            409, {"error": "You have stopped rolling: choose a box."}), late
     assert move(client, game, second, action="box", box=5).json()["turn"] == 1
     state = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": second}).json()
     assert state["you"] == [2]

@@ -88,7 +88,8 @@ class Denial(enum.Enum):
     NOT_YOUR_SEAT = "the secret acts for no seat of this game"
     NOT_YOUR_TURN = "another seat is to play"
     COMPUTER_TURN = "a computer is to play"
-    WRONG_PHASE = "the move does not fit the moment (rolling or choosing a box)"
+    STILL_ROLLING = "a box was chosen before rolling stopped"
+    DONE_ROLLING = "a die, roll or score came after rolling stopped"
     STALE = "the game has moved on since the page was drawn"
     GAME_OVER = "the game is over"
     WAITING = "the game waits for its people to join"
@@ -443,7 +444,8 @@ class BrowserGame:
         self._check_turn(seats, version)
         prompt = self.live.prompt()
         if move.chooses_box != (prompt.phase is Phase.SCORING):
-            raise GameRequestError(Denial.WRONG_PHASE)
+            raise GameRequestError(Denial.STILL_ROLLING if move.chooses_box
+                                   else Denial.DONE_ROLLING)
         outcome = self.live.play(move)
         if not outcome.accepted:
             raise GameRequestError(Denial.REFUSED, outcome)
