@@ -90,29 +90,23 @@ input, select, button { font: inherit; padding: .35rem .5rem; min-height: 2.4rem
 .games { list-style: none; padding: 0; }
 .games li { background: white; border: 1px solid #ddd; border-radius: .4rem;
             padding: .4rem .75rem; margin: .4rem 0; }
-/* A phone shows each turn as a card of labelled lines, not a table scrolled sideways. */
+/* A phone shows each row of a labelled table (every turn; the history's figures) as a card
+   of labelled lines, not a table scrolled sideways. */
 @media (max-width: 47.99rem) {
-  table.turns { min-width: 0; }
-  table.turns thead { display: none; }
-  table.turns caption { display: block; }
-  table.turns, table.turns tbody { display: block; }
-  table.turns tr { display: grid; grid-template-columns: 1fr 1fr; gap: 0 .75rem;
-                   padding: .35rem .5rem; border-bottom: 1px solid #ddd; }
-  table.turns td, table.turns th { display: block; border: 0; padding: .05rem 0;
-                                   text-align: left; min-width: 0; }
+  table.labelled { min-width: 0; }
+  table.labelled thead { display: none; }
+  table.labelled caption { display: block; }
+  table.labelled, table.labelled tbody { display: block; }
+  table.labelled tr { display: grid; grid-template-columns: 1fr 1fr; gap: 0 .75rem;
+                      padding: .35rem .5rem; border-bottom: 1px solid #ddd; }
+  table.labelled td, table.labelled th { display: block; border: 0; padding: .05rem 0;
+                                         text-align: left; min-width: 0; }
+  table.labelled [data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
   table.turns td.dice, table.turns td.box, table.turns td.better { grid-column: 1 / -1; }
   table.turns tr.costly { background: #fdf0ec; }
-  table.turns [data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
   .sideways { display: none; }
-  /* the history's figures: a card per player, the numbers labelled three to a line */
-  table.figures thead { display: none; }
-  table.figures, table.figures tbody { display: block; }
-  table.figures tr { display: grid; grid-template-columns: repeat(3, 1fr); gap: 0 .75rem;
-                     padding: .35rem .5rem; border-bottom: 1px solid #ddd; }
-  table.figures td, table.figures th { display: block; border: 0; padding: .05rem 0;
-                                       text-align: left; }
+  table.figures tr { grid-template-columns: repeat(3, 1fr); }
   table.figures th, table.figures td.game { grid-column: 1 / -1; }
-  table.figures [data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
 }
 """
 """The review's and history's style sheet (inline in a file, served as ``/review.css``)."""
@@ -371,7 +365,7 @@ def turn_table(review: Review) -> str:
             f'was expected. {esc(traded)}<span class="sideways">The table scrolls sideways '
             "on a narrow screen.</span></p>"
             '<div class="scroll" tabindex="0" role="region" aria-label="Table of every turn">'
-            '<table class="turns"><caption>Every turn, in the order played</caption>'
+            '<table class="turns labelled"><caption>Every turn, in the order played</caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 

@@ -152,7 +152,7 @@ def figures_table(groups: Sequence[Figures], who: str,
         f"{f.played} game{'s' if f.played != 1 else ''}</figcaption>"
         f"{histogram_chart(f.histogram, _histogram_words(f, named))}</figure>" for f in groups)
     return (f'<div class="scroll" tabindex="0" role="region" aria-label="{who} figures">'
-            f'<table class="figures"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
+            f'<table class="figures labelled"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
             "</table></div>"
             f'<div class="players">{charts}</div>')
 
