@@ -167,3 +167,26 @@ def test_a_lock_file_replaced_while_locking_is_locked_afresh(
     assert again is not None
     again.release(remove=True)
     assert not path.exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+def test_a_lock_let_go_is_free_even_while_a_child_forked_meanwhile_runs(tmp_path: Path) -> None:
+    path = tmp_path / "1.lock"
+    lock = locks.try_lock(path)
+    assert lock is not None
+    wait, go = os.pipe()
+    child = os.fork()  # as the solver's helper processes are, holding a copy of the lock
+    if child == 0:  # pragma: no cover - the child only waits
+        os.close(go)
+        os.read(wait, 1)
+        os._exit(0)
+    os.close(wait)
+    try:
+        assert locks.try_lock(path) is None  # held, by this process and its child
+        lock.release()
+        again = locks.try_lock(path)
+        assert again is not None  # free while the child still runs
+        again.release()
+    finally:
+        os.close(go)
+        os.waitpid(child, 0)

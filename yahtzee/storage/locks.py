@@ -29,23 +29,37 @@ else:
 
 
 class FileLock:
-    """A lock held by this process on one lock file, until ``release``."""
+    """A lock held by this process on one lock file, until ``release``.
+
+    A process forked while the lock is held (the solver's helpers) shares
+    it: closing this process's descriptor alone would leave the lock held
+    by the child's copy for as long as the child runs, so ``release``
+    unlocks first, which frees it for every copy.  Only the process that
+    took the lock unlocks it; a child forgetting its copy just closes it.
+    """
 
     def __init__(self, path: Path, fd: int | None) -> None:
         """Hold the lock on ``path`` through the open descriptor ``fd`` (None: no locking)."""
         self.path = path
         self.fd = fd
+        self.owner = os.getpid()
 
     def release(self, *, remove: bool = False) -> None:
         """Let the lock go; with ``remove``, delete the lock file first, while still held."""
-        if remove and self.fd is not None:
+        if self.fd is None:
+            return
+        fd, self.fd = self.fd, None
+        if os.getpid() == self.owner:
+            if remove:
+                try:
+                    os.unlink(self.path)
+                except FileNotFoundError:
+                    pass
             try:
-                os.unlink(self.path)
-            except FileNotFoundError:
-                pass
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            except OSError:
+                pass  # closing lets it go all the same where no copy is left
+        os.close(fd)
 
     def __del__(self) -> None:
         """Let the lock go if it is still held when the lock is forgotten."""
