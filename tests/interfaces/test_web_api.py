@@ -33,6 +33,8 @@ from benchmarks.web_load import best_box  # noqa: E402
 from yahtzee.app.service import LiveGame  # noqa: E402
 from tests.web_helpers import console_totals  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
+from yahtzee.app.browser import BrowserGame, Denial, GameRequestError  # noqa: E402
+from yahtzee.interfaces.reporting import Reporter  # noqa: E402
 from yahtzee.interfaces.web import server  # noqa: E402
 from yahtzee.interfaces.web.guards import allowed_hosts  # noqa: E402
 from yahtzee.interfaces.web.server import (MAX_BODY, announce, bind, lan_address,  # noqa: E402
@@ -350,6 +352,75 @@ def test_a_game_goes_on_where_it_was_after_the_server_restarts(data: Path) -> No
         assert after["you"] == [1]
         assert move(client, game, first, action="roll").status_code == 200
         assert move(client, game, second, action="roll").status_code == 409
+
+
+class Told(Reporter):
+    """Keeps the server's error lines instead of printing them."""
+
+    def __init__(self) -> None:
+        """Start with nothing told."""
+        self.lines: list[str] = []
+
+    def error(self, message: str) -> None:
+        """Keep ``message``."""
+        self.lines.append(message)
+
+
+def test_a_computer_s_failed_move_is_reported_and_the_game_goes_on(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = BrowserGame.computer_step
+    failures = [GameRequestError(Denial.NOT_KEPT)]
+    failed_at: list[int] = []
+
+    def fails_once(table: BrowserGame) -> bool:
+        """Fail the first computer's move as an unsaved one, then move as ever."""
+        if failures:
+            failed_at.append(table.version)
+            raise failures.pop()
+        return made(table)
+
+    monkeypatch.setattr(BrowserGame, "computer_step", fails_once)
+    told = Told()
+    app = make_app(delay=0, reporter=told)
+    with TestClient(app) as client:
+        game, _ = new_game(client, players=[{"kind": "greedy"}, {"kind": "greedy"}], seed=3)
+        for _ in range(200):  # the drive stopped at the failure: no move was made
+            if told.lines:
+                break
+            time.sleep(0.01)
+        assert told.lines == [f"a computer's move in game {game} failed (GameRequestError: "
+                              f"{Denial.NOT_KEPT.value}); the server goes on"]
+        assert app.state.web.games.live[game].version == failed_at[0]  # nothing was made
+        assert not app.state.web.driving
+        going = client.get(f"/api/games/{game}?after={failed_at[0]}")  # sets them going
+        assert going.json()["version"] > failed_at[0]
+    assert not failures and len(told.lines) == 1
+
+
+def test_a_server_stopping_lets_the_computers_finish_the_move_in_hand(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = BrowserGame.computer_step
+    versions: list[int] = []
+
+    def slow(table: BrowserGame) -> bool:
+        """Make the computer's move in a worker thread, taking a while, and note its version."""
+        time.sleep(0.05)
+        stepped = made(table)
+        versions.append(table.version)
+        return stepped
+
+    monkeypatch.setattr(BrowserGame, "computer_step", slow)
+    monkeypatch.setattr(BrowserGame, "computer_step_at_once", lambda table: None)
+    told = Told()
+    with TestClient(make_app(delay=0, reporter=told)) as client:
+        game, _ = new_game(client, players=[{"kind": "greedy"}, {"kind": "greedy"}], seed=5,
+                           coach=False)
+        while len(versions) < 3:
+            time.sleep(0.01)
+    assert told.lines == []  # no move made after the saves were let go
+    with TestClient(make_app(delay=3600)) as client:
+        got = client.get(f"/api/games/{game}").json()
+        assert got.get("version") == versions[-1], got
 
 
 def test_a_finished_game_shows_its_final_cards_and_winner_after_a_restart(data: Path) -> None:

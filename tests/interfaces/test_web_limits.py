@@ -92,6 +92,24 @@ def test_games_of_computers_alone_are_bounded_per_client_and_in_all(data: Path) 
         assert third.post("/api/games", json=ALONE).status_code == 201
 
 
+def test_games_of_computers_asked_for_at_once_keep_to_the_limits(data: Path) -> None:
+    """Requests that arrive together are counted while their games are being made."""
+    limits = Limits(computer_games_per_client=5, computer_games=2)
+    app = make_app(delay=3600, limits=limits)
+
+    async def ask(count: int) -> list[int]:
+        transport = httpx.ASGITransport(app=app, client=("10.0.0.1", 1))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            answers = await asyncio.gather(*(c.post("/api/games", json=ROBOTS)
+                                             for _ in range(count)))
+        for task in list(app.state.web.tasks):
+            task.cancel()
+        return sorted(answer.status_code for answer in answers)
+
+    assert asyncio.run(ask(4)) == [201, 201, 503, 503]
+    assert len(app.state.web.computer_games) == 2 and app.state.web.starting == []
+
+
 def test_the_capacity_keeps_room_for_people(data: Path) -> None:
     web: WebTable = make_app(capacity=3).state.web
     assert web.limits.computer_games == 1

@@ -303,12 +303,16 @@ class WebTable:
     """The server's state: the live games, who waits for their changes, the computers' pace."""
 
     def __init__(self, games: BrowserGames, *, delay: float = DEFAULT_DELAY,
-                 address: str | None = None, limits: Limits | None = None) -> None:
+                 address: str | None = None, limits: Limits | None = None,
+                 reporter: Reporter | None = None) -> None:
         """Serve ``games``; computers wait ``delay`` seconds before each move.
 
-        ``address`` is the origin others reach the server at (for seat links).
+        ``address`` is the origin others reach the server at (for seat links);
+        ``reporter`` is told of the failures of work no request waits for
+        (a computer's move, the sweep of abandoned games; default: standard error).
         """
         self.games = games
+        self.reporter = reporter if reporter is not None else Reporter()
         self.delay = delay
         self.address = address
         self.limits = limits if limits is not None else Limits()
@@ -316,6 +320,9 @@ class WebTable:
         self.polls = Slots(self.limits.polls_per_client, self.limits)
         self.computer_games: dict[str, str] = {}
         """The computer-only games going on, and the client that started each."""
+        self.starting: list[str] = []
+        """The client of each computer-only game being made (counted against the limits
+        while it is made in a thread, so that requests at once cannot all pass them)."""
         self.changes: dict[str, asyncio.Event] = {}
         self.driving: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -348,19 +355,35 @@ class WebTable:
         """Play computer commands, ``delay`` apart, until a person is to play or the game ends.
 
         Each is made here, on the loop's thread, when it can be made at once,
-        else in a worker thread (``BrowserGame.computer_step_at_once``).
+        else in a worker thread (``BrowserGame.computer_step_at_once``).  A
+        move that fails (its save, the database) changes nothing; it is
+        reported, and tried again when the game is next asked for (``table``).
+        Cancelled (the server stops), it ends between two moves: a move in
+        a worker thread is finished, and saved, first.
         """
         try:
             while table.computer_to_play():
                 await asyncio.sleep(self.delay)
                 stepped = table.computer_step_at_once()
                 if stepped is None:
-                    stepped = await in_thread(table.computer_step)
+                    step = asyncio.ensure_future(in_thread(table.computer_step))
+                    try:
+                        stepped = await asyncio.shield(step)
+                    except asyncio.CancelledError:
+                        await step
+                        raise
                 if not stepped:
                     break
                 self.notify(table.game_id)
+        except Exception as error:  # no request waits for it: told, not raised
+            self.failed(f"a computer's move in game {table.game_id}", error)
         finally:
             self.driving.discard(table.game_id)
+
+    def failed(self, what: str, error: Exception) -> None:
+        """Report that ``what``, work no request waits for, failed with ``error``; it goes on."""
+        self.reporter.error(f"{what} failed ({type(error).__name__}: {error}); "
+                            "the server goes on")
 
     async def body(self, request: Request) -> bytes:
         """Return the request's body; ``BadRequest`` if too large (413) or too slow (408)."""
@@ -373,12 +396,14 @@ class WebTable:
         """Refuse (429, 503) a new game past the client's or the server's limits."""
         exempt = self.limits.exempt(client)
         if all(kind.is_computer for kind in settings.kinds):
+            live = self.games.live
             going = {game_id: owner for game_id, owner in self.computer_games.items()
-                     if game_id in self.games.live and not self.games.live[game_id].is_over()}
+                     if (table := live.get(game_id)) is not None and not table.is_over()}
             self.computer_games = going
-            if len(going) >= self.limits.computer_games:
+            owners = [*going.values(), *self.starting]
+            if len(owners) >= self.limits.computer_games:
                 raise BadRequest(503, ROBOTS_FULL, retry=MINUTE)
-            mine = sum(owner == client for owner in going.values())
+            mine = owners.count(client)
             if not exempt and mine >= self.limits.computer_games_per_client:
                 raise BadRequest(429, TOO_MANY_ROBOTS, retry=MINUTE)
         wait = 0.0 if exempt else self.throttle.take(client)
@@ -389,8 +414,12 @@ class WebTable:
         """Delete abandoned games every ``Limits.sweep_every`` seconds (``BrowserGames.expire``)."""
         while True:
             await asyncio.sleep(self.limits.sweep_every)
-            gone = await in_thread(self.games.expire, self.limits.fresh_for,
-                                   self.limits.idle_for)
+            try:
+                gone = await in_thread(self.games.expire, self.limits.fresh_for,
+                                       self.limits.idle_for)
+            except Exception as error:  # tried again at the next sweep
+                self.failed("the sweep of abandoned games", error)
+                continue
             for game_id in gone:
                 self.notify(game_id)
 
@@ -413,6 +442,9 @@ class WebTable:
                     table: BrowserGame = await in_thread(self.games.get, game_id)
                     await in_thread(table.refresh)  # this copy may be behind
                 except (GameRequestError, StorageError):
+                    continue
+                except Exception as error:  # another process may take the game up
+                    self.failed(f"taking up game {game_id}", error)
                     continue
                 self.drive(table)
 
@@ -449,12 +481,18 @@ class WebTable:
         settings = parse_settings(await self.body(request))
         client = client_of(request)
         self.admit(client, settings)
+        robots = all(kind.is_computer for kind in settings.kinds)
+        if robots:
+            self.starting.append(client)
         try:
             made = await in_thread(self.games.create, settings)
         except SolverUnavailableError:
             return _error(503, NUMPY_NEEDED)
+        finally:
+            if robots:
+                self.starting.remove(client)
         table = made.table
-        if all(kind.is_computer for kind in settings.kinds):
+        if robots:
             self.computer_games[table.game_id] = client
         self.drive(table)
         return JSONResponse({
@@ -615,7 +653,8 @@ class WebTable:
 
         @contextlib.asynccontextmanager
         async def lifespan(app: Starlette) -> AsyncIterator[None]:
-            """Allow enough worker threads for saves; let go of every game's save at the end."""
+            """Allow enough worker threads for saves; at the end, stop the computers (each
+            between two moves) and let go of every game's save."""
             loop = asyncio.get_running_loop()
             use_worker_threads(loop)
             sweeping = [loop.create_task(self.sweep())]
@@ -628,8 +667,10 @@ class WebTable:
             if self.games.shared is not None:
                 sweeping.append(loop.create_task(self.take_up_lapsed()))
             yield
-            for task in sweeping:
+            driving = [task for task in self.tasks if task.get_loop() is loop]
+            for task in sweeping + driving:
                 task.cancel()
+            await asyncio.gather(*sweeping, *driving, return_exceptions=True)
             listener.close()
             self.games.close()
 
@@ -662,7 +703,8 @@ def make_app(*, delay: float = DEFAULT_DELAY, capacity: int = DEFAULT_CAPACITY,
     games = BrowserGames(solvers, report, capacity=capacity, storage=storage)
     if limits is None:
         limits = Limits(computer_games=min(Limits.computer_games, max(1, capacity // 2)))
-    return WebTable(games, delay=delay, address=address, limits=limits).app(hosts)
+    return WebTable(games, delay=delay, address=address, limits=limits,
+                    reporter=report).app(hosts)
 
 
 def bind(host: str, port: int, *, shared_port: bool = False,
