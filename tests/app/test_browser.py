@@ -140,6 +140,18 @@ def test_an_earlier_record_with_a_save_moves_its_seats_into_the_save(data: Path)
     assert table.version == made.table.version
 
 
+def test_an_earlier_record_naming_another_game_s_save_leaves_that_save_free(data: Path) -> None:
+    tables = BrowserGames(Solvers(), Problems())
+    made = tables.create(two_people(5))
+    tables.close()
+    [save] = SaveStore(problems=Problems()).unfinished()
+    path = legacy_file(data, "12" * 16, 5, "old-secret", save.save_id)
+    tables = BrowserGames(Solvers(), Problems())
+    assert path.exists()  # not taken over: kept as it is
+    assert not SaveStore(problems=Problems()).is_open_elsewhere(save.save_id)
+    assert tables.get(made.table.game_id).version == made.table.version
+
+
 def test_a_damaged_earlier_record_is_set_aside_and_the_others_load(data: Path) -> None:
     good = "cd" * 16
     legacy_file(data, good, 3, "fine", None)

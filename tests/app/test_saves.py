@@ -21,6 +21,9 @@ from yahtzee.domain.die import Die
 from yahtzee.interfaces.cli import main
 from yahtzee.interfaces.console import DIE_PROMPT
 from yahtzee.storage import locks
+from yahtzee.storage.history import History
+from yahtzee.storage.problems import StorageError
+from yahtzee.storage.saves import SaveFile, SaveStore
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTHING_SAVED = "Game stopped before any move; nothing was saved.\n"
@@ -117,6 +120,36 @@ def test_saves_json_lists_the_unfinished_games(
         {"id": 1, "game": "yahtzee", "rules": "course", "round": 4, "rounds": 13,
          "players": [{"name": "Player 1", "kind": "human"}, {"name": "Player 2", "kind": "human"}],
          "to_play": "Player 2", "open": False}]
+
+
+@pytest.mark.parametrize("command", [["saves"], ["saves", "--delete", "all"], ["--resume"]])
+def test_a_storage_failure_is_one_line_and_no_traceback(
+        command: list[str], data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    lost = "the database postgresql://ann@db.example/yahtzee was lost: the server closed it"
+
+    def fails(store: SaveStore) -> list[SaveFile]:
+        """Fail as a database lost in the middle does."""
+        raise StorageError(lost)
+
+    monkeypatch.setattr(SaveStore, "unfinished", fails)
+    assert run_cli(command, "", monkeypatch, capsys) == (1, "", f"yahtzee: {lost}\n")
+
+
+def test_a_finished_game_the_history_refuses_is_told_and_its_save_kept(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def refuses(history: History, *args: object, **kwargs: object) -> int:
+        """Refuse the game as the history does chances that are not the game's."""
+        raise ValueError("the win chances are not one per player at each turn's start")
+
+    monkeypatch.setattr(History, "record", refuses)
+    lines = "".join(f"score\n{box}\n" for box in range(1, 14))
+    status, out, err = run_cli(["--players", "human", "--seed", "6"], lines, monkeypatch, capsys)
+    assert status == 0 and out.endswith("Player 1 finished with 109 points\n")
+    assert err == ("yahtzee: warning: the game cannot be saved (the win chances are not one "
+                   "per player at each turn's start); play goes on without saving\n")
+    status, out, _ = run_cli(["saves", "--json"], "", monkeypatch, capsys)
+    assert status == 0 and [game["round"] for game in json.loads(out)] == [13]
 
 
 def test_saves_delete_ids_and_all(

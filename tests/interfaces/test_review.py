@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -157,6 +159,28 @@ def test_analyze_html_writes_one_self_contained_review(
         "&lt;Ann &amp; &quot;Bo&quot;&gt; (person)", "Greedy", "Comp (computer)"]
     _, report, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
     assert_rows_add_up(page, json.loads(report))
+
+
+def test_analyze_html_keeps_the_file_there_when_it_cannot_write_the_new_one_whole(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "review.html"
+    status, _, _ = run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert status == 0 and target.stat().st_mode & 0o777 == 0o666 & ~umask  # as open() makes
+    target.write_text("the review kept", encoding="utf-8")
+
+    def disk_full(fd: int) -> None:
+        """Fail as a full disk does."""
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    status, out, err = run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)
+    assert (status, out) == (1, "")
+    assert err == f"yahtzee: cannot write {target}: {os.strerror(errno.ENOSPC)}\n"
+    assert target.read_text(encoding="utf-8") == "the review kept"
+    assert not [path for path in tmp_path.iterdir() if path.name.endswith(".tmp")]
 
 
 def test_a_swing_s_ring_sits_inside_the_turn_that_made_it(played: Path) -> None:

@@ -34,7 +34,9 @@ from yahtzee.app.service import LiveGame  # noqa: E402
 from tests.web_helpers import console_totals  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.app.browser import BrowserGame, Denial, GameRequestError  # noqa: E402
+from yahtzee.app.session import Solvers, SolverUnavailableError  # noqa: E402
 from yahtzee.interfaces.reporting import Reporter  # noqa: E402
+from yahtzee.interfaces.wording import NUMPY_NEEDED  # noqa: E402
 from yahtzee.interfaces.web import server  # noqa: E402
 from yahtzee.interfaces.web.guards import allowed_hosts  # noqa: E402
 from yahtzee.interfaces.web.server import (MAX_BODY, announce, bind, lan_address,  # noqa: E402
@@ -421,6 +423,28 @@ def test_a_server_stopping_lets_the_computers_finish_the_move_in_hand(
     with TestClient(make_app(delay=3600)) as client:
         got = client.get(f"/api/games/{game}").json()
         assert got.get("version") == versions[-1], got
+
+
+def test_a_saved_game_with_a_computer_is_refused_in_one_line_without_numpy(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(make_app(delay=3600)) as client:
+        game, (secret,) = new_game(client, seed=2, coach=False)
+        before = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": secret}).json()
+
+    def no_numpy(solvers: Solvers, variant: object) -> None:
+        """Fail as the solver does where numpy is not installed."""
+        raise SolverUnavailableError("No module named 'numpy'")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Solvers, "load_in_background", no_numpy)
+        with TestClient(make_app(delay=0)) as client:
+            for answer in (client.get(f"/api/games/{game}", headers={"X-Seat-Secret": secret}),
+                           move(client, game, secret, action="roll")):
+                assert answer.status_code == 503
+                assert answer.json() == {"error": NUMPY_NEEDED}
+    with TestClient(make_app(delay=3600)) as client:
+        after = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": secret}).json()
+        assert (after["version"], after["dice"]) == (before["version"], before["dice"])
 
 
 def test_a_finished_game_shows_its_final_cards_and_winner_after_a_restart(data: Path) -> None:

@@ -166,3 +166,27 @@ def test_the_shared_rows_go_to_the_folder_given(official: Solution, tmp_path: Pa
         assert shared_last_turn(official.model, values.copy(), 1).file is None
     finally:
         keep_rows_in(None)
+
+
+def test_a_file_made_by_another_process_and_gone_again_is_no_row_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process names its file first (the link is refused), then removes it: the
+    open fails as missing, and this process's descriptor is closed once, not twice."""
+    closed: list[int] = []
+    close = os.close
+
+    def refused(source: Any, target: Any) -> None:
+        """Fail as linking to a name another process took does."""
+        raise FileExistsError(errno.EEXIST, "taken", str(target))
+
+    def counted(fd: int) -> None:
+        """Close ``fd``, noting it."""
+        closed.append(fd)
+        close(fd)
+
+    monkeypatch.setattr(os, "link", refused)
+    monkeypatch.setattr(os, "close", counted)
+    path = tmp_path / "rows.bin"
+    assert row_file.RowFile.open(path, np.dtype(np.float64), 10, "key") is None
+    assert len(closed) == len(set(closed)) == 1
+    assert list(tmp_path.iterdir()) == []

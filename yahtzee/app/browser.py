@@ -1015,10 +1015,12 @@ class BrowserGames:
         try:
             if legacy.save_id is not None:
                 save = find_save(str(legacy.save_id), self.store)
-                if save.uid != legacy.game_id:
-                    raise LookupError(legacy.game_id)
-                self.store.write(replace(save, browser=seats))
-                self.store.release(save.save_id)
+                try:
+                    if save.uid != legacy.game_id:
+                        raise LookupError(legacy.game_id)
+                    self.store.write(replace(save, browser=seats))
+                finally:
+                    self.store.release(save.save_id)  # taken up by its ID when asked for
                 self.known[legacy.game_id] = save.save_id
             else:
                 kinds = [find_kind(name) for name in legacy.kinds]

@@ -455,16 +455,17 @@ class Autosave:
         self.pending = None
         self.file(engine.record())
 
-    def file(self, record: GameRecord, chances: Sequence[TurnChances] | None = None) -> None:
+    def file(self, record: GameRecord) -> None:
         """File ``record``, the finished game (``finished`` without the engine).
 
-        ``chances`` are the win chances to file with it (by default
-        ``chances(record)``, worked out now); a browser game's seats go with it.
+        Its win chances (``chances``) and a browser game's seats go with it.
+        A game the history refuses (``ValueError``: chances or seats not the
+        game's) is reported as one that cannot be saved, and its save kept.
         """
         uid = self.save.uid if self.save is not None else (self.uid or uuid.uuid4().hex)
         try:
             if self.history is not None:
-                turns = self.chances(record) if chances is None else chances
+                turns = self.chances(record)
                 self.filed_chances = tuple(turns)
                 seats = self.save.browser if self.save is not None else self.browser
                 self.history.record(record, uid=uid, chances=turns, browser=seats)
@@ -476,7 +477,7 @@ class Autosave:
                 self.store.write(replace(self.save, updated=now(), finished=True,
                                          snapshot=record))
                 self.up_to_date = False
-        except (OSError, StorageError, SnapshotError, sqlite3.Error) as error:
+        except (OSError, StorageError, SnapshotError, sqlite3.Error, ValueError) as error:
             saved = self.up_to_date
             self._cannot_save(error)
             self.up_to_date = saved

@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yahtzee.app.service import new_game, resume_game
@@ -34,6 +35,7 @@ from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED,
                                         WORKERS_NEED_DATABASE, game_words, local_time)
 from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind, solo_strategy
 from yahtzee.players.players import ComputerPlayer
+from yahtzee.storage.atomic import write_atomic
 from yahtzee.storage.history import DamagedGameError
 from yahtzee.storage.port import (DATABASE_VARIABLE, BadDatabaseError, SaveStorage, Storage,
                                   open_storage)
@@ -510,10 +512,13 @@ def _analyze(args: argparse.Namespace, console: Console, game_id: str | None,
 
 
 def _write_review(review: Review, path: str, console: Console) -> int:
-    """Write the review as one self-contained HTML file; exit status 1 if it cannot be written."""
+    """Write the review as one self-contained HTML file; exit status 1 if it cannot be written.
+
+    All or nothing: a file already at ``path`` is kept as it was when the
+    new one cannot be written whole.
+    """
     try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(review_document(review))
+        write_atomic(Path(path), review_document(review).encode("utf-8"), mode=0o666)
     except OSError as error:
         console.error(f"cannot write {path}: {error.strerror or error}")
         return 1
@@ -580,7 +585,8 @@ COMMANDS = {"play": run_play, "solve": run_solve, "simulate": run_simulate, "due
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the parsed command line; a missing numpy or Ctrl-C ends it with one line."""
+    """Run the parsed command line; a missing numpy, a storage failure or Ctrl-C ends it with
+    one line."""
     try:
         return COMMANDS[args.command or "play"](args)
     except SolverUnavailableError:
@@ -590,6 +596,9 @@ def run(args: argparse.Namespace) -> int:
         if error.name != "numpy":
             raise
         Console().error(NUMPY_NEEDED)
+        return 1
+    except StorageError as error:  # the saves or the history failed (a database lost)
+        Console().error(str(error))
         return 1
     except KeyboardInterrupt:
         # A play command handles Ctrl-C itself; any other command just stops.

@@ -132,10 +132,12 @@ class RowFile:
             try:
                 os.link(temp, path)
             except FileExistsError:  # another process made it meanwhile: take theirs
-                os.close(fd)
+                made, fd = fd, -1  # closed once: its number may be another's next
+                os.close(made)
                 fd = os.open(path, os.O_RDWR)
         except BaseException:
-            os.close(fd)
+            if fd >= 0:
+                os.close(fd)
             raise
         finally:
             os.unlink(temp)

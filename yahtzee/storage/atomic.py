@@ -98,8 +98,11 @@ def _sync_folder(folder: Path) -> None:
 
 
 def write_atomic(path: Path, data: bytes, *, exclusive: bool = False,
-                 durable: bool = True) -> None:
+                 durable: bool = True, mode: int = 0o600) -> None:
     """Write ``data`` as the file ``path``, all or nothing.
+
+    A new file gets the permissions ``mode`` less the process's umask (the
+    default: its owner's alone; 0o666 makes a file as ``open`` does).
 
     ``durable`` (the default) waits until the file and its name are on the
     disk, so that they survive a crash of the machine; without it they
@@ -116,7 +119,7 @@ def write_atomic(path: Path, data: bytes, *, exclusive: bool = False,
         _cleaned.add(str(path.parent))
         remove_stale_temps(path.parent)
     temp = str(path.parent / f".{path.name}.{os.getpid()}.{next(_numbers)}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), mode)
     renamed = False
     try:
         with os.fdopen(fd, "wb") as stream:

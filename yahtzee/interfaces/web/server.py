@@ -486,8 +486,6 @@ class WebTable:
             self.starting.append(client)
         try:
             made = await in_thread(self.games.create, settings)
-        except SolverUnavailableError:
-            return _error(503, NUMPY_NEEDED)
         finally:
             if robots:
                 self.starting.remove(client)
@@ -636,6 +634,8 @@ class WebTable:
                     return Response(status_code=400)  # nobody is left to read it
                 except GameRequestError as error:
                     return _error(*refusal(error))
+                except SolverUnavailableError:  # a game with a computer or the coach
+                    return _error(503, NUMPY_NEEDED)
             return answer
 
         routes = [
