@@ -207,8 +207,8 @@ def test_scores_always_show_the_boxes_contents(rules: Rules) -> None:
         assert card.scores()[0] != 99
 
 
-@pytest.mark.parametrize("rules", [COURSE, OFFICIAL, Rules("free", "free joker", False, None,
-                                                           False)], ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [COURSE, OFFICIAL, Rules("free", False, None, False)],
+                         ids=lambda r: r.name)  # free: the joker, not forced
 def test_options_with_the_box_points_worked_out_beforehand_are_the_same(rules: Rules) -> None:
     rng = random.Random(8)
     for _ in range(400):

@@ -19,8 +19,8 @@ from yahtzee.solver.dynamic import solve, start_state_value, step
 from yahtzee.solver.model import option_slot, yahtzee_model
 from yahtzee.solver.strategy import OptimalStrategy
 
-NO_BONUS = Rules(name="no-bonus", summary="no Yahtzee bonus and no joker",
-                 bonus_by_choice=False, bonus_cap=0, forced_joker=False)
+NO_BONUS = Rules(name="no-bonus", bonus_by_choice=False, bonus_cap=0, forced_joker=False)
+"""No Yahtzee bonus and no joker."""
 
 
 def test_official_expected_score_is_the_forced_joker_optimum(official: Solution) -> None:

@@ -48,7 +48,7 @@ from yahtzee.app.session import Autosave, Solvers, SolverUnavailableError, find_
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import get_variant
-from yahtzee.engine.engine import FirstRoll, Outcome, Phase, Rolled, Scored
+from yahtzee.engine.engine import MAX_SEED, FirstRoll, Outcome, Phase, Rolled, Scored
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.engine.records import Decision, replayed_cards
 from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind
@@ -64,8 +64,6 @@ from yahtzee.storage.web_games import WebGame, forget_legacy_game, load_legacy_g
 if TYPE_CHECKING:
     from yahtzee.solver.coach import BoxAdvice, KeepAdvice, Option, PlayerAnalysis
 
-MAX_SEED = 2 ** 63 - 1
-"""The largest seed a game takes (as on the command line)."""
 RECENT = 40
 """How many of the latest moves a table remembers for its view."""
 FINISHED_KEPT = 64

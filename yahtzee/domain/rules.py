@@ -86,7 +86,6 @@ class Rules:
     """A Yahtzee rule set: how the Yahtzee bonus is earned and whether jokers are forced."""
 
     name: str
-    summary: str
     bonus_by_choice: bool
     """True: a later Yahtzee is scored as a bonus by choosing Yahtzee again, filling no box."""
     bonus_cap: int | None
@@ -182,24 +181,21 @@ class Rules:
 
 COURSE = Rules(
     name="course",
-    summary=("CS2100 rules: a later Yahtzee, with 50 in the Yahtzee box, may be scored "
-             "in Yahtzee again as a 100-point bonus (at most 3) that fills no box; "
-             "no joker."),
     bonus_by_choice=True,
     bonus_cap=3,
     forced_joker=False,
 )
-"""The course's rules (the default)."""
+"""The course's rules (the default): a later Yahtzee, with 50 in the Yahtzee box, may be scored
+in Yahtzee again as a 100-point bonus (at most 3) that fills no box; no joker."""
 
 OFFICIAL = Rules(
     name="official",
-    summary=("Hasbro rules: every later Yahtzee with 50 in the Yahtzee box earns 100 "
-             "points, and a Yahtzee with that box filled is placed by the forced joker."),
     bonus_by_choice=False,
     bonus_cap=None,
     forced_joker=True,
 )
-"""Hasbro's official rules."""
+"""Hasbro's official rules: every later Yahtzee with 50 in the Yahtzee box earns 100 points, and
+a Yahtzee with that box filled is placed by the forced joker."""
 
 RULES: dict[str, Rules] = {COURSE.name: COURSE, OFFICIAL.name: OFFICIAL}
 """Every rule set, by name."""

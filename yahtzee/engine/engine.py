@@ -37,6 +37,10 @@ from yahtzee.engine.records import (REROLLS, Decision, GameRecord, PlayerRecord,
 
 MAX_PLAYERS = 6
 """The most seats a game has."""
+MAX_NAME = 24
+"""The longest player name, in characters: names head cards, lines of play and listings."""
+MAX_SEED = 2 ** 63 - 1
+"""The largest seed of a game's dice: seeds are whole numbers from 0 to this, everywhere."""
 
 
 class Seat(Protocol):

@@ -35,8 +35,8 @@ from yahtzee.domain.games import YAHTZEE, get_variant
 from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable
-from yahtzee.interfaces.wording import (GAME_NAMES, PROGRAM_NAME, faces, joker_text, keep_text,
-                                        percent, scored_text)
+from yahtzee.interfaces.wording import (PROGRAM_NAME, faces, game_name_and_rules, joker_text,
+                                        keep_text, percent, scored_text)
 from yahtzee.solver.coach import Keep
 from yahtzee.storage.stats import JSON_DIGITS
 
@@ -396,7 +396,8 @@ class AdviseSession:
         """Say what the session does and how to type a roll; show a card given at the start."""
         say = self.console.say
         game = self.game
-        say(f"Advice for real dice: {_game_name(self.variant)}.")
+        say(f"Advice for real dice: "
+            f"{game_name_and_rules(self.variant.name, self.variant.rules_name)}.")
         say(f"Optimal play expects {game.start_expected():.2f} points from "
             f"{self._start_words()}.")
         say(f"Type the five dice you roll (such as {example_dice(self.variant)}); "
@@ -630,13 +631,6 @@ class _Quit(Exception):
 def _quit() -> None:
     """Stop the session: the person typed one of the ``QUIT`` words."""
     raise _Quit()
-
-
-def _game_name(variant: Variant) -> str:
-    """Return the game in words: ``Yahtzee, official rules`` or ``Poker Dice``."""
-    if variant.name == YAHTZEE:
-        return f"Yahtzee, {variant.rules_name} rules"
-    return GAME_NAMES[variant.name]
 
 
 def _game_options(variant: Variant) -> list[str]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from yahtzee.app.session import LATEST
 from yahtzee.domain.games import GAMES, YAHTZEE
 from yahtzee.domain.rules import COURSE, RULES
-from yahtzee.engine.engine import MAX_PLAYERS
+from yahtzee.engine.engine import MAX_NAME, MAX_PLAYERS, MAX_SEED
 from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.commands import COMMANDS, DEFAULT_DELAY, run
 from yahtzee.interfaces.console import Console
@@ -54,10 +54,6 @@ def _computer_kinds(text: str) -> list[PlayerKind]:
     return kinds
 
 
-MAX_NAME = 24
-"""The longest player name, in characters: names head cards, lines of play and listings."""
-
-
 def _names(text: str) -> list[str]:
     """Parse ``--names``: a comma list of non-empty, printable player names of ``MAX_NAME`` at most.
 
@@ -79,8 +75,6 @@ def _names(text: str) -> list[str]:
 
 MAX_DELAY = 5.0
 """The longest pause, in seconds, ``--delay`` accepts."""
-MAX_SEED = 2 ** 63 - 1
-"""The largest seed: seeds are whole numbers from 0 to this, for every command."""
 MAX_GAMES = 1_000_000
 """The most games ``simulate`` plays in one run."""
 

@@ -508,10 +508,6 @@ class PlayToWinStrategy:
         after = self._chances(banked[:, None], index[:, None])[:, 0]
         return [float(chance) for chance in after]
 
-    def _optimal_turn(self, card: Any) -> TurnValues:
-        """Return optimal solitaire play's turn from the card's state, the boxes chosen."""
-        return self._optimal_turns(*self.base.state_key(card))
-
     def _optimal_turn_of(self, flag: int, mask: int, upper: int) -> TurnValues:
         """Return optimal solitaire play's turn from the state (flag, mask, upper).
 

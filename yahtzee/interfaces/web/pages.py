@@ -31,6 +31,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from yahtzee.app.session import Solvers, SolverUnavailableError
+from yahtzee.engine.engine import MAX_NAME
 from yahtzee.interfaces.review import Review, make_review
 from yahtzee.interfaces.review_html import (REVIEW_CSS, calibration_chart, esc, histogram_chart,
                                             page, review_document)
@@ -273,7 +274,7 @@ class Pages:
     async def history(self, request: Request) -> Response:
         """Answer ``/history`` with the finished games and the statistics."""
         params = request.query_params
-        player = params.get("player", "").strip()[:24]
+        player = params.get("player", "").strip()[:MAX_NAME]
         label = params.get("game", "").strip()[:40]
         try:
             text = await in_thread(self.history_page, player, label,

@@ -21,14 +21,10 @@ from typing import Annotated, Any, Callable, Union
 
 import msgspec
 
-from yahtzee.app.browser import MAX_SEED
 from yahtzee.domain.games import GAMES, YAHTZEE
 from yahtzee.domain.rules import RULES
-from yahtzee.engine.engine import MAX_PLAYERS
+from yahtzee.engine.engine import MAX_PLAYERS, MAX_SEED
 from yahtzee.players.kinds import KINDS
-
-MAX_NAME = 24
-"""The longest player name, in characters (as ``--names`` takes them)."""
 
 
 class Seat(msgspec.Struct, kw_only=True):

@@ -59,20 +59,20 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from yahtzee.app.browser import (DEFAULT_CAPACITY, LEASE_SECONDS, MAX_SEED, BrowserGame,
+from yahtzee.app.browser import (DEFAULT_CAPACITY, LEASE_SECONDS, BrowserGame,
                                  BrowserGames, Denial, GameRequestError, Settings)
 from yahtzee.app.session import Solvers, SolverUnavailableError
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import GAMES, YAHTZEE, UnknownGameError, every_variant, get_variant
 from yahtzee.domain.rules import OFFICIAL, RULES
-from yahtzee.engine.engine import MAX_PLAYERS
+from yahtzee.engine.engine import MAX_NAME, MAX_PLAYERS, MAX_SEED
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.reporting import Reporter
 from yahtzee.interfaces.web.connections import server_config
 from yahtzee.interfaces.web.guards import HostGuard, NoStore, SameOrigin, allowed_hosts
 from yahtzee.interfaces.web.guards import lan_address as lan_address
 from yahtzee.interfaces.web.limits import MINUTE, Limits, Slots, Throttle, retry_after
-from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, MAX_NAME, RULES_MESSAGE,
+from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, RULES_MESSAGE,
                                             SEED_MESSAGE, BodyError, LinksRequest, MoveRequest,
                                             NewGame, Seat, StartRequest, decode, encode, openapi,
                                             reason)
