@@ -30,7 +30,7 @@ from yahtzee.storage.files import FileStorage
 from yahtzee.storage.history import History
 from yahtzee.storage.port import BadDatabaseError, Storage, open_storage
 from yahtzee.storage.problems import SaveInUseError, SaveNotFoundError
-from yahtzee.storage.saves import BrowserSeats, now
+from yahtzee.storage.saves import BrowserSeats, SaveStore, now
 from yahtzee.storage.stats import load_stats
 
 MOMENT = datetime(2026, 5, 1, 12, 30, tzinfo=timezone.utc)
@@ -143,6 +143,26 @@ def test_versions_count_the_writes(storage: Storage) -> None:
     store.write(replace(save, updated=now()))
     assert store.version_of(save.save_id) == before + 2
     assert store.version_of(99) is None
+    store.release()
+
+
+def test_a_server_s_file_saves_keep_nothing_of_the_games_removed(tmp_path: Path) -> None:
+    """The counts of writes and the locks a long-running server keeps for its saves go with
+    each save removed: memory follows the games there are, not all there ever were."""
+    store = FileStorage(tmp_path, problems=Problems()).saves()
+    made = [store.create(_record(seed, "course", 5), when=MOMENT) for seed in range(1, 6)]
+    for save in made:
+        store.write(replace(save, updated=now()))
+        with store.hold(save.save_id):
+            pass
+    kept = SaveStore._versions.copy(), SaveStore._block_locks.copy()
+    for save in made[:4]:
+        store.remove(save.save_id)
+    gone = {(str(store.directory), save.save_id) for save in made[:4]}
+    assert set(kept[0]) - set(SaveStore._versions) == gone
+    assert set(kept[1]) - set(SaveStore._block_locks) == gone
+    assert store.version_of(made[4].save_id) == kept[0][(str(store.directory),
+                                                          made[4].save_id)]
     store.release()
 
 

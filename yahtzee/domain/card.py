@@ -132,7 +132,8 @@ class Variant:
 
     @property
     def boxes(self) -> int:
-        """How many boxes a card has, numbered from 1 on the menu (one is filled each round)."""
+        """How many boxes a card has, numbered from 1 on the menu: as many as the game's rounds
+        (under course rules a bonus turn fills none, and a box left open counts 0)."""
         return self.rounds
 
     def face(self, value: int) -> str:

@@ -14,7 +14,7 @@ from yahtzee.domain.card import JokerBar, MenuItem, format_rows
 
 
 _UPPER_BOXES = sum(cv.is_upper for cv in CategoryValue)
-"""The upper section's boxes come first in card order (Aces to Sixes)."""
+"""The upper section's boxes come first in card order (Ones to Sixes)."""
 
 
 class IllegalChoiceError(ValueError):

@@ -470,6 +470,9 @@ class SaveStore:
         except FileNotFoundError:
             pass
         self.release(save_id, remove=True)
+        with self._shared_lock:  # a server's registries keep only the saves there are
+            self._versions.pop(self._key(save_id), None)
+            self._block_locks.pop(self._key(save_id), None)
 
     def delete(self, save_id: int) -> SaveFile:
         """Delete the unfinished game ``save_id`` and return what it held.
