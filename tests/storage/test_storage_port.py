@@ -161,8 +161,8 @@ def test_a_server_s_file_saves_keep_nothing_of_the_games_removed(tmp_path: Path)
     gone = {(str(store.directory), save.save_id) for save in made[:4]}
     assert set(kept[0]) - set(SaveStore._versions) == gone
     assert set(kept[1]) - set(SaveStore._block_locks) == gone
-    assert store.version_of(made[4].save_id) == kept[0][(str(store.directory),
-                                                          made[4].save_id)]
+    last = made[4].save_id
+    assert store.version_of(last) == kept[0][(str(store.directory), last)]
     store.release()
 
 
