@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import ClassVar, TypeGuard
 
@@ -181,6 +181,24 @@ def _straight_score(dice: Sequence[str], run: int, points: int) -> int:
     return points if _longest_run(dice) >= run else NO_SCORE
 
 
+_SCORERS: dict[PokerCategory, Callable[[Sequence[str]], int]] = {
+    PokerCategory.ONE_PAIR: lambda dice: _alike_points(dice, PAIR),
+    PokerCategory.TWO_PAIR: _two_pair_score,
+    PokerCategory.THREE_OF_A_KIND:
+        lambda dice: _of_a_kind_score(dice, THREE_ALIKE, THREE_OF_A_KIND_BONUS),
+    PokerCategory.FOUR_OF_A_KIND:
+        lambda dice: _of_a_kind_score(dice, FOUR_ALIKE, FOUR_OF_A_KIND_BONUS),
+    PokerCategory.FIVE_OF_A_KIND: _five_of_a_kind_score,
+    PokerCategory.FULL_HOUSE: _full_house_score,
+    PokerCategory.SMALL_STRAIGHT:
+        lambda dice: _straight_score(dice, SMALL_STRAIGHT_RUN, SMALL_STRAIGHT_POINTS),
+    PokerCategory.LARGE_STRAIGHT:
+        lambda dice: _straight_score(dice, LARGE_STRAIGHT_RUN, LARGE_STRAIGHT_POINTS),
+    PokerCategory.CHANCE: add_values,
+}
+"""How each type scores valid dice (0 for no match)."""
+
+
 def calculate_score(dice: Sequence[str] | None, score_type: int) -> int:
     """Return the points ``dice`` score in type ``score_type`` (1 to 9), 0 for no match.
 
@@ -188,27 +206,8 @@ def calculate_score(dice: Sequence[str] | None, score_type: int) -> int:
     the rules read where the assignment leaves them open.
     """
     category = PokerCategory.find(score_type)
-    score = NO_SCORE
-    if category is not None and are_valid(dice):
-        if category is PokerCategory.ONE_PAIR:
-            score = _alike_points(dice, PAIR)
-        elif category is PokerCategory.TWO_PAIR:
-            score = _two_pair_score(dice)
-        elif category is PokerCategory.THREE_OF_A_KIND:
-            score = _of_a_kind_score(dice, THREE_ALIKE, THREE_OF_A_KIND_BONUS)
-        elif category is PokerCategory.FOUR_OF_A_KIND:
-            score = _of_a_kind_score(dice, FOUR_ALIKE, FOUR_OF_A_KIND_BONUS)
-        elif category is PokerCategory.FIVE_OF_A_KIND:
-            score = _five_of_a_kind_score(dice)
-        elif category is PokerCategory.FULL_HOUSE:
-            score = _full_house_score(dice)
-        elif category is PokerCategory.SMALL_STRAIGHT:
-            score = _straight_score(dice, SMALL_STRAIGHT_RUN, SMALL_STRAIGHT_POINTS)
-        elif category is PokerCategory.LARGE_STRAIGHT:
-            score = _straight_score(dice, LARGE_STRAIGHT_RUN, LARGE_STRAIGHT_POINTS)
-        else:
-            score = add_values(dice)
-    return score
+    return (_SCORERS[category](dice) if category is not None and are_valid(dice)
+            else NO_SCORE)  # one return, as the assignment asks
 
 
 @lru_cache(maxsize=None)
