@@ -128,6 +128,19 @@ def test_a_finished_game_is_filed_once_and_the_other_server_shows_its_end(
     assert [g.uid for g in a.storage.history().games()] == [game]
 
 
+def test_a_server_stopping_gives_up_its_computers_leases_at_once(
+        servers: tuple[BrowserGames, BrowserGames], course: Solution) -> None:
+    a, b = servers
+    made = a.create(Settings(COURSE, (COMPUTER, HUMAN), ("Cy", "Ann"), 4, coach=False))
+    game = made.table.game_id
+    assert made.table.computer_step()            # A holds the lease on the computer's turn
+    assert game not in b.store.lapsed_computer_games()
+    a.close()
+    assert game in b.store.lapsed_computer_games()  # free before it would have lapsed
+    on_b = b.get(game)
+    assert on_b.computer_step()
+
+
 def test_one_server_plays_a_computer_until_its_lease_lapses_then_another_takes_over(
         servers: tuple[BrowserGames, BrowserGames], course: Solution,
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -683,7 +683,17 @@ class BrowserGame:
         return view
 
     def release(self) -> None:
-        """Let go of the game's save (its lock), so that another process may take it up."""
+        """Let go of the game's save (its lock), so that another process may take it up.
+
+        In a shared database the lease on its computers' turns goes too, so
+        that another process plays them on at once rather than once it lapses.
+        """
+        shared, save_id = self.shared, self.saver.save_id
+        if shared is not None and save_id is not None:
+            try:
+                self.saver.store.release_claim(save_id, shared.owner)
+            except StorageError:
+                pass  # the lease lapses by itself
         self.saver.store.release()
 
 
