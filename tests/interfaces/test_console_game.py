@@ -20,7 +20,7 @@ import pytest
 
 from tests.oracle import NAMES, ScriptedRandom, points
 from yahtzee import Game, HumanPlayer, ScoreCard
-from yahtzee.domain.games import yahtzee_variant
+from yahtzee.domain.games import get_variant, yahtzee_variant
 from yahtzee.interfaces.cli import main
 from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.console import DIE_PROMPT, FACES_PROMPT, Console
@@ -410,6 +410,24 @@ def test_times_are_shown_to_people_in_local_time_to_the_minute(
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+@pytest.mark.parametrize("typed", ["K K", "kk", " K  k "])
+def test_poker_dice_keeps_are_typed_by_the_faces_shown(typed: str) -> None:
+    out = io.StringIO()
+    variant = get_variant("poker-dice", "poker-dice")
+    game = Game([HumanPlayer("Player 1", variant.new_card())], variant=variant,
+                console=Console(io.StringIO(f"{typed}\nJ\nscore\n9\n"), out),
+                rng=ScriptedRandom([2, 5, 5, 2, 3, 4, 6, 1]), notation=Notation.FACES)
+    try:
+        game.play_game()
+    except EOFError:
+        pass
+    transcript = out.getvalue()
+    assert "not a valid die value" not in transcript
+    assert "1: value Q\n2: value K SAVE\n3: value K SAVE\n4: value A\n5: value 9\n" in transcript
+    assert "The dice do not show J; type faces the dice show\n" in transcript  # by its label
+    assert [d.command for d in game.log][:3] == ["2", "3", "roll"]
 
 
 def test_keeps_typed_as_faces_keep_those_dice_and_roll_the_others() -> None:

@@ -132,9 +132,10 @@ class Console(Reporter):
             shown = f"{shown[:ECHO_LIMIT]}... ({len(text)} characters)"
         self.say(f"{shown} is not a valid die value")
 
-    def faces_not_shown(self, faces: Sequence[int]) -> None:
-        """Say that the dice do not show the faces a keep named; nothing changed."""
-        self.say(f"The dice do not show {' '.join(str(face) for face in faces)}; "
+    def faces_not_shown(self, faces: Sequence[str]) -> None:
+        """Say that the dice do not show the faces a keep named (as printed: ``K``); nothing
+        changed."""
+        self.say(f"The dice do not show {' '.join(faces)}; "
                  "type faces the dice show")
 
     def all_saved(self) -> None:

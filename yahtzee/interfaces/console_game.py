@@ -141,11 +141,28 @@ class Game:
             self._show_die_outcome(self.live.play(move))
             return
         text = self.console.ask_die_command(self.notation)
-        move = parse_die_command(text, self.notation, len(prompt.view.dice))
+        move = parse_die_command(self._as_values(text), self.notation, len(prompt.view.dice))
         if move is None:
             self.console.invalid_die(text.strip())
         else:
             self._show_die_outcome(self.live.play(move))
+
+    def _as_values(self, text: str) -> str:
+        """Return the faces to keep typed by their labels (Poker Dice's ``K K 10``, ``kk``) as
+        the values the parser reads (``5510``); any other line as it was typed."""
+        labels = {label.upper(): str(value)
+                  for value, label in enumerate(self.variant.face_labels, 1)}
+        if self.notation is not Notation.FACES or all(k == v for k, v in labels.items()):
+            return text
+        compact, values = "".join(text.split()).upper(), []
+        while compact:
+            label = next((k for k in sorted(labels, key=len, reverse=True)
+                          if compact.startswith(k)), None)
+            if label is None:
+                return text
+            values.append(labels[label])
+            compact = compact[len(label):]
+        return "".join(values) or text
 
     def _coach(self, prompt: Prompt) -> None:
         """Print the coach's advice, its best options and the win chances (with a coach)."""
@@ -203,7 +220,7 @@ class Game:
         if outcome.refusal is Refusal.ALL_SAVED:
             self.console.all_saved()
         elif outcome.refusal is Refusal.NOT_SHOWN:
-            self.console.faces_not_shown(outcome.move.faces)
+            self.console.faces_not_shown([self.variant.face(face) for face in outcome.move.faces])
         elif not outcome.accepted:
             self.console.invalid_die(str(outcome.move))
         for event in outcome.events:
