@@ -127,9 +127,13 @@ def test_an_impossible_card_is_refused_in_one_line(game: str, text: str, message
 
 def test_opponents_totals_are_whole_numbers() -> None:
     assert parse_opponents("120, 95 7") == (120, 95, 7)
-    for bad in ("12x", "-3", "10000", "1.5"):
+    for bad in ("12x", "-3", "10000", "1.5", "1" * 5000):
         with pytest.raises(InputError):
             parse_opponents(bad)
+    with pytest.raises(InputError, match="not a whole number of points"):
+        parse_card(variant_of("official"), "ones=" + "1" * 5000)
+    with pytest.raises(InputError, match="there is no box"):
+        find_box(variant_of("official"), "1" * 5000)
 
 
 # -- the one-shot answer ------------------------------------------------------------

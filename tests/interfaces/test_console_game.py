@@ -135,6 +135,13 @@ def test_invalid_commands_are_refused_and_change_nothing(junk: str) -> None:
     assert game.log == []
 
 
+@pytest.mark.parametrize("digits", [31, 4301])
+def test_a_number_too_long_for_a_die_is_refused_like_any_other(digits: int) -> None:
+    transcript, game = play("1" * digits + "\n")
+    assert re.search(r" 1+(\.\.\. \(\d+ characters\))? is not a valid die value\n", transcript)
+    assert game.log == []
+
+
 def test_commands_ignore_case_and_surrounding_blanks() -> None:
     transcript, game = play(" 3 \nROLL\n 3\nScore\n")
     assert "is not a valid die value" not in transcript
@@ -269,6 +276,8 @@ def test_the_driver_and_the_module_play_the_same_seeded_game(tmp_path: Path) -> 
     (["--seed", "x"], "'x' is not a seed (a whole number from 0 to 9223372036854775807)"),
     (["--seed", "-1"], "'-1' is not a seed (a whole number from 0 to 9223372036854775807)"),
     (["--seed", str(2 ** 63)], "is not a seed"),
+    (["--seed", "1" * 5000], "is not a seed"),  # past what Python reads as a number
+    (["serve", "--port", "9" * 5000], "is not a whole number from 0 to 65535"),
     (["simulate", "--seed", "-1"], "'-1' is not a seed"),
     (["simulate", "--seed", "x"], "'x' is not a seed"),
     (["--delay", "-1"], "not a number of seconds from 0 to 5"),

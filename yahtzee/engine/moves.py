@@ -111,6 +111,24 @@ class Move:
         return f"Move.{self.kind.value}()"
 
 
+WHOLE_NUMBER_DIGITS = 30
+"""The most significant digits ``whole_number`` reads: more than any count the program takes."""
+
+
+def whole_number(text: str) -> int | None:
+    """Return the whole number ``text`` spells in ASCII digits (blanks around it ignored).
+
+    None for anything else, and for a number of more than
+    ``WHOLE_NUMBER_DIGITS`` significant digits: it is out of every range
+    anyway, and Python refuses to read one of more than 4,300 digits.
+    """
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        return None
+    significant = digits.lstrip("0")
+    return int(significant or "0") if len(significant) <= WHOLE_NUMBER_DIGITS else None
+
+
 def parse_die_command(text: str, notation: Notation = Notation.POSITIONS,
                       dice: int = 5) -> Move | None:
     """Return the move a line typed at the die prompt names, or None if it names none.
@@ -125,9 +143,9 @@ def parse_die_command(text: str, notation: Notation = Notation.POSITIONS,
         return Move.score()
     if notation is Notation.FACES:
         return Move.keep([int(c) for c in command]) if _FACES.fullmatch(command) else None
-    if command.isascii() and command.isdigit() and str(int(command)) == command \
-            and 1 <= int(command) <= dice:
-        return Move.toggle(int(command))
+    number = whole_number(command)
+    if number is not None and str(number) == command and 1 <= number <= dice:
+        return Move.toggle(number)
     return None
 
 

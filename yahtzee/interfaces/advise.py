@@ -32,6 +32,7 @@ from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import DiceRoll
 from yahtzee.domain.games import YAHTZEE, get_variant
+from yahtzee.engine.moves import whole_number
 from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable
@@ -129,8 +130,9 @@ def find_box(variant: Variant, text: str) -> int:
     names = box_names(variant)
     typed = text.strip()
     if typed.isascii() and typed.isdigit():
-        if 1 <= int(typed) <= len(names) and typed == str(int(typed)):
-            return int(typed)
+        number = whole_number(typed)
+        if number is not None and 1 <= number <= len(names) and typed == str(number):
+            return number
         raise InputError(f"there is no box {typed}: the boxes are numbered 1 to {len(names)}")
     key = _key(typed)
     exact = [n for n, name in enumerate(names, 1) if _key(name) == key]
@@ -158,15 +160,16 @@ def parse_card(variant: Variant, text: str) -> Card:
         if not equals:
             raise InputError(f"'{printable(item.strip())}' in --card needs '=' and the points "
                              f"(such as fives=15; fives= for an open box)")
-        if value and not (value.isascii() and value.isdigit()):
+        points = whole_number(value) if value else None
+        if value and points is None:
             raise InputError(f"'{printable(value)}' in --card is not a whole number of points")
         if key.lower() == BONUS_KEY:
             target = BONUS_KEY
-            bonus = int(value or 0)
+            bonus = points or 0
         else:
             number = find_box(variant, key)
             target = names[number - 1]
-            scores[number - 1] = int(value) if value else None
+            scores[number - 1] = points
         if target in seen:
             raise InputError(f"--card gives {target} twice")
         seen.add(target)
@@ -190,10 +193,11 @@ def parse_opponents(text: str) -> tuple[int, ...]:
     """Return the opponents' totals: whole numbers from 0 to ``MAX_TOTAL``, blanks or commas."""
     totals = []
     for token in text.replace(",", " ").split():
-        if not (token.isascii() and token.isdigit()) or int(token) > MAX_TOTAL:
+        total = whole_number(token)
+        if total is None or total > MAX_TOTAL:
             raise InputError(f"'{printable(token)}' is not a total (a whole number from 0 to "
                              f"{MAX_TOTAL}); type the opponents' totals, such as 120 95")
-        totals.append(int(token))
+        totals.append(total)
     return tuple(totals)
 
 

@@ -18,7 +18,7 @@ from yahtzee.app.session import LATEST
 from yahtzee.domain.games import GAMES, YAHTZEE
 from yahtzee.domain.rules import COURSE, RULES
 from yahtzee.engine.engine import MAX_NAME, MAX_PLAYERS, MAX_SEED
-from yahtzee.engine.moves import Notation
+from yahtzee.engine.moves import Notation, whole_number
 from yahtzee.interfaces.commands import COMMANDS, DEFAULT_DELAY, run
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import prepare_streams, printable
@@ -93,11 +93,11 @@ def _seconds(text: str) -> float:
 
 def _seed(text: str) -> int:
     """Parse a seed, the same for every command: a whole number from 0 to ``MAX_SEED``."""
-    digits = text.strip()
-    if not (digits.isascii() and digits.isdigit()) or int(digits) > MAX_SEED:
+    seed = whole_number(text)
+    if seed is None or seed > MAX_SEED:
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a seed (a whole number from 0 to {MAX_SEED})")
-    return int(digits)
+    return seed
 
 
 def _positive(text: str) -> int:
@@ -299,8 +299,8 @@ def _bounded(low: int, high: int) -> Callable[[str], int]:
     """Return a parser of a whole number from ``low`` to ``high``."""
     def parse(text: str) -> int:
         """Parse a whole number from ``low`` to ``high``."""
-        value = int(text) if text.strip().isascii() and text.strip().isdigit() else -1
-        if not low <= value <= high:
+        value = whole_number(text)
+        if value is None or not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low} to {high}")
         return value
     return parse
