@@ -279,7 +279,7 @@ def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
     for late in ({"action": "roll"}, {"action": "toggle", "die": 1}, {"action": "score"}):
         answer = move(client, game, second, **late)
         assert (answer.status_code, answer.json()) == (
-            409, {"error": "You have stopped rolling: choose a box."}), late
+            409, {"error": "No more rolling this turn: choose a box."}), late
     assert move(client, game, second, action="box", box=5).json()["turn"] == 1
     state = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": second}).json()
     assert state["you"] == [2]

@@ -34,7 +34,7 @@ DENIALS = {
     Denial.NOT_YOUR_TURN: (409, "It is not your turn."),
     Denial.COMPUTER_TURN: (409, "The computer is playing; wait for your turn."),
     Denial.STILL_ROLLING: (409, "Stop rolling first, then choose a box."),
-    Denial.DONE_ROLLING: (409, "You have stopped rolling: choose a box."),
+    Denial.DONE_ROLLING: (409, "No more rolling this turn: choose a box."),
     Denial.STALE: (409, "The game has moved on; the page now shows where it stands."),
     Denial.GAME_OVER: (409, "The game is over."),
     Denial.WAITING: (409, "Waiting for players to join."),
