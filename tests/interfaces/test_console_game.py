@@ -20,6 +20,7 @@ import pytest
 
 from tests.oracle import NAMES, ScriptedRandom, points
 from yahtzee import Game, HumanPlayer, ScoreCard
+from yahtzee.domain.card import Variant
 from yahtzee.domain.games import get_variant, yahtzee_variant
 from yahtzee.interfaces.cli import main
 from yahtzee.engine.moves import Notation
@@ -421,18 +422,24 @@ def test_times_are_shown_to_people_in_local_time_to_the_minute(
         time.tzset()
 
 
-@pytest.mark.parametrize("typed", ["K K", "kk", " K  k "])
-def test_poker_dice_keeps_are_typed_by_the_faces_shown(typed: str) -> None:
+def played_by_faces(variant: Variant, lines: str, dice: list[int]) -> tuple[str, Game]:
+    """Play one person's game of ``variant`` keeping dice by faces, typing ``lines`` and
+    rolling ``dice``, to the end of the input; return the transcript and the game."""
     out = io.StringIO()
-    variant = get_variant("poker-dice", "poker-dice")
     game = Game([HumanPlayer("Player 1", variant.new_card())], variant=variant,
-                console=Console(io.StringIO(f"{typed}\nJ\nscore\n9\n"), out),
-                rng=ScriptedRandom([2, 5, 5, 2, 3, 4, 6, 1]), notation=Notation.FACES)
+                console=Console(io.StringIO(lines), out), rng=ScriptedRandom(dice),
+                notation=Notation.FACES)
     try:
         game.play_game()
     except EOFError:
         pass
-    transcript = out.getvalue()
+    return out.getvalue(), game
+
+
+@pytest.mark.parametrize("typed", ["K K", "kk", " K  k "])
+def test_poker_dice_keeps_are_typed_by_the_faces_shown(typed: str) -> None:
+    transcript, game = played_by_faces(get_variant("poker-dice", "poker-dice"),
+                                       f"{typed}\nJ\nscore\n9\n", [2, 5, 5, 2, 3, 4, 6, 1])
     assert "not a valid die value" not in transcript
     assert "1: value Q\n2: value K SAVE\n3: value K SAVE\n4: value A\n5: value 9\n" in transcript
     assert "The dice do not show J; type faces the dice show\n" in transcript  # by its label
@@ -440,16 +447,8 @@ def test_poker_dice_keeps_are_typed_by_the_faces_shown(typed: str) -> None:
 
 
 def test_keeps_typed_as_faces_keep_those_dice_and_roll_the_others() -> None:
-    out = io.StringIO()
-    variant = yahtzee_variant(COURSE)
-    game = Game([HumanPlayer("Player 1", variant.new_card())], variant=variant,
-                console=Console(io.StringIO("55\n6x\n66\nscore\n13\n"), out),
-                rng=ScriptedRandom([6, 1, 6, 2, 3, 4, 5, 6]), notation=Notation.FACES)
-    try:
-        game.play_game()
-    except EOFError:
-        pass
-    transcript = out.getvalue()
+    transcript, game = played_by_faces(yahtzee_variant(COURSE), "55\n6x\n66\nscore\n13\n",
+                                       [6, 1, 6, 2, 3, 4, 5, 6])
     assert transcript.count(FACES_PROMPT) == 5  # the fifth: the next turn's, at end of input
     assert "The dice do not show 5 5; type faces the dice show\n" in transcript
     assert "6x is not a valid die value\n" in transcript
