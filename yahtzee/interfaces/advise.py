@@ -130,9 +130,8 @@ def find_box(variant: Variant, text: str) -> int:
     names = box_names(variant)
     typed = text.strip()
     if typed.isascii() and typed.isdigit():
-        number = whole_number(typed)
-        if number is not None and 1 <= number <= len(names) and typed == str(number):
-            return number
+        if typed in {str(number) for number in range(1, len(names) + 1)}:
+            return int(typed)
         raise InputError(f"there is no box {typed}: the boxes are numbered 1 to {len(names)}")
     key = _key(typed)
     exact = [n for n, name in enumerate(names, 1) if _key(name) == key]
