@@ -154,10 +154,10 @@ class Game:
                   for value, label in enumerate(self.variant.face_labels, 1)}
         if self.notation is not Notation.FACES or all(k == v for k, v in labels.items()):
             return text
+        longest_first = sorted(labels, key=len, reverse=True)  # "10" before a "1"
         compact, values = "".join(text.split()).upper(), []
         while compact:
-            label = next((k for k in sorted(labels, key=len, reverse=True)
-                          if compact.startswith(k)), None)
+            label = next((k for k in longest_first if compact.startswith(k)), None)
             if label is None:
                 return text
             values.append(labels[label])
