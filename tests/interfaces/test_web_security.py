@@ -145,6 +145,33 @@ def test_the_names_a_server_answers_to_follow_its_address_and_options() -> None:
     assert build_parser().parse_args(["serve"]).allowed_hosts == []
 
 
+def test_allowed_hosts_and_the_proxy_are_read_as_the_server_compares_them() -> None:
+    args = build_parser().parse_args(["serve", "--allowed-host", "Table.Example.ORG.",
+                                      "--allowed-host", "[::1]", "--allowed-host", "web_1",
+                                      "--proxy", "10.0.0.7"])
+    assert args.allowed_hosts == ["table.example.org", "::1", "web_1"]
+    assert args.proxy == "10.0.0.7"
+    assert build_parser().parse_args(["serve", "--proxy", "[0:0::1]"]).proxy == "::1"
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--allowed-host", "example.org:8000", "'example.org:8000' is not a host name"),
+    ("--allowed-host", "https://example.org", "is not a host name"),
+    ("--allowed-host", "", "'' is not a host name"),
+    ("--allowed-host", "a b", "is not a host name"),
+    ("--allowed-host", "-bad.org", "is not a host name"),
+    ("--allowed-host", "x" * 64 + ".org", "is not a host name"),
+    ("--proxy", "abc", "'abc' is not an IP address"),
+    ("--proxy", "10.0.0.7:443", "is not an IP address"),
+    ("--proxy", "10.0.0.0/8", "is not an IP address"),
+])
+def test_a_host_or_proxy_no_request_could_match_is_refused(
+        option: str, value: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["serve", f"{option}={value}"])
+    assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
 # -- what is already held: private advice, bad rules -----------------------------------------
 def test_the_coachs_advice_goes_only_to_the_seat_it_advises(
         client: TestClient, course: Solution) -> None:

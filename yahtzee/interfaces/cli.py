@@ -10,7 +10,9 @@ option; ``yahtzee.interfaces.commands`` holds what each subcommand does.
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -306,6 +308,39 @@ def _bounded(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+_LABEL = r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?"
+HOST_NAME = re.compile(rf"(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*\.?", re.IGNORECASE)
+"""A host name: dot-separated labels of letters, digits, underscores and inner hyphens."""
+
+
+def _address(text: str) -> str:
+    """Parse ``--proxy``: an IP address (a name or a port would never match a client's address)."""
+    try:
+        return str(ipaddress.ip_address(text.strip().strip("[]")))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"'{printable(text)}' is not an IP address (the proxy's own address, "
+            "e.g. 127.0.0.1)") from None
+
+
+def _host(text: str) -> str:
+    """Parse ``--allowed-host``: a host name or an IP address, without scheme or port.
+
+    The server compares it with the name in each request's ``Host`` header,
+    port left out; ``example.org:8000`` or ``https://example.org`` would
+    match no request at all, so they are refused here rather than silently.
+    """
+    name = text.strip()
+    try:
+        return str(ipaddress.ip_address(name.strip("[]")))
+    except ValueError:
+        if HOST_NAME.fullmatch(name):
+            return name.lower().rstrip(".")
+    raise argparse.ArgumentTypeError(
+        f"'{printable(text)}' is not a host name (a name such as table.example.org, or an "
+        "address; without scheme or port)")
+
+
 def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``serve``, the browser table, to the subcommands."""
     serve = sub.add_parser(
@@ -321,11 +356,11 @@ def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
                        help="pause between a computer's moves, 0 to 5 (default: 0.5)")
     serve.add_argument("--max-games", type=_bounded(1, 10_000), default=200, metavar="N",
                        help="the most games kept live at once (default: 200)")
-    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME", type=_host,
                        dest="allowed_hosts",
                        help="a host name the server answers to besides its address (its "
                             "name on the network, or behind a proxy); may be repeated")
-    serve.add_argument("--proxy", metavar="ADDRESS", default=None,
+    serve.add_argument("--proxy", metavar="ADDRESS", default=None, type=_address,
                        help="the address of a reverse proxy (TLS) in front of the server: "
                             "its X-Forwarded-For and X-Forwarded-Proto are believed, "
                             "nobody else's")
