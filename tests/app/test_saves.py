@@ -242,11 +242,14 @@ def test_a_game_open_in_another_process_is_refused_until_that_one_is_killed(
         assert run_cli(["saves", "--delete", "all"], "", monkeypatch, capsys) == (
             1, "", "yahtzee: game 1 is open in another window; it was not deleted\n")
         assert json.loads(run_cli(["saves", "--json"], "", monkeypatch, capsys)[1])[0]["open"]
+        listed = run_cli(["saves"], "", monkeypatch, capsys)[1].splitlines()[1]
+        assert "yahtzee (course), open in another window  Player 1 (human)" in listed
         assert save.read_bytes() == before
     finally:
         other.kill()
     assert other.process.returncode == -signal.SIGKILL
     assert not json.loads(run_cli(["saves", "--json"], "", monkeypatch, capsys)[1])[0]["open"]
+    assert "another window" not in run_cli(["saves"], "", monkeypatch, capsys)[1]
     Die.r = random.Random()
     status, out, err = run_cli(["--resume", "1"], typed(script[1:]), monkeypatch, capsys)
     assert (status, err) == (0, "")

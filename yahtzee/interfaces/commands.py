@@ -357,11 +357,11 @@ def run_saves(args: argparse.Namespace) -> int:
         if args.delete:
             return _delete_saves(args.delete, console, store)
         saves = store.unfinished()
+        opened = {save.save_id for save in saves if store.is_open_elsewhere(save.save_id)}
         if args.json:
-            opened = {save.save_id for save in saves if store.is_open_elsewhere(save.save_id)}
             console.say(json.dumps(saves_json(saves, opened), indent=2))
         else:
-            console.saves_listing(saves)
+            console.saves_listing(saves, opened)
         return 0
     finally:
         store.release()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import TYPE_CHECKING, Any, TextIO
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant, format_rows
@@ -361,9 +361,13 @@ class Console(Reporter):
         self.error(f"no unfinished game has the ID {requested!r}; nothing was deleted "
                    "(the command 'saves' lists them)")
 
-    def saves_listing(self, saves: Sequence[SaveFile]) -> None:
+    def saves_listing(self, saves: Sequence[SaveFile], opened: Set[int] = frozenset()) -> None:
         """Print the unfinished games: ID, when last played, round, game and rules (and whether
-        it is played in the browser), players."""
+        it is played in the browser, or open in another window: the IDs in ``opened``), players.
+
+        A game open elsewhere is marked because ``--resume`` and ``--delete``
+        refuse it until that window is closed or the game there is stopped.
+        """
         if not saves:
             self.say("No unfinished games.")
             return
@@ -374,6 +378,8 @@ class Console(Reporter):
             rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
             if save.browser is not None:
                 rules += " in the browser"  # its server's: resumed by its ID only
+            if save.save_id in opened:
+                rules += ", open in another window"
             rows.append((str(save.save_id), local_time(save.updated),
                          f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
                          ", ".join(f"{printable(p.name)} ({p.kind})" for p in game.players)))
