@@ -90,10 +90,16 @@ def test_a_browser_game_goes_on_after_a_restart_with_the_same_seats(data: Path) 
 
 
 def test_a_console_save_is_no_browser_game(data: Path) -> None:
+    store = SaveStore(problems=Problems())
+    players = [HumanPlayer("Ann", VARIANT.new_card()), HumanPlayer("Bo", VARIANT.new_card())]
+    console = store.create(Engine(VARIANT, players, seed=3).record())
+    store.release(console.save_id)
     tables = BrowserGames(Solvers(), Problems())
     assert tables.known == {}
-    with pytest.raises(GameRequestError):
-        tables.get("0" * 32)
+    for game_id in (console.uid, "0" * 32):
+        with pytest.raises(GameRequestError):
+            tables.get(game_id)
+    assert [save.save_id for save in store.unfinished()] == [console.save_id]
 
 
 def legacy_file(data: Path, game_id: str, seed: int, secret: str,

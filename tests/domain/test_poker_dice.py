@@ -54,6 +54,7 @@ def test_roll_dice_defaults_are_five_dice_seeded_with_zero() -> None:
 
 def test_roll_dice_is_reproducible_for_a_seed() -> None:
     assert roll_dice(10, 42) == roll_dice(10, 42)
+    assert len({tuple(roll_dice(10, seed)) for seed in range(20)}) == 20  # the seed is used
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 10])

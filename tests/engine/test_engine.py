@@ -86,7 +86,8 @@ def test_a_new_game_throws_the_first_roll_for_seat_0_and_prompts_roll_nothing() 
     assert list(prompt.view.dice) == rolls(4, 5)
     assert prompt.view.saved == (False,) * 5 and prompt.view.rolls_left == 2
     assert prompt.view.round == 1 and prompt.menu == ()
-    assert engine.prompt() == prompt and engine.record() == engine.record()
+    record = engine.record()
+    assert engine.prompt() == prompt and engine.record() == record  # the generator's state too
     assert observer.changes == 1  # asking rolls nothing and tells nobody
 
 
@@ -170,15 +171,33 @@ def test_a_move_of_the_other_phase_is_refused_and_changes_nothing() -> None:
 
 
 def test_the_legal_moves_are_what_the_engine_accepts() -> None:
-    engine = Engine(VARIANT, seats(), seed=4)
-    toggles = [Move.toggle(n) for n in range(1, 6)]
-    assert engine.legal_moves() == toggles + [Move.roll(), Move.score()]
-    for die in range(1, 6):
-        engine.apply(Move.toggle(die))
-    assert Move.roll() not in engine.legal_moves()
-    engine.apply(Move.score())
-    menu = engine.prompt().menu
-    assert engine.legal_moves() == [Move.box(item.number) for item in menu]
+    """At every point of a seeded game played at random, each move of the notation (a die's
+    toggle, roll, score, any box) is accepted by a copy of the game exactly when it is listed;
+    a game where every die got saved is among them."""
+    chooser = random.Random(6)
+    players = seats(2)
+    engine = Engine(VARIANT, players, seed=4)
+    candidates = ([Move.toggle(n) for n in range(0, 7)] + [Move.roll(), Move.score()]
+                  + [Move.box(n) for n in range(0, 15)])
+    all_saved = 0
+    while not engine.is_over():
+        legal = engine.legal_moves()
+        turn = engine.record().turn
+        all_saved += turn is not None and all(turn.saved) and not turn.choosing
+        for move in candidates:
+            copies = [Seat(p.name, VARIANT.restore_card(*VARIANT.card_contents(p.card)))
+                      for p in players]
+            copy = Engine.restore(engine.record(), VARIANT, copies)
+            assert copy.apply(move).accepted == (move in legal), (move, legal)
+        if turn is not None and not turn.choosing and chooser.random() < 0.3:
+            for die, saved in enumerate(turn.saved, start=1):  # save every die, now and then
+                if not saved:
+                    engine.apply(Move.toggle(die))
+            continue
+        assert engine.apply(chooser.choice(legal)).accepted
+    assert all_saved > 0
+    assert engine.legal_moves() == []
+    assert not engine.apply(Move.roll()).accepted
 
 
 def test_a_keep_of_faces_saves_those_dice_and_rolls_the_others() -> None:

@@ -162,8 +162,11 @@ def test_five_computers_turns_fit_on_an_80_by_24_screen_with_the_prompt() -> Non
 
 
 def test_a_game_of_people_shows_no_recap() -> None:
-    console, _ = play([HUMAN, HUMAN], people_script(13), variant=yahtzee_variant(COURSE), seed=3)
-    assert "Since your last turn" not in console.text()
+    both = "".join(f"roll\nscore\n{n}\n" * 2 for n in range(1, 14))  # each person, box N
+    console, _ = play([HUMAN, HUMAN], both, variant=yahtzee_variant(COURSE), seed=3)
+    text = console.text()
+    assert "FINAL SCORES" in text and text.count("You scored") == 26
+    assert "Since your last turn" not in text
 
 
 def test_poker_dice_recap_wraps_within_the_screen_width() -> None:

@@ -256,6 +256,9 @@ def test_end_of_input_mid_turn_exits_cleanly(tmp_path: Path) -> None:
 def test_end_of_input_in_the_menu_exits_cleanly(tmp_path: Path) -> None:
     done = run_driver("score\n", tmp_path=tmp_path)
     assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr
+    assert "You scored" not in done.stdout
+    assert done.stdout.splitlines()[-1] == ("Game saved. To continue it, run: "
+                                            "python -m yahtzee --resume 1")
 
 
 def test_the_driver_and_the_module_play_the_same_seeded_game(tmp_path: Path) -> None:

@@ -16,14 +16,21 @@ def test_serve_listens_on_this_computer_only_unless_told_otherwise() -> None:
     assert (args.host, args.port, args.delay, args.max_games) == ("127.0.0.1", 8000, 0.5, 200)
 
 
-@pytest.mark.parametrize("option", [["--port", "70000"], ["--port", "x"],
-                                    ["--max-games", "0"], ["--delay", "9"]])
-def test_serve_refuses_bad_options(option: list[str], monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("option, message", [
+    (["--port", "70000"], "argument --port: '70000' is not a whole number from 0 to 65535"),
+    (["--port", "x"], "argument --port: 'x' is not a whole number from 0 to 65535"),
+    (["--max-games", "0"], "argument --max-games: '0' is not a whole number from 1 to 10000"),
+    (["--delay", "9"], "argument --delay: '9' is not a number of seconds from 0 to 5"),
+    (["--workers", "65"], "argument --workers: '65' is not a whole number from 1 to 64"),
+])
+def test_serve_refuses_bad_options(option: list[str], message: str,
+                                   monkeypatch: pytest.MonkeyPatch,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
         run_cli(["serve", *option], "", monkeypatch, capsys)
     assert stopped.value.code == 2
-    assert "Traceback" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it(

@@ -94,11 +94,17 @@ def test_a_cross_site_or_non_json_request_is_refused_and_changes_nothing(
      "Sec-Fetch-Site": "same-origin"},
     {**JSON, "Sec-Fetch-Site": "none"},
 ])
-def test_the_tables_own_page_and_scripts_are_served(client: TestClient,
-                                                    headers: dict[str, str]) -> None:
+def test_a_move_from_the_tables_own_page_or_a_script_is_let_through(
+        client: TestClient, headers: dict[str, str]) -> None:
+    """JSON from the page's own origin, or with no origin at all (a script), is taken."""
     answer = client.post("/api/games", content=b'{"players": [{"kind": "human"}]}',
                          headers=headers)
     assert answer.status_code == 201, answer.text
+    game, secret = answer.json()["game"], answer.json()["links"][0]["secret"]
+    moved = client.post(f"/api/games/{game}/moves", content=b'{"action": "roll"}',
+                        headers={**headers, "X-Seat-Secret": secret})
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["rolls_left"] == 1
 
 
 def test_reading_is_open_to_any_origin_but_never_cached(client: TestClient) -> None:

@@ -5,6 +5,7 @@ Games of people alone without the coach need no solver.
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -46,12 +47,19 @@ def test_the_moves_sent_follow_every_change_and_each_view_keeps_its_own(
         sent.clear()  # an answer's list is its own
         assert state_json(view, frozenset({1}))["moves"] == [
             happened_text(event, view) for event in view.happened]
-    lines = ["Ann rolled 4 5 4 4 5", "Ann kept 4 and rolled: 4 5 2 2 5",
-             "Ann scored 18 points in Chance (total 18)", "Bo rolled 4 6 5 2 1",
-             "Bo rolled all five again: 4 3 2 1 5"]
+    drawn = random.Random(11)  # the game's dice, drawn independently: 5, 4 again, 5, 5
+    throws = [[drawn.randint(1, 6) for _ in range(count)] for count in (5, 4, 5, 5)]
+    kept = [throws[0][0], *throws[1]]
+
+    def said(dice: list[int]) -> str:
+        return " ".join(map(str, dice))
+    lines = [f"Ann rolled {said(throws[0])}", f"Ann kept {throws[0][0]} and rolled: {said(kept)}",
+             f"Ann scored {sum(kept)} points in Chance (total {sum(kept)})",
+             f"Bo rolled {said(throws[2])}", f"Bo rolled all five again: {said(throws[3])}"]
+    assert lines[0] == "Ann rolled 4 5 4 4 5"  # the seed's first throw, as a reader checks it
     assert [state_json(view, frozenset())["moves"] for view in seen] == [
         lines[:1], lines[:1], lines[:2], lines[:2], lines[:4], lines]
     assert len(views._lines_kept) <= 2
     renamed = replace(seen[-1], seats=tuple(replace(seat, name=seat.name + "ie")
                                             for seat in seen[-1].seats))
-    assert state_json(renamed, frozenset())["moves"][-1] == "Boie rolled all five again: 4 3 2 1 5"
+    assert state_json(renamed, frozenset())["moves"][-1] == "Boie" + lines[-1][2:]
