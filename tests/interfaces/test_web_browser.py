@@ -168,7 +168,9 @@ def test_a_seeded_game_against_the_computer_played_by_clicks_ends_as_at_the_cons
         if hook(page, "winner").is_visible():
             break
         box, before = best_box_on_page(page), round_of(page)
-        hook(page, f"box-{box}").click()  # scores at once: "score", then the box
+        hook(page, f"box-{box}").click()  # arms it: re-rolls are left
+        page.wait_for_timeout(400)        # a second press, not a double click's, scores
+        hook(page, f"box-{box}").click()  # at once: "score", then the box
         lines += ["score", str(box)]
         turn_passed(page, before)
     totals = [int(hook(page, f"total-{seat}").inner_text()) for seat in (1, 2)]

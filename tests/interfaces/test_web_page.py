@@ -250,8 +250,11 @@ def test_every_reload_while_the_server_restarts_shows_the_game_where_it_stood(
         my_turn_or_end(page)
         assert not hook(page, "winner").is_visible(), "the game ended before the reloads did"
         if moment == "during the computer's turn":
+            box = hook(page, f"box-{best_box(page)}")
+            box.click()   # arms it: re-rolls are left
+            page.wait_for_timeout(400)
             with page.expect_response("**/moves") as answer:
-                hook(page, f"box-{best_box(page)}").click()
+                box.click()
             answer.value.finished()
             settled(page)
             time.sleep(0.08)  # the computer has started its turn, 0.05 s a command
@@ -344,6 +347,51 @@ def test_a_double_click_or_tap_on_roll_rolls_once(
     page.wait_for_function("() => document.querySelector('#status').textContent"
                            ".includes('choose a box')", timeout=WAIT_MS)
     assert server.state(page)["rolls_left"] == 0
+    page.context.close()
+
+
+@pytest.mark.parametrize("touch", [False, True])
+def test_a_box_pressed_with_re_rolls_left_scores_only_when_pressed_again(
+        browser: Browser, server: Server, touch: bool) -> None:
+    """Scoring ends the turn for good, so a box pressed while the player may still roll is
+    armed first: it reads "score N?"; a double click or tap leaves it armed; a second
+    press scores it.  Any other move disarms it; after Stop rolling one press scores."""
+    page = new_page(browser, *((390, 844) if touch else (1280, 800)), touch)
+    start_game(page, server, seed=7, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    before = server.state(page)
+    chance = next(box for box in before["players"][0]["boxes"] if box["name"] == "Chance")
+    box = hook(page, f"box-{chance['number']}")
+    if touch:
+        box.tap()
+        box.tap()
+    else:
+        box.dblclick()
+    page.wait_for_timeout(300)   # a move, had one been sent, would be answered by now
+    settled(page)
+    assert server.state(page)["version"] == before["version"]
+    assert "armed" in str(box.get_attribute("class"))
+    assert box.get_attribute("aria-label") == (
+        f"Press again to end your turn: Score {chance['now']} in Chance")
+    assert box.evaluate("(b) => getComputedStyle(b, '::before').content") == '"score "'
+    hook(page, "die-1").click()   # another move disarms the box
+    settled(page)
+    assert "armed" not in str(box.get_attribute("class"))
+    box.click()
+    page.wait_for_timeout(400)
+    box.click()
+    page.wait_for_selector(f"#moves li:has-text('Player 1 scored {chance['now']} points in "
+                           "Chance')", timeout=WAIT_MS)
+    my_turn_or_end(page)
+    settled(page)
+    hook(page, "score").click()
+    settled(page)
+    number = best_box(page)
+    hook(page, f"box-{number}").click()   # no re-roll to give up: one press scores
+    page.wait_for_function("(n) => document.querySelectorAll('#moves li').length > n",
+                           arg=page.locator("#moves li").count(), timeout=WAIT_MS)
+    assert server.state(page)["players"][0]["boxes"][number - 1]["score"] is not None
     page.context.close()
 
 

@@ -8,6 +8,9 @@
 //   was meant for; the page shows at once what is queued (a saved die, a roll on its way).
 //   A Roll within DOUBLE_ROLL_MS of the last is a double click or tap and is dropped: rolling
 //   again unseen would throw away the dice just rolled.
+// - A box pressed while re-rolls are left is only armed: it shows "score N?" and
+//   takes a second press (not a double click's) to score, since scoring ends the turn for
+//   good; after Stop rolling, or with no re-roll left, one press scores.
 // - Buttons are built once and updated in place, so keyboard focus stays where it was.
 "use strict";
 
@@ -18,6 +21,8 @@ const UPPER_THRESHOLD = 63;
 const YAHTZEE_BONUS_LABEL = "Yahtzee bonus:";
 const DOUBLE_ROLL_MS = 500;  // a second Roll this soon after one was not meant
 let lastRoll = -Infinity;    // when the last Roll was queued (performance.now())
+const CONFIRM_MS = 350;      // a box's second press this soon after its first is a double click
+let armed = null;            // {box, version, at}: the box pressed once while re-rolls were left
 let options = null;
 let state = null;     // the state the server last sent
 let view = null;      // that state with the queued moves applied: what the page draws
@@ -380,6 +385,8 @@ function enqueue(move) {
     if (view.phase !== "rolling") return false;
   }
   if (move.action === "box" && view.rolling) return false;   // its points were for other dice
+  if (move.action === "box" && !confirmed(move.box)) return false;
+  armed = null;
   if (move.action === "box" && view.phase === "rolling") queue.push({action: "score"});
   if (move.action === "roll") {
     const now = performance.now();
@@ -393,6 +400,19 @@ function enqueue(move) {
   draw();
   pump();
   return true;
+}
+
+// Whether a press of ``number`` may score now; a first press with re-rolls left arms the box.
+function confirmed(number) {
+  if (view.phase !== "rolling" || view.rolls_left === 0) return true;
+  const now = performance.now();
+  if (armed !== null && armed.box === number && armed.version === view.version) {
+    return now - armed.at >= CONFIRM_MS;
+  }
+  // the box itself says so (no line above the card: it would push the box from under a finger)
+  armed = {box: number, version: view.version, at: now};
+  draw();
+  return false;
 }
 
 async function pump() {
@@ -619,9 +639,11 @@ function drawCard() {
           text.hidden = filled;
           button.classList.toggle("zero", box.now === 0);
           button.classList.toggle("coach-pick", coachBox === box.number);
-          setAttr(button, "aria-label", box.now === 0
+          const ready = armed !== null && armed.box === box.number && armed.version === view.version;
+          button.classList.toggle("armed", ready);
+          setAttr(button, "aria-label", (ready ? "Press again to end your turn: " : "") + (box.now === 0
             ? `Score 0 in ${box.name} (nothing scores there with these dice)`
-            : `Score ${box.now} in ${box.name}${filled ? " (a bonus)" : ""}`);
+            : `Score ${box.now} in ${box.name}${filled ? " (a bonus)" : ""}`));
         } else {
           text.hidden = false;
         }
