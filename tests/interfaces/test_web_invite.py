@@ -338,6 +338,46 @@ def test_the_start_page_forgets_a_finished_game_instead_of_asking_for_it_at_ever
     page.context.close()
 
 
+def test_play_again_on_a_device_that_did_not_make_the_game_starts_the_same_game_anew(
+        browser: Browser, server: Server) -> None:
+    """A seat's link opened elsewhere has none of the maker's settings: the finished game's
+    own players, game, rules and coach start the new one."""
+    maker = form_page(browser, server)
+    ended = maker.evaluate(
+        """async () => {
+             const post = (path, body, secret) => fetch(path, {method: "POST",
+               headers: {"Content-Type": "application/json", "X-Seat-Secret": secret || ""},
+               body: JSON.stringify(body)}).then((answer) => answer.json());
+             const made = await post("/api/games", {players: [{kind: "human", name: "Dana"},
+               {kind: "novice", name: "Rook"}], rules: "official", coach: false});
+             const secret = made.links[0].secret;
+             let state = {phase: "rolling"};
+             while (state.phase !== "over") {
+               state = await fetch(`/api/games/${made.game}?after=${state.version ?? -1}`,
+                 {headers: {"X-Seat-Secret": secret}}).then((answer) => answer.json());
+               if (state.phase === "over" || state.turn !== 1) continue;
+               state = await post(`/api/games/${made.game}/moves`, {action: "score"}, secret);
+               const box = state.players[0].boxes.find((b) => b.now !== null);
+               state = await post(`/api/games/${made.game}/moves`, {action: "box", box: box.number},
+                                  secret);
+             }
+             return [made.game, secret];
+           }""")
+    maker.context.close()
+    page = new_page(browser)   # another device: nothing of the game in its storage
+    page.goto(f"{server.url}game/{ended[0]}#{ended[1]}")
+    page.locator("#play-again").click(timeout=WAIT_MS)
+    page.wait_for_url(re.compile(r".*/game/(?!" + ended[0] + r")[0-9a-f]{32}#.+"),
+                      timeout=WAIT_MS)
+    hook(page, "roll").wait_for(timeout=WAIT_MS)
+    state = server.state(page)
+    assert [(p["kind"], p["name"]) for p in state["players"]] == [
+        ("human", "Dana"), ("novice", "Rook")]
+    assert (state["variant"], state["rules"], state["coach"], state["round"]) == (
+        "yahtzee", "official", False, 1)
+    page.context.close()
+
+
 def test_at_a_network_address_each_empty_seat_gets_its_qr_code(
         browser: Browser, server: Server, screens: Path) -> None:
     """A server on every address tells the page its network address: the links use it."""

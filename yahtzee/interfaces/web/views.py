@@ -289,6 +289,8 @@ def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
     private = view.seat in you
     return {
         "game": view.game_id, "version": view.version, "title": title(view),
+        "variant": view.variant.name,
+        "rules": view.variant.rules_name if view.variant.name == YAHTZEE else None,
         "phase": view.phase.value, "round": view.round, "rounds": view.variant.rounds,
         "turn": None if over else view.seat + 1,
         "turn_name": None if to_play is None else to_play.name,

@@ -1009,10 +1009,15 @@ function setupShortcuts() {
   });
 }
 
+// The same game anew: the settings this browser made it with, or (a seat's link opened on
+// another device) the players, game, rules and coach the game itself shows, from the top.
 async function playAgain() {
   const saved = localStorage.getItem(`settings:${game}`);
-  if (!saved) { location.assign("/"); return; }
-  startGame(JSON.parse(saved), $("message"), $("play-again"));
+  const settings = saved ? JSON.parse(saved) : {
+    players: state.players.map((p) => ({kind: p.kind, name: p.name})), game: state.variant,
+    ...(state.rules ? {rules: state.rules} : {}), seed: "", coach: state.coach,
+    hot_seat: state.hot_seat};
+  startGame(settings, $("message"), $("play-again"));
 }
 
 async function showGame() {
