@@ -681,7 +681,10 @@ function statusText() {
               : view.rolling ? "rolling…"
               : view.phase === "scoring" ? "choose a box"
               : `${rolls} re-roll${rolls === 1 ? "" : "s"} left`;
-  return `Round ${view.round} of ${view.rounds}: ${who} (${stage})`;
+  // a phone's one line keeps its end (whose turn, re-rolls left) with the round written short
+  const round = matchMedia("(max-width: 30rem)").matches ? `${view.round}/${view.rounds}`
+                                                         : `${view.round} of ${view.rounds}`;
+  return `Round ${round}: ${who} (${stage})`;
 }
 
 // The address others reach the server at (the server's word, else this page's own origin).
