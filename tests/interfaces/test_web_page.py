@@ -601,6 +601,13 @@ def test_the_card_the_legend_the_keys_and_the_announcements(
     my_turn_or_end(page)
     assert "Your turn" in announce.inner_text()
     assert page.locator("#status").get_attribute("aria-live") is None
+    # and seen under the buttons: the other player's newest move, not the player's own roll
+    moves = server.state(page)["moves"]
+    assert moves[-1].startswith("Player 1 rolled")
+    newest = [line for line in moves if line.startswith("Computer ")][-1]
+    assert newest.startswith("Computer scored")
+    assert page.locator("#last-move").inner_text() == f"Last: {newest}"
+    assert page.locator("#last-move").get_attribute("aria-hidden") == "true"
     page.context.close()
 
 

@@ -895,6 +895,18 @@ function drawMoves() {
   list.scrollTop = list.scrollHeight;
 }
 
+// The newest move of another player, in view under the buttons (the moves' list may be far
+// below, on a phone or a long card); one line whose room is kept, so nothing under it moves.
+// Screen readers hear it from the live region (announce), so it is hidden from them here.
+function drawLastMove(over) {
+  const names = state.you.length === state.players.length ? []   // all on one screen: any move
+    : state.you.map((seat) => state.players[seat - 1].name);
+  const line = [...state.moves].reverse().find(
+    (text) => !names.some((name) => text.startsWith(`${name} `)));
+  setText($("last-move"), line ? `Last: ${line}` : "");
+  $("last-move").hidden = over || waitingFor(view);
+}
+
 // Say once what is new: the other players' moves, whose turn it is, the winner.
 function announce() {
   const said = [];
@@ -959,6 +971,7 @@ function draw() {
   setText($("rolls-left"), rolling ? `(${view.rolls_left} left)` : "");
   $("controls").hidden = over || waitingFor(view) || watcher;
   $("dice").hidden = over || waitingFor(view);
+  drawLastMove(over);
   $("card-hint").hidden = over || waitingFor(view) || watcher;
   $("card-hint").classList.toggle("idle", !canPlay());   // unseen, its room kept: the card stays put
   drawCoach();
