@@ -368,6 +368,28 @@ class Told(Reporter):
         self.lines.append(message)
 
 
+def test_a_game_ended_elsewhere_stops_its_computers_without_a_report(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a shared database another process may file the game first: its save is gone, which
+    is no failure of this server's to report."""
+    for denial in (Denial.UNKNOWN_GAME, Denial.GAME_OVER):
+        def gone(table: BrowserGame, denial: Denial = denial) -> bool:
+            raise GameRequestError(denial)
+
+        monkeypatch.setattr(BrowserGame, "computer_step", gone)
+        monkeypatch.setattr(BrowserGame, "computer_step_at_once", lambda table: None)
+        told = Told()
+        app = make_app(delay=0, reporter=told)
+        with TestClient(app) as client:
+            game, _ = new_game(client, players=[{"kind": "greedy"}, {"kind": "greedy"}], seed=3)
+            for _ in range(200):
+                if game not in app.state.web.driving:
+                    break
+                time.sleep(0.01)
+            assert game not in app.state.web.driving
+        assert told.lines == []
+
+
 def test_a_computer_s_failed_move_is_reported_and_the_game_goes_on(
         data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     made = BrowserGame.computer_step

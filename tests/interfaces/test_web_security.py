@@ -168,6 +168,8 @@ def test_allowed_hosts_and_the_proxy_are_read_as_the_server_compares_them() -> N
     ("--allowed-host", "-bad.org", "is not a host name"),
     ("--allowed-host", "x" * 64 + ".org", "is not a host name"),
     ("--proxy", "abc", "'abc' is not an IP address"),
+    ("--host", "", "'' is not an address to listen on"),
+    ("--host", " ", "'' is not an address to listen on"),
     ("--proxy", "10.0.0.7:443", "is not an IP address"),
     ("--proxy", "10.0.0.0/8", "is not an IP address"),
 ])

@@ -400,6 +400,16 @@ def test_a_url_of_no_postgresql_database_is_refused(url: str) -> None:
     assert "s3cret-word" not in str(refused.value) and "\n" not in str(refused.value)
 
 
+def test_a_bad_url_in_the_environment_is_named_as_such(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A URL from YAHTZEE_DATABASE, not from an option, is refused naming both places."""
+    monkeypatch.setenv("YAHTZEE_DATABASE", "mysql://player:s3cret-word@host/games")
+    status, out, err = run_cli(["stats"], "", monkeypatch, capsys)
+    assert (status, out) == (2, "")
+    assert err == ("yahtzee: --database (or YAHTZEE_DATABASE) takes a PostgreSQL URL "
+                   "(postgresql://user@host:port/database)\n")
+
+
 def test_play_and_stats_use_the_database(
         postgres_url: str, data: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -341,13 +341,21 @@ def _host(text: str) -> str:
         "address; without scheme or port)")
 
 
+def _listen_host(text: str) -> str:
+    """Parse ``--host``: not empty (an empty address would listen on every one)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            "'' is not an address to listen on (127.0.0.1: this computer; 0.0.0.0: the network)")
+    return text.strip()
+
+
 def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``serve``, the browser table, to the subcommands."""
     serve = sub.add_parser(
         "serve", help="serve the browser table (needs the web extra)",
         description="Serve Yahtzee in the browser: open the address it prints. Games are "
                     "saved like console games and go on after a restart of the server.")
-    serve.add_argument("--host", default="127.0.0.1",
+    serve.add_argument("--host", default="127.0.0.1", type=_listen_host,
                        help="the address to listen on (default: 127.0.0.1, this computer only; "
                             "0.0.0.0 lets the network in)")
     serve.add_argument("--port", type=_bounded(0, 65535), default=8000,

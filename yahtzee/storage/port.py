@@ -239,4 +239,5 @@ def open_storage(database: str | None, problems: StorageProblems) -> Storage:
                 "a PostgreSQL database needs psycopg: pip install 'yahtzee[postgres]'") from None
         return PostgresStorage(database, problems=problems)
     raise BadDatabaseError(
-        "--database takes a PostgreSQL URL (postgresql://user@host:port/database)")
+        f"--database (or {DATABASE_VARIABLE}) takes a PostgreSQL URL "
+        "(postgresql://user@host:port/database)")

@@ -96,6 +96,11 @@ SECRET_HEADER = "x-seat-secret"
 STATIC = resources.files("yahtzee.interfaces.web") / "static"
 
 
+GONE = frozenset({Denial.UNKNOWN_GAME, Denial.GAME_OVER})
+"""Why a game's computers stop for good: its save is gone, the game played to its end and
+filed (in a shared database, by another process, whose copy was newer)."""
+
+
 def state_answer(state: dict[str, Any]) -> Response:
     """Return a table's state as the JSON answer (encoded by ``schemas.encode``)."""
     return Response(encode(state), media_type="application/json")
@@ -375,6 +380,9 @@ class WebTable:
                 if not stepped:
                     break
                 self.notify(table.game_id)
+        except GameRequestError as error:
+            if error.denial not in GONE:  # ended and filed by another process: nothing failed
+                self.failed(f"a computer's move in game {table.game_id}", error)
         except Exception as error:  # no request waits for it: told, not raised
             self.failed(f"a computer's move in game {table.game_id}", error)
         finally:
