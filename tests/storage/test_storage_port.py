@@ -226,6 +226,8 @@ def test_an_empty_database_gets_the_schema_and_a_newer_one_is_refused(
         connection.execute("UPDATE schema_version SET version = 99")
     with pytest.raises(BadDatabaseError) as refused:
         open_storage(postgres_url, Problems())
+    assert str(refused.value).startswith("cannot use the database ")  # its name, host, port
+    assert " at 127.0.0.1:" in str(refused.value)
     assert "schema version 99, newer than this program's 3" in str(refused.value)
     assert "\n" not in str(refused.value)
     with psycopg.connect(postgres_url, autocommit=True) as connection:

@@ -379,7 +379,7 @@ class PostgresStorage:
                                    f"{_scrub(str(error), self._password)}") from None
         except StorageError as error:
             self.close()
-            raise BadDatabaseError(str(error)) from None
+            raise BadDatabaseError(f"cannot use the database {self.describe}: {error}") from None
 
     def connect(self) -> psycopg.Connection[Any]:
         """Return a new connection in autocommit mode (a block opens a transaction itself)."""
