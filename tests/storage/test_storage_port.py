@@ -430,6 +430,25 @@ def test_play_and_stats_use_the_database(
     assert status == 0 and not data.exists()
 
 
+def test_a_reader_on_a_read_only_connection_sees_the_games_of_a_current_database(
+        postgres_url: str, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``stats`` and ``saves`` (like ``analyze``) change nothing in a database of the current
+    schema, so a read-only replica or role serves them; a database not made yet is refused."""
+    read_only = postgres_url + "?options=-c%20default_transaction_read_only%3Don"
+    status, out, err = run_cli(["stats", "--database", read_only], "", monkeypatch, capsys)
+    assert (status, out) == (2, "") and "read-only transaction" in err
+    assert err.count("\n") == 1 and err.startswith("yahtzee: cannot use the database test_")
+    script = script_for(7, "course")
+    assert run_cli(["--database", postgres_url, "--seed", "7"],
+                   "".join(s + "\n" for s in script), monkeypatch, capsys)[0] == 0
+    status, out, err = run_cli(["stats", "--json", "--database", read_only], "", monkeypatch,
+                               capsys)
+    assert (status, err) == (0, "") and '"games": 1' in out
+    status, out, err = run_cli(["saves", "--database", read_only], "", monkeypatch, capsys)
+    assert (status, out, err) == (0, "No unfinished games.\n", "")
+
+
 def test_a_bad_database_option_is_one_line_and_writes_nothing(
         data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Each command refuses it with status 2 and one line on standard error."""

@@ -550,18 +550,21 @@ def _undo(connection: psycopg.Connection[Any]) -> None:
 def migrate(connection: psycopg.Connection[Any]) -> int:
     """Bring the database's schema up to ``SCHEMA_VERSION`` in one transaction; return the old one.
 
-    Serialised by an advisory lock; ``NewerSchemaError`` for a newer schema
-    (nothing is changed).
+    A schema already current is only read: no lock, no statement that
+    changes anything, so a role that may only read, or a read-only replica,
+    serves ``stats`` and ``analyze``.  Otherwise serialised by an advisory
+    lock.  ``NewerSchemaError`` for a newer schema (nothing is changed).
     """
+    stored = _stored_version(connection)
+    if stored is not None and stored >= SCHEMA_VERSION:
+        _check_not_newer(stored)
+        return stored
     with connection.transaction():
         connection.execute("SELECT pg_advisory_xact_lock(%s, 0)", (SCHEMA_LOCK,))
         connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
         row = connection.execute("SELECT max(version) FROM schema_version").fetchone()
         version = int(row[0]) if row and row[0] is not None else 0
-        if version > SCHEMA_VERSION:
-            raise NewerSchemaError(
-                f"the database has schema version {version}, newer than this program's "
-                f"{SCHEMA_VERSION}: use a newer version of the program")
+        _check_not_newer(version)
         for step in MIGRATIONS[version:]:
             for statement in step:
                 connection.execute(statement)
@@ -569,6 +572,24 @@ def migrate(connection: psycopg.Connection[Any]) -> int:
             connection.execute("DELETE FROM schema_version")
             connection.execute("INSERT INTO schema_version VALUES (%s)", (SCHEMA_VERSION,))
     return version
+
+
+def _stored_version(connection: psycopg.Connection[Any]) -> int | None:
+    """Return the database's schema version, read only (None: it has no version table)."""
+    with connection.transaction():
+        made = connection.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
+        if not made or not made[0]:
+            return None
+        row = connection.execute("SELECT max(version) FROM schema_version").fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def _check_not_newer(version: int) -> None:
+    """``NewerSchemaError`` if ``version`` is newer than this program's schema."""
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(
+            f"the database has schema version {version}, newer than this program's "
+            f"{SCHEMA_VERSION}: use a newer version of the program")
 
 
 class Listener:
