@@ -13,12 +13,14 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from yahtzee.interfaces.web.workers import fork_worker, limit_malloc_arenas, run_workers
+from yahtzee.interfaces.web.workers import (fork_worker, limit_malloc_arenas, run_workers,
+                                            watch)
 from yahtzee.solver.cache import read_only
 
 
@@ -37,6 +39,45 @@ def test_an_unexpected_error_in_a_worker_is_one_line_and_status_1(
     assert fork_worker(serve).wait() == 1
     assert capfd.readouterr().err == (
         "yahtzee: a server process stopped: RuntimeError: no more sockets\n")
+
+
+def test_a_worker_that_ends_by_itself_is_told_and_the_others_serve_on(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """The first process says which worker ended, how, and how many still serve; workers
+    ended by a stop it passed on are not told."""
+    read, write = os.pipe()
+
+    def serve() -> int:
+        """Wait for a word on the pipe: its exit status."""
+        return int(os.read(read, 1).decode() or "0")
+
+    def sleep() -> int:
+        """Wait to be killed."""
+        signal.pause()
+        return 0
+
+    workers = [fork_worker(serve), fork_worker(serve), fork_worker(sleep)]
+    os.kill(workers[2].pid, signal.SIGKILL)
+    stopping = False
+
+    def stop_the_rest() -> None:
+        """Once the killed worker is told, let the other two end with a stop under way."""
+        nonlocal stopping
+        stopping = True
+        os.write(write, b"3")
+        os.write(write, b"0")
+
+    capfd.readouterr()
+    watching = threading.Timer(1.0, stop_the_rest)
+    watching.start()
+    watch(workers, lambda: stopping)
+    watching.join()
+    os.close(read)
+    os.close(write)
+    assert capfd.readouterr().err == (
+        f"yahtzee: a server process (pid {workers[2].pid}) ended (killed by SIGKILL); "
+        "2 of 3 serve on\n")
+    assert sorted(worker.poll() or 0 for worker in workers[:2]) == [0, 3]
 
 
 def _mappings(pid: int, start: int, size: int) -> dict[str, int]:

@@ -15,10 +15,10 @@ threads).
 The workers share nothing else but the database, which serializes every
 game's moves (see ``app/browser.py``); any of them answers any request.
 The first process only waits: Ctrl-C, SIGTERM or SIGHUP stops every worker.  A
-worker that dies leaves the others serving; its games' computers are taken
-up by them once its leases lapse.  The database URL reaches the workers in
-their memory, never on a command line that other users of the machine
-could read.
+worker that dies leaves the others serving, and the first process says so
+in one line; its games' computers are taken up by the others once its
+leases lapse.  The workers get the database URL in the memory they inherit
+(a URL typed on the first process's command line stays on theirs too).
 """
 
 from __future__ import annotations
@@ -192,6 +192,36 @@ def wait_until_served(workers: Sequence[Worker], host: str, port: int,
     return False
 
 
+WATCH_SECONDS = 0.25
+"""How often the first process looks at its workers while they serve."""
+
+
+def watch(workers: Sequence[Worker], stopping: Callable[[], bool],
+          reporter: Reporter | None = None) -> None:
+    """Return once every worker ended; say in one line each that ended while not ``stopping``.
+
+    A worker killed (the out-of-memory killer, an operator's SIGKILL) or
+    stopped by an error leaves the others serving; the line tells the
+    operator how many still do.
+    """
+    told: set[int] = set()
+    while True:
+        ended = [worker for worker in workers if worker.poll() is not None]
+        for worker in ended:
+            if worker.pid not in told and not stopping():
+                told.add(worker.pid)
+                status = worker.poll()
+                assert status is not None
+                how = (f"killed by {signal.Signals(-status).name}" if status < 0
+                       else f"exit status {status}")
+                (reporter or Reporter()).error(
+                    f"a server process (pid {worker.pid}) ended ({how}); "
+                    f"{len(workers) - len(ended)} of {len(workers)} serve on")
+        if len(ended) == len(workers):
+            return
+        time.sleep(WATCH_SECONDS)
+
+
 def run_workers(count: int, serve: Callable[[], int], ready: Callable[[], None], *,
                 host: str, port: int, inherited: Sequence[int] = ()) -> int:
     """Fork ``count`` workers, each running ``serve()``, and wait until they are stopped.
@@ -224,8 +254,7 @@ def run_workers(count: int, serve: Callable[[], int], ready: Callable[[], None],
                 workers.append(fork_worker(serve, inherited))
         if wait_until_served(workers, host, port):
             ready()
-        for worker in workers:
-            worker.wait()
+        watch(workers, lambda: stopping)
     finally:
         gc.unfreeze()
         for sig, handler in previous.items():
