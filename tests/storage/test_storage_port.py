@@ -396,10 +396,12 @@ def test_a_database_that_cannot_be_reached_is_named_without_its_password() -> No
 @pytest.mark.parametrize("url", ["mysql://player:s3cret-word@host/games", "games.sqlite3",
                                  "postgresql://player:s3cret-word@[::1/games?x"])
 def test_a_url_of_no_postgresql_database_is_refused(url: str) -> None:
-    """Another scheme or a malformed URL: one line, and it does not echo the URL."""
+    """Another scheme or a malformed URL: one line, and it does not echo the URL; the hint
+    is written one way, without a password (one is better given elsewhere)."""
     with pytest.raises(BadDatabaseError) as refused:
         open_storage(url, Problems())
     assert "s3cret-word" not in str(refused.value) and "\n" not in str(refused.value)
+    assert str(refused.value).endswith(" (postgresql://user@host:port/database)")
 
 
 def test_a_bad_url_in_the_environment_is_named_as_such(

@@ -360,7 +360,7 @@ class PostgresStorage:
             params = conninfo_to_dict(url)
         except psycopg.Error:
             raise BadDatabaseError("--database is not a valid PostgreSQL URL "
-                                   "(postgresql://user:password@host:port/database)") from None
+                                   "(postgresql://user@host:port/database)") from None
         self._url = url
         self._password = str(params.get("password") or "") or None
         host = params.get("host") or "localhost"
