@@ -395,6 +395,36 @@ def test_a_box_pressed_with_re_rolls_left_scores_only_when_pressed_again(
     page.context.close()
 
 
+def test_an_armed_box_stays_armed_when_a_die_saved_before_it_is_answered(
+        browser: Browser, server: Server) -> None:
+    """Over a slow link the answer to a die saved just before a box's first press comes
+    between the two presses: it changes the state's version, not the dice, so the box stays
+    armed and the second press scores (no third press needed)."""
+    page = new_page(browser)
+    start_game(page, server, seed=7, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    before = server.state(page)
+    chance = next(box for box in before["players"][0]["boxes"] if box["name"] == "Chance")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 400, "downloadThroughput": -1, "uploadThroughput": -1})
+    # both presses before any answer, as a player's on a slow link come
+    page.evaluate("""(n) => {
+      document.querySelector('[data-testid=die-1]').click();
+      document.querySelector(`[data-testid=box-${n}]`).click();
+    }""", chance["number"])
+    settled(page)   # the save is answered: a new version of the same dice
+    assert server.state(page)["version"] > before["version"]
+    box = hook(page, f"box-{chance['number']}")
+    assert "armed" in str(box.get_attribute("class"))
+    box.click()
+    page.wait_for_selector(f"#moves li:has-text('Player 1 scored {chance['now']} points in "
+                           "Chance')", timeout=WAIT_MS)
+    page.context.close()
+
+
 PLACES = """() => ['[data-testid=die-1]', '#cards tbody tr:first-child',
                     '#cards tbody.totals tr.total'].map(
   (selector) => Math.round(document.querySelector(selector).getBoundingClientRect().top))"""

@@ -22,7 +22,7 @@ const YAHTZEE_BONUS_LABEL = "Yahtzee bonus:";
 const DOUBLE_ROLL_MS = 500;  // a second Roll this soon after one was not meant
 let lastRoll = -Infinity;    // when the last Roll was queued (performance.now())
 const CONFIRM_MS = 350;      // a box's second press this soon after its first is a double click
-let armed = null;            // {box, version, at}: the box pressed once while re-rolls were left
+let armed = null;            // {box, situation, at}: the box pressed once while re-rolls were left
 let options = null;
 let state = null;     // the state the server last sent
 let view = null;      // that state with the queued moves applied: what the page draws
@@ -402,15 +402,23 @@ function enqueue(move) {
   return true;
 }
 
+// The dice a box's points are for: the answer to a die saved meanwhile (a new version, the same
+// dice) leaves an armed box armed, so that over a slow link no second press is lost.
+function situationOf(s) {
+  return JSON.stringify([s.round, s.turn, s.rolls_left, s.dice]);
+}
+
+function isArmed(number) {
+  return armed !== null && armed.box === number && armed.situation === situationOf(view);
+}
+
 // Whether a press of ``number`` may score now; a first press with re-rolls left arms the box.
 function confirmed(number) {
   if (view.phase !== "rolling" || view.rolls_left === 0) return true;
   const now = performance.now();
-  if (armed !== null && armed.box === number && armed.version === view.version) {
-    return now - armed.at >= CONFIRM_MS;
-  }
+  if (isArmed(number)) return now - armed.at >= CONFIRM_MS;
   // the box itself says so (no line above the card: it would push the box from under a finger)
-  armed = {box: number, version: view.version, at: now};
+  armed = {box: number, situation: situationOf(view), at: now};
   draw();
   return false;
 }
@@ -639,7 +647,7 @@ function drawCard() {
           text.hidden = filled;
           button.classList.toggle("zero", box.now === 0);
           button.classList.toggle("coach-pick", coachBox === box.number);
-          const ready = armed !== null && armed.box === box.number && armed.version === view.version;
+          const ready = isArmed(box.number);
           button.classList.toggle("armed", ready);
           setAttr(button, "aria-label", (ready ? "Press again to end your turn: " : "") + (box.now === 0
             ? `Score 0 in ${box.name} (nothing scores there with these dice)`
