@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.engine.records import Decision, TurnChances
+from yahtzee.players.kinds import strategies_of
 from yahtzee.storage.history import History, HistoryGame
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,9 +41,12 @@ def filed(data: Path) -> list[tuple[HistoryGame, list[Decision]]]:
     return [history.load_game(game_id) for game_id in history.game_ids()]
 
 
-def recomputed(variant: Variant, players: int, log: list[Decision]) -> list[TurnChances]:
-    """Return the chances at each turn's start as the coach works them out from ``log``."""
-    return Solvers().coach(variant, profiles=True).turn_chances(players, log)
+def recomputed(variant: Variant, players: int, log: list[Decision],
+               kinds: Sequence[str] = ()) -> list[TurnChances]:
+    """Return the chances at each turn's start as the coach works them out from ``log``,
+    for players of ``kinds`` (none: people, taken to play as well as the game allows)."""
+    return Solvers().coach(variant, profiles=True).turn_chances(players, log,
+                                                                strategies_of(kinds))
 
 
 def every_turn(rounds: int, players: int) -> list[tuple[int, int]]:
@@ -66,8 +71,17 @@ def test_a_game_with_a_computer_is_filed_with_the_coachs_chances(
     assert (status, err) == (0, "")
     [(meta, log)] = filed(data)
     assert [(t.round, t.seat) for t in meta.chances] == every_turn(variant.rounds, seats)
-    assert list(meta.chances) == recomputed(variant, seats, log)
-    assert meta.chances[0].chances == pytest.approx((1 / seats,) * seats)
+    kinds = players.split(",")
+    assert list(meta.chances) == recomputed(variant, seats, log, kinds)
+    # greedy play is known to score less than best play: its outlook is lowered, and the
+    # others share what it leaves them
+    first = meta.chances[0].chances
+    even = [c for c, kind in zip(first, kinds) if kind != "greedy"]
+    assert even == pytest.approx([even[0]] * len(even))
+    if "greedy" in kinds:
+        assert first[kinds.index("greedy")] < 1 / seats - 0.1
+    else:
+        assert first == pytest.approx((1 / seats,) * seats)
     winners = [p.winner for p in meta.players]
     assert [c > 0.5 for c in meta.chances[-1].chances] == winners
 
@@ -98,12 +112,13 @@ def test_every_turns_chances_worked_out_at_once_are_each_turns_own(
                              scoring_script(variant.rounds), monkeypatch, capsys)
     assert (status, err) == (0, "")
     [(meta, log)] = filed(data)
+    kinds = players.split(",")
     coach = Solvers().coach(variant, profiles=True)
     cards = [variant.new_card() for _ in range(seats)]
     one_by_one: list[tuple[int, int, list[float]]] = []
     for d in log:
         if not one_by_one or (d.round, d.seat) != one_by_one[-1][:2]:
-            chances = coach.win_chances(cards, d.seat)
+            chances = coach.win_chances(cards, d.seat, strategies=strategies_of(kinds))
             assert chances is not None
             one_by_one.append((d.round, d.seat, chances))
         if d.label is not None:

@@ -17,20 +17,21 @@ from yahtzee.app.service import new_game
 from yahtzee.domain.card import Card
 from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
-from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
+from yahtzee.domain.rules import COURSE, OFFICIAL, RULES, Rules
 from yahtzee.domain.score_card import ScoreCard
 from yahtzee.engine.engine import TurnView
 from yahtzee.engine.moves import MoveKind
 from yahtzee.interfaces.cli import build_parser
-from yahtzee.players.kinds import (CASUAL, KINDS, LEVELS, NOVICE, SKILLED, SOLO_NAMES,
+from yahtzee.players.kinds import (CASUAL, HUMAN, KINDS, LEVELS, NOVICE, SKILLED, SOLO_NAMES,
                                    find_kind, solo_strategy)
 from yahtzee.players.players import ComputerPlayer, Drawing
 from yahtzee.solver.cache import Solution, TableSource
 from yahtzee.solver.factory import duel_games, get_strategy, simulate_games
-from yahtzee.solver.levels import (LEVELS as LEVEL_TABLE, LevelStrategy, choice_chances,
-                                   draw_option, draw_options, find_level)
+from yahtzee.solver.levels import (LEVELS as LEVEL_TABLE, POINTS_SHORT, LevelStrategy,
+                                   choice_chances, draw_option, draw_options, find_level,
+                                   shortfall)
 from yahtzee.solver.moments import Moments
-from yahtzee.solver.poker import PokerStrategy
+from yahtzee.solver.poker import PokerStrategy, poker_solution
 from yahtzee.solver.strategy import OptimalStrategy
 
 VARIANT = yahtzee_variant(OFFICIAL)
@@ -237,3 +238,63 @@ def test_a_console_game_of_levels_is_filed_for_stats_and_analyze(
     players = json.loads(out)["players"]
     assert status == 0 and [p["name"] for p in players] == ["Casual", "Novice"]
     assert all(p["total_cost"] > 0 for p in players)
+
+
+@pytest.mark.parametrize("strategy", ["skilled", "casual", "novice", "greedy"])
+@pytest.mark.parametrize("rules", ["official", "course", "poker-dice"])
+def test_the_known_shortfalls_are_what_the_strategies_lose(
+        rules: str, strategy: str, official: Solution, course: Solution) -> None:
+    """``levels.POINTS_SHORT`` against 10,000 new seeded games of each: within 2 points (the
+    mean of 10,000 games is known to about half a point)."""
+    if rules == "poker-dice":
+        variant, best = POKER_DICE, float(poker_solution()[1].ravel()[0])
+        tables = only()
+    else:
+        table = official if rules == "official" else course
+        variant, best = yahtzee_variant(RULES[rules]), float(table.values.ravel()[0])
+        tables = only((RULES[rules], table))
+    mean = float(simulate_games(variant, strategy, 10_000, 17, tables).mean())
+    assert POINTS_SHORT[rules][strategy] == pytest.approx(best - mean, abs=2.0)
+    whole = shortfall(rules, strategy, variant.rounds, variant.rounds)
+    assert whole == POINTS_SHORT[rules][strategy]
+    assert shortfall(rules, strategy, 0, variant.rounds) == 0.0
+
+
+def test_a_shortfall_is_spread_over_the_turns_left_and_nobody_else_falls_short() -> None:
+    assert shortfall("course", "novice", 13, 13) == 45.0
+    assert shortfall("course", "novice", 6.5, 13) == pytest.approx(22.5)
+    assert shortfall("course", "greedy", 6.5, 13) == pytest.approx(35.4 / 4)  # it costs early
+    assert np.asarray(shortfall("official", "casual", np.array([13.0, 0.0]), 13)).tolist() == [
+        24.6, 0.0]
+    for nobody in (None, "optimal", "win", "human"):
+        assert shortfall("official", nobody, 13, 13) == 0.0
+    assert shortfall("house rules", "novice", 13, 13) == 0.0
+
+
+@pytest.mark.parametrize("strategy", ["novice", "greedy"])
+def test_a_weaker_computer_s_chance_at_the_start_is_its_win_rate_against_best_play(
+        strategy: str, course: Solution, course_moments: Moments) -> None:
+    """The chance the coach gives a novice (or greedy play) against a player taken to play
+    as well as the game allows is what 1,000 duels against best play give it: about a
+    quarter, not the even chance of two players on empty cards."""
+    variant = yahtzee_variant(COURSE)
+    coach = Solvers().coach(variant, profiles=True)   # the fixtures' tables, from the cache
+    cards = [variant.new_card(), variant.new_card()]
+    chances = coach.win_chances(cards, 0, strategies=[None, strategy])
+    assert chances is not None and chances[0] + chances[1] == pytest.approx(1.0)
+    assert coach.win_chances(cards, 0, strategies=[None, None]) == pytest.approx([0.5, 0.5])
+    tally = duel_games(["optimal", strategy], variant, 1000, 23, lambda rules: course,
+                       lambda rules: course_moments)
+    won = float(tally.wins[1]) / 1000   # its standard error is about 0.014
+    assert chances[1] == pytest.approx(won, abs=0.045)
+    assert chances[1] < 0.35
+
+
+def test_a_live_game_s_chances_know_the_computer_s_level(
+        course: Solution, course_moments: Moments) -> None:
+    """A person against a novice: the coach's chances on the first roll favour the person."""
+    game = new_game(Solvers(), yahtzee_variant(COURSE), [HUMAN, NOVICE], seed=4, coach=True)
+    coaching = game.coaching()
+    assert coaching is not None and coaching.chances is not None
+    person, novice = coaching.chances
+    assert person > 0.7 and novice < 0.3

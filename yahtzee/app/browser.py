@@ -51,7 +51,7 @@ from yahtzee.domain.games import get_variant
 from yahtzee.engine.engine import MAX_SEED, FirstRoll, Outcome, Phase, Rolled, Scored
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.engine.records import Decision, replayed_cards
-from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind
+from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind, strategies_of
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.fields import GAME_ID
 from yahtzee.storage.history import HistoryGame
@@ -925,7 +925,8 @@ class BrowserGames:
                 with contextlib.suppress(SolverUnavailableError):
                     coach = self.setup.coach(variant, profiles=True)
                     analyses = coach.analyze([p.name for p in game.players], log,
-                                             game.chances or None)
+                                             game.chances or None,
+                                             strategies_of([p.kind for p in game.players]))
             return final_view(game, log, analyses), game.browser
         except (LookupError, StorageError, ValueError):
             raise GameRequestError(Denial.UNKNOWN_GAME) from None

@@ -211,7 +211,8 @@ class LiveGame:
                 shown = tuple(position.box_options() if scoring else position.keep_options())
                 best = shown[0][0] if shown else None
             chances = self.coach.win_chances([p.card for p in self.players], view.seat,
-                                             view.dice, view.rolls_left, best)
+                                             view.dice, view.rolls_left, best,
+                                             [p.kind.strategy for p in self.players])
             self._outlook = _Outlook(key, position, shown,
                                      None if chances is None else tuple(chances))
         return self._outlook
@@ -225,7 +226,7 @@ class LiveGame:
         assert self.coach is not None
         filed = None if self.autosave is None else self.autosave.filed_chances
         return self.coach.analyze([p.name for p in self.players], self.engine.log,
-                                  filed or None)
+                                  filed or None, [p.kind.strategy for p in self.players])
 
 
 def new_game(setup: Solvers, variant: Variant, kinds: Sequence[PlayerKind],

@@ -22,7 +22,8 @@ from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.games import rules_of
 from yahtzee.engine.engine import Engine, EngineObserver
 from yahtzee.engine.records import GameRecord, TurnChances
-from yahtzee.players.kinds import EXPECTED, KINDS, PlayerKind, default_names, find_kind
+from yahtzee.players.kinds import (EXPECTED, KINDS, PlayerKind, default_names, find_kind,
+                                   strategies_of)
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
 from yahtzee.storage.port import HistoryStorage, SaveStorage, Storage, open_storage
 from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
@@ -499,7 +500,8 @@ class Autosave:
             coach = self.setup.coach(record_variant(record), profiles=True)
         except SolverUnavailableError:
             return []
-        return coach.turn_chances(len(record.players), record.log)
+        return coach.turn_chances(len(record.players), record.log,
+                                  strategies_of([player.kind for player in record.players]))
 
 
 def autosave_for(problems: StorageProblems, resumed: SaveFile | None = None, *,

@@ -199,8 +199,9 @@ def _end_of_game(game: Game, coach: Coach | None, setup: Solvers, console: Conso
     transcript does and needs no numpy.  Without numpy nothing is added.
     """
     names = [p.name for p in game.players]
+    strategies = [p.kind.strategy for p in game.players]
     if coach is not None:
-        console.analysis(coach.analyze(names, game.log), game.variant)
+        console.analysis(coach.analyze(names, game.log, strategies=strategies), game.variant)
         return
     if not any(isinstance(p, ComputerPlayer) for p in game.players):
         return
@@ -208,7 +209,7 @@ def _end_of_game(game: Game, coach: Coach | None, setup: Solvers, console: Conso
         judge = setup.coach(game.variant)
     except SolverUnavailableError:
         return
-    console.luck_lines(judge.analyze(names, game.log))
+    console.luck_lines(judge.analyze(names, game.log, strategies=strategies))
 
 
 def _stopped(console: Console, saver: Autosave, game: Game) -> None:

@@ -21,6 +21,7 @@ from yahtzee.domain.games import get_variant
 from yahtzee.engine.records import REROLLS, Decision, TurnChances
 from yahtzee.interfaces.streams import printable
 from yahtzee.interfaces.wording import faces, move_text
+from yahtzee.players.kinds import strategies_of
 from yahtzee.solver.coach import Assessment, Keep, PlayerAnalysis, RollLuck
 from yahtzee.storage.history import HistoryGame
 from yahtzee.storage.stats import JSON_DIGITS
@@ -163,7 +164,8 @@ def make_review(game: HistoryGame, log: Sequence[Decision], setup: Solvers) -> R
     names = [p.name for p in game.players]
     recorded = bool(game.chances)
     coach = setup.coach(variant, profiles=not recorded and len(names) > 1)
-    chances = tuple(game.chances if recorded else coach.turn_chances(len(names), log))
+    strategies = strategies_of([p.kind for p in game.players])
+    chances = tuple(game.chances if recorded else coach.turn_chances(len(names), log, strategies))
     analyses = tuple(coach.analyze(names, log, chances))
     rows = tuple(turn_rows(a, seat, log, chances) for seat, a in enumerate(analyses))
     return Review(game, variant, analyses, chances, recorded, rows)

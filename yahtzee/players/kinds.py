@@ -64,6 +64,15 @@ def find_kind(name: str) -> PlayerKind | None:
     return next((k for k in KINDS if name == k.name or name in k.aliases), None)
 
 
+def strategies_of(names: Sequence[str]) -> list[str | None]:
+    """Return the strategy each kind called ``names`` plays: None for a person or a name of no kind.
+
+    What the win chances need to know of the players of a saved or filed game.
+    """
+    kinds = [find_kind(name) for name in names]
+    return [None if kind is None else kind.strategy for kind in kinds]
+
+
 def solo_strategy(name: str) -> str | None:
     """Return the strategy that plays solitaire games for a strategy or computer kind ``name``.
 

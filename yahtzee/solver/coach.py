@@ -259,7 +259,8 @@ class Coach:
         return self.position(card, dice, rolls_left).best_move(scoring)
 
     def win_chances(self, cards: Sequence[Card], seat: int, dice: Sequence[int] = (),
-                    rolls_left: int = 0, best: Move | None = None) -> list[float] | None:
+                    rolls_left: int = 0, best: Move | None = None,
+                    strategies: Sequence[str | None] = ()) -> list[float] | None:
         """Return each player's chance to finish first (ties shared), from every card.
 
         The players wait between turns, except ``seat`` when ``best`` is given:
@@ -267,16 +268,21 @@ class Coach:
         move ``best`` (its best option), then plays the rest of the turn as
         optimal play does.  The chances are the play-to-win computer's own
         (``PlayToWinStrategy.chances``), from the one outlook of every win
-        chance.  None when this coach gives no profiles or there is one player.
+        chance, each player's lowered by what its strategy (``strategies``,
+        one per card: a computer level's name, say; None for a person) is
+        known to fall short of optimal play.  None when this coach gives no
+        profiles or there is one player.
         """
         if self.profiler is None or len(cards) < 2:
             return None
         winner = self.play_to_win()
         if best is None:
-            return winner.chances(cards)
+            return winner.chances(cards, strategies)
         if isinstance(best, ScoreBox):
-            return winner.chances_after(cards, seat, dice, rolls_left, box=best.number)
-        return winner.chances_after(cards, seat, dice, rolls_left, kept=best.values)
+            return winner.chances_after(cards, seat, dice, rolls_left, box=best.number,
+                                        strategies=strategies)
+        return winner.chances_after(cards, seat, dice, rolls_left, kept=best.values,
+                                    strategies=strategies)
 
     def move_chances(self, card: Card, dice: Sequence[int], rolls_left: int,
                      totals: Sequence[int]) -> tuple[dict[tuple[int, ...], float],
@@ -336,12 +342,14 @@ class Coach:
         return self.position(card, dice, 0).category_advice()
 
     # -- analysis --------------------------------------------------------
-    def turn_chances(self, players: int, log: Sequence[Decision]) -> list[TurnChances]:
+    def turn_chances(self, players: int, log: Sequence[Decision],
+                     strategies: Sequence[str | None] = ()) -> list[TurnChances]:
         """Return every player's win chance at the start of each turn of ``log``, in order.
 
         Each turn's chances are worked out from every card as the turn
-        starts (all players between turns).  Empty when this coach gives no
-        profiles or there is one player.
+        starts (all players between turns), each player's outlook lowered by
+        its strategy's known shortfall (``win_chances``).  Empty when this
+        coach gives no profiles or there is one player.
         """
         if self.profiler is None or players < 2:
             return []
@@ -353,7 +361,8 @@ class Coach:
         for d in log:
             if not turns or (d.round, d.seat) != turns[-1]:
                 turns.append((d.round, d.seat))
-                banked.append([float(card.score()) for card in cards])
+                short = winner.shortfalls(cards, strategies)
+                banked.append([card.score() - float(s) for card, s in zip(cards, short)])
                 index.append([winner.index_of(card) for card in cards])
             if d.label is not None:
                 cards[d.seat].choose_number(int(d.command), Dice.of(d.dice))
@@ -362,7 +371,8 @@ class Coach:
                 for (number, seat), chances in zip(turns, every)]
 
     def analyze(self, names: Sequence[str], log: Sequence[Decision],
-                chances: Sequence[TurnChances] | None = None) -> list[PlayerAnalysis]:
+                chances: Sequence[TurnChances] | None = None,
+                strategies: Sequence[str | None] = ()) -> list[PlayerAnalysis]:
         """Judge every roll and scoring decision of a game's log, and each player's luck.
 
         A turn's first decision shows the first roll's dice, the first one
@@ -371,7 +381,8 @@ class Coach:
         card at the turn's start, or the keep rolled).  Each player's win
         chance at every round's start comes from ``chances`` (the chances at
         each turn's start, as ``turn_chances`` gives them and the history
-        records them) or, without them, from ``turn_chances``.
+        records them) or, without them, from ``turn_chances`` (for the
+        players' ``strategies``).
         """
         strategy = self.strategy
         optimum = strategy.expected_final(self.variant.new_card())
@@ -379,7 +390,7 @@ class Coach:
         judged: list[list[Assessment]] = [[] for _ in names]
         luck = [0.0] * len(names)
         rolls: list[list[RollLuck]] = [[] for _ in names]
-        turns = self.turn_chances(len(names), log) if chances is None else chances
+        turns = self.turn_chances(len(names), log, strategies) if chances is None else chances
         by_round: dict[int, tuple[float, ...]] = {}
         for turn_chances in turns:
             by_round.setdefault(turn_chances.round, turn_chances.chances)

@@ -27,6 +27,7 @@ import numpy as np
 from yahtzee.solver.calibration import BINS, Bin
 from yahtzee.solver.dynamic import States, state_index
 from yahtzee.solver.keeps import FloatArray, IntArray
+from yahtzee.solver.levels import shortfall
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
 from yahtzee.solver.play_to_win import lean_for, lean_of, turn_worth, win_worth
@@ -56,6 +57,9 @@ class Contender:
     lean: tuple[float, ...] | None = None
     """When it plays to win: what an expected point weighs in planning, per turns left
     after the one planned (None: ``lean_for`` the model's rules, as the console's computer)."""
+    strategy: str | None = None
+    """Its strategy's name: the win chances predicted for the duel lower its outlook by
+    what that strategy is known to fall short of optimal play (``levels.shortfall``)."""
 
 
 @dataclass
@@ -113,12 +117,16 @@ def _play_batch(contenders: Sequence[Contender], outlooks: Outlooks, rng: np.ran
     players = len(contenders)
     flag, mask, upper = (np.zeros((players, games), dtype=np.int64) for _ in range(3))
     total = np.zeros((players, games))
+    turns_left = np.full((players, games), model.rounds)
     seat_of_game = np.arange(first, first + games) % players
     predictions = []
     for _round in range(model.rounds):
         for seat in range(players):
             actor = (seat + seat_of_game) % players
             index = state_index(model, flag, mask, upper)
+            # each one's outlook lowered by its shortfall still to come
+            told = total - np.array([shortfall(model.name, c.strategy, turns_left[i], model.rounds)
+                                     for i, c in enumerate(contenders)])
             chances = np.empty(games)
             predictions.append((actor, chances))
             for i, contender in enumerate(contenders):
@@ -127,8 +135,9 @@ def _play_batch(contenders: Sequence[Contender], outlooks: Outlooks, rng: np.ran
                     continue
                 others = [j for j in range(players) if j != i]
                 rivals = Field.of(outlooks, total[others][:, cols], index[others][:, cols])
-                chances[cols] = chance_to_win(total[i, cols], index[i, cols],
-                                              np.arange(len(cols)), rivals, outlooks)
+                chances[cols] = chance_to_win(
+                    told[i, cols], index[i, cols], np.arange(len(cols)),
+                    Field.of(outlooks, told[others][:, cols], index[others][:, cols]), outlooks)
                 states = States(flag[i, cols], mask[i, cols], upper[i, cols])
                 if contender.to_win:
                     played = _play_to_win(contender, outlooks, rng, states, total[i, cols],
@@ -139,6 +148,7 @@ def _play_batch(contenders: Sequence[Contender], outlooks: Outlooks, rng: np.ran
                                        contender.temperature)
                 flag[i, cols], mask[i, cols], upper[i, cols] = played[:3]
                 total[i, cols] += played[3]
+                turns_left[i, cols] -= 1
     best = total.max(axis=0)
     leaders = (total == best).sum(axis=0)
     outcome = np.where(total == best, 1.0 / leaders, 0.0)

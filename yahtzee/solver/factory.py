@@ -112,7 +112,8 @@ def duel_games(strategies: Sequence[str], variant: Variant, games: int, seed: in
     """Return the tally of ``games`` computer-only games of Yahtzee between ``strategies``.
 
     Each is a name of ``STRATEGIES``, one per contender; the win chances
-    predicted along the way read optimal play's tables and their moments.
+    predicted along the way read optimal play's tables and their moments,
+    each contender's lowered by its known shortfall (``levels.shortfall``).
     ``ValueError`` for Poker Dice or an unknown strategy.
     """
     rules = rules_of(variant)
@@ -126,7 +127,8 @@ def duel_games(strategies: Sequence[str], variant: Variant, games: int, seed: in
     outlooks = outlooks_of(model, values, moments(rules))
     greedy = np.zeros(model.shape)
     contenders = [Contender(model, greedy if s == GREEDY.strategy else values,
-                            s == COMPUTER.strategy, _temperature(s)) for s in strategies]
+                            s == COMPUTER.strategy, _temperature(s),
+                            strategy=s) for s in strategies]
     return duel(contenders, outlooks, games, seed, progress, workers=os.cpu_count() or 1)
 
 

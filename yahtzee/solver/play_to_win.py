@@ -30,6 +30,7 @@ import threading
 import weakref
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import zip_longest
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -42,6 +43,7 @@ from yahtzee.solver.dynamic import (States, TurnValues, first_best, flat_index,
                                     table_specials)
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
                                   best_sub_keep, expected_over_keeps, keep_number, roll_number)
+from yahtzee.solver.levels import shortfall
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.moments import LastTurn, Moments, at_chosen_keeps, leaf_points
 from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
@@ -413,13 +415,29 @@ class PlayToWinStrategy:
         index = np.array([[self.index_of(card)] for card in others], dtype=np.int64)
         return Field.of(self.outlooks, banked, index)
 
-    def chances(self, cards: Sequence[Any]) -> list[float]:
+    def shortfalls(self, cards: Sequence[Any], strategies: Sequence[str | None]) -> FloatArray:
+        """Return the points each card's player is expected to score below optimal play from here.
+
+        A computer of known strength (a level, greedy play) falls short by
+        the part of its shortfall a game still to come (``levels.shortfall``);
+        anyone else (``strategies`` empty, a person's ``None``) by 0.
+        """
+        rounds = self.model.rounds
+        return np.array([shortfall(self.model.name, strategy, rounds - card.rounds_used(), rounds)
+                         for card, strategy in zip_longest(cards, strategies[:len(cards)])],
+                        dtype=np.float64)
+
+    def chances(self, cards: Sequence[Any], strategies: Sequence[str | None] = ()) -> list[float]:
         """Return each card's chance to finish first, every player between turns.
 
         The one outlook of every win chance: the computer's own chance, the
-        coach's, the filed ones.  With one card the chance is 1.
+        coach's, the filed ones.  With one card the chance is 1.  Each
+        player's final score is optimal play's outlook, lowered by what its
+        strategy (``strategies``, one per card; none: optimal play for all)
+        is known to fall short (``shortfalls``).
         """
         banked = np.array([[float(card.score())] for card in cards])
+        banked -= self.shortfalls(cards, strategies)[:, None]
         index = np.array([[self.index_of(card)] for card in cards], dtype=np.int64)
         return [float(chance) for chance in self._chances(banked, index)[:, 0]]
 
@@ -461,17 +479,19 @@ class PlayToWinStrategy:
 
     def chances_after(self, cards: Sequence[Any], seat: int, dice: Sequence[int],
                       rolls_left: int, kept: Sequence[int] | None = None,
-                      box: int | None = None) -> list[float]:
+                      box: int | None = None,
+                      strategies: Sequence[str | None] = ()) -> list[float]:
         """Return each card's chance once ``seat`` has made a move in the middle of its turn.
 
         The move is the keep ``kept`` (rolling the other dice; all of them:
         scoring now, in optimal play's box) or the box numbered ``box``.
         From there the seat plays the rest of its turn as optimal solitaire
         play does; each chance is the mean, over how the turn can end, of
-        the chances between turns that follow (the one outlook).
+        the chances between turns that follow (the one outlook, each
+        player's lowered by its ``strategies``' shortfall, as ``chances``).
         """
         card = cards[seat]
-        banked = np.array([float(c.score()) for c in cards])
+        banked = np.array([float(c.score()) for c in cards]) - self.shortfalls(cards, strategies)
         index = np.array([self.index_of(c) for c in cards], dtype=np.int64)
         if box is not None:
             return self._chances_after_box(card, seat, dice, box, banked, index)
