@@ -26,6 +26,7 @@ from yahtzee.players.kinds import COMPUTER, HUMAN
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.solver.cache import Solution
 from yahtzee.storage.port import Storage, open_storage
+from yahtzee.storage.problems import SaveInUseError
 
 COURSE = get_variant("yahtzee", "course")
 
@@ -207,3 +208,38 @@ def test_games_abandoned_by_a_server_are_expired_by_another(
     assert refused.value.denial is Denial.UNKNOWN_GAME
     assert b.expire(3600, 86400, now=moved_at + 86400) == [played.table.game_id]
     assert b.expire(3600, 86400, now=moved_at + 86400 * 2) == []
+
+
+def test_a_game_a_server_plays_is_neither_resumed_nor_deleted_at_the_console(
+        servers: tuple[BrowserGames, BrowserGames], postgres_url: str) -> None:
+    """The servers hold a game they play alongside each other; a console's lock is refused
+    until every server let go of it, and while a console holds it no server takes it up."""
+    a, b = servers
+    made = a.create(solo(6))
+    game = made.table.game_id
+    b.get(game)                                   # both servers hold it
+    save_id = a.store.find_uid(game)
+    assert save_id is not None
+    console = open_storage(postgres_url, Problems())
+    try:
+        saves = console.saves()
+        assert saves.is_open_elsewhere(save_id)
+        with pytest.raises(SaveInUseError):
+            saves.lock(save_id)
+        with pytest.raises(SaveInUseError):
+            saves.delete(save_id)
+        a.forget(game)
+        assert saves.is_open_elsewhere(save_id)   # B still plays it
+        b.forget(game)
+        assert not saves.is_open_elsewhere(save_id)
+        saves.lock(save_id)                       # resumed at the console
+        with pytest.raises(GameRequestError) as refused:
+            a.get(game)
+        assert refused.value.denial is Denial.UNKNOWN_GAME
+        made_at = a.store.changed_at(save_id)
+        assert a.expire(3600, 86400, now=made_at + 86400 * 2) == []   # nor swept meanwhile
+        saves.release(save_id)
+        assert a.get(game).view().round == 1     # let go of: the servers play it again
+        assert a.store.find_uid(game) == save_id
+    finally:
+        console.close()

@@ -150,14 +150,18 @@ def test_analyze_html_writes_one_self_contained_review(
     # the column of win chances is not called "Chance", the name of a box in the same rows
     assert '<th scope="col" class="num">Win %</th>' in text and ">Chance</th>" not in text
     assert "<Ann" not in text and "&lt;Ann &amp; &quot;Bo&quot;&gt;" in text
-    assert re.search(r"&lt;Ann &amp; &quot;Bo&quot;&gt;: 33% at the start, \d+% at the start "
-                     r"of round 13, (lost|won|tied)", text)
+    _, report, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
+    start = json.loads(report)["turn_chances"][0]["chances"]
+    # the person and the computer that plays to win are taken to play their best; greedy
+    # play is known to score less, so the two share more than two thirds at the start
+    assert start[0] == pytest.approx(start[2]) and start[1] < 0.2 and start[0] > 0.4
+    assert re.search(f"&lt;Ann &amp; &quot;Bo&quot;&gt;: {round(100 * start[0])}% at the start, "
+                     r"\d+% at the start of round 13, (lost|won|tied)", text)
     # each player with its kind as the new-game form names it, unless the name says it
     results = re.search(r'<h2 id="results">Final scores</h2><ul>(.*?)</ul>', text)
     assert results is not None
     assert [re.sub(r":.*", "", item) for item in re.findall(r"<li>(.*?)</li>", results[1])] == [
         "&lt;Ann &amp; &quot;Bo&quot;&gt; (person)", "Greedy", "Comp (computer)"]
-    _, report, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
     assert_rows_add_up(page, json.loads(report))
 
 

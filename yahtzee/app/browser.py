@@ -958,19 +958,27 @@ class BrowserGames:
             autosave=saver, coach_in_background=True))
         save_id = saver.save_id
         if self.shared is not None and save_id is not None:
-            store.release(save_id)  # its row's transactions serialize its changes instead
+            # held alongside the other server processes (its row's transactions serialize
+            # its changes), so that no console resumes or deletes it meanwhile
+            store.lock_shared(save_id)
             table.shared, table.seen = self.shared, store.version_of(save_id)
         return table
 
     def _resume(self, game_id: str, save_id: int) -> BrowserGame:
         """Return the table of the browser game saved as ``save_id``.
 
-        A game of a shared database is not locked: any server process plays it.
+        A game of a shared database is held alongside the other server
+        processes (``lock_shared``): any of them plays it, no console meanwhile.
         """
         store = self.storage.saves()
         if self.shared is not None:
-            version = store.version_of(save_id)
-            table = self._restore(game_id, store.load(save_id), store)
+            try:
+                store.lock_shared(save_id)
+                version = store.version_of(save_id)
+                table = self._restore(game_id, store.load(save_id), store)
+            except BaseException:
+                store.release()
+                raise
             table.seen = version
             return table
         try:
@@ -1093,6 +1101,7 @@ class BrowserGames:
             if game_id in self.live:
                 continue  # held here: the loop over the live games judged it
             try:
+                self.store.lock_shared(save_id)   # refused while a console plays it
                 with self.store.hold(save_id):
                     if not self._is_abandoned(save_id, fresh_for, idle_for, now):
                         continue
@@ -1100,6 +1109,8 @@ class BrowserGames:
                     self.store.notify(game_id)
             except (StorageError, SnapshotError):
                 continue
+            finally:
+                self.store.release(save_id)
             gone.append(game_id)
         return gone
 

@@ -98,6 +98,16 @@ class SaveStorage(Protocol):
         """Hold ``save_id`` for this store; ``SaveInUseError`` if it is open elsewhere."""
         ...
 
+    def lock_shared(self, save_id: int) -> None:
+        """Hold ``save_id`` alongside the other server processes that play it (a database's).
+
+        No store may ``lock`` it meanwhile, so that a console neither resumes
+        nor deletes a game a server plays; a lock this store holds becomes
+        this hold.  Files, played by one process, hold it as ``lock`` does.
+        ``SaveInUseError`` if it is locked elsewhere.
+        """
+        ...
+
     def is_open_elsewhere(self, save_id: int) -> bool:
         """Return whether another store (of this process or another) holds ``save_id``."""
         ...

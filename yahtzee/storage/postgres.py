@@ -259,6 +259,8 @@ class _Locks:
         self._describe = describe
         self._connection: psycopg.Connection[Any] | None = None
         self._held: dict[int, object] = {}
+        self._sharing: dict[int, object] = {}
+        """The saves held alongside other server processes (``share``), and by which store."""
         self._mutex = threading.Lock()
 
     def _ask(self, query: str, save_id: int) -> bool:
@@ -275,6 +277,9 @@ class _Locks:
                     for held in list(self._held):
                         if not self._run(self._connection, "pg_try_advisory_lock", held):
                             del self._held[held]
+                    for held in list(self._sharing):
+                        if not self._run(self._connection, "pg_try_advisory_lock_shared", held):
+                            del self._sharing[held]
                 return self._run(self._connection, query, save_id)
             except psycopg.OperationalError as error:
                 if self._connection is not None:
@@ -297,9 +302,30 @@ class _Locks:
             owner = self._held.get(save_id)
             if owner is not None:
                 return owner is holder
-            if not self._ask("pg_try_advisory_lock", save_id):
+            if save_id in self._sharing or not self._ask("pg_try_advisory_lock", save_id):
                 return False
             self._held[save_id] = holder
+            return True
+
+    def share(self, save_id: int, holder: object) -> bool:
+        """Hold ``save_id`` for ``holder`` alongside other server processes.
+
+        A lock ``holder`` has on it becomes this shared hold, with no moment
+        free between the two.  False if a store of this process other than
+        ``holder`` holds it, or another process holds it alone (``take``): a
+        game resumed at the console.
+        """
+        with self._mutex:
+            owner = self._held.get(save_id, self._sharing.get(save_id))
+            if owner is not None and owner is not holder:
+                return False
+            if save_id not in self._sharing:
+                if not self._ask("pg_try_advisory_lock_shared", save_id):
+                    return False
+                self._sharing[save_id] = holder
+            if self._held.pop(save_id, None) is not None:
+                with contextlib.suppress(DatabaseError):
+                    self._ask("pg_advisory_unlock", save_id)
             return True
 
     def holds(self, save_id: int, holder: object) -> bool:
@@ -310,7 +336,7 @@ class _Locks:
     def elsewhere(self, save_id: int, holder: object) -> bool:
         """Return whether a store other than ``holder`` (here or in another process) holds it."""
         with self._mutex:
-            owner = self._held.get(save_id)
+            owner = self._held.get(save_id, self._sharing.get(save_id))
             if owner is not None:
                 return owner is not holder
             if not self._ask("pg_try_advisory_lock", save_id):
@@ -319,23 +345,26 @@ class _Locks:
             return False
 
     def drop(self, save_id: int, holder: object) -> None:
-        """Let go of ``holder``'s lock on ``save_id`` (nothing if it holds none)."""
+        """Let go of ``holder``'s lock, or shared hold, on ``save_id`` (nothing if it has none)."""
         with self._mutex:
-            if self._held.get(save_id) is not holder:
-                return
-            del self._held[save_id]
-            with contextlib.suppress(DatabaseError):
-                self._ask("pg_advisory_unlock", save_id)
+            for held, unlock in ((self._held, "pg_advisory_unlock"),
+                                 (self._sharing, "pg_advisory_unlock_shared")):
+                if held.get(save_id) is holder:
+                    del held[save_id]
+                    with contextlib.suppress(DatabaseError):
+                        self._ask(unlock, save_id)
 
     def held_by(self, holder: object) -> list[int]:
         """Return the saves ``holder`` holds."""
         with self._mutex:
-            return [save_id for save_id, owner in self._held.items() if owner is holder]
+            return [save_id for held in (self._held, self._sharing)
+                    for save_id, owner in held.items() if owner is holder]
 
     def close(self) -> None:
         """Close the connection: every lock goes with it."""
         with self._mutex:
             self._held.clear()
+            self._sharing.clear()
             if self._connection is not None:
                 self._connection.close()
                 self._connection = None
@@ -652,6 +681,19 @@ class PostgresSaves:
     def lock(self, save_id: int) -> None:
         """Hold ``save_id`` for this store; ``SaveInUseError`` if it is open elsewhere."""
         if not self.storage._locks.take(save_id, self):
+            raise SaveInUseError(save_id)
+
+    def lock_shared(self, save_id: int) -> None:
+        """Hold ``save_id`` alongside the other server processes that play it.
+
+        While any holds it, no store may ``lock`` it (a console cannot resume
+        or delete a game a server plays), and while a store locks it, none
+        may hold it so.  A lock this store holds becomes this hold.
+        ``SaveInUseError`` if the save is locked elsewhere.
+        """
+        with self._mutex:
+            self._written.pop(save_id, None)  # other processes write it too
+        if not self.storage._locks.share(save_id, self):
             raise SaveInUseError(save_id)
 
     def is_open_elsewhere(self, save_id: int) -> bool:

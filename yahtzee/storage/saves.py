@@ -344,6 +344,10 @@ class SaveStore:
         if not self._try_lock(save_id):
             raise SaveInUseError(save_id)
 
+    def lock_shared(self, save_id: int) -> None:
+        """Hold the save as ``lock`` does: one process plays a folder's games."""
+        self.lock(save_id)
+
     def is_open_elsewhere(self, save_id: int) -> bool:
         """Return whether another process (or another store) holds the save ``save_id``."""
         if save_id in self._locks:
