@@ -25,7 +25,7 @@ from yahtzee.domain.games import get_variant, yahtzee_variant
 from yahtzee.interfaces.cli import main
 from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.console import DIE_PROMPT, FACES_PROMPT, Console
-from yahtzee.interfaces.wording import local_time
+from yahtzee.interfaces.wording import local_time, time_element
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -420,6 +420,13 @@ def test_times_are_shown_to_people_in_local_time_to_the_minute(
         assert local_time(moment) == "2026-11-22 16:07"
         assert local_time("2026-11-22T21:07:41+00:00") == "2026-11-22 16:07"
         assert local_time("yesterday") == "yesterday"
+        # a page may be read far from the machine that wrote it: it says the zone
+        assert local_time(moment, zone=True) == "2026-11-22 16:07 XYZ"
+        assert time_element("2026-11-22T21:07:41+00:00") == (
+            '<time datetime="2026-11-22T21:07:41+00:00">2026-11-22 16:07 XYZ</time>')
+        monkeypatch.setenv("TZ", "<+0530>-5:30")   # a zone known by its offset alone
+        time.tzset()
+        assert local_time(moment, zone=True) == "2026-11-23 02:37 +0530"
     finally:
         monkeypatch.undo()
         time.tzset()

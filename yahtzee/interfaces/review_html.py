@@ -381,10 +381,11 @@ def results_list(review: Review) -> str:
 
 
 def game_heading(review: Review) -> str:
-    """Return the game in words: ``Game 5: Yahtzee, official rules, finished 2026-11-25 14:02``."""
+    """Return the game in words: ``Game 5: Yahtzee, official rules, finished 2026-11-25 14:02
+    UTC`` (the zone said: the page may be read far from where it was written)."""
     game = review.game
     return (f"Game {game.game_id}: {game_name_and_rules(game.variant, game.rules)}, "
-            f"finished {local_time(game.finished_at)}")
+            f"finished {local_time(game.finished_at, zone=True)}")
 
 
 def review_main(review: Review) -> str:

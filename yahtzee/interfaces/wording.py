@@ -12,6 +12,7 @@ the browser words the coach's line and a box's points itself (``web/views.py``).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -119,11 +120,14 @@ def reroll_text(kept: Sequence[int], dice: Sequence[int], variant: Variant) -> s
     return f"kept {faces(sorted(kept), variant)} and rolled: {faces(dice, variant)}"
 
 
-def local_time(moment: datetime | str) -> str:
+def local_time(moment: datetime | str, zone: bool = False) -> str:
     """Return a moment as people read it: ``YYYY-MM-DD HH:MM`` in local time.
 
     ``moment`` is a datetime with its time zone, or its ISO text (as stored);
-    a text that is no ISO time is returned as it is.
+    a text that is no ISO time is returned as it is.  With ``zone`` the
+    time zone follows (``2026-11-22 16:07 EST``; its offset, ``-0500``,
+    where it has no name): a page may be read far from the machine that
+    wrote it, the console never is.
     """
     if isinstance(moment, str):
         try:
@@ -132,7 +136,20 @@ def local_time(moment: datetime | str) -> str:
             return moment
     else:
         when = moment
-    return when.astimezone().strftime("%Y-%m-%d %H:%M")
+    here = when.astimezone()
+    text = here.strftime("%Y-%m-%d %H:%M")
+    if zone:
+        name = here.strftime("%Z")
+        text += f" {name if name and name[0] not in '+-' else here.strftime('%z')}"
+    return text
+
+
+def time_element(moment: datetime | str) -> str:
+    """Return a moment for a page: ``local_time`` with its zone, in a ``<time>`` element
+    whose ``datetime`` holds the exact moment (HTML-escaped)."""
+    text = local_time(moment, zone=True)
+    exact = moment if isinstance(moment, str) else moment.isoformat()
+    return f'<time datetime="{html.escape(exact)}">{html.escape(text)}</time>'
 
 
 def game_title(game: GameRecord) -> str:

@@ -37,7 +37,7 @@ from yahtzee.interfaces.review_html import (REVIEW_CSS, calibration_chart, esc, 
                                             page, review_document)
 from yahtzee.interfaces.web.threads import in_thread
 from yahtzee.interfaces.wording import (NUMPY_NEEDED, game_name_and_rules, kind_label,
-                                        local_time, name_and_kind)
+                                        name_and_kind, time_element)
 from yahtzee.storage.history import HistoryGame, game_label, predictions, results_of
 from yahtzee.storage.port import Storage, open_storage
 from yahtzee.storage.problems import StorageError, StorageProblems
@@ -92,7 +92,7 @@ def game_entry(game: HistoryGame) -> str:
         result = f" \u2014 tie: {esc(', '.join(leaders))}"
     return (f'<li><a data-testid="history-game-{game.game_id}" '
             f'href="/game/{game.game_id}/review">Game {game.game_id}</a>, '
-            f"{esc(local_time(game.finished_at))}, "
+            f"{time_element(game.finished_at)}, "
             f"{esc(game_name_and_rules(game.variant, game.rules))}: {players}{result}</li>")
 
 
