@@ -19,7 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from yahtzee.interfaces.web.workers import (fork_worker, limit_malloc_arenas, run_workers,
+from yahtzee.interfaces.web import workers as workers_module
+from yahtzee.interfaces.web.workers import (Worker, fork_worker, limit_malloc_arenas, run_workers,
                                             watch)
 from yahtzee.solver.cache import read_only
 
@@ -78,6 +79,52 @@ def test_a_worker_that_ends_by_itself_is_told_and_the_others_serve_on(
         f"yahtzee: a server process (pid {workers[2].pid}) ended (killed by SIGKILL); "
         "2 of 3 serve on\n")
     assert sorted(worker.poll() or 0 for worker in workers[:2]) == [0, 3]
+
+
+def test_a_worker_that_served_a_while_is_replaced_and_one_that_ended_soon_is_not(
+        capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed after ``RESPAWN_AFTER`` seconds of serving gets a new fork in its
+    place, told in one line; one killed sooner is only told (a new one would end alike)."""
+    read, write = os.pipe()
+
+    def serve() -> int:
+        """Wait for a word on the pipe: its exit status."""
+        return int(os.read(read, 1).decode() or "0")
+
+    monkeypatch.setattr(workers_module, "RESPAWN_AFTER", 0.5)
+    workers = [fork_worker(serve), fork_worker(serve)]
+    workers[0].started -= 1.0             # has served long enough
+    os.kill(workers[0].pid, signal.SIGKILL)
+    os.kill(workers[1].pid, signal.SIGKILL)   # has not
+    first, second = workers[0].pid, workers[1].pid
+    forked: list[Worker] = []
+    stopping = False
+
+    def respawn() -> Worker:
+        """Fork a worker like the first ones."""
+        forked.append(fork_worker(serve))
+        return forked[-1]
+
+    def stop_the_rest() -> None:
+        """Once both deaths are told, let the new worker end with a stop under way."""
+        nonlocal stopping
+        stopping = True
+        os.write(write, b"0")
+
+    capfd.readouterr()
+    watching = threading.Timer(1.0, stop_the_rest)
+    watching.start()
+    watch(workers, lambda: stopping, respawn=respawn)
+    watching.join()
+    os.close(read)
+    os.close(write)
+    assert len(forked) == 1 and workers == [forked[0], workers[1]]
+    assert forked[0].poll() == 0          # it served until the stop
+    assert capfd.readouterr().err == (
+        f"yahtzee: a server process (pid {first}) ended (killed by SIGKILL); "
+        f"a new one (pid {forked[0].pid}) takes its place\n"
+        f"yahtzee: a server process (pid {second}) ended (killed by SIGKILL); "
+        "1 of 2 serve on\n")
 
 
 def _mappings(pid: int, start: int, size: int) -> dict[str, int]:

@@ -17,8 +17,11 @@ game's moves (see ``app/browser.py``); any of them answers any request.
 The first process only waits: Ctrl-C, SIGTERM or SIGHUP stops every worker.  A
 worker that dies leaves the others serving, and the first process says so
 in one line; its games' computers are taken up by the others once its
-leases lapse.  The workers get the database URL in the memory they inherit
-(a URL typed on the first process's command line stays on theirs too).
+leases lapse.  One that had served a while is replaced by a new fork (the
+first process is as quiet as when it forked the first ones); one that
+ended soon after it started is not, since a new one would likely end
+alike.  The workers get the database URL in the memory they inherit (a
+URL typed on the first process's command line stays on theirs too).
 """
 
 from __future__ import annotations
@@ -77,9 +80,10 @@ class Worker:
     """One forked worker process: its process ID and, once it ended, its exit status."""
 
     def __init__(self, pid: int) -> None:
-        """Follow the child process ``pid`` (a child of this process)."""
+        """Follow the child process ``pid`` (a child of this process), forked just now."""
         self.pid = pid
         self.status: int | None = None
+        self.started = time.monotonic()
 
     def _reaped(self, flags: int) -> int | None:
         """Collect the exit status if the worker ended (waiting for it without ``WNOHANG``)."""
@@ -195,29 +199,42 @@ def wait_until_served(workers: Sequence[Worker], host: str, port: int,
 WATCH_SECONDS = 0.25
 """How often the first process looks at its workers while they serve."""
 
+RESPAWN_AFTER = 30.0
+"""Seconds a worker must have served for a new one to take its place when it ends: one
+that ends sooner (a port, a database or a memory limit it cannot get past) would likely
+end alike, and be forked again and again."""
 
-def watch(workers: Sequence[Worker], stopping: Callable[[], bool],
-          reporter: Reporter | None = None) -> None:
+
+def watch(workers: list[Worker], stopping: Callable[[], bool],
+          reporter: Reporter | None = None,
+          respawn: Callable[[], Worker] | None = None) -> None:
     """Return once every worker ended; say in one line each that ended while not ``stopping``.
 
     A worker killed (the out-of-memory killer, an operator's SIGKILL) or
-    stopped by an error leaves the others serving; the line tells the
-    operator how many still do.
+    stopped by an error leaves the others serving.  With ``respawn`` (which
+    forks a new worker) one that had served ``RESPAWN_AFTER`` seconds is
+    replaced in ``workers`` and the line names the new one; otherwise the
+    line tells the operator how many still serve.
     """
     told: set[int] = set()
     while True:
-        ended = [worker for worker in workers if worker.poll() is not None]
-        for worker in ended:
-            if worker.pid not in told and not stopping():
-                told.add(worker.pid)
-                status = worker.poll()
-                assert status is not None
-                how = (f"killed by {signal.Signals(-status).name}" if status < 0
-                       else f"exit status {status}")
-                (reporter or Reporter()).error(
-                    f"a server process (pid {worker.pid}) ended ({how}); "
-                    f"{len(workers) - len(ended)} of {len(workers)} serve on")
-        if len(ended) == len(workers):
+        for place, worker in enumerate(workers):
+            status = worker.poll()
+            if status is None or worker.pid in told or stopping():
+                continue
+            told.add(worker.pid)
+            how = (f"killed by {signal.Signals(-status).name}" if status < 0
+                   else f"exit status {status}")
+            said = f"a server process (pid {worker.pid}) ended ({how}); "
+            if respawn is not None and time.monotonic() - worker.started >= RESPAWN_AFTER:
+                with _signals_held():  # a stop meanwhile reaches the new worker too
+                    workers[place] = respawn()
+                said += f"a new one (pid {workers[place].pid}) takes its place"
+            else:
+                serving = sum(w.poll() is None for w in workers)
+                said += f"{serving} of {len(workers)} serve on"
+            (reporter or Reporter()).error(said)
+        if all(worker.poll() is not None for worker in workers):
             return
         time.sleep(WATCH_SECONDS)
 
@@ -254,7 +271,7 @@ def run_workers(count: int, serve: Callable[[], int], ready: Callable[[], None],
                 workers.append(fork_worker(serve, inherited))
         if wait_until_served(workers, host, port):
             ready()
-        watch(workers, lambda: stopping)
+        watch(workers, lambda: stopping, respawn=lambda: fork_worker(serve, inherited))
     finally:
         gc.unfreeze()
         for sig, handler in previous.items():
