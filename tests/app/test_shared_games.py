@@ -243,3 +243,62 @@ def test_a_game_a_server_plays_is_neither_resumed_nor_deleted_at_the_console(
         assert a.store.find_uid(game) == save_id
     finally:
         console.close()
+
+
+def test_a_server_whose_lock_connection_was_lost_changes_no_game_a_console_took(
+        servers: tuple[BrowserGames, BrowserGames], postgres_url: str) -> None:
+    """The shared hold lives on one connection; lost, it lets a console in.  Each move's
+    transaction holds the game shared too, so the server's next move is refused, not
+    written over the console's game."""
+    a, _ = servers
+    made = a.create(solo(8))
+    secret, game = made.secrets[0][0], made.table.game_id
+    save_id = a.store.find_uid(game)
+    assert save_id is not None
+    locks = a.storage._locks._connection     # type: ignore[attr-defined]
+    assert locks is not None
+    console = open_storage(postgres_url, Problems())
+    try:
+        console.saves().is_open_elsewhere(save_id)   # its lock connection made
+        pid = locks.info.backend_pid
+        with console._locks._connection as other:  # type: ignore[attr-defined]
+            other.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        saves = console.saves()
+        saves.lock(save_id)                          # the console takes the game
+        before = a.store.version_of(save_id)
+        with pytest.raises(GameRequestError) as refused:
+            made.table.act(secret, Move.toggle(1))
+        assert refused.value.denial is Denial.NOT_KEPT
+        assert a.store.version_of(save_id) == before
+        saves.release(save_id)
+        assert made.table.act(secret, Move.toggle(1)).saved[0]   # let go of: played again
+    finally:
+        console.close()
+
+
+def test_a_copy_that_fails_to_catch_up_keeps_its_hold_on_the_game(
+        servers: tuple[BrowserGames, BrowserGames], postgres_url: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = servers
+    made = a.create(solo(9))
+    secret, game = made.secrets[0][0], made.table.game_id
+    b.get(game).act(secret, Move.toggle(2))      # A's copy is now behind
+    b.forget(game)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        """Fail as a save the program cannot read would."""
+        raise ValueError("unreadable")
+
+    monkeypatch.setattr(browser, "resume_game", broken)
+    with pytest.raises(ValueError):
+        made.table.refresh()
+    monkeypatch.undo()
+    save_id = a.store.find_uid(game)
+    assert save_id is not None
+    console = open_storage(postgres_url, Problems())
+    try:
+        with pytest.raises(SaveInUseError):
+            console.saves().lock(save_id)        # A still plays it
+    finally:
+        console.close()
+    assert made.table.act(secret, Move.toggle(3)).saved[:3] == (False, True, True)

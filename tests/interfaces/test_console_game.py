@@ -424,6 +424,7 @@ def test_times_are_shown_to_people_in_local_time_to_the_minute(
         assert local_time(moment, zone=True) == "2026-11-22 16:07 XYZ"
         assert time_element("2026-11-22T21:07:41+00:00") == (
             '<time datetime="2026-11-22T21:07:41+00:00">2026-11-22 16:07 XYZ</time>')
+        assert time_element("<yesterday>") == "&lt;yesterday&gt;"   # no time: no element
         monkeypatch.setenv("TZ", "<+0530>-5:30")   # a zone known by its offset alone
         time.tzset()
         assert local_time(moment, zone=True) == "2026-11-23 02:37 +0530"

@@ -953,15 +953,19 @@ class BrowserGames:
         store = self.storage.saves()
         saver = Autosave(store, self.storage.history(), uid=game_id,
                          setup=self.setup, coached=seats.coach, browser=seats)
-        table = self._seat(game_id, seats, store, saver, lambda: new_game(
-            self.setup, variant, kinds, names, seed=seats.seed, coach=seats.coach,
-            autosave=saver, coach_in_background=True))
-        save_id = saver.save_id
-        if self.shared is not None and save_id is not None:
-            # held alongside the other server processes (its row's transactions serialize
-            # its changes), so that no console resumes or deletes it meanwhile
-            store.lock_shared(save_id)
-            table.shared, table.seen = self.shared, store.version_of(save_id)
+        try:
+            table = self._seat(game_id, seats, store, saver, lambda: new_game(
+                self.setup, variant, kinds, names, seed=seats.seed, coach=seats.coach,
+                autosave=saver, coach_in_background=True))
+            save_id = saver.save_id
+            if self.shared is not None and save_id is not None:
+                # held alongside the other server processes (its row's transactions
+                # serialize its changes), so that no console resumes or deletes it meanwhile
+                store.lock_shared(save_id)
+                table.shared, table.seen = self.shared, store.version_of(save_id)
+        except BaseException:
+            store.release()   # nothing of a table not made stays held
+            raise
         return table
 
     def _resume(self, game_id: str, save_id: int) -> BrowserGame:
@@ -985,10 +989,10 @@ class BrowserGames:
             save = find_save(str(save_id), store)
             if save.uid != game_id or save.browser is None:
                 raise LookupError(game_id)
+            return self._restore(game_id, save, store)
         except BaseException:
             store.release()
             raise
-        return self._restore(game_id, save, store)
 
     def _restore(self, game_id: str, save: SaveFile, store: SaveStorage) -> BrowserGame:
         """Return the table of the browser game ``save``, saved through ``store``.
@@ -1012,12 +1016,8 @@ class BrowserGames:
         The game starts at once: a computer waits for its tables when it is
         to play (``computer_step``), and the coach joins once they are built.
         """
-        try:
-            with _SOLVER_LOAD_LOCK:
-                live = make()
-        except BaseException:
-            store.release()
-            raise
+        with _SOLVER_LOAD_LOCK:   # on failure the caller lets go of ``store``, if it is its own
+            live = make()
         return BrowserGame(game_id, seats, live, saver, happened=recent_moves(live))
 
     def _adopt(self, legacy: WebGame) -> None:

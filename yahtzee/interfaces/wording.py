@@ -148,7 +148,10 @@ def time_element(moment: datetime | str) -> str:
     """Return a moment for a page: ``local_time`` with its zone, in a ``<time>`` element
     whose ``datetime`` holds the exact moment (HTML-escaped)."""
     text = local_time(moment, zone=True)
-    exact = moment if isinstance(moment, str) else moment.isoformat()
+    try:
+        exact = (datetime.fromisoformat(moment) if isinstance(moment, str) else moment).isoformat()
+    except ValueError:  # no time: the text alone
+        return html.escape(text)
     return f'<time datetime="{html.escape(exact)}">{html.escape(text)}</time>'
 
 

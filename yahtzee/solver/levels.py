@@ -89,8 +89,10 @@ def shortfall(rules: str, strategy: str | None, turns_left: FloatArray | float,
     under a rule set ``POINTS_SHORT`` does not know.
     """
     points = POINTS_SHORT.get(rules, {}).get(strategy or "", 0.0)
-    share = np.maximum(turns_left, 0) / rounds
-    result: FloatArray | float = points * share ** SHORT_POWER.get(strategy or "", 1.0)
+    power = SHORT_POWER.get(strategy or "", 1.0)
+    if isinstance(turns_left, (int, float)):  # a number: numpy's cost is per call
+        return 0.0 if not points else points * (max(turns_left, 0) / rounds) ** power
+    result: FloatArray = points * (np.maximum(turns_left, 0) / rounds) ** power
     return result
 
 

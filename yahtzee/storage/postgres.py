@@ -250,6 +250,13 @@ class _Pool:
             connection.close()
 
 
+_HELD_ELSEWHERE = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' "
+                   "AND granted AND classid = %s AND objid = %s AND objsubid = 2 "
+                   "AND pid <> pg_backend_pid())")
+"""Whether another session holds a save's advisory lock, alone or shared (two int4 keys:
+``objsubid`` 2), asked without taking it."""
+
+
 class _Locks:
     """The saves' advisory locks this process holds, on one connection, and which store has each."""
 
@@ -292,8 +299,10 @@ class _Locks:
 
     @staticmethod
     def _run(connection: psycopg.Connection[Any], function: str, save_id: int) -> bool:
-        """Return what the advisory lock ``function`` answers for the save ``save_id``."""
-        row = connection.execute(f"SELECT {function}(%s, %s)", (SAVE_LOCKS, save_id)).fetchone()
+        """Return what the advisory lock ``function`` (or ``_HELD_ELSEWHERE``) answers for
+        the save ``save_id``."""
+        query = function if function == _HELD_ELSEWHERE else f"SELECT {function}(%s, %s)"
+        row = connection.execute(query, (SAVE_LOCKS, save_id)).fetchone()
         return bool(row and row[0])
 
     def take(self, save_id: int, holder: object) -> bool:
@@ -334,15 +343,16 @@ class _Locks:
             return self._held.get(save_id) is holder
 
     def elsewhere(self, save_id: int, holder: object) -> bool:
-        """Return whether a store other than ``holder`` (here or in another process) holds it."""
+        """Return whether a store other than ``holder`` (here or in another process) holds it.
+
+        Another process is asked after through ``pg_locks``, not by taking the
+        lock a moment: a server taking the game up meanwhile would be refused.
+        """
         with self._mutex:
             owner = self._held.get(save_id, self._sharing.get(save_id))
             if owner is not None:
                 return owner is not holder
-            if not self._ask("pg_try_advisory_lock", save_id):
-                return True
-            self._ask("pg_advisory_unlock", save_id)
-            return False
+            return self._ask(_HELD_ELSEWHERE, save_id)
 
     def drop(self, save_id: int, holder: object) -> None:
         """Let go of ``holder``'s lock, or shared hold, on ``save_id`` (nothing if it has none)."""
@@ -946,16 +956,26 @@ class PostgresSaves:
 
     def hold(self, save_id: int) -> contextlib.AbstractContextManager[int]:
         """Lock the save's row and yield its version (nothing read): ``transaction`` for a
-        caller whose copy is usually up to date.  ``SaveNotFoundError`` if there is none."""
+        server's copy of a game, usually up to date.
+
+        The transaction also holds the save shared (``lock_shared``) until it
+        ends, whatever became of this process's own shared hold (a lock
+        connection lost lets the hold go): while a console has the game, no
+        server changes it.  ``SaveNotFoundError`` if there is no such save,
+        ``SaveInUseError`` if a console has it.
+        """
         return self.storage.transaction(
             save_id, "SELECT version, lease_owner, extract(epoch FROM lease_until - "
-            "clock_timestamp()) FROM saves WHERE id = %s FOR UPDATE",
+            f"clock_timestamp()), pg_try_advisory_xact_lock_shared({SAVE_LOCKS}, id::integer) "
+            "FROM saves WHERE id = %s FOR UPDATE",
             lambda row: self._version_for_update(save_id, row))
 
     def _version_for_update(self, save_id: int, row: Sequence[Any] | None) -> int:
         """Return the version in the save's locked row (its lease noted for the transaction)."""
         if row is None:
             raise SaveNotFoundError(save_id)
+        if not row[3]:
+            raise SaveInUseError(save_id)
         self.storage.locked_row(int(row[0]), (row[1], None if row[2] is None else float(row[2])))
         return int(row[0])
 
