@@ -731,6 +731,27 @@ def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
     host.context.close()
 
 
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'header a, button, summary, select, input:not(label input)')]
+  .filter((e) => e.offsetParent !== null)
+  .map((e) => [e.textContent.trim() || e.id, e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < 24 || r.height < 24).map(([name]) => name)"""
+"""The controls a finger may miss: less than 24 CSS pixels either way (a link inside a
+sentence, or a box inside its label, is exempt, as WCAG 2.2's target size has it)."""
+
+
+def test_on_a_phone_every_control_is_a_finger_s_target(browser: Browser, server: Server) -> None:
+    page = form_page(browser, server, 390, 844, touch=True)
+    assert page.evaluate(SMALL_TARGETS) == [], "the start page"
+    start_game(page, server, seed=3)
+    my_turn_or_end(page)
+    settled(page)
+    assert page.evaluate(SMALL_TARGETS) == [], "a turn"
+    page.goto(f"{server.url}history")
+    assert page.evaluate(SMALL_TARGETS) == [], "the finished games"
+    page.context.close()
+
+
 @pytest.mark.parametrize("people", [3, 6])
 def test_on_a_phone_every_player_s_card_is_on_screen_without_scrolling_sideways(
         browser: Browser, server: Server, people: int) -> None:

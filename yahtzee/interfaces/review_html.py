@@ -46,7 +46,8 @@ header { background: var(--felt); color: white; padding: .3rem 1rem; display: fl
          flex-wrap: wrap; align-items: baseline; gap: 0 1rem; min-height: 2.4rem; }
 header .brand { margin: 0; font-size: 1.25rem; font-weight: bold; }
 nav { display: flex; flex-wrap: wrap; gap: 0 1rem; }
-header a { color: white; text-decoration: none; }
+header a { color: white; text-decoration: none; display: inline-block; padding: .3rem 0;
+           margin: -.3rem 0; }
 header a:hover { text-decoration: underline; }
 header a:focus-visible { outline: 3px solid white; outline-offset: 2px; }
 main { max-width: 76rem; margin: 0 auto; padding: .75rem; }

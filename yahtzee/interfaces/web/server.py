@@ -536,7 +536,7 @@ class WebTable:
             # a game shared with other server processes may have ended there meanwhile
             if error.denial is not Denial.UNKNOWN_GAME:
                 raise
-            self.games.forget(game_id)
+            await in_thread(self.games.forget, game_id)   # letting go may ask the database
             view, seats = await in_thread(self.games.finished, game_id, secret)
         return state_answer(state_json(view, seats))
 
