@@ -7,6 +7,7 @@ share the real tables is checked in ``test_web_workers.py``.
 
 from __future__ import annotations
 
+import errno
 import os
 import platform
 import signal
@@ -14,15 +15,19 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from yahtzee.interfaces.web import workers as workers_module
+from yahtzee.interfaces.web.server import bind
 from yahtzee.interfaces.web.workers import (Worker, fork_worker, limit_malloc_arenas, run_workers,
                                             watch)
 from yahtzee.solver.cache import read_only
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_worker_exits_with_the_status_its_function_returns() -> None:
@@ -125,6 +130,54 @@ def test_a_worker_that_served_a_while_is_replaced_and_one_that_ended_soon_is_not
         f"a new one (pid {forked[0].pid}) takes its place\n"
         f"yahtzee: a server process (pid {second}) ended (killed by SIGKILL); "
         "1 of 2 serve on\n")
+
+
+def test_the_address_workers_share_must_be_free_of_any_other_server() -> None:
+    """SO_REUSEPORT would let a second ``serve --workers`` share the port another one's
+    workers listen on, splitting its clients between two tables: it is refused."""
+    other = bind("127.0.0.1", 0, shared_port=True)   # another server's worker
+    port = other.getsockname()[1]
+    with other, pytest.raises(OSError) as refused:
+        bind("127.0.0.1", port, shared_port=True, listen=False)
+    assert refused.value.errno == errno.EADDRINUSE
+    with bind("127.0.0.1", port, shared_port=True, listen=False):   # free again
+        with bind("127.0.0.1", port, shared_port=True) as worker:   # its own workers share it
+            assert worker.getsockname()[1] == port
+
+
+ORPHANED = """
+import signal, sys, time
+from yahtzee.interfaces.web.workers import fork_worker
+worker = fork_worker(lambda: (signal.pause(), 0)[1])
+print(worker.pid, flush=True)
+time.sleep(60)
+"""
+"""A first process that forks one worker (waiting for a signal) and says its ID."""
+
+
+def _ended(pid: int) -> bool:
+    """Return whether process ``pid`` ended (gone, or a zombie no one collected yet)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "\nState:\tZ" in status
+
+
+@pytest.mark.skipif(platform.system() != "Linux", reason="prctl's parent-death signal is Linux's")
+def test_workers_stop_when_the_first_process_is_killed() -> None:
+    """Orphans would serve on unwatched, and meet the next server on the port."""
+    first = subprocess.Popen([sys.executable, "-c", ORPHANED], stdout=subprocess.PIPE,
+                             text=True, cwd=ROOT)
+    assert first.stdout is not None
+    worker = int(first.stdout.readline())
+    assert not _ended(worker)
+    first.kill()
+    first.wait()
+    deadline = time.monotonic() + 10
+    while not _ended(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _ended(worker)
 
 
 def _mappings(pid: int, start: int, size: int) -> dict[str, int]:

@@ -725,9 +725,16 @@ def bind(host: str, port: int, *, shared_port: bool = False,
     acknowledgement, 40 ms, on every request but the first of a connection.
     ``shared_port`` lets the workers of ``serve_workers`` each listen on the
     same port (``SO_REUSEPORT``: the system spreads the connections among
-    them); without ``listen`` the socket only holds the address.
+    them); without ``listen`` the socket only holds the address, which must
+    be free: ``OSError`` (address in use) where another server listens.
     """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    if shared_port and not listen and port:
+        # the address for workers to share: free of any other server first, since
+        # SO_REUSEPORT would let this one share a port another's workers listen on
+        with socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if shared_port:

@@ -120,12 +120,34 @@ class Worker:
         self.send_signal(signal.SIGKILL)
 
 
-def _become_worker(inherited: Sequence[int]) -> None:
+_PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when its parent ends."""
+
+
+def _stop_with(parent: int) -> None:
+    """Have the system stop this worker (SIGINT: a stop, answers finished) once ``parent``,
+    the first process, ends however it ends, SIGKILL included; nothing where ``prctl`` is
+    not (not Linux).  Without it, workers of a killed first process would serve on,
+    unwatched, and a new server would meet them on the port."""
+    try:
+        prctl = ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        return
+    prctl.argtypes = (ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                      ctypes.c_ulong)
+    prctl.restype = ctypes.c_int
+    prctl(_PR_SET_PDEATHSIG, signal.SIGINT, 0, 0, 0)
+    if os.getppid() != parent:  # it ended before that was asked: stop now
+        os.kill(os.getpid(), signal.SIGINT)
+
+
+def _become_worker(inherited: Sequence[int], parent: int) -> None:
     """Set up a freshly forked worker: signals as a new process has them, no terminal input.
 
     The worker is a process group of its own, so that a Ctrl-C reaches it
     once, passed on by the first process, not also from the terminal (a
-    second SIGINT would cut its server's shutdown short).  ``inherited``
+    second SIGINT would cut its server's shutdown short); it is stopped when
+    ``parent``, the first process, ends (``_stop_with``).  ``inherited``
     are file descriptors of the first process the worker must not keep
     (the socket holding the address).
     """
@@ -134,6 +156,7 @@ def _become_worker(inherited: Sequence[int]) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPPING_SIGNALS)
+    _stop_with(parent)
     for fd in inherited:
         os.close(fd)
     nothing = os.open(os.devnull, os.O_RDONLY)
@@ -150,12 +173,13 @@ def fork_worker(serve: Callable[[], int], inherited: Sequence[int] = ()) -> Work
     blocked (see ``_signals_held``), so that a signal meant for the first process is
     never handled by its copy of the handlers in the worker.
     """
+    parent = os.getpid()
     pid = os.fork()
     if pid:
         return Worker(pid)
     status = 1
     try:
-        _become_worker(inherited)
+        _become_worker(inherited, parent)
         status = serve()
     except KeyboardInterrupt:
         status = 130
