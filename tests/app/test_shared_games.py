@@ -235,7 +235,7 @@ def test_a_game_a_server_plays_is_neither_resumed_nor_deleted_at_the_console(
         saves.lock(save_id)                       # resumed at the console
         with pytest.raises(GameRequestError) as refused:
             a.get(game)
-        assert refused.value.denial is Denial.UNKNOWN_GAME
+        assert refused.value.denial is Denial.IN_USE   # kept, not "unknown"
         made_at = a.store.changed_at(save_id)
         assert a.expire(3600, 86400, now=made_at + 86400 * 2) == []   # nor swept meanwhile
         saves.release(save_id)
@@ -268,7 +268,7 @@ def test_a_server_whose_lock_connection_was_lost_changes_no_game_a_console_took(
         before = a.store.version_of(save_id)
         with pytest.raises(GameRequestError) as refused:
             made.table.act(secret, Move.toggle(1))
-        assert refused.value.denial is Denial.NOT_KEPT
+        assert refused.value.denial is Denial.IN_USE
         assert a.store.version_of(save_id) == before
         saves.release(save_id)
         assert made.table.act(secret, Move.toggle(1)).saved[0]   # let go of: played again

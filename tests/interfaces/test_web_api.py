@@ -356,6 +356,30 @@ def test_a_game_goes_on_where_it_was_after_the_server_restarts(data: Path) -> No
         assert move(client, game, second, action="roll").status_code == 409
 
 
+def test_a_game_played_at_the_console_meanwhile_is_kept_and_comes_back(data: Path) -> None:
+    """Resumed at the console, a browser game is not "no such game" (a page would forget
+    its link): 423 with what happens, the same game again once the console lets go."""
+    with TestClient(make_app(delay=0)) as client:
+        game, (secret,) = new_game(client, coach=False)
+        move(client, game, secret, action="toggle", die=1)
+        before = client.get(f"/api/games/{game}").json()
+    console = SaveStore(problems=Problems())
+    save_id = console.find_uid(game)
+    assert save_id is not None
+    console.lock(save_id)                      # the console resumed it
+    with TestClient(make_app(delay=0)) as client:
+        for answer in (client.get(f"/api/games/{game}", headers={"X-Seat-Secret": secret}),
+                       move(client, game, secret, action="roll")):
+            assert answer.status_code == 423
+            assert answer.json()["error"] == (
+                "This game is being played in another window, at the console; it comes back "
+                "here as soon as it is stopped there.")
+        console.release(save_id)
+        after = client.get(f"/api/games/{game}", headers={"X-Seat-Secret": secret}).json()
+        assert (after["version"], after["saved"]) == (before["version"], before["saved"])
+        assert move(client, game, secret, action="roll").status_code == 200
+
+
 class Told(Reporter):
     """Keeps the server's error lines instead of printing them."""
 

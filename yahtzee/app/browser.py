@@ -56,7 +56,8 @@ from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.fields import GAME_ID
 from yahtzee.storage.history import HistoryGame
 from yahtzee.storage.port import SaveStorage, Storage, open_storage
-from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
+from yahtzee.storage.problems import (SaveInUseError, SaveNotFoundError, StorageError,
+                                      StorageProblems)
 from yahtzee.storage.saves import BrowserSeats, SaveFile
 from yahtzee.storage.snapshot import SnapshotError
 from yahtzee.storage.web_games import WebGame, forget_legacy_game, load_legacy_games
@@ -83,6 +84,9 @@ class Denial(enum.Enum):
     """Why a table refused a request before the engine saw it (it changed nothing)."""
 
     UNKNOWN_GAME = "unknown game"
+    IN_USE = "the game is open in another window"
+    """Resumed at the console (with files: or served by another process): it is kept, and
+    comes back once that window lets go of it."""
     NOT_YOUR_SEAT = "the secret acts for no seat of this game"
     NOT_YOUR_TURN = "another seat is to play"
     COMPUTER_TURN = "a computer is to play"
@@ -597,6 +601,9 @@ class BrowserGame:
             except SaveNotFoundError:
                 over = self.live.is_over()
                 raise GameRequestError(Denial.GAME_OVER if over else Denial.UNKNOWN_GAME) from None
+            except SaveInUseError:  # a console took it (this process's hold was lost)
+                self.seen = None
+                raise GameRequestError(Denial.IN_USE) from None
             except StorageError:
                 self.seen = None  # the copy may hold what was undone: take the stored game
                 raise GameRequestError(Denial.NOT_KEPT) from None
@@ -864,6 +871,8 @@ class BrowserGames:
             self._make_room()
             try:
                 table = self._resume(game_id, save_id)
+            except SaveInUseError:
+                raise GameRequestError(Denial.IN_USE) from None   # kept: it comes back
             except (StorageError, SnapshotError, ValueError, LookupError):
                 self.known.pop(game_id, None)
                 raise GameRequestError(Denial.UNKNOWN_GAME) from None

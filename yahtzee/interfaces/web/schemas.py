@@ -166,7 +166,9 @@ REFUSED = {status: _json(ERROR, text) for status, text in (
     ("403", "Not JSON, from another site, or a secret of no seat."),
     ("404", "No such game."), ("409", "Out of turn or stale."),
     ("413", "The body is too large."), ("421", "A host name the server does not answer to."),
-    ("422", "The engine refused the move."), ("429", "Too many requests: see Retry-After."),
+    ("422", "The engine refused the move."),
+    ("423", "The game is played in another window (the console) meanwhile; it comes back."),
+    ("429", "Too many requests: see Retry-After."),
     ("503", "The server is full."))}
 
 LINKS = {"type": "object", "required": ["game", "links"], "properties": {

@@ -96,9 +96,10 @@ SECRET_HEADER = "x-seat-secret"
 STATIC = resources.files("yahtzee.interfaces.web") / "static"
 
 
-GONE = frozenset({Denial.UNKNOWN_GAME, Denial.GAME_OVER})
-"""Why a game's computers stop for good: its save is gone, the game played to its end and
-filed (in a shared database, by another process, whose copy was newer)."""
+GONE = frozenset({Denial.UNKNOWN_GAME, Denial.GAME_OVER, Denial.IN_USE})
+"""Why a game's computers stop without a report: its save is gone, the game played to its
+end and filed (in a shared database, by another process, whose copy was newer), or a
+console plays it meanwhile (they start again at the game's next look)."""
 
 
 def state_answer(state: dict[str, Any]) -> Response:

@@ -30,6 +30,8 @@ view), so a link that leads nowhere was mistyped, or its game was given up and d
 
 DENIALS = {
     Denial.UNKNOWN_GAME: (404, MISSING_GAME),
+    Denial.IN_USE: (423, "This game is being played in another window, at the console; it "
+                         "comes back here as soon as it is stopped there."),
     Denial.NOT_YOUR_SEAT: (403, "This link does not play a seat of this game."),
     Denial.NOT_YOUR_TURN: (409, "It is not your turn."),
     Denial.COMPUTER_TURN: (409, "The computer is playing; wait for your turn."),

@@ -475,9 +475,12 @@ async function follow() {
       failures += 1;
       if (error.kind === "offline") {
         setOnline(false);
-      } else if (error.status === 404 && state === null) {
+      } else if ((error.status === 404 || error.status === 423) && state === null) {
         setOnline(true);
-        showMissing(error.message);
+        showMissing(error.message);   // 423: played at the console meanwhile; asked again
+      } else if (error.status === 423) {
+        setOnline(true);
+        showMessage(error.message);
       }
       await sleep(error.kind === "offline" ? backoff(failures) : Math.max(2000, backoff(failures)));
     }
