@@ -234,6 +234,26 @@ def test_an_empty_database_gets_the_schema_and_a_newer_one_is_refused(
         assert connection.execute("SELECT version FROM schema_version").fetchall() == [(99,)]
 
 
+def test_a_database_with_another_program_s_schema_version_is_refused_in_one_line(
+        postgres_url: str) -> None:
+    """A ``schema_version`` table whose version is no number is another program's: refused,
+    named, and left as it is (no traceback)."""
+    import psycopg
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute("CREATE TABLE schema_version (version text)")
+        connection.execute("INSERT INTO schema_version VALUES ('2023.1')")
+    with pytest.raises(BadDatabaseError) as refused:
+        open_storage(postgres_url, Problems())
+    assert str(refused.value).startswith("cannot use the database ")
+    assert str(refused.value).endswith(
+        "its table schema_version is another program's (a version '2023.1'): give this "
+        "program a database of its own")
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        assert connection.execute("SELECT version FROM schema_version").fetchall() == [
+            ("2023.1",)]
+        assert connection.execute("SELECT to_regclass('saves')").fetchone() == (None,)
+
+
 def test_two_processes_starting_at_once_make_the_schema_once(postgres_url: str) -> None:
     """Storages opened together on an empty database all start; the schema is made once."""
     import psycopg

@@ -602,7 +602,7 @@ def migrate(connection: psycopg.Connection[Any]) -> int:
         connection.execute("SELECT pg_advisory_xact_lock(%s, 0)", (SCHEMA_LOCK,))
         connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)")
         row = connection.execute("SELECT max(version) FROM schema_version").fetchone()
-        version = int(row[0]) if row and row[0] is not None else 0
+        version = _version_read(row)
         _check_not_newer(version)
         for step in MIGRATIONS[version:]:
             for statement in step:
@@ -620,7 +620,24 @@ def _stored_version(connection: psycopg.Connection[Any]) -> int | None:
         if not made or not made[0]:
             return None
         row = connection.execute("SELECT max(version) FROM schema_version").fetchone()
-    return int(row[0]) if row and row[0] is not None else 0
+    return _version_read(row)
+
+
+def _version_read(row: Sequence[Any] | None) -> int:
+    """Return the schema version ``max(version)`` read (0: none stored).
+
+    ``BadDatabaseError`` if it is no whole number: a ``schema_version``
+    table of another program, which this one does not touch.
+    """
+    value = row[0] if row else None
+    if value is None:
+        return 0
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise BadDatabaseError("its table schema_version is another program's (a version "
+                               f"{str(value)[:40]!r}): give this program a database of its "
+                               "own") from None
 
 
 def _check_not_newer(version: int) -> None:
