@@ -28,7 +28,7 @@ from yahtzee.engine.records import GameRecord
 from yahtzee.players.kinds import HUMAN
 from yahtzee.storage.files import FileStorage
 from yahtzee.storage.history import History
-from yahtzee.storage.port import BadDatabaseError, Storage, open_storage
+from yahtzee.storage.port import BadDatabaseError, Storage, open_storage, without_password
 from yahtzee.storage.problems import SaveInUseError, SaveNotFoundError
 from yahtzee.storage.saves import BrowserSeats, SaveStore, now
 from yahtzee.storage.stats import load_stats
@@ -450,6 +450,33 @@ def test_play_and_stats_use_the_database(
     assert '"games": 1' in out
     status, out, err = run_cli(["saves"], "", monkeypatch, capsys)
     assert status == 0 and not data.exists()
+
+
+def test_a_game_stopped_on_a_database_says_how_to_resume_it_there(
+        postgres_url: str, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The command a stopped game prints names the ``--database`` it was given (never its
+    password); a database from YAHTZEE_DATABASE is found there again."""
+    script = "".join(s + "\n" for s in script_for(7, "course")[:1])
+    status, out, _ = run_cli(["--database", postgres_url, "--seed", "7"], script,
+                             monkeypatch, capsys)
+    assert status == 0 and out.endswith(
+        f"Game saved. To continue it, run: python -m yahtzee --database {postgres_url} "
+        "--resume 1\n")
+    monkeypatch.setenv("YAHTZEE_DATABASE", postgres_url)
+    status, out, _ = run_cli(["--resume", "1"], "", monkeypatch, capsys)
+    assert status == 0 and out.endswith(
+        "Game saved. To continue it, run: python -m yahtzee --resume 1\n")
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("postgresql://ann:s3cret@db.example:5433/games", "postgresql://ann@db.example:5433/games"),
+    ("postgres://ann@[::1]/games?sslmode=require&password=s3cret",
+     "postgres://ann@[::1]/games?sslmode=require"),
+    ("postgresql:///games", "postgresql:///games"),
+])
+def test_a_url_is_shown_without_its_password(url: str, shown: str) -> None:
+    assert without_password(url) == shown
 
 
 def test_a_reader_on_a_read_only_connection_sees_the_games_of_a_current_database(

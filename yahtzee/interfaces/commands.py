@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import statistics
 import sys
 import time
@@ -38,7 +39,7 @@ from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.atomic import write_atomic
 from yahtzee.storage.history import DamagedGameError
 from yahtzee.storage.port import (DATABASE_VARIABLE, BadDatabaseError, SaveStorage, Storage,
-                                  open_storage)
+                                  open_storage, without_password)
 from yahtzee.storage.problems import (DamagedFileError, SaveInUseError, SaveNotFoundError,
                                       StorageError)
 from yahtzee.storage.saves import SaveFile
@@ -59,16 +60,19 @@ DEFAULT_PLAYERS = [HUMAN, HUMAN]
 """The players of a game when ``--players`` is not given: the course's two people."""
 
 
-def resume_hint(saver: Autosave) -> str | None:
+def resume_hint(saver: Autosave, database: str | None = None) -> str | None:
     """Return the command that resumes the game ``saver`` saves (None if it is not saved).
 
     It always names the game's own ID: plain ``--resume`` takes the game
     saved last, which may be another window's game saved a moment later.
+    A ``database`` given as ``--database`` is named again (without its
+    password); one from ``YAHTZEE_DATABASE`` is found there again.
     """
     save_id = saver.resume_id()
     if save_id is None:
         return None
-    return f"{PROGRAM_NAME} --resume {save_id}"
+    where = "" if database is None else f" --database {shlex.quote(without_password(database))}"
+    return f"{PROGRAM_NAME}{where} --resume {save_id}"
 
 
 def open_database(args: argparse.Namespace, console: Console) -> Storage | None:
@@ -156,7 +160,7 @@ def _play(args: argparse.Namespace, console: Console, where: tuple[Storage, Save
     if resumed is not None:
         console.resuming(resumed)
     return _play_to_the_end(Game(live=live, console=console, notation=args.keep_by), setup,
-                            saver)
+                            saver, getattr(args, "database", None))
 
 
 def _ignored_on_resume(args: argparse.Namespace, console: Console) -> None:
@@ -169,23 +173,27 @@ def _ignored_on_resume(args: argparse.Namespace, console: Console) -> None:
         console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
 
 
-def _play_to_the_end(game: Game, setup: Solvers, saver: Autosave) -> int:
-    """Play ``game`` to its end (or until stopped) and close it; return the exit status."""
+def _play_to_the_end(game: Game, setup: Solvers, saver: Autosave,
+                     database: str | None = None) -> int:
+    """Play ``game`` to its end (or until stopped) and close it; return the exit status.
+
+    ``database`` is the ``--database`` given, for the command that resumes the game.
+    """
     console = game.console
     try:
         game.play_game()
     except EOFError:
-        _stopped(console, saver, game)
+        _stopped(console, saver, game, database)
         return 0
     except KeyboardInterrupt:
         console.say()
-        _stopped(console, saver, game)
+        _stopped(console, saver, game, database)
         return 130
     try:
         _end_of_game(game, game.live.coach, setup, console)
     except KeyboardInterrupt:
         console.say()
-        console.stopped_after_end(saver.filed, resume_hint(saver))
+        console.stopped_after_end(saver.filed, resume_hint(saver, database))
         return 130
     return 0
 
@@ -212,14 +220,15 @@ def _end_of_game(game: Game, coach: Coach | None, setup: Solvers, console: Conso
     console.luck_lines(judge.analyze(names, game.log, strategies=strategies))
 
 
-def _stopped(console: Console, saver: Autosave, game: Game) -> None:
-    """Say that the game stopped: how to resume it, or why nothing was saved."""
+def _stopped(console: Console, saver: Autosave, game: Game, database: str | None) -> None:
+    """Say that the game stopped: how to resume it (in ``database``, as ``--database``
+    gave it), or why nothing was saved."""
     if saver.save is None and not game.log:
         console.stopped_before_any_move()
     elif game.engine.is_over():
-        console.stopped_after_end(saver.filed, resume_hint(saver))
+        console.stopped_after_end(saver.filed, resume_hint(saver, database))
     else:
-        console.interrupted(resume_hint(saver))
+        console.interrupted(resume_hint(saver, database))
 
 
 def _solver_setup(args: argparse.Namespace) -> tuple[Variant, Console, TableSource]:

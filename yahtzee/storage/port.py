@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
+from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from yahtzee.engine.records import Decision, GameRecord, TurnChances
 from yahtzee.storage.history import HistoryGame, PlayerResult
@@ -38,6 +39,19 @@ DATABASE_VARIABLE = "YAHTZEE_DATABASE"
 """The environment variable naming the database when ``--database`` is not given."""
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 """How a PostgreSQL URL begins."""
+
+
+def without_password(url: str) -> str:
+    """Return the database URL ``url`` with no password in it (in its user part or its
+    query), to be shown: the password comes from ``PGPASSWORD`` or ``~/.pgpass``."""
+    parts = urlsplit(url)
+    if parts.password is None and "password" not in parse_qs(parts.query):
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    user = f"{parts.username}@" if parts.username else ""
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                       if k != "password"])
+    return urlunsplit((parts.scheme, user + host, parts.path, query, parts.fragment))
 
 
 class Closeable(Protocol):
