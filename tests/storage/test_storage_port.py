@@ -411,6 +411,10 @@ def test_a_database_that_cannot_be_reached_is_named_without_its_password() -> No
     message = str(refused.value)
     assert f"games at 127.0.0.1:{port}" in message
     assert "s3cret-word" not in message and "\n" not in message
+    with pytest.raises(BadDatabaseError) as refused:   # no host: libpq's Unix socket
+        open_storage(f"postgresql://player:s3cret-word@/games?port={port}", Problems())
+    assert str(refused.value).startswith(
+        f"cannot use the database games at the local socket (port {port}): ")
 
 
 @pytest.mark.parametrize("url", ["mysql://player:s3cret-word@host/games", "games.sqlite3",

@@ -402,9 +402,10 @@ class PostgresStorage:
                                    "(postgresql://user@host:port/database)") from None
         self._url = url
         self._password = str(params.get("password") or "") or None
-        host = params.get("host") or "localhost"
-        self.describe = f"{params.get('dbname') or params.get('user') or 'postgres'} at " \
-                        f"{host}:{params.get('port') or 5432}"
+        host, port = params.get("host"), params.get("port") or 5432
+        # no host: libpq's Unix socket, not localhost's TCP port
+        where = f"{host}:{port}" if host else f"the local socket (port {port})"
+        self.describe = f"{params.get('dbname') or params.get('user') or 'postgres'} at {where}"
         """The database as messages name it: its name, host and port (never the password)."""
         self._thread = _Thread()
         self._pool = _Pool(self.connect, POOL_SIZE)
