@@ -288,6 +288,18 @@ def test_analyze_html_refuses_a_folder_it_cannot_write(
     assert status == 1 and err.startswith("yahtzee: cannot write")
 
 
+def test_analyze_takes_a_game_by_its_id_as_the_review_address_has_it(
+        played: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    [game] = History(played / "history.sqlite3").games()
+    by_number = run_cli(["analyze", "1"], "", monkeypatch, capsys)
+    assert run_cli(["analyze", game.uid], "", monkeypatch, capsys) == by_number
+    status, out, err = run_cli(["analyze", "f" * 32], "", monkeypatch, capsys)
+    assert (status, out) == (2, "") and err == (
+        f"yahtzee: {'f' * 32!r} is not a finished game's number (they count from 1 in the "
+        "order the games ended) nor the ID of a finished browser game\n")
+
+
 def test_a_histogram_of_few_bars_names_each_bars_range() -> None:
     one = histogram_chart([Bucket(30, 39, 1)], "Scores")
     assert ">30\u201339</text>" in one and ">Score</text>" in one and "(from)" not in one

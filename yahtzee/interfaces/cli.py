@@ -267,7 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "and the three costliest decisions with the better move, and a chart "
                     "of the win chances; or write the whole review as one HTML page.")
     analyze.add_argument("game_id", nargs="?", metavar="GAME_ID",
-                         help="the finished game's number (default: the latest)")
+                         help="the finished game's number, or a browser game's ID as its "
+                              "review's address has it (default: the latest)")
     shown = analyze.add_mutually_exclusive_group()
     shown.add_argument("--json", action="store_true", help="print JSON")
     shown.add_argument("--html", metavar="FILE",

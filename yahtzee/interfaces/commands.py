@@ -37,6 +37,7 @@ from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED,
 from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind, solo_strategy
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.atomic import write_atomic
+from yahtzee.storage.fields import GAME_ID
 from yahtzee.storage.history import DamagedGameError
 from yahtzee.storage.port import (DATABASE_VARIABLE, BadDatabaseError, SaveStorage, Storage,
                                   open_storage, without_password)
@@ -492,9 +493,12 @@ def _analyze(args: argparse.Namespace, console: Console, game_id: str | None,
             number = ids[-1]
         elif game_id.isascii() and game_id.isdigit() and len(game_id) < 10:
             number = int(game_id)
+        elif GAME_ID.fullmatch(game_id) and (found := history.id_of(game_id)) is not None:
+            number = found   # a browser game's ID, as its review's address has it
         else:
             console.error(f"{game_id!r} is not a finished game's number "
-                          "(they count from 1 in the order the games ended)")
+                          "(they count from 1 in the order the games ended) "
+                          "nor the ID of a finished browser game")
             return 2
         meta, log = history.load_game(number)
     except DamagedGameError:
