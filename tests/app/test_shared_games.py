@@ -302,3 +302,32 @@ def test_a_copy_that_fails_to_catch_up_keeps_its_hold_on_the_game(
     finally:
         console.close()
     assert made.table.act(secret, Move.toggle(3)).saved[:3] == (False, True, True)
+
+
+def test_a_console_s_move_in_a_browser_game_wakes_the_servers_pages(
+        servers: tuple[BrowserGames, BrowserGames], postgres_url: str) -> None:
+    """A console that resumed a browser game tells the servers of each move it saves, as they
+    tell each other, so that a page's long poll shows it at once."""
+    a, _ = servers
+    made = a.create(solo(4))
+    game = made.table.game_id
+    a.forget(game)
+    save_id = a.store.find_uid(game)
+    assert save_id is not None
+    heard: list[str] = []
+    woken = threading.Event()
+
+    def hear(game_id: str) -> None:
+        heard.append(game_id)
+        woken.set()
+
+    listener = a.store.listen(hear)
+    console = open_storage(postgres_url, Problems())
+    try:
+        saves = console.saves()
+        saves.lock(save_id)
+        saves.write(saves.load(save_id))
+        assert woken.wait(1.0) and heard == [game]
+    finally:
+        listener.close()
+        console.close()

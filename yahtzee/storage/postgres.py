@@ -793,12 +793,20 @@ class PostgresSaves:
                 "step": Jsonb(step, dumps=encode_json)})
             if version is not None:
                 self._remember(save, steps, version)
+                self._tell_servers(save)
                 return
         version = self._send(_WRITE_WHOLE, replayable, {
             **_columns(save, computer_to_play), "data": Jsonb(save.to_dict(), dumps=encode_json)})
         if version is None:
             raise SaveInUseError(save_id)
         self._remember(save, 0, version)
+        self._tell_servers(save)
+
+    def _tell_servers(self, save: SaveFile) -> None:
+        """Wake the pages following a browser game written outside its servers (at the console
+        that resumed it): their long polls would otherwise wait out their time."""
+        if save.browser is not None and save.uid:
+            self.notify(save.uid)
 
     def _write_held(self, save: SaveFile, computer_to_play: bool, replayable: bool) -> None:
         """Write ``save`` inside its transaction: queued, sent with the commit (the row is held)."""
