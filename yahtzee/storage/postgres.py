@@ -990,10 +990,13 @@ class PostgresSaves:
         server changes it.  ``SaveNotFoundError`` if there is no such save,
         ``SaveInUseError`` if a console has it.
         """
+        # a store holding the save alone (this process's lock) needs no shared hold on top,
+        # which its own lock, on another connection, would refuse
+        shared = ("TRUE" if self.storage._locks.holds(save_id, self)
+                  else f"pg_try_advisory_xact_lock_shared({SAVE_LOCKS}, id::integer)")
         return self.storage.transaction(
             save_id, "SELECT version, lease_owner, extract(epoch FROM lease_until - "
-            f"clock_timestamp()), pg_try_advisory_xact_lock_shared({SAVE_LOCKS}, id::integer) "
-            "FROM saves WHERE id = %s FOR UPDATE",
+            f"clock_timestamp()), {shared} FROM saves WHERE id = %s FOR UPDATE",
             lambda row: self._version_for_update(save_id, row))
 
     def _version_for_update(self, save_id: int, row: Sequence[Any] | None) -> int:
