@@ -855,7 +855,8 @@ class BrowserGames:
         """Return the live game ``game_id``, taking a saved one up again if need be.
 
         ``GameRequestError(Denial.UNKNOWN_GAME)`` for an ID no game has (or whose
-        save is gone or open in another process).
+        save is gone or cannot be read), ``IN_USE`` for a game open in another
+        process (resumed at the console): it is kept, and comes back once let go of.
         """
         if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
             raise GameRequestError(Denial.UNKNOWN_GAME)
