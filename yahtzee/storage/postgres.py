@@ -250,6 +250,14 @@ class _Pool:
             connection.close()
 
 
+def _lock_call(function: str) -> str:
+    """Return the query of the advisory lock ``function`` on a save (its two keys given)."""
+    return f"SELECT {function}(%s, %s)"
+
+
+_LOCK, _UNLOCK = _lock_call("pg_try_advisory_lock"), _lock_call("pg_advisory_unlock")
+_SHARE, _UNSHARE = (_lock_call("pg_try_advisory_lock_shared"),
+                    _lock_call("pg_advisory_unlock_shared"))
 _HELD_ELSEWHERE = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' "
                    "AND granted AND classid = %s AND objid = %s AND objsubid = 2 "
                    "AND pid <> pg_backend_pid())")
@@ -271,7 +279,8 @@ class _Locks:
         self._mutex = threading.Lock()
 
     def _ask(self, query: str, save_id: int) -> bool:
-        """Run a lock function on the locks' connection; reconnect once if it was lost.
+        """Run a lock query (``_LOCK`` and the others) on the locks' connection; reconnect once
+        if it was lost.
 
         A new connection takes again the locks the lost one held (those
         another process took meanwhile are let go of: their stores may not
@@ -282,10 +291,10 @@ class _Locks:
                 if self._connection is None or self._connection.closed:
                     self._connection = self._connect()
                     for held in list(self._held):
-                        if not self._run(self._connection, "pg_try_advisory_lock", held):
+                        if not self._run(self._connection, _LOCK, held):
                             del self._held[held]
                     for held in list(self._sharing):
-                        if not self._run(self._connection, "pg_try_advisory_lock_shared", held):
+                        if not self._run(self._connection, _SHARE, held):
                             del self._sharing[held]
                 return self._run(self._connection, query, save_id)
             except psycopg.OperationalError as error:
@@ -298,10 +307,8 @@ class _Locks:
         raise AssertionError("unreachable")
 
     @staticmethod
-    def _run(connection: psycopg.Connection[Any], function: str, save_id: int) -> bool:
-        """Return what the advisory lock ``function`` (or ``_HELD_ELSEWHERE``) answers for
-        the save ``save_id``."""
-        query = function if function == _HELD_ELSEWHERE else f"SELECT {function}(%s, %s)"
+    def _run(connection: psycopg.Connection[Any], query: str, save_id: int) -> bool:
+        """Return what ``query`` (``_LOCK`` and the others) answers for the save ``save_id``."""
         row = connection.execute(query, (SAVE_LOCKS, save_id)).fetchone()
         return bool(row and row[0])
 
@@ -311,7 +318,7 @@ class _Locks:
             owner = self._held.get(save_id)
             if owner is not None:
                 return owner is holder
-            if save_id in self._sharing or not self._ask("pg_try_advisory_lock", save_id):
+            if save_id in self._sharing or not self._ask(_LOCK, save_id):
                 return False
             self._held[save_id] = holder
             return True
@@ -329,12 +336,12 @@ class _Locks:
             if owner is not None and owner is not holder:
                 return False
             if save_id not in self._sharing:
-                if not self._ask("pg_try_advisory_lock_shared", save_id):
+                if not self._ask(_SHARE, save_id):
                     return False
                 self._sharing[save_id] = holder
             if self._held.pop(save_id, None) is not None:
                 with contextlib.suppress(DatabaseError):
-                    self._ask("pg_advisory_unlock", save_id)
+                    self._ask(_UNLOCK, save_id)
             return True
 
     def holds(self, save_id: int, holder: object) -> bool:
@@ -357,8 +364,7 @@ class _Locks:
     def drop(self, save_id: int, holder: object) -> None:
         """Let go of ``holder``'s lock, or shared hold, on ``save_id`` (nothing if it has none)."""
         with self._mutex:
-            for held, unlock in ((self._held, "pg_advisory_unlock"),
-                                 (self._sharing, "pg_advisory_unlock_shared")):
+            for held, unlock in ((self._held, _UNLOCK), (self._sharing, _UNSHARE)):
                 if held.get(save_id) is holder:
                     del held[save_id]
                     with contextlib.suppress(DatabaseError):
