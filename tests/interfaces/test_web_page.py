@@ -29,8 +29,9 @@ from tests.interfaces.test_web_browser import ROOT, WAIT_MS, hook
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
 
-from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
-from yahtzee.interfaces.web.views import MISSING_GAME  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, Route  # noqa: E402
+from yahtzee.app.browser import Denial  # noqa: E402
+from yahtzee.interfaces.web.views import DENIALS, MISSING_GAME  # noqa: E402
 
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
@@ -980,6 +981,41 @@ def test_the_end_s_luck_lines_break_between_the_name_and_the_formula_if_at_all(
         assert [text for text, _, _, _ in shown] == lines
         assert all(count <= most and formula <= cut and inside
                    for _, count, formula, inside in shown), (width, shown)
+    page.context.close()
+
+
+def test_a_game_played_at_the_console_meanwhile_is_waited_for_and_kept(
+        browser: Browser, server: Server) -> None:
+    """A 423 (the game resumed at the console) is said on the page, which keeps asking, and
+    the game stays in the start page's list: a 404 would have dropped it for good."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    hook(page, "die-1").wait_for()
+    game = page.url.split("/game/")[1].split("#")[0]
+    words = DENIALS[Denial.IN_USE][1]
+    held = [True]
+
+    def answer(route: Route) -> None:
+        """Answer as a server does while a console has the game; once let go, pass it on."""
+        if held[0]:
+            route.fulfill(status=423, content_type="application/json",
+                          body=json.dumps({"error": words}))
+        else:
+            route.continue_()
+
+    page.route("**/api/games/*", answer)
+    page.reload()
+    page.wait_for_selector("#missing", state="visible", timeout=WAIT_MS)
+    assert page.locator("#missing-text").inner_text() == words
+    page.goto(server.url)                         # the start page asks after its games
+    page.wait_for_timeout(1000)
+    kept = "() => JSON.parse(localStorage.getItem('games') || '[]').map((g) => g.game)"
+    assert game in page.evaluate(kept)
+    page.go_back()
+    page.wait_for_selector("#missing", state="visible", timeout=WAIT_MS)
+    held[0] = False                               # the console let go of it
+    hook(page, "die-1").wait_for(timeout=WAIT_MS)
+    assert page.locator("#missing").is_hidden() and page.locator("#table").is_visible()
     page.context.close()
 
 
