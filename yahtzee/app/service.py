@@ -212,10 +212,14 @@ class LiveGame:
                 best = shown[0][0] if shown else None
             chances = self.coach.win_chances([p.card for p in self.players], view.seat,
                                              view.dice, view.rolls_left, best,
-                                             [p.kind.strategy for p in self.players])
+                                             self.strategies())
             self._outlook = _Outlook(key, position, shown,
                                      None if chances is None else tuple(chances))
         return self._outlook
+
+    def strategies(self) -> list[str | None]:
+        """Return the strategy each seat plays (None for a person), for the win chances."""
+        return [player.kind.strategy for player in self.players]
 
     def analyses(self) -> list[PlayerAnalysis]:
         """Return each player's expected score, luck and decisions' cost (needs the coach).
@@ -226,7 +230,7 @@ class LiveGame:
         assert self.coach is not None
         filed = None if self.autosave is None else self.autosave.filed_chances
         return self.coach.analyze([p.name for p in self.players], self.engine.log,
-                                  filed or None, [p.kind.strategy for p in self.players])
+                                  filed or None, self.strategies())
 
 
 def new_game(setup: Solvers, variant: Variant, kinds: Sequence[PlayerKind],

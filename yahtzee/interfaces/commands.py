@@ -208,7 +208,7 @@ def _end_of_game(game: Game, coach: Coach | None, setup: Solvers, console: Conso
     transcript does and needs no numpy.  Without numpy nothing is added.
     """
     names = [p.name for p in game.players]
-    strategies = [p.kind.strategy for p in game.players]
+    strategies = game.live.strategies()
     if coach is not None:
         console.analysis(coach.analyze(names, game.log, strategies=strategies), game.variant)
         return
