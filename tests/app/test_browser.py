@@ -21,7 +21,7 @@ from tests.helpers import Problems
 from tests.oracle import ScriptedRandom
 from yahtzee.app.browser import (RECENT, BrowserGame, BrowserGames, Denial, GameRequestError,
                                  Settings, hash_secret)
-from yahtzee.app.service import LiveGame
+from yahtzee.app.service import LiveGame, new_game
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.engine import Engine, Phase
@@ -386,6 +386,45 @@ def test_a_computers_moves_are_written_at_once_but_only_a_persons_are_synced(
     games.close()
 
 
+def test_a_computer_keeps_in_one_step_and_makes_the_console_s_game(
+        data: Path, course: Solution, course_moments: Moments) -> None:
+    """Each roll's keep is one step at the table (toggles and roll), logged as the console's."""
+    games = BrowserGames(Solvers(), Problems())
+    table, secret = against_the_computer(games, coach=False)
+    console = new_game(Solvers(), get_variant("yahtzee", "course"), (HUMAN, COMPUTER),
+                       ("Ann", "Computer"), seed=5)
+    steps: list[int] = []
+    while not table.is_over():
+        for live, move in ((table.live, scripted(table)), (console, scripted(table))):
+            assert live.play(move).accepted
+        if not table.computer_to_play():
+            continue
+        steps.append(0)
+        while table.computer_to_play():
+            rolls_left = table.live.prompt().view.rolls_left
+            assert table.computer_step()
+            steps[-1] += 1
+            prompt = table.live.prompt()
+            if table.computer_to_play() and prompt.phase is Phase.ROLLING:
+                assert prompt.view.rolls_left == rolls_left - 1  # every step but the box rolls
+            rolled = table.live.engine.log[-1]
+            if rolled.command == "roll":  # the moves' list names the dice the keep saved
+                assert sorted(table.happened[-1].kept or ()) == sorted(
+                    v for v, saved in zip(rolled.dice, rolled.saved) if saved)
+        while console.computer_to_play():
+            console.computer_move()
+        assert table.live.engine.log == console.engine.log
+    # a keep is one step, the box another: at most four steps a turn, where a step a toggle
+    # took at least one more whenever the computer saved a die
+    toggles = sum(d.seat == 1 and d.points is None and d.command.isdigit()
+                  for d in console.engine.log)
+    rolls = sum(d.seat == 1 and d.command == "roll" for d in console.engine.log)
+    assert len(steps) == 13 and max(steps) <= 4 and toggles > 13
+    assert sum(steps) == rolls + 13 + sum(d.seat == 1 and d.command == "score"
+                                          for d in console.engine.log)
+    games.close()
+
+
 def scripted(table: BrowserGame) -> Move:
     """Return a person's move: score at once, in the first box offered."""
     prompt = table.live.prompt()
@@ -418,7 +457,10 @@ def test_moves_are_made_at_once_only_when_nothing_in_them_can_wait(
                 done = table.act(secret, scripted(table)) if person else table.computer_step()
             elif person:
                 table.keep_move()
-            assert done and table.version == version + (1 if table.is_over() else 2)
+            # a person's command adds one entry to the log; a computer's keep, its toggles too
+            grown = 1 if table.is_over() else 2
+            assert done and (table.version == version + grown if person
+                             else table.version >= version + grown)
     # The first moves wait for the tables; then only the last boxes go to a thread.
     assert refused == [("person", "ROLLING", 0), ("computer", "ROLLING", 0),
                        ("person", "SCORING", 12), ("computer", "SCORING", 12)]

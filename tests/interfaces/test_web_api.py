@@ -98,10 +98,10 @@ def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console
     made_in: list[str] = []
     computer_move = LiveGame.computer_move
 
-    def noted(live: LiveGame) -> Any:
+    def noted(live: LiveGame, **how: bool) -> Any:
         """Make the computer's move, noting the thread that makes it."""
         made_in.append(threading.current_thread().name.split("_")[0])
-        return computer_move(live)
+        return computer_move(live, **how)
 
     monkeypatch.setattr(LiveGame, "computer_move", noted)
     game, (secret,) = new_game(client, seed=8)

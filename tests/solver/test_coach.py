@@ -71,10 +71,10 @@ class Blunderer(ComputerPlayer):
         super().__init__("Blunderer", VARIANT.new_card(), optimal(solution))
         self.round = round_
 
-    def move(self, view: TurnView, choosing: bool) -> Move:
+    def move(self, view: TurnView, choosing: bool, *, whole_keeps: bool = False) -> Move:
         """Return the worst box in the chosen round, the optimal move otherwise."""
         if view.round != self.round or not choosing:
-            return super().move(view, choosing)
+            return super().move(view, choosing, whole_keeps=whole_keeps)
         strategy = self.prepare()
         assert isinstance(strategy, OptimalStrategy) and isinstance(self.card, ScoreCard)
         values = strategy.category_values(self.card, view.dice)

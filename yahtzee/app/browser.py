@@ -48,7 +48,7 @@ from yahtzee.app.session import Autosave, Solvers, SolverUnavailableError, find_
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import get_variant
-from yahtzee.engine.engine import MAX_SEED, FirstRoll, Outcome, Phase, Rolled, Scored
+from yahtzee.engine.engine import MAX_SEED, FirstRoll, Outcome, Phase, Rolled, Scored, Toggled
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.engine.records import Decision, replayed_cards
 from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind, strategies_of
@@ -518,17 +518,23 @@ class BrowserGame:
         if not self.computer_to_play() or not self._claim():
             return False
         view = self.live.prompt().view
-        _, outcome = self.live.computer_move()
+        _, outcome = self.live.computer_move(whole_keeps=True)  # a roll's keep in one step
         self._note(view.seat, view.dice, view.saved, outcome)
         self._view_now()  # drawn here, by the mover, for the pages waiting
         return True
 
     def _note(self, seat: int, dice: tuple[int, ...], saved: tuple[bool, ...],
               outcome: Outcome) -> None:
-        """Remember the rolls and the box of an accepted move for the moves' list."""
-        kept = tuple(v for v, s in zip(dice, saved) if s)
+        """Remember the rolls and the box of an accepted move for the moves' list.
+
+        ``saved`` is as the move found it: a keep (``Move.keep``) saves dice on its way.
+        """
+        now = list(saved)
         for event in outcome.events:
-            if isinstance(event, Rolled):
+            if isinstance(event, Toggled):
+                now[event.die - 1] = event.saved
+            elif isinstance(event, Rolled):
+                kept = tuple(v for v, s in zip(dice, now) if s)
                 self.happened.append(Happened(seat, event.dice, kept))
             elif isinstance(event, Scored):
                 total = self.live.players[event.seat].card.score()

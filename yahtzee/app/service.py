@@ -139,9 +139,11 @@ class LiveGame:
         """
         return self.engine.apply(move)
 
-    def computer_move(self) -> tuple[Move, Outcome]:
+    def computer_move(self, *, whole_keeps: bool = False) -> tuple[Move, Outcome]:
         """Make the next move of the computer to play: one toggle, roll or box.
 
+        With ``whole_keeps`` a roll's keep is one move (``ComputerPlayer.move``):
+        about half the steps of a turn, with the same dice and the same log.
         ``ValueError`` when no computer is to play; ``StrategyError`` if its
         strategy's move is refused (the game is unchanged).
         """
@@ -149,7 +151,7 @@ class LiveGame:
         if self.is_over() or not isinstance(player, ComputerPlayer):
             raise ValueError("no computer is to play")
         prompt = self.prompt()
-        move = player.move(prompt.view, prompt.phase is Phase.SCORING)
+        move = player.move(prompt.view, prompt.phase is Phase.SCORING, whole_keeps=whole_keeps)
         with contextlib.nullcontext() if self.autosave is None else self.autosave.replaying():
             outcome = self.play(move)
         if not outcome.accepted:

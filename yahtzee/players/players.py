@@ -134,19 +134,24 @@ class ComputerPlayer(Player):
             self._strategy = self._load_strategy()
         return self._strategy
 
-    def move(self, view: TurnView, choosing: bool) -> Move:
+    def move(self, view: TurnView, choosing: bool, *, whole_keeps: bool = False) -> Move:
         """Return the strategy's next move: a step toward its keep, or its box when ``choosing``.
 
         While rolling, the move is one toggle or ``roll``, so that a front
         end can show each step; dice are unsaved before others are saved, so
-        that no step shows more dice saved than the strategy keeps.  A keep
-        of all five dice is ``score``: the engine refuses a roll that rolls nothing.
+        that no step shows more dice saved than the strategy keeps.  With
+        ``whole_keeps`` it is the keep itself (``Move.keep``: the toggles and
+        the roll in one move, logged alike), for a front end that shows a
+        roll's keep with the roll.  A keep of all five dice is ``score``: the
+        engine refuses a roll that rolls nothing.
         """
         if choosing:
             return Move.box(self._deciding(view).category(self.card, view.dice).number)
         keep = self._keep(view)
         if keep is None or len(keep) >= len(view.dice):
             return Move.score()  # keeping every die would roll nothing: the engine refuses that
+        if whole_keeps:
+            return Move.keep(keep)
         toggles = toggles_to_keep(view.dice, view.saved, keep)
         return Move.toggle(toggles[0]) if toggles else Move.roll()
 

@@ -29,10 +29,10 @@ takes a state-changing request only as JSON from the table's own origin;
 alone, long polls) and ``connections`` how long it may take to ask.
 
 Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
-browsers never send to a server, and in a header, never in a URL.  Computer
-seats are played by the server, one command at a time, ``delay`` seconds
-apart, so that people can follow them.  A move is made on the event
-loop's own thread when nothing in it can wait
+browsers never send to a server, and in a header, never in a URL.
+Computer seats are played by the server, one step at a time (a roll's keep
+and the re-roll are one), ``delay`` seconds apart, so that people can follow
+them.  A move is made on the event loop's own thread when nothing in it can wait
 (``BrowserGame.computer_step_at_once``, ``act_at_once``; its save then
 goes to a pool of threads of its own), else in the worker threads of
 ``threads``, handed off from the event loop, as are the history's pages.
