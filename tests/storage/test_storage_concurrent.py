@@ -1,4 +1,4 @@
-"""Four programs finishing games at the same moment in a fresh data folder: each filed once.
+"""Four programs, or eight threads of one, finishing games at the same moment: each filed once.
 
 Real processes, started together behind a barrier, each file a finished
 one-player game (through the ``Autosave``, as the game does) into a data
@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sqlite3
+import threading
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
+
+import pytest
 
 from tests.helpers import Problems, play_through, script_for
 from yahtzee.app.session import Autosave
@@ -21,6 +25,7 @@ from yahtzee.storage.saves import SaveStore
 
 PROCESSES = 4
 ROUNDS = 20
+THREADS = 8
 
 
 def _finish(engine: Engine, folders: list[Path], barrier: Barrier,
@@ -58,3 +63,31 @@ def test_four_programs_finishing_at_once_file_every_game_once(tmp_path: Path) ->
         assert os.listdir(folder / "saves") == []
         games = History(folder / "history.sqlite3").games()
         assert len(games) == PROCESSES and len({game.uid for game in games}) == PROCESSES
+
+
+def test_threads_filing_at_once_take_turns_rather_than_time_out(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's threads filing many games at once each file theirs, however long they wait."""
+    engine = play_through(5, POKER_DICE, script_for(5, "poker"), players=1).game.engine
+    monkeypatch.setattr(History, "timeout", 0.0)  # no wait at all for SQLite's own lock
+    path = tmp_path / "history.sqlite3"
+    History(path).record(engine.record(), uid="first")  # the database made beforehand
+    barrier = threading.Barrier(THREADS)
+    failures: list[str] = []
+
+    def file(number: int) -> None:
+        """File the game under a uid of its own, once every thread is ready."""
+        barrier.wait()
+        for attempt in range(ROUNDS):
+            try:
+                History(path).record(engine.record(), uid=f"{number}-{attempt}")
+            except sqlite3.Error as error:
+                failures.append(str(error))
+
+    threads = [threading.Thread(target=file, args=(n,)) for n in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert len(History(path).games()) == 1 + THREADS * ROUNDS

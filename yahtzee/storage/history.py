@@ -345,6 +345,13 @@ class History:
     """Per database path: the file's stamp when last found sound or written here, and its
     layout version then."""
     _sound_lock: ClassVar[threading.Lock] = threading.Lock()
+    _writers: ClassVar[dict[str, threading.Lock]] = {}
+    """Per database path: held by the thread of this process that files a game there.
+
+    SQLite's wait for a lock (``timeout``) is no queue: threads of a busy
+    server filing many games at once could each wait out the timeout and
+    leave their games unfiled.  In one process they take turns here instead;
+    only other programs are waited for with the timeout."""
 
     def __init__(self, path: Path | None = None, *,
                  problems: StorageProblems | None = None) -> None:
@@ -534,6 +541,11 @@ class History:
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     # -- writing -------------------------------------------------------------
+    def _writer(self) -> threading.Lock:
+        """Return the lock that this process's writers of this database take in turn."""
+        with self._sound_lock:
+            return self._writers.setdefault(os.path.abspath(self.path), threading.Lock())
+
     def record(self, game: GameRecord, *, uid: str, finished_at: datetime | None = None,
                chances: Sequence[TurnChances] = (), browser: BrowserSeats | None = None) -> int:
         """File the finished game ``game`` under ``uid``; return its ID in the history.
@@ -550,7 +562,7 @@ class History:
         """
         moment = finished_at if finished_at is not None else datetime.now(timezone.utc)
         cards, rows = filing_rows(game, chances, browser)
-        with self._open(write=True) as connection:
+        with self._writer(), self._open(write=True) as connection:
             assert connection is not None
             with _transaction(connection):
                 first, game_id = self._file(connection, game, uid, moment, cards, rows)
