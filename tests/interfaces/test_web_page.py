@@ -639,6 +639,48 @@ def test_the_card_the_legend_the_keys_and_the_announcements(
     assert newest.startswith("Computer scored")
     assert page.locator("#last-move").inner_text() == f"Last: {newest}"
     assert page.locator("#last-move").get_attribute("aria-hidden") == "true"
+    # and marked on the card, where the computer's number appeared, until the next score
+    box_name = newest.split(" in ")[1].split(" (")[0]
+    assert page.locator("#cards td.fresh").count() == 1
+    fresh = page.locator("#cards tbody tr", has=page.locator("th", has_text=box_name)).first
+    assert "fresh" in str(fresh.locator("td").nth(1).get_attribute("class"))
+    hook(page, "score").click()
+    hook(page, f"box-{best_box(page)}").click()
+    page.wait_for_function("() => !document.querySelector('#cards td.fresh')"
+                           " || document.querySelector('#cards td.fresh').cellIndex === 2",
+                           timeout=WAIT_MS)
+    assert page.locator("#cards td.fresh").count() <= 1  # the computer's next box, if scored
+    page.context.close()
+
+
+def test_on_a_phone_the_computer_s_newest_move_is_where_the_idle_buttons_were(
+        browser: Browser, server: Server) -> None:
+    """A phone has no room for the "Last:" line; while another plays it takes the buttons'
+    place, and nothing on the screen moves (the computer's turn faked: it is over in a blink)."""
+    page = new_page(browser, 390, 844, touch=True)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    mine = page.locator("#cards").bounding_box()
+    assert not page.locator("#last-move").is_visible()
+    assert page.evaluate("getComputedStyle(document.querySelector('#controls'), '::after')"
+                         ".content") == "none"
+    theirs = server.state(page)
+    line = "Computer kept 5 5 and rolled: 5 5 1 5 3"
+    theirs.update(turn=2, turn_name="Computer", moves=theirs["moves"] + [line],
+                  version=theirs["version"] + 100)
+    page.route("**/api/games/*", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(theirs)))
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#status').textContent"
+                           ".includes(\"Computer's turn\")", timeout=WAIT_MS)
+    written = page.evaluate(
+        "getComputedStyle(document.querySelector('#controls'), '::after').content")
+    assert written == f'"Last: {line}"'
+    assert not hook(page, "roll").is_visible() and not page.locator("#last-move").is_visible()
+    moved = page.locator("#cards").bounding_box()
+    assert mine is not None and moved is not None
+    assert (moved["x"], moved["y"]) == (mine["x"], mine["y"])
     page.context.close()
 
 

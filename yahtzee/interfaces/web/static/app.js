@@ -614,9 +614,27 @@ function buildCard() {
   cells.heads = heads;
 }
 
+// The box another player scored last, [column, row], marked on the card until the next score:
+// on a phone the moves' list is far below, and a number appearing unmarked is easily missed.
+let freshBox = null;
+let lastScores = null;
+function noteFreshBox() {
+  const scores = view.players.map((p) => p.boxes.map((b) => b.score));
+  if (lastScores !== null && JSON.stringify(lastScores.map((c) => c.length))
+      === JSON.stringify(scores.map((c) => c.length))) {
+    scores.forEach((column, s) => column.forEach((score, i) => {
+      if (score === lastScores[s][i]) return;
+      const others = !state.you.includes(view.players[s].seat);
+      freshBox = others ? [s, i] : null;
+    }));
+  }
+  lastScores = scores;
+}
+
 function drawCard() {
   const key = JSON.stringify([state.players.map((p) => [p.name, p.boxes.length]), state.you]);
   if (key !== cardKey) { buildCard(); cardKey = key; }
+  noteFreshBox();
   const full = yahtzeeCard(state.players[0]);
   const playing = canPlay();
   const coachBox = view.rolling ? null : view.advice_box ?? null;   // the box the coach would score
@@ -641,6 +659,7 @@ function drawCard() {
       setText(text, box.score === null ? (never ? "\u2014" : "") : String(box.score));
       td.classList.toggle("open", box.score === null);
       td.classList.toggle("pending", view.pendingBox === box.number && turn);
+      td.classList.toggle("fresh", freshBox !== null && freshBox[0] === s && freshBox[1] === i);
       if (button !== null) {
         button.hidden = !offered;
         setAttr(button, "data-testid", offered ? `box-${box.number}` : null);
@@ -916,6 +935,10 @@ function drawLastMove(over) {
     (text) => !names.some((name) => text.startsWith(`${name} `)));
   setText($("last-move"), line ? `Last: ${line}` : "");
   $("last-move").hidden = over || waitingFor(view);
+  // a phone has no room for the line, but while another plays the buttons' room is idle: the
+  // style sheet writes it there (controls::after), so nothing on the screen moves
+  setAttr($("controls"), "data-last", line ? `Last: ${line}` : null);
+  $("play").classList.toggle("others-turn", !over && !waitingFor(view) && !canPlay());
 }
 
 // Say once what is new: the other players' moves, whose turn it is, the winner.
