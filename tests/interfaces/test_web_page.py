@@ -966,6 +966,7 @@ def test_the_end_explains_only_what_the_game_had(browser: Browser, server: Serve
     assert page.locator("#status").inner_text() == f"All {finished['rounds']} rounds played"
     assert page.locator("main").inner_text().count("Game over") == 1
     assert page.locator("#luck li").count() == len(seats)
+    assert not page.locator("#shortcuts").is_visible()  # no key plays anything any more
     note = page.locator("#luck-box").inner_text()
     assert ("The computer plays to win" in note) == computer_note
     link = hook(page, "review-link").inner_text()

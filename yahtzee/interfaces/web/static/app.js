@@ -997,7 +997,7 @@ function draw() {
   $("watching").hidden = !watcher || over;
   // the maker's own browser, opened at the game's plain address: its links are its way in
   $("watching-yours").hidden = !watcher || state.hot_seat || storedLinks(view.game).length === 0;
-  $("shortcuts-setting").hidden = watcher;
+  $("shortcuts-setting").hidden = watcher || over;   // at the end no key plays anything
   drawDice();
   const rolling = canPlay() && view.phase === "rolling";
   $("roll").disabled = !rolling;
