@@ -622,11 +622,13 @@ function noteFreshBox() {
   const scores = view.players.map((p) => p.boxes.map((b) => b.score));
   if (lastScores !== null && JSON.stringify(lastScores.map((c) => c.length))
       === JSON.stringify(scores.map((c) => c.length))) {
+    // one answer may hold several scores (a page that slept): another player's wins over yours
+    const changed = [];
     scores.forEach((column, s) => column.forEach((score, i) => {
-      if (score === lastScores[s][i]) return;
-      const others = !state.you.includes(view.players[s].seat);
-      freshBox = others ? [s, i] : null;
+      if (score !== lastScores[s][i]) changed.push([s, i]);
     }));
+    const theirs = changed.filter(([s]) => !state.you.includes(view.players[s].seat));
+    if (changed.length > 0) freshBox = theirs.length > 0 ? theirs[theirs.length - 1] : null;
   }
   lastScores = scores;
 }
