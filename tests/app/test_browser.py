@@ -10,9 +10,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,7 @@ from yahtzee.solver.cache import Solution, forget_loaded
 from yahtzee.solver.coach import KeepAdvice
 from yahtzee.solver.moments import Moments
 from yahtzee.storage.fields import FieldError
+from yahtzee.storage.history import History
 from yahtzee.storage.saves import BrowserSeats, SaveStore
 
 VARIANT = get_variant("yahtzee", "official")
@@ -492,4 +495,34 @@ def test_a_person_s_move_made_at_once_is_seen_only_once_saved(
     table.keep_move()
     assert not table.lock.locked() and table.drawn_view() == view and len(synced) == 1
     assert stored.load(save_id).snapshot == table.live.engine.record()
+    games.close()
+
+
+def test_a_game_whose_filing_failed_is_filed_by_the_next_sweep(
+        data: Path, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The history busy at the last box: the game stays saved, over, and the sweep files it."""
+    games = BrowserGames(Solvers(), Problems())
+    table, secret = against_the_computer(games, coach=False)
+    record = History.record
+    busy = [True]
+
+    def filing(history: History, *args: Any, **kwargs: Any) -> int:
+        """Fail as a database locked by another program would, the first time."""
+        if busy.pop() if busy else False:
+            raise sqlite3.OperationalError("database is locked")
+        return record(history, *args, **kwargs)
+
+    monkeypatch.setattr(History, "record", filing)
+    while not table.is_over():
+        assert (table.act(secret, scripted(table)) if not table.computer_to_play()
+                else table.computer_step())
+    save_id = table.saver.save_id
+    assert save_id is not None and not table.saver.filed and busy == []
+    assert History().games() == []  # not filed: its save is kept
+    assert games.expire(fresh_for=3600, idle_for=3600) == []
+    assert table.saver.filed and [g.uid for g in History().games()] == [table.game_id]
+    assert SaveStore(problems=Problems()).saved_ids() == []
+    assert games.expire(fresh_for=3600, idle_for=3600) == []
+    assert len(History().games()) == 1  # filed once
     games.close()

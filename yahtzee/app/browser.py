@@ -1074,11 +1074,14 @@ class BrowserGames:
         it was made, any other unfinished game ``idle_for`` seconds after its
         last move (as its save's time of change says).  A game being played
         at this moment (its lock held, or a computer to play) is left alone.
+        A finished game whose filing failed (the history was busy or full) is
+        filed now, or at a later sweep: it is not let go of unfiled.
         """
         now = time.time() if now is None else now
         gone: list[str] = []
         with self.lock:
             for game_id, table in list(self.live.items()):
+                self._file_again(table)
                 save_id = table.saver.save_id
                 if (save_id is None or table.is_over() or table.computer_to_play()
                         or not table.lock.acquire(blocking=False)):
@@ -1100,6 +1103,22 @@ class BrowserGames:
             if self.shared is not None:
                 gone += self._expire_shared(fresh_for, idle_for, now)
         return gone
+
+    def _file_again(self, table: BrowserGame) -> None:
+        """File ``table``'s finished game if its filing failed; nothing if it is in play.
+
+        Files only (a shared database's games are filed by the process that
+        plays their last move, inside its hold).
+        """
+        saver = table.saver
+        if (self.shared is not None or not table.is_over() or saver.filed
+                or saver.history is None or saver.save_id is None
+                or not table.lock.acquire(blocking=False)):
+            return
+        try:
+            table.live.finish()
+        finally:
+            table.lock.release()
 
     def _expire_shared(self, fresh_for: float, idle_for: float, now: float) -> list[str]:
         """Delete the abandoned games of a shared database that this process does not hold.
