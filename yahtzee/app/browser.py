@@ -1080,8 +1080,11 @@ class BrowserGames:
         now = time.time() if now is None else now
         gone: list[str] = []
         with self.lock:
+            held = list(self.live.values())
+        for table in held:  # outside the registry's lock: a busy history may take seconds
+            self._file_again(table)
+        with self.lock:
             for game_id, table in list(self.live.items()):
-                self._file_again(table)
                 save_id = table.saver.save_id
                 if (save_id is None or table.is_over() or table.computer_to_play()
                         or not table.lock.acquire(blocking=False)):
