@@ -1110,8 +1110,8 @@ class BrowserGames:
     def _file_again(self, table: BrowserGame) -> None:
         """File ``table``'s finished game if its filing failed; nothing if it is in play.
 
-        Files only (a shared database's games are filed by the process that
-        plays their last move, inside its hold).
+        On the data folder's files only: a shared database's games are filed
+        by the process that plays their last move, inside its hold.
         """
         saver = table.saver
         if (self.shared is not None or not table.is_over() or saver.filed

@@ -620,8 +620,7 @@ let freshBox = null;
 let lastScores = null;
 function noteFreshBox() {
   const scores = view.players.map((p) => p.boxes.map((b) => b.score));
-  if (lastScores !== null && JSON.stringify(lastScores.map((c) => c.length))
-      === JSON.stringify(scores.map((c) => c.length))) {
+  if (lastScores !== null) {   // null again whenever the card is built anew (buildCard)
     // one answer may hold several scores (a page that slept): another player's wins over yours
     const changed = [];
     scores.forEach((column, s) => column.forEach((score, i) => {
@@ -635,7 +634,7 @@ function noteFreshBox() {
 
 function drawCard() {
   const key = JSON.stringify([state.players.map((p) => [p.name, p.boxes.length]), state.you]);
-  if (key !== cardKey) { buildCard(); cardKey = key; }
+  if (key !== cardKey) { buildCard(); cardKey = key; lastScores = null; }
   noteFreshBox();
   const full = yahtzeeCard(state.players[0]);
   const playing = canPlay();
