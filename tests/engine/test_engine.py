@@ -17,8 +17,9 @@ from yahtzee.domain.die import Die
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 from yahtzee.domain.score_card import ScoreCard
-from yahtzee.engine.engine import (Engine, FirstRoll, GameOver, Outcome, Phase, Refusal, Rolled,
-                                   Scored, ScoringStarted, Toggled, TurnOver)
+from yahtzee.engine.engine import (Engine, FirstRoll, GameOver, GameRandom, Outcome, Phase,
+                                   Refusal, Rolled, Scored, ScoringStarted, Toggled,
+                                   TurnOver)
 from yahtzee.engine.moves import Move, Notation, parse_box, parse_die_command
 from yahtzee.engine.records import Decision, TurnSummary, turn_summaries
 
@@ -341,6 +342,38 @@ def test_a_record_restores_the_game_exactly_where_it_stood() -> None:
         assert submit(restored, command) == submit(engine, command)  # each game its own dice
     assert restored.record() == engine.record() and where(restored) == where(engine)
     assert Die.r.getstate() == shared  # no game draws from the UML's shared generator
+
+
+def test_the_game_s_generator_draws_as_random_does_and_counts_what_changes_it() -> None:
+    game, plain = GameRandom(8), random.Random(8)
+
+    def draws(rng: random.Random) -> list[object]:
+        return [rng.randint(1, 6) for _ in range(50)] + [rng.random(), rng.choice("abcdef")]
+
+    assert draws(game) == draws(plain)
+    assert game.getstate() == plain.getstate()
+    before = game.changes
+    game.getstate()
+    assert game.changes == before  # looking at the state changes nothing
+    game.setstate(plain.getstate())
+    assert game.changes == before + 1
+
+
+def test_a_record_reuses_the_generator_s_state_until_a_die_is_drawn() -> None:
+    engine = Engine(VARIANT, seats(1), seed=5)
+    first = engine.record()
+    submit(engine, "2")  # a toggle draws nothing
+    toggled = engine.record()
+    assert toggled.rng is first.rng and toggled.log != first.log
+    submit(engine, "roll")
+    rolled = engine.record()
+    assert rolled.rng is not first.rng and rolled.rng != first.rng
+    version, internal, gauss = engine.rng.getstate()
+    assert rolled.rng == (version, tuple(internal), gauss)
+    plain = random.Random()  # a generator given by the caller is read every time
+    other = Engine(VARIANT, seats(1), rng=plain)
+    assert other.record().rng is not other.record().rng
+    assert other.record().rng == plain.getstate()
 
 
 def test_restoring_with_other_seats_is_refused() -> None:

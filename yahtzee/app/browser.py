@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import hashlib
 import hmac
 import os
@@ -209,8 +210,14 @@ def waiting_seats(seats: BrowserSeats) -> tuple[int, ...]:
                         - set(seats.joined)))
 
 
+@functools.lru_cache(maxsize=4096)
 def hash_secret(secret: str) -> str:
-    """Return the SHA-256 (hex) of a seat secret, as the game's file keeps it."""
+    """Return the SHA-256 (hex) of a seat secret, as the game's file keeps it.
+
+    Remembered for the latest few thousand secrets: every request of a page
+    hashes its secret again, and a hash object costs more to make than the
+    hashing of a few dozen bytes.
+    """
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
 
 

@@ -27,13 +27,13 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant
 from yahtzee.domain.dice import DiceRoll
 from yahtzee.engine.moves import Move, MoveKind, saved_flags
-from yahtzee.engine.records import (REROLLS, Decision, GameRecord, PlayerRecord, TurnRecord,
-                                    leaders, scoring_dice)
+from yahtzee.engine.records import (REROLLS, Decision, GameRecord, PlayerRecord, RngState,
+                                    TurnRecord, leaders, scoring_dice)
 
 MAX_PLAYERS = 6
 """The most seats a game has."""
@@ -235,6 +235,39 @@ class Progress:
     log: list[Decision] = field(default_factory=list)
 
 
+class GameRandom(random.Random):
+    """A game's dice generator: ``random.Random`` that counts what changes its state.
+
+    The same numbers as ``random.Random`` with the same seed or state.  The
+    count lets a game's record reuse the generator's state (624 numbers, and
+    a copy made each time it is asked for) while nothing was drawn since.
+    """
+
+    changes = 0
+    """How many times the state changed (draws, seeding, restoring): not the state itself."""
+
+    def seed(self, a: int | float | str | bytes | bytearray | None = None,  # type: ignore[override]
+             version: int = 2) -> None:  # (typeshed gives ``_random.Random``'s signature)
+        """Seed as ``random.Random.seed`` does, counted."""
+        self.changes += 1
+        super().seed(a, version)
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        """Restore ``state`` as ``random.Random.setstate`` does, counted."""
+        self.changes += 1
+        super().setstate(state)
+
+    def random(self) -> float:
+        """Draw as ``random.Random.random`` does, counted."""
+        self.changes += 1
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        """Draw ``k`` bits as ``random.Random.getrandbits`` does (every die), counted."""
+        self.changes += 1
+        return super().getrandbits(k)
+
+
 class Engine:
     """One game of a ``Variant`` for one to six seats: the rules of play, with no input or output.
 
@@ -253,7 +286,7 @@ class Engine:
         one seeded with ``seed`` (None: unpredictable).
         """
         self._seat_players(variant, seats, observers,
-                           rng if rng is not None else random.Random(seed))
+                           rng if rng is not None else GameRandom(seed))
         self._start_turn()
         self._changed()
 
@@ -266,6 +299,8 @@ class Engine:
         self.seats = list(seats)
         self.observers = list(observers)
         self.rng = rng
+        self._rng_state: tuple[int, RngState] | None = None
+        """The generator's state as last recorded, with its ``GameRandom.changes`` then."""
         self.progress = Progress()
         self._prompt: tuple[tuple[int, int, Turn | None], Prompt] | None = None
         """The last prompt, with where the game stood (round, seat, turn): drawn again after
@@ -283,7 +318,7 @@ class Engine:
         """
         if [(s.name, s.kind_name) for s in seats] != [(p.name, p.kind) for p in record.players]:
             raise ValueError("the seats do not match the saved players")
-        rng = random.Random()
+        rng = GameRandom()
         rng.setstate(record.rng)
         engine = cls.__new__(cls)
         engine._seat_players(variant, seats, observers, rng)
@@ -516,7 +551,15 @@ class Engine:
         turn = self.progress.turn
         turn_record = None if turn is None else TurnRecord(
             turn.values(), tuple(turn.saved), turn.rolls_left, turn.choosing)
-        version, internal, gauss = self.rng.getstate()
         return GameRecord(self.variant.name, self.variant.rules_name, tuple(players),
                           self.progress.round, self.progress.seat, turn_record,
-                          tuple(self.progress.log), (version, tuple(internal), gauss))
+                          tuple(self.progress.log), self._rng_now())
+
+    def _rng_now(self) -> RngState:
+        """Return the generator's state: the one last recorded if a ``GameRandom`` drew nothing
+        since (the same tuple, which a save's step compares by identity first)."""
+        changes = self.rng.changes if isinstance(self.rng, GameRandom) else -1
+        if self._rng_state is None or changes < 0 or self._rng_state[0] != changes:
+            version, internal, gauss = self.rng.getstate()
+            self._rng_state = (changes, (version, tuple(internal), gauss))
+        return self._rng_state[1]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
 
 from yahtzee.domain.card import Card
 from yahtzee.engine.engine import TurnView
@@ -117,6 +117,9 @@ class ComputerPlayer(Player):
         super().__init__(name, card, kind)
         self._load_strategy = load_strategy
         self._strategy: Strategy | None = None
+        self._kinds = (False, False)
+        """Whether the strategy draws its decisions, and whether it plays to win: a
+        protocol's ``isinstance`` is slow, and the strategy never changes once loaded."""
         self._rng: random.Random | None = None
         self._kept: tuple[tuple[object, ...], tuple[int, ...] | None] | None = None
         """The last keep drawn, and where: round, seat, turns taken, rolls left, dice."""
@@ -132,6 +135,8 @@ class ComputerPlayer(Player):
         """Load the strategy (building its tables the first time) and return it."""
         if self._strategy is None:
             self._strategy = self._load_strategy()
+            self._kinds = (isinstance(self._strategy, Drawing),
+                           isinstance(self._strategy, Competitor))
         return self._strategy
 
     def move(self, view: TurnView, choosing: bool, *, whole_keeps: bool = False) -> Move:
@@ -175,8 +180,9 @@ class ComputerPlayer(Player):
         A strategy whose decisions are drawn draws them from the game's generator.
         """
         strategy = self.prepare()
-        if isinstance(strategy, Drawing):
+        drawing, competing = self._kinds
+        if drawing:
             if self._rng is None:
                 self._rng = random.Random()
-            return strategy.drawing(self._rng)
-        return strategy.facing(view.others) if isinstance(strategy, Competitor) else strategy
+            return cast(Drawing, strategy).drawing(self._rng)
+        return cast(Competitor, strategy).facing(view.others) if competing else strategy

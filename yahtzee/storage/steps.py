@@ -60,11 +60,12 @@ def step_of(old: GameRecord, new: GameRecord, number: int, updated: str,
     game: dict[str, Any] = {"log_at": logged,
                             "log": [decision_to_dict(d) for d in new.log[logged:]],
                             **position_to_dict(new)}
-    (version, state, gauss), (old_version, old_state, old_gauss) = new.rng, old.rng
-    if version != old_version or gauss != old_gauss or state[:-1] != old_state[:-1]:
-        game["rng"] = rng_to_dict(new)
-    elif state[-1] != old_state[-1]:  # only its position in its table moved
-        game["rng_at"] = state[-1]
+    if new.rng is not old.rng:  # the very same state: ``Engine.record`` while nothing was drawn
+        (version, state, gauss), (old_version, old_state, old_gauss) = new.rng, old.rng
+        if version != old_version or gauss != old_gauss or state[:-1] != old_state[:-1]:
+            game["rng"] = rng_to_dict(new)
+        elif state[-1] != old_state[-1]:  # only its position in its table moved
+            game["rng_at"] = state[-1]
     return {"step": number, "updated": updated, "finished": finished, "game": game}
 
 
