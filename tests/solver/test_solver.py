@@ -216,6 +216,22 @@ def test_solver_transitions_agree_with_the_rules(
     assert checked > 1000
 
 
+def test_a_card_s_remembered_state_follows_every_change_of_the_card(official: Solution) -> None:
+    strategy = OptimalStrategy(OFFICIAL, official)
+    card = ScoreCard(OFFICIAL)
+    first = strategy.state_of(card)
+    assert first == (0, 0, 0) and strategy.state_of(card) is first  # remembered
+    changes = card.changes
+    card.choose(CategoryValue.YAHTZEE, Dice.of([4] * 5))
+    assert card.changes > changes
+    assert strategy.state_of(card) == (1, 1 << 11, 0)  # its Yahtzee box filled with 50
+    card.choose(CategoryValue.FOURS, Dice.of([4] * 5))  # a bonus and 20 in Fours
+    flag, mask, upper = strategy.state_of(card)
+    assert (mask, upper) == (1 << 11 | 1 << 3, 20)
+    twin = ScoreCard.restore(OFFICIAL, card.scores(), card.get_yahtzee_bonus())
+    assert strategy.state_of(twin) == (flag, mask, upper)  # a new card: worked out afresh
+
+
 @pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
 def test_scoring_values_agree_with_the_leaf_table(rules: Rules, official: Solution,
                                                   course: Solution) -> None:

@@ -47,6 +47,15 @@ class ScoreCard:
         """The rule set this card is played under."""
         return self._rules
 
+    @property
+    def changes(self) -> int:
+        """How many times the card changed (a box filled, a bonus won, a restore).
+
+        What depends on the card alone can be remembered with this number and
+        holds while it stays the same; it only grows.
+        """
+        return self._changes
+
     def scores(self) -> list[int | None]:
         """Return each box's points in ``CategoryValue`` order, None for an open box."""
         return list(self._scores)
@@ -164,7 +173,7 @@ class ScoreCard:
 
     def rounds_used(self) -> int:
         """Return how many turns this card has taken."""
-        filled = sum(c.get_used() for c in self._scorecard)
+        filled = self.NUM_CATS - self._scores.count(None)  # the boxes used, as ``_fill`` keeps
         return self._rules.rounds_used(filled, self._yahtzee_bonus)
 
     def rows(self) -> list[tuple[str, int]]:

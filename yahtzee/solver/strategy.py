@@ -37,6 +37,8 @@ _TURNS_REMEMBERED = 1024
 """Turns remembered, the last used kept: a server holds one or two turns in play per
 game (the player's, the coach's), so 1,024 keep about 500 games at once from working
 theirs out again; each is a few kilobytes to a few tens (60 MB at most in all)."""
+STATES_KEPT = 1024
+"""How many cards' solver states a strategy remembers (``state_of``): a few hundred games'."""
 _CATEGORIES = tuple(CategoryValue)
 _T = TypeVar("_T")
 _CardT = TypeVar("_CardT")
@@ -189,9 +191,27 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         self._base: list[list[int]] = model.base.tolist()
         self._special_rolls = frozenset(
             () if model.special is None else model.special.rolls.tolist())
+        self._states: dict[int, tuple[ScoreCard, int, tuple[int, int, int]]] = {}
+        """``state_of``'s latest answers by the card's identity, with the card and its changes."""
 
     def state_of(self, card: ScoreCard) -> tuple[int, int, int]:
-        """Return the solver state (flag state, filled mask, capped upper total) of a card."""
+        """Return the solver state (flag state, filled mask, capped upper total) of a card.
+
+        Remembered for the latest ``STATES_KEPT`` cards while each stays the same
+        (``ScoreCard.changes``): a decision, the coach and the win chances ask
+        about the same cards many times between two boxes.
+        """
+        kept = self._states.get(id(card))
+        if kept is not None and kept[0] is card and kept[1] == card.changes:
+            return kept[2]
+        state = self._state_now(card)
+        if len(self._states) >= STATES_KEPT:
+            self._states.clear()
+        self._states[id(card)] = (card, card.changes, state)  # the card: its identity not reused
+        return state
+
+    def _state_now(self, card: ScoreCard) -> tuple[int, int, int]:
+        """Work out ``state_of(card)``."""
         model = self.model
         scores = card.scores()
         mask = upper = 0
