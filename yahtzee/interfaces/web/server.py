@@ -647,13 +647,13 @@ class WebTable:
                     return _error(503, NUMPY_NEEDED)
             return answer
 
-        routes = [
+        routes = [  # a game's state and moves first: nearly every request, matched in turn
+            Route("/api/games/{game_id}", guarded(self.state)),
+            Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
             Route("/", self.page), Route("/game/{game_id}", self.page),
             Route("/api/options", guarded(self.options)),
             Route("/api/openapi.json", self.description),
             Route("/api/games", guarded(self.create), methods=["POST"]),
-            Route("/api/games/{game_id}", guarded(self.state)),
-            Route("/api/games/{game_id}/moves", guarded(self.move), methods=["POST"]),
             Route("/api/games/{game_id}/start", guarded(self.start), methods=["POST"]),
             Route("/api/games/{game_id}/links", guarded(self.links), methods=["POST"]),
             *page_routes(self.games.setup, self.games.problems, self.games.storage),
