@@ -364,6 +364,31 @@ def against_the_computer(games: BrowserGames, coach: bool) -> tuple[BrowserGame,
     return made.table, made.secrets[0][0]
 
 
+def test_full_tables_keep_a_finished_game_whose_filing_failed_until_it_is_filed(
+        data: Path, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Room is made by letting go of another game, not of the one the sweep has yet to file."""
+    games = BrowserGames(Solvers(), Problems(), capacity=2)
+    unfiled, secret = against_the_computer(games, coach=False)
+    with monkeypatch.context() as busy:
+        busy.setattr(History, "record", failing_filing)
+        while not unfiled.is_over():
+            assert (unfiled.act(secret, scripted(unfiled)) if not unfiled.computer_to_play()
+                    else unfiled.computer_step())
+    assert not unfiled.saver.filed
+    idle, _ = against_the_computer(games, coach=False)
+    against_the_computer(games, coach=False)  # the tables are full: one is let go of
+    assert unfiled.game_id in games.live and idle.game_id not in games.live
+    assert games.expire(fresh_for=3600, idle_for=3600) == []
+    assert [g.uid for g in History().games()] == [unfiled.game_id]  # filed by the sweep
+    games.close()
+
+
+def failing_filing(history: History, *args: Any, **kwargs: Any) -> int:
+    """Fail as a database locked by another program would."""
+    raise sqlite3.OperationalError("database is locked")
+
+
 def test_a_computers_moves_are_written_at_once_but_only_a_persons_are_synced(
         data: Path, course: Solution, course_moments: Moments,
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -955,10 +955,15 @@ class BrowserGames:
             raise GameRequestError(Denial.UNKNOWN_GAME) from None
 
     def _make_room(self) -> None:
-        """Let go of a finished game, else the game idle longest, when the tables are full."""
+        """Let go of a finished game, else the game idle longest, when the tables are full.
+
+        A finished game whose filing failed is kept until the sweep files it
+        (``expire``): let go of, it would wait unfiled for a page to ask again.
+        """
         if len(self.live) < self.capacity:
             return
-        idle = [t for t in self.live.values() if not t.computer_to_play()]
+        idle = [t for t in self.live.values()
+                if not t.computer_to_play() and not (t.is_over() and not t.saver.filed)]
         finished = [t for t in idle if t.is_over()]
         pool = finished or idle
         if not pool:
