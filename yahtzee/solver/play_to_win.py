@@ -229,7 +229,9 @@ def _best_boxes(model: ScoringModel, states: States, worth: LeafWorth, boxes: In
     than ``TIE`` better than every earlier one (the lowest slot on ties).
     """
     slots, points, entry = model.leaf_plan
-    listed = np.isin(slots, boxes)
+    chosen = np.zeros(model.n_categories, dtype=np.bool_)
+    chosen[boxes] = True
+    listed = chosen[slots]  # ``np.isin(slots, boxes)``, without its sort (a tenth of the call)
     flag, mask, upper, reward = step(model, states.flag[None], states.mask[None],
                                      states.upper[None], slots[listed][:, None],
                                      points[listed][:, None], 0)
