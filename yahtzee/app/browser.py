@@ -957,13 +957,14 @@ class BrowserGames:
     def _make_room(self) -> None:
         """Let go of a finished game, else the game idle longest, when the tables are full.
 
-        A finished game whose filing failed is kept until the sweep files it
-        (``expire``): let go of, it would wait unfiled for a page to ask again.
+        On the data folder's files, a finished game whose filing failed is kept
+        until the sweep files it (``expire``): let go of, it would wait unfiled
+        for a page to ask again.
         """
         if len(self.live) < self.capacity:
             return
         idle = [t for t in self.live.values()
-                if not t.computer_to_play() and not (t.is_over() and not t.saver.filed)]
+                if not t.computer_to_play() and not self._to_file_again(t)]
         finished = [t for t in idle if t.is_over()]
         pool = finished or idle
         if not pool:
@@ -1125,15 +1126,18 @@ class BrowserGames:
         On the data folder's files only: a shared database's games are filed
         by the process that plays their last move, inside its hold.
         """
-        saver = table.saver
-        if (self.shared is not None or not table.is_over() or saver.filed
-                or saver.history is None or saver.save_id is None
-                or not table.lock.acquire(blocking=False)):
+        if not self._to_file_again(table) or not table.lock.acquire(blocking=False):
             return
         try:
             table.live.finish()
         finally:
             table.lock.release()
+
+    def _to_file_again(self, table: BrowserGame) -> bool:
+        """Return whether ``table`` is a finished game of the data folder's files, not filed."""
+        saver = table.saver
+        return (self.shared is None and table.is_over() and not saver.filed
+                and saver.history is not None and saver.save_id is not None)
 
     def _expire_shared(self, fresh_for: float, idle_for: float, now: float) -> list[str]:
         """Delete the abandoned games of a shared database that this process does not hold.
