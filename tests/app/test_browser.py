@@ -21,8 +21,8 @@ import pytest
 
 from tests.helpers import Problems
 from tests.oracle import ScriptedRandom
-from yahtzee.app.browser import (RECENT, BrowserGame, BrowserGames, Denial, GameRequestError,
-                                 Settings, hash_secret)
+from yahtzee.app.browser import (MAX_SECRET, RECENT, BrowserGame, BrowserGames, Denial,
+                                 GameRequestError, Settings, hash_secret)
 from yahtzee.app.service import LiveGame, new_game
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
@@ -381,6 +381,39 @@ def test_full_tables_keep_a_finished_game_whose_filing_failed_until_it_is_filed(
     assert unfiled.game_id in games.live and idle.game_id not in games.live
     assert games.expire(fresh_for=3600, idle_for=3600) == []
     assert [g.uid for g in History().games()] == [unfiled.game_id]  # filed by the sweep
+    games.close()
+
+
+def test_full_tables_let_go_of_an_unfiled_game_when_no_other_can_go(
+        data: Path, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A history that cannot be written keeps games unfiled, not the tables closed to new ones."""
+    games = BrowserGames(Solvers(), Problems(), capacity=1)
+    unfiled, secret = against_the_computer(games, coach=False)
+    with monkeypatch.context() as busy:
+        busy.setattr(History, "record", failing_filing)
+        while not unfiled.is_over():
+            assert (unfiled.act(secret, scripted(unfiled)) if not unfiled.computer_to_play()
+                    else unfiled.computer_step())
+        made, _ = against_the_computer(games, coach=False)
+    assert list(games.live) == [made.game_id]
+    assert unfiled.saver.save_id in SaveStore(problems=Problems()).saved_ids()  # kept, unfiled
+    again = games.get(unfiled.game_id)  # a page asks for it: held again ...
+    assert again.is_over() and list(games.live) == [unfiled.game_id]
+    assert games.expire(fresh_for=3600, idle_for=3600) == []  # ... and filed by the sweep
+    assert [g.uid for g in History().games()] == [unfiled.game_id]
+    games.close()
+
+
+def test_a_secret_longer_than_any_table_makes_acts_for_no_seat(data: Path) -> None:
+    games = BrowserGames(Solvers(), Problems())
+    made = games.create(Settings(get_variant("yahtzee", "course"), (HUMAN, HUMAN),
+                                 ("Ann", "Bob"), 5))
+    secret, held = made.secrets[0]
+    assert made.table.seats_of(secret) == frozenset(held) != frozenset()
+    hash_secret.cache_clear()
+    assert made.table.seats_of(secret + "=" * MAX_SECRET) == frozenset()
+    assert hash_secret.cache_info().currsize == 0  # neither hashed nor remembered
     games.close()
 
 

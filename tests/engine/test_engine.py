@@ -6,6 +6,7 @@ seed, so every roll the engine reports is known in advance.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 
@@ -344,7 +345,7 @@ def test_a_record_restores_the_game_exactly_where_it_stood() -> None:
     assert Die.r.getstate() == shared  # no game draws from the UML's shared generator
 
 
-def test_the_game_s_generator_draws_as_random_does_and_counts_what_changes_it() -> None:
+def test_the_game_s_generator_draws_as_random_does_and_marks_every_change() -> None:
     game, plain = GameRandom(8), random.Random(8)
 
     def draws(rng: random.Random) -> list[object]:
@@ -355,8 +356,14 @@ def test_the_game_s_generator_draws_as_random_does_and_counts_what_changes_it() 
     before = game.changes
     game.getstate()
     assert game.changes == before  # looking at the state changes nothing
+    game.gauss()
+    first = game.changes
+    game.gauss()  # the second of a pair draws nothing, but uses up the number kept ...
+    assert game.changes != first  # ... which is part of the state
     game.setstate(plain.getstate())
-    assert game.changes == before + 1
+    twin = copy.deepcopy(game)
+    assert twin.getstate() == game.getstate()
+    assert len({before, first, game.changes, twin.changes}) == 4  # never the same mark twice
 
 
 def test_a_record_reuses_the_generator_s_state_until_a_die_is_drawn() -> None:
@@ -368,12 +375,23 @@ def test_a_record_reuses_the_generator_s_state_until_a_die_is_drawn() -> None:
     submit(engine, "roll")
     rolled = engine.record()
     assert rolled.rng is not first.rng and rolled.rng != first.rng
-    version, internal, gauss = engine.rng.getstate()
-    assert rolled.rng == (version, tuple(internal), gauss)
+    assert rolled.rng == state_of(engine.rng)
+    restored = Engine.restore(rolled, VARIANT, [Seat("P1", VARIANT.restore_card(
+        *VARIANT.card_contents(engine.seats[0].card)))])
+    restored.record()
+    submit(restored, "roll")  # drawn, not recorded yet
+    twin = copy.deepcopy(restored)  # its generator a copy, its last record the original's
+    assert twin.record().rng == restored.record().rng == state_of(restored.rng)
     plain = random.Random()  # a generator given by the caller is read every time
     other = Engine(VARIANT, seats(1), rng=plain)
     assert other.record().rng is not other.record().rng
     assert other.record().rng == plain.getstate()
+
+
+def state_of(rng: random.Random) -> tuple[object, ...]:
+    """Return a generator's state as a record holds it."""
+    version, internal, gauss = rng.getstate()
+    return (version, tuple(internal), gauss)
 
 
 def test_restoring_with_other_seats_is_refused() -> None:

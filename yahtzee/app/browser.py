@@ -210,11 +210,17 @@ def waiting_seats(seats: BrowserSeats) -> tuple[int, ...]:
                         - set(seats.joined)))
 
 
+MAX_SECRET = 64
+"""The longest seat secret taken (a table makes them 24 characters long): a longer one acts
+for no seat, and is neither hashed nor remembered."""
+
+
 @functools.lru_cache(maxsize=4096)
 def hash_secret(secret: str) -> str:
     """Return the SHA-256 (hex) of a seat secret, as the game's file keeps it.
 
-    Remembered for the latest few thousand secrets: every request of a page
+    Remembered for the latest few thousand secrets (at most ``MAX_SECRET``
+    characters each, as ``seats_of`` takes them): every request of a page
     hashes its secret again, and a hash object costs more to make than the
     hashing of a few dozen bytes.
     """
@@ -224,7 +230,7 @@ def hash_secret(secret: str) -> str:
 def seats_of(seats: BrowserSeats | None, secret: str | None) -> frozenset[int]:
     """Return the seats (from 0) that ``secret`` acts for in a game of ``seats`` (none for a
     wrong or no secret, or a game not played in the browser)."""
-    if not secret or seats is None:
+    if not secret or seats is None or len(secret) > MAX_SECRET:
         return frozenset()
     digest = hash_secret(secret)
     found: set[int] = set()
@@ -957,24 +963,26 @@ class BrowserGames:
     def _make_room(self) -> None:
         """Let go of a finished game, else the game idle longest, when the tables are full.
 
-        On the data folder's files, a finished game whose filing failed is kept
-        until the sweep files it (``expire``): let go of, it would wait unfiled
-        for a page to ask again.
+        On the data folder's files, a finished game whose filing failed goes
+        last, only when no other game can: held, it is filed by the next sweep
+        (``expire``); let go of, it stays saved, and is held and filed again
+        once a page asks for it.
         """
         if len(self.live) < self.capacity:
             return
-        idle = [t for t in self.live.values()
-                if not t.computer_to_play() and not self._to_file_again(t)]
-        finished = [t for t in idle if t.is_over()]
-        pool = finished or idle
+        idle = [t for t in self.live.values() if not t.computer_to_play()]
+        filed = [t for t in idle if not self._to_file_again(t)]
+        finished = [t for t in filed if t.is_over()]
+        pool = finished or filed or idle
         if not pool:
             raise GameRequestError(Denial.FULL)
         oldest = min(pool, key=lambda t: t.touched)
+        unfiled = self._to_file_again(oldest)
         del self.live[oldest.game_id]
         oldest.release()
         save_id = oldest.saver.save_id
-        if not oldest.is_over() and save_id is not None:
-            self.known[oldest.game_id] = save_id
+        if (not oldest.is_over() or unfiled) and save_id is not None:
+            self.known[oldest.game_id] = save_id  # taken up again when asked for
 
     def _new(self, game_id: str, seats: BrowserSeats, variant: Variant,
              kinds: Sequence[PlayerKind], names: Sequence[str]) -> BrowserGame:

@@ -24,6 +24,7 @@ logged as a ``Decision``; ``record()`` returns the whole state as plain data.
 from __future__ import annotations
 
 import enum
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -235,37 +236,48 @@ class Progress:
     log: list[Decision] = field(default_factory=list)
 
 
+_CHANGES = itertools.count(1)
+"""Numbers for ``GameRandom.changes``: never the same twice in a process, copies included."""
+
+
 class GameRandom(random.Random):
-    """A game's dice generator: ``random.Random`` that counts what changes its state.
+    """A game's dice generator: ``random.Random`` that marks every change of its state.
 
     The same numbers as ``random.Random`` with the same seed or state.  The
-    count lets a game's record reuse the generator's state (624 numbers, and
+    mark lets a game's record reuse the generator's state (624 numbers, and
     a copy made each time it is asked for) while nothing was drawn since.
     """
 
     changes = 0
-    """How many times the state changed (draws, seeding, restoring): not the state itself."""
+    """A number that changes with the state (draws, seeding, restoring), taken from one count
+    of the whole process: equal numbers mean one unchanged generator."""
 
     def seed(self, a: int | float | str | bytes | bytearray | None = None,  # type: ignore[override]
              version: int = 2) -> None:  # (typeshed gives ``_random.Random``'s signature)
-        """Seed as ``random.Random.seed`` does, counted."""
-        self.changes += 1
+        """Seed as ``random.Random.seed`` does, marked."""
+        self.changes = next(_CHANGES)
         super().seed(a, version)
 
     def setstate(self, state: tuple[Any, ...]) -> None:
-        """Restore ``state`` as ``random.Random.setstate`` does, counted."""
-        self.changes += 1
+        """Restore ``state`` as ``random.Random.setstate`` does (a copy does too), marked."""
+        self.changes = next(_CHANGES)
         super().setstate(state)
 
     def random(self) -> float:
-        """Draw as ``random.Random.random`` does, counted."""
-        self.changes += 1
+        """Draw as ``random.Random.random`` does, marked."""
+        self.changes = next(_CHANGES)
         return super().random()
 
     def getrandbits(self, k: int, /) -> int:
-        """Draw ``k`` bits as ``random.Random.getrandbits`` does (every die), counted."""
-        self.changes += 1
+        """Draw ``k`` bits as ``random.Random.getrandbits`` does (every die), marked."""
+        self.changes = next(_CHANGES)
         return super().getrandbits(k)
+
+    def gauss(self, mu: float = 0.0, sigma: float = 1.0) -> float:
+        """Draw as ``random.Random.gauss`` does, marked: every other call draws nothing but
+        uses the number kept from the one before, which is part of the state."""
+        self.changes = next(_CHANGES)
+        return super().gauss(mu, sigma)
 
 
 class Engine:

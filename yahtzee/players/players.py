@@ -134,9 +134,9 @@ class ComputerPlayer(Player):
     def prepare(self) -> Strategy:
         """Load the strategy (building its tables the first time) and return it."""
         if self._strategy is None:
-            self._strategy = self._load_strategy()
-            self._kinds = (isinstance(self._strategy, Drawing),
-                           isinstance(self._strategy, Competitor))
+            strategy = self._load_strategy()
+            self._kinds = (isinstance(strategy, Drawing), isinstance(strategy, Competitor))
+            self._strategy = strategy  # last: a strategy seen is one whose kinds are known
         return self._strategy
 
     def move(self, view: TurnView, choosing: bool, *, whole_keeps: bool = False) -> Move:

@@ -37,8 +37,9 @@ _TURNS_REMEMBERED = 1024
 """Turns remembered, the last used kept: a server holds one or two turns in play per
 game (the player's, the coach's), so 1,024 keep about 500 games at once from working
 theirs out again; each is a few kilobytes to a few tens (60 MB at most in all)."""
-STATES_KEPT = 1024
-"""How many cards' solver states a strategy remembers (``state_of``): a few hundred games'."""
+_STATES_KEPT = 1024
+"""How many cards' solver states a strategy remembers at most (``state_of``): a few hundred
+games' cards, a few megabytes."""
 _CATEGORIES = tuple(CategoryValue)
 _T = TypeVar("_T")
 _CardT = TypeVar("_CardT")
@@ -197,17 +198,19 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
     def state_of(self, card: ScoreCard) -> tuple[int, int, int]:
         """Return the solver state (flag state, filled mask, capped upper total) of a card.
 
-        Remembered for the latest ``STATES_KEPT`` cards while each stays the same
-        (``ScoreCard.changes``): a decision, the coach and the win chances ask
-        about the same cards many times between two boxes.
+        Remembered while the card stays the same (``ScoreCard.changes``): a
+        decision, the coach and the win chances ask about the same cards many
+        times between two boxes.  Up to ``_STATES_KEPT`` cards are remembered,
+        then all are forgotten at once.
         """
+        changes = card.changes  # read first: a change meanwhile is then seen at the next call
         kept = self._states.get(id(card))
-        if kept is not None and kept[0] is card and kept[1] == card.changes:
+        if kept is not None and kept[0] is card and kept[1] == changes:
             return kept[2]
         state = self._state_now(card)
-        if len(self._states) >= STATES_KEPT:
+        if len(self._states) >= _STATES_KEPT:
             self._states.clear()
-        self._states[id(card)] = (card, card.changes, state)  # the card: its identity not reused
+        self._states[id(card)] = (card, changes, state)  # the card: its identity is not reused
         return state
 
     def _state_now(self, card: ScoreCard) -> tuple[int, int, int]:
