@@ -364,44 +364,24 @@ def against_the_computer(games: BrowserGames, coach: bool) -> tuple[BrowserGame,
     return made.table, made.secrets[0][0]
 
 
-def test_full_tables_keep_a_finished_game_whose_filing_failed_until_it_is_filed(
+def test_full_tables_let_go_of_a_finished_game_whose_filing_failed_last(
         data: Path, course: Solution, course_moments: Moments,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Room is made by letting go of another game, not of the one the sweep has yet to file."""
+    """Room is made from the other games first; an unfiled game goes only when none other can,
+    is taken up again when asked for, and each is filed by the sweep."""
     games = BrowserGames(Solvers(), Problems(), capacity=2)
-    unfiled, secret = against_the_computer(games, coach=False)
-    with monkeypatch.context() as busy:
-        busy.setattr(History, "record", failing_filing)
-        while not unfiled.is_over():
-            assert (unfiled.act(secret, scripted(unfiled)) if not unfiled.computer_to_play()
-                    else unfiled.computer_step())
-    assert not unfiled.saver.filed
+    first = unfiled_game(games, monkeypatch)
     idle, _ = against_the_computer(games, coach=False)
-    against_the_computer(games, coach=False)  # the tables are full: one is let go of
-    assert unfiled.game_id in games.live and idle.game_id not in games.live
+    second, secret = against_the_computer(games, coach=False)  # tables full: ``idle`` goes
+    assert set(games.live) == {first.game_id, second.game_id}
+    unfiled_game_of(second, secret, monkeypatch)
+    made, _ = against_the_computer(games, coach=False)  # none other: the oldest unfiled goes
+    assert set(games.live) == {second.game_id, made.game_id}
+    assert first.saver.save_id in SaveStore(problems=Problems()).saved_ids()  # kept, unfiled
+    assert games.get(first.game_id).is_over()  # a page asks for it: ``made`` goes
+    assert set(games.live) == {first.game_id, second.game_id}
     assert games.expire(fresh_for=3600, idle_for=3600) == []
-    assert [g.uid for g in History().games()] == [unfiled.game_id]  # filed by the sweep
-    games.close()
-
-
-def test_full_tables_let_go_of_an_unfiled_game_when_no_other_can_go(
-        data: Path, course: Solution, course_moments: Moments,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A history that cannot be written keeps games unfiled, not the tables closed to new ones."""
-    games = BrowserGames(Solvers(), Problems(), capacity=1)
-    unfiled, secret = against_the_computer(games, coach=False)
-    with monkeypatch.context() as busy:
-        busy.setattr(History, "record", failing_filing)
-        while not unfiled.is_over():
-            assert (unfiled.act(secret, scripted(unfiled)) if not unfiled.computer_to_play()
-                    else unfiled.computer_step())
-        made, _ = against_the_computer(games, coach=False)
-    assert list(games.live) == [made.game_id]
-    assert unfiled.saver.save_id in SaveStore(problems=Problems()).saved_ids()  # kept, unfiled
-    again = games.get(unfiled.game_id)  # a page asks for it: held again ...
-    assert again.is_over() and list(games.live) == [unfiled.game_id]
-    assert games.expire(fresh_for=3600, idle_for=3600) == []  # ... and filed by the sweep
-    assert [g.uid for g in History().games()] == [unfiled.game_id]
+    assert sorted(g.uid for g in History().games()) == sorted([first.game_id, second.game_id])
     games.close()
 
 
@@ -415,6 +395,30 @@ def test_a_secret_longer_than_any_table_makes_acts_for_no_seat(data: Path) -> No
     assert made.table.seats_of(secret + "=" * MAX_SECRET) == frozenset()
     assert hash_secret.cache_info().currsize == 0  # neither hashed nor remembered
     games.close()
+
+
+def play_out(table: BrowserGame, secret: str) -> None:
+    """Play ``table``'s game to its end: the person's moves as scripted, the computer's own."""
+    while not table.is_over():
+        assert (table.act(secret, scripted(table)) if not table.computer_to_play()
+                else table.computer_step())
+
+
+def unfiled_game(games: BrowserGames, monkeypatch: pytest.MonkeyPatch) -> BrowserGame:
+    """Return a new game of ``games`` played to its end while its history was locked."""
+    table, secret = against_the_computer(games, coach=False)
+    return unfiled_game_of(table, secret, monkeypatch)
+
+
+def unfiled_game_of(table: BrowserGame, secret: str,
+                    monkeypatch: pytest.MonkeyPatch) -> BrowserGame:
+    """Play ``table`` to its end (``secret``: its person's) while its history is locked: it
+    stays saved, unfiled."""
+    with monkeypatch.context() as busy:
+        busy.setattr(History, "record", failing_filing)
+        play_out(table, secret)
+    assert table.is_over() and not table.saver.filed
+    return table
 
 
 def failing_filing(history: History, *args: Any, **kwargs: Any) -> int:
@@ -572,9 +576,7 @@ def test_a_game_whose_filing_failed_is_filed_by_the_next_sweep(
         return record(history, *args, **kwargs)
 
     monkeypatch.setattr(History, "record", filing)
-    while not table.is_over():
-        assert (table.act(secret, scripted(table)) if not table.computer_to_play()
-                else table.computer_step())
+    play_out(table, secret)
     save_id = table.saver.save_id
     assert save_id is not None and not table.saver.filed and busy == []
     assert History().games() == []  # not filed: its save is kept
