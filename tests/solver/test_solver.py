@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import weakref
 from collections import Counter
 from itertools import product
 
@@ -230,6 +231,9 @@ def test_a_card_s_remembered_state_follows_every_change_of_the_card(official: So
     assert (mask, upper) == (1 << 11 | 1 << 3, 20)
     twin = ScoreCard.restore(OFFICIAL, card.scores(), card.get_yahtzee_bonus())
     assert strategy.state_of(twin) == (flag, mask, upper)  # a new card: worked out afresh
+    gone = weakref.ref(twin)
+    del twin
+    assert gone() is None  # remembering a card's state does not keep the card alive
 
 
 @pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)

@@ -12,6 +12,7 @@ lower box number.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from collections.abc import Hashable
 from functools import lru_cache
@@ -39,7 +40,7 @@ game (the player's, the coach's), so 1,024 keep about 500 games at once from wor
 theirs out again; each is a few kilobytes to a few tens (60 MB at most in all)."""
 _STATES_KEPT = 1024
 """How many cards' solver states a strategy remembers at most (``state_of``): a few hundred
-games' cards, a few megabytes."""
+games' cards, about 0.2 MB."""
 _CATEGORIES = tuple(CategoryValue)
 _T = TypeVar("_T")
 _CardT = TypeVar("_CardT")
@@ -192,8 +193,9 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         self._base: list[list[int]] = model.base.tolist()
         self._special_rolls = frozenset(
             () if model.special is None else model.special.rolls.tolist())
-        self._states: dict[int, tuple[ScoreCard, int, tuple[int, int, int]]] = {}
-        """``state_of``'s latest answers by the card's identity, with the card and its changes."""
+        self._states: dict[int, tuple[weakref.ref[ScoreCard], int, tuple[int, int, int]]] = {}
+        """``state_of``'s latest answers by the card's identity, with the card (weakly) and its
+        changes."""
 
     def state_of(self, card: ScoreCard) -> tuple[int, int, int]:
         """Return the solver state (flag state, filled mask, capped upper total) of a card.
@@ -205,12 +207,14 @@ class _TableStrategy(TurnStrategy[ScoreCard, CategoryValue]):
         """
         changes = card.changes  # read first: a change meanwhile is then seen at the next call
         kept = self._states.get(id(card))
-        if kept is not None and kept[0] is card and kept[1] == changes:
+        if kept is not None and kept[0]() is card and kept[1] == changes:
             return kept[2]
         state = self._state_now(card)
         if len(self._states) >= _STATES_KEPT:
             self._states.clear()
-        self._states[id(card)] = (card, changes, state)  # the card: its identity is not reused
+        # a weak reference: the card is not kept alive, and another card given its identity
+        # later finds it dead
+        self._states[id(card)] = (weakref.ref(card), changes, state)
         return state
 
     def _state_now(self, card: ScoreCard) -> tuple[int, int, int]:
