@@ -31,7 +31,8 @@ from yahtzee.solver import accel
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.dynamic import (States, TurnValues, level_states, single_turn_values, solve,
                                     state_index, table_specials, turn_values)
-from yahtzee.solver.keeps import NUM_ROLLS, IntArray
+from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, IntArray, best_sub_keep,
+                                  expected_over_keeps)
 from yahtzee.solver.model import ScoringModel, yahtzee_model
 from yahtzee.solver.moments import Moments, raw_shape, solve_moments, turn_moments, turn_shape
 from yahtzee.solver.play_to_win import PlayToWinStrategy, TurnEnds
@@ -398,3 +399,50 @@ def test_poker_dice_moments_with_the_shape_are_numpys(monkeypatch: pytest.Monkey
     assert np.allclose(fast.shape.fourth, central4 - 3 * (second - mean * mean) ** 2,
                        rtol=1e-6, atol=1e-9 * np.abs(fourth).max())
     assert float(fast.shape.fourth[0, 0, 0]) != 0.0
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_the_play_to_win_turn_s_keeps_are_numpys_to_the_last_bit(
+        rules: Rules, official: Solution, course: Solution, official_moments: Moments,
+        course_moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The computer that plays to win plans each turn from chances at its leaves; the
+    # kernel's turn_keeps carries them back to the keeps with numpy's very numbers, so
+    # that its keeps are the same with the kernel or without it, ties included.
+    if accel._TURN_KEEPS is None:
+        _needs_the_turn_ends(official)  # the same rule: skipped or an error
+        pytest.skip("the compiled kernel predates turn_keeps (build it again)")
+    solution = _solution(rules, official, course)
+    winner = PlayToWinStrategy(OptimalStrategy(rules, solution),
+                               official_moments if rules is OFFICIAL else course_moments)
+    cards = _cards(rules, 24, seed=4)
+    situations = [(winner.base.state_key(card), float(card.score()),
+                   ((float(other.score()), winner.index_of(other)),), n % 2 == 0)
+                  for n, (card, other) in enumerate(zip(cards, reversed(cards)))]
+    fast = [winner._solve_turn(*situation) for situation in situations]
+    monkeypatch.setattr(accel, "_TURN_KEEPS", None)
+    slow = [winner._solve_turn(*situation) for situation in situations]
+    for kernels, numpys in zip(fast, slow, strict=True):
+        assert np.array_equal(kernels.leaf, numpys.leaf)
+        assert np.array_equal(kernels.keep1, numpys.keep1)
+        assert np.array_equal(kernels.keep2, numpys.keep2)
+        assert kernels.keep2.shape == (462, 1) and np.isfinite(kernels.keep2).all()
+
+
+@pytest.mark.parametrize("width", [None, 1, 2, 9])
+def test_the_kernel_s_turn_keeps_are_numpys_for_any_width_and_refuse_what_does_not_fit(
+        width: int | None) -> None:
+    if accel._TURN_KEEPS is None:
+        pytest.skip("the compiled kernel predates turn_keeps (build it again)")
+    rng = np.random.default_rng(width or 0)
+    leaf = rng.random((NUM_ROLLS,) if width is None else (NUM_ROLLS, width)) * 50
+    leaf[rng.random(leaf.shape) < 0.1] = -np.inf  # boxes no roll may take
+    got = accel.turn_keeps(leaf)
+    assert got is not None
+    keep1 = expected_over_keeps(leaf)
+    assert np.array_equal(got[0], keep1)
+    assert np.array_equal(got[1], expected_over_keeps(best_sub_keep(keep1)[ROLL_START:]))
+    out = np.empty((462,) + leaf.shape[1:])
+    with pytest.raises(ValueError, match="do not fit"):
+        accel._TURN_KEEPS(leaf[:-1], out, out.copy())
+    with pytest.raises(ValueError, match="do not fit"):
+        accel._TURN_KEEPS(leaf, out[:-1], out.copy())

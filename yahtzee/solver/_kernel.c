@@ -1695,6 +1695,62 @@ turn_ends(PyObject *self, PyObject *args)
     return release_views(views, got, ok);
 }
 
+/*
+ * turn_keeps(leaf, keep1, keep2): the keeps of a turn whose final rolls are worth `leaf`
+ * (252, width), `width` numbers a row side by side; keep1 and keep2 (462, width) are
+ * written.  `keep1` is each keep's mean of `leaf` over the missing dice (one roll left),
+ * `keep2` each keep's mean, over the missing dice, of the best of the sub-keeps in `keep1`
+ * of the roll thrown (two rolls left); the rolls' own rows are `leaf` and those bests.
+ * The numbers of keeps.expected_over_keeps and keeps.best_sub_keep, summed in the same
+ * order; play_to_win.turn_worth's keeps, whatever the leaves are worth.
+ */
+static PyObject *
+turn_keeps(PyObject *self, PyObject *args)
+{
+    PyObject *objs[3];
+    Py_buffer views[3];
+    static const Py_ssize_t sizes[3] = {8, 8, 8};
+    static const int writable[3] = {0, 1, 1};
+    (void)self;
+    if (!keeps_ready) {
+        PyErr_SetString(PyExc_RuntimeError, "set_keeps() must be called first");
+        return NULL;
+    }
+    if (!PyArg_ParseTuple(args, "OOO", &objs[0], &objs[1], &objs[2])) {
+        return NULL;
+    }
+    int got = get_buffers(objs, views, 3, sizes, "turn_keeps", writable);
+    int ok = got == 3;
+    Py_ssize_t width = ok ? items(&views[0]) / NUM_ROLLS : 0;
+    if (ok && (width < 1 || width > INT32_MAX / NUM_KEEPS
+               || items(&views[0]) != NUM_ROLLS * width
+               || items(&views[1]) != NUM_KEEPS * width || items(&views[2]) != NUM_KEEPS * width)) {
+        PyErr_SetString(PyExc_ValueError, "turn_keeps: arrays that do not fit");
+        ok = 0;
+    }
+    if (ok) {
+        const double *leaf = views[0].buf;
+        double *one = views[1].buf, *two = views[2].buf;
+        const int W = (int)width;
+        Py_BEGIN_ALLOW_THREADS
+        memcpy(one + (Py_ssize_t)ROLL_START * W, leaf, sizeof(double) * NUM_ROLLS * W);
+        keep_means(one, W);
+        /* each keep's best sub-keep of `one`, into `two`, level by level upwards: a
+           keep's parents (one die fewer) come before it */
+        memcpy(two, one, sizeof(double) * W);
+        for (int k = 1; k < NUM_KEEPS; k++) {
+            double *best = two + (Py_ssize_t)k * W;
+            row_max(best, one + (Py_ssize_t)k * W, two + (Py_ssize_t)parents[k][0] * W, W);
+            for (int j = 1; j < parent_count[k]; j++) {
+                row_max(best, best, two + (Py_ssize_t)parents[k][j] * W, W);
+            }
+        }
+        keep_means(two, W);
+        Py_END_ALLOW_THREADS
+    }
+    return release_views(views, got, ok);
+}
+
 static PyMethodDef Plan_methods[] = {
     {"start", (PyCFunction)Plan_start, METH_VARARGS,
      "start(values, flags, masks, uppers, out): each state's expected points to come."},
@@ -1739,6 +1795,8 @@ static PyMethodDef module_methods[] = {
      "best_keeps(table, leaf, where, rolls, out): each game's best keep position."},
     {"turn_ends", turn_ends, METH_VARARGS,
      "turn_ends(keep1, leaf, one, two): a turn's ends carried back to its keeps."},
+    {"turn_keeps", turn_keeps, METH_VARARGS,
+     "turn_keeps(leaf, keep1, keep2): a turn's keeps, one and two rolls left, from its leaves."},
     {NULL, NULL, 0, NULL},
 };
 

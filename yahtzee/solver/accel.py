@@ -77,6 +77,9 @@ _BEST_KEEPS: Callable[[FloatArray, FloatArray, IntArray, IntArray, IntArray], No
 _TURN_ENDS: Callable[[FloatArray, FloatArray, FloatArray, FloatArray], None] | None = (
     None if _KERNEL is None else getattr(_KERNEL, "turn_ends", None))
 """The kernel's ``turn_ends`` (None without the kernel, or with one built before it)."""
+_TURN_KEEPS: Callable[[FloatArray, FloatArray, FloatArray], None] | None = (
+    None if _KERNEL is None else getattr(_KERNEL, "turn_keeps", None))
+"""The kernel's ``turn_keeps`` (None without the kernel, or with one built before it)."""
 
 _PLANS: dict[int, _kernel.Plan] = {}
 
@@ -300,6 +303,26 @@ def turn_ends(keep1: FloatArray, leaf: FloatArray) -> tuple[FloatArray, FloatArr
     one = np.empty((NUM_KEEPS, leaf.shape[1]))
     two = np.empty((NUM_KEEPS, leaf.shape[1]))
     _TURN_ENDS(np.ascontiguousarray(keep1, dtype=np.float64), leaf, one, two)
+    return one, two
+
+
+def turn_keeps(leaf: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+    """Return a turn's keep tables with one and with two rolls left from its leaves; None
+    without the kernel.
+
+    ``leaf`` (252, W) holds what scoring each final roll is worth, W numbers
+    a roll (any worth: chances to win, say); the result is each (462, W),
+    the numbers of ``expected_over_keeps(leaf)`` and of
+    ``expected_over_keeps(best_sub_keep(keep1)[ROLL_START:])``, in numpy's
+    order of operations (the same numbers but for a few last bits).
+    """
+    if PLAN is None or _TURN_KEEPS is None:
+        return None
+    leaf = np.ascontiguousarray(leaf, dtype=np.float64)
+    width = leaf.shape[1:]
+    one = np.empty((NUM_KEEPS,) + width)
+    two = np.empty((NUM_KEEPS,) + width)
+    _TURN_KEEPS(leaf, one, two)
     return one, two
 
 

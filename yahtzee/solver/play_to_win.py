@@ -289,9 +289,11 @@ def turn_worth(model: ScoringModel, states: States, worth: LeafWorth) -> TurnVal
     The same layers as ``dynamic.turn_values``, with ``worth`` at the leaves.
     """
     leaf, choice = leaf_worth(model, states, worth)
-    keep1 = expected_over_keeps(leaf)
-    keep2 = expected_over_keeps(best_sub_keep(keep1)[ROLL_START:])
-    return TurnValues(leaf, keep1, keep2, choice)
+    keeps = accel.turn_keeps(leaf)
+    if keeps is None:  # numpy's own, the same numbers
+        keep1 = expected_over_keeps(leaf)
+        keeps = keep1, expected_over_keeps(best_sub_keep(keep1)[ROLL_START:])
+    return TurnValues(leaf, keeps[0], keeps[1], choice)
 
 
 class TurnEnds:
