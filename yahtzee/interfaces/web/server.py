@@ -809,9 +809,16 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
     return 0
 
 
-YOUNG_OBJECTS = 50_000
+YOUNG_OBJECTS = 20_000
 """How many container objects (made, less those freed) a server makes between two of the
-garbage collector's passes over its youngest ones (CPython's default: 700)."""
+garbage collector's passes over its youngest ones (CPython's default: 700).
+
+A pass holds every request while it runs, and a server's young objects
+mostly live on (a game's moves, views and saves, spread over a large
+heap): about a millisecond per thousand of them.  At 50,000 the passes
+took 23 to 78 ms each and the p99 answer at the benchmark's pace was 84 to
+142 ms; at 20,000, 5 to 54 ms and 68 to 96 ms, for the same processor
+time per move to within the runs' spread (docs/scaling.md)."""
 
 
 def collect_less_often() -> None:
