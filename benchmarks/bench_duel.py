@@ -11,7 +11,8 @@ rate with its 99% interval, the games per second and the calibration of
 the win chances.  Part two plays ``--decision-games`` seeded games of the
 play-to-win computer against the expected-score one through the
 strategies a console game uses, and times every decision of the
-play-to-win side (the first of a turn included: it plans the whole turn).
+play-to-win side (the first of a turn included: it plans the whole turn),
+and the first decisions of its turns on their own (``turn_plan_median_ms``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,9 @@ Z_99 = 2.5758
 """Standard errors either side of a rate in its 99% interval."""
 
 
-def decision_times(rules_name: str, games: int, seed: int) -> list[float]:
-    """Return the seconds of every decision of the play-to-win side in seeded games."""
+def decision_times(rules_name: str, games: int, seed: int) -> tuple[list[float], list[float]]:
+    """Return the seconds of every decision of the play-to-win side in seeded games, and of
+    the first of each of its turns (where it plans the whole turn) on their own."""
     from yahtzee.app.session import Solvers
     from yahtzee.domain.dice import Dice
     from yahtzee.domain.games import get_variant
@@ -50,6 +52,7 @@ def decision_times(rules_name: str, games: int, seed: int) -> list[float]:
     steady = get_strategy(EXPECTED.strategy, variant, setup.solutions())
     rng = random.Random(seed)
     times: list[float] = []
+    plans: list[float] = []
     for game in range(games):
         cards = [ScoreCard(get_rules(rules_name)), ScoreCard(get_rules(rules_name))]
         order = [0, 1] if game % 2 == 0 else [1, 0]
@@ -64,6 +67,8 @@ def decision_times(rules_name: str, games: int, seed: int) -> list[float]:
                     keep = chooser.keep(card, dice, rolls_left)
                     if timed:
                         times.append(time.perf_counter() - started)
+                        if rolls_left == 2:
+                            plans.append(times[-1])
                     if keep is None:
                         break
                     dice = list(keep) + [rng.randint(1, 6) for _ in range(5 - len(keep))]
@@ -72,7 +77,7 @@ def decision_times(rules_name: str, games: int, seed: int) -> list[float]:
                 if timed:
                     times.append(time.perf_counter() - started)
                 card.choose_number(box.number, Dice.of(dice))
-    return times
+    return times, plans
 
 
 def main() -> int:
@@ -100,7 +105,7 @@ def main() -> int:
     seconds = time.perf_counter() - started
     rate = float(tally.wins[0]) / tally.games
     margin = Z_99 * (rate * (1 - rate) / tally.games) ** 0.5
-    times = decision_times(args.rules, args.decision_games, args.seed)
+    times, plans = decision_times(args.rules, args.decision_games, args.seed)
     report = {
         "rules": rules, "games": tally.games, "seed": args.seed,
         "win_rate": round(rate, 5), "interval_99": [round(rate - margin, 5),
@@ -111,6 +116,7 @@ def main() -> int:
         "decision_median_ms": round(1000 * statistics.median(times), 3),
         "decision_p90_ms": round(1000 * statistics.quantiles(times, n=10)[-1], 3),
         "decision_max_ms": round(1000 * max(times), 3),
+        "turn_plan_median_ms": round(1000 * statistics.median(plans), 3),
         "calibration": [{"predicted": round(b.predicted, 4), "observed": round(b.observed, 4),
                          "count": b.count} for b in tally.calibration()]}
     if args.json:
@@ -123,7 +129,8 @@ def main() -> int:
           f"{seconds:.1f} s, {tally.games / seconds:.0f} games/s")
     print(f"decisions of play to win ({len(times)}): median "
           f"{report['decision_median_ms']} ms, 90th percentile {report['decision_p90_ms']} ms, "
-          f"longest {report['decision_max_ms']} ms")
+          f"longest {report['decision_max_ms']} ms; a turn's plan (its first decision): "
+          f"median {report['turn_plan_median_ms']} ms")
     print("  predicted  observed    count")
     for b in tally.calibration():
         print(f"  {b.predicted:9.3f}  {b.observed:8.3f}  {b.count:7d}")
