@@ -7,8 +7,11 @@ seed, so every roll the engine reports is known in advance.
 from __future__ import annotations
 
 import copy
+import gc
 import random
-from dataclasses import dataclass
+import sys
+from array import array
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -22,7 +25,8 @@ from yahtzee.engine.engine import (Engine, FirstRoll, GameOver, GameRandom, Outc
                                    Refusal, Rolled, Scored, ScoringStarted, Toggled,
                                    TurnOver)
 from yahtzee.engine.moves import Move, Notation, parse_box, parse_die_command
-from yahtzee.engine.records import Decision, TurnSummary, turn_summaries
+from yahtzee.engine.records import (Decision, RngState, TurnSummary, getstate_of, rng_state,
+                                    turn_summaries)
 
 VARIANT = yahtzee_variant(COURSE)
 
@@ -385,13 +389,33 @@ def test_a_record_reuses_the_generator_s_state_until_a_die_is_drawn() -> None:
     plain = random.Random()  # a generator given by the caller is read every time
     other = Engine(VARIANT, seats(1), rng=plain)
     assert other.record().rng is not other.record().rng
-    assert other.record().rng == plain.getstate()
+    assert other.record().rng == state_of(plain)
 
 
-def state_of(rng: random.Random) -> tuple[object, ...]:
+def state_of(rng: random.Random) -> RngState:
     """Return a generator's state as a record holds it."""
-    version, internal, gauss = rng.getstate()
-    return (version, tuple(internal), gauss)
+    return rng_state(rng.getstate())
+
+
+def test_a_record_holds_its_generator_s_numbers_compactly_and_restores_them_exactly() -> None:
+    engine = Engine(VARIANT, seats(2), seed=11)
+    submit(engine, "roll")
+    record = engine.record()
+    version, numbers, gauss = record.rng
+    assert isinstance(numbers, array) and len(numbers) == 625 and numbers.itemsize >= 4
+    assert getstate_of(record.rng) == engine.rng.getstate()  # as ``setstate`` takes it
+    given = replace(record, rng=engine.rng.getstate())  # a record made with a plain tuple ...
+    assert isinstance(given.rng[1], array) and given == record  # ... holds it the same way
+    # no number an object of its own for the garbage collector to pass over (a tuple: 625)
+    assert not any(isinstance(item, int) for item in gc.get_referents(numbers))
+    as_tuple = engine.rng.getstate()[1]
+    assert sys.getsizeof(numbers) * 5 < sys.getsizeof(as_tuple) + sum(map(sys.getsizeof,
+                                                                          as_tuple))
+    restored = Engine.restore(record, VARIANT, [
+        Seat(s.name, VARIANT.restore_card(*VARIANT.card_contents(s.card))) for s in engine.seats])
+    for command in ("roll", "12", "roll"):  # the last re-roll, a box, the next turn's roll
+        assert submit(restored, command) == submit(engine, command)
+    assert restored.rng.getstate() == engine.rng.getstate()
 
 
 def test_restoring_with_other_seats_is_refused() -> None:

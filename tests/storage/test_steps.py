@@ -15,7 +15,7 @@ import pytest
 from tests.helpers import Problems, play_through, script_for, variant_of
 from yahtzee.app.session import Autosave
 from yahtzee.engine.engine import Engine
-from yahtzee.engine.records import GameRecord
+from yahtzee.engine.records import GameRecord, rng_state
 from yahtzee.storage import atomic, saves
 from yahtzee.storage.problems import Damage, DamagedFileError, StoredFile
 from yahtzee.storage.saves import SaveFile, SaveStore
@@ -76,7 +76,7 @@ def test_every_write_reads_back_as_the_game_stood(tmp_path: Path) -> None:
 def test_the_generator_drawn_anew_is_written_whole(tmp_path: Path) -> None:
     """A roll that refills the generator's table carries the table, and reads back exactly."""
     store, _, save = _played(tmp_path, 10)
-    state = random.Random(3).getstate()
+    state = rng_state(random.Random(3).getstate())
     assert state[1][:-1] != save.snapshot.rng[1][:-1]
     newer = replace(save, snapshot=replace(save.snapshot, rng=state))
     store.write(newer)

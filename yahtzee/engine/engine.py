@@ -34,7 +34,7 @@ from yahtzee.domain.card import Card, JokerBar, MenuItem, Variant
 from yahtzee.domain.dice import DiceRoll
 from yahtzee.engine.moves import Move, MoveKind, saved_flags
 from yahtzee.engine.records import (REROLLS, Decision, GameRecord, PlayerRecord, RngState,
-                                    TurnRecord, leaders, scoring_dice)
+                                    TurnRecord, getstate_of, leaders, rng_state, scoring_dice)
 
 MAX_PLAYERS = 6
 """The most seats a game has."""
@@ -331,7 +331,7 @@ class Engine:
         if [(s.name, s.kind_name) for s in seats] != [(p.name, p.kind) for p in record.players]:
             raise ValueError("the seats do not match the saved players")
         rng = GameRandom()
-        rng.setstate(record.rng)
+        rng.setstate(getstate_of(record.rng))
         engine = cls.__new__(cls)
         engine._seat_players(variant, seats, observers, rng)
         turn = None
@@ -569,9 +569,8 @@ class Engine:
 
     def _rng_now(self) -> RngState:
         """Return the generator's state: the one last recorded if a ``GameRandom`` drew nothing
-        since (the same tuple, which a save's step compares by identity first)."""
+        since (the same object, which a save's step compares by identity first)."""
         changes = self.rng.changes if isinstance(self.rng, GameRandom) else -1
         if self._rng_state is None or changes < 0 or self._rng_state[0] != changes:
-            version, internal, gauss = self.rng.getstate()
-            self._rng_state = (changes, (version, tuple(internal), gauss))
+            self._rng_state = (changes, rng_state(self.rng.getstate()))
         return self._rng_state[1]

@@ -24,7 +24,7 @@ from yahtzee.domain.die import Die
 from yahtzee.domain.games import UnknownGameError, get_variant
 from yahtzee.engine.engine import MAX_PLAYERS
 from yahtzee.engine.records import (REROLLS, Decision, GameRecord, PlayerRecord, RngState,
-                                    TurnRecord)
+                                    TurnRecord, rng_state)
 from yahtzee.players.kinds import KINDS
 from yahtzee.storage.fields import (FieldError, flag, listed, mapping, number, one_of,
                                     optional, text, whole)
@@ -243,11 +243,11 @@ def _turn(data: object, name: str) -> TurnRecord:
 def _rng(data: object) -> RngState:
     """Return a generator state, checked by loading it into a scratch generator."""
     fields = mapping(data, "the generator state")
-    result: RngState = (whole(fields.get("version"), "the generator's version"),
-                        tuple(listed(fields.get("state"), "the generator's state", whole)),
-                        optional(fields.get("gauss"), "the generator's gauss", number))
+    state = (whole(fields.get("version"), "the generator's version"),
+             tuple(listed(fields.get("state"), "the generator's state", whole)),
+             optional(fields.get("gauss"), "the generator's gauss", number))
     try:
-        random.Random().setstate(result)
+        random.Random().setstate(state)
+        return rng_state(state)
     except (ValueError, TypeError, OverflowError):
         raise SnapshotError("bad generator state") from None
-    return result
