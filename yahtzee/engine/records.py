@@ -15,6 +15,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
@@ -25,13 +26,18 @@ REROLLS = 2
 ROLLS = 1 + REROLLS
 """Rolls in a turn: the first, then at most ``REROLLS`` re-rolls."""
 
-RngState = tuple[int, "array[int]", float | None]
+if TYPE_CHECKING:
+    RngState = tuple[int, array[int], float | None]
+else:  # ``array[int]`` is written only from Python 3.12 on
+    RngState = tuple[int, array, float | None]
 """The state of a ``random.Random`` as ``getstate()`` gives it, its 625 numbers in an array.
 
 Held so (``rng_state``), a game's generator takes 2.5 kB rather than the
-25 kB of 625 numbers each an object of its own, and the garbage collector
-has nothing in it to pass over.  ``getstate_of`` gives it back as
-``setstate`` takes it.
+25 kB of 625 numbers each an object of its own (and the garbage collector's
+first pass after a roll has 625 fewer of them to look at).  ``getstate_of``
+gives it back as ``setstate`` takes it.  The array is never changed: one
+state is shared by every record made until the next roll, and a save's
+step (``storage.steps``) takes the same object for the same state.
 """
 
 _WORD = "I" if array("I").itemsize >= 4 else "L"
@@ -121,7 +127,8 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         """Hold the generator's numbers in an array, however they were given (a tuple, say)."""
-        if not isinstance(self.rng[1], array):
+        numbers = self.rng[1]
+        if not isinstance(numbers, array) or numbers.typecode != _WORD:
             object.__setattr__(self, "rng", rng_state(self.rng))
 
 

@@ -1702,7 +1702,8 @@ turn_ends(PyObject *self, PyObject *args)
  * `keep2` each keep's mean, over the missing dice, of the best of the sub-keeps in `keep1`
  * of the roll thrown (two rolls left); the rolls' own rows are `leaf` and those bests.
  * The numbers of keeps.expected_over_keeps and keeps.best_sub_keep, summed in the same
- * order; play_to_win.turn_worth's keeps, whatever the leaves are worth.
+ * order, for leaves that are finite or -inf (a NaN is not carried as np.maximum carries
+ * it): play_to_win.turn_worth's keeps.
  */
 static PyObject *
 turn_keeps(PyObject *self, PyObject *args)

@@ -311,10 +311,11 @@ def turn_keeps(leaf: FloatArray) -> tuple[FloatArray, FloatArray] | None:
     without the kernel.
 
     ``leaf`` (252, W) holds what scoring each final roll is worth, W numbers
-    a roll (any worth: chances to win, say); the result is each (462, W),
-    the numbers of ``expected_over_keeps(leaf)`` and of
-    ``expected_over_keeps(best_sub_keep(keep1)[ROLL_START:])``, in numpy's
-    order of operations (the same numbers but for a few last bits).
+    a roll (chances to win, say: finite, or ``-inf`` for a roll no box may
+    take; a NaN is not carried as numpy carries it); the result is each
+    (462, W), numpy's very numbers of ``expected_over_keeps(leaf)`` and of
+    ``expected_over_keeps(best_sub_keep(keep1)[ROLL_START:])``, summed in
+    the same order.
     """
     if PLAN is None or _TURN_KEEPS is None:
         return None

@@ -817,7 +817,7 @@ A pass holds every request while it runs, and a server's young objects
 mostly live on (a game's moves, views and saves, spread over a large
 heap): about a millisecond per thousand of them.  At 50,000 the passes
 took 23 to 78 ms each and the p99 answer at the benchmark's pace was 84 to
-142 ms; at 20,000, 5 to 54 ms and 68 to 96 ms, for the same processor
+142 ms; at 20,000, 5 to 54 ms and 76 to 96 ms, for the same processor
 time per move to within the runs' spread (docs/scaling.md)."""
 
 
