@@ -683,15 +683,17 @@ keep_means(double *table, const int W)
     }
 }
 
-/* `best` (one number a keep): each keep's best value among its sub-keeps in `table`. */
+/* `best` (`W` numbers a keep): each keep's best value among its sub-keeps in `table`,
+   level by level upwards (a keep's parents, one die fewer, come before it). */
 static void
-best_sub_keeps(const double *table, double *best)
+best_sub_keeps(const double *table, double *best, const int W)
 {
-    best[0] = table[0];
+    memcpy(best, table, sizeof(double) * W);
     for (int k = 1; k < NUM_KEEPS; k++) {
-        row_max(best + k, table + k, best + parents[k][0], 1);
+        double *to = best + (Py_ssize_t)k * W;
+        row_max(to, table + (Py_ssize_t)k * W, best + (Py_ssize_t)parents[k][0] * W, W);
         for (int j = 1; j < parent_count[k]; j++) {
-            row_max(best + k, best + k, best + parents[k][j], 1);
+            row_max(to, to, best + (Py_ssize_t)parents[k][j] * W, W);
         }
     }
 }
@@ -847,7 +849,7 @@ moments_single(const Plan *pl, const double *values, const double *const tables[
     /* one roll left: the keeps' means, and the keep taken from each roll */
     keep_means(keep, 1);
     carried_means(q1, mode);
-    best_sub_keeps(keep, second);
+    best_sub_keeps(keep, second, 1);
     for (int r = 0; r < NUM_ROLLS; r++) {
         const double *from = q1 + sub_keeps[r][chosen_keep(keep, second[ROLL_START + r], r)] * W;
         memcpy(q2 + (ROLL_START + r) * W, from, sizeof(double) * (size_t)W);
@@ -855,7 +857,7 @@ moments_single(const Plan *pl, const double *values, const double *const tables[
     /* two rolls left: the same from the best keeps' numbers */
     keep_means(second, 1);
     carried_means(q2, mode);
-    best_sub_keeps(second, keep);
+    best_sub_keeps(second, keep, 1);
     double total[MAX_CARRIED] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     for (int r = 0; r < NUM_ROLLS; r++) {
         const double *from = q2 + sub_keeps[r][chosen_keep(second, keep[ROLL_START + r], r)] * W;
@@ -1736,16 +1738,7 @@ turn_keeps(PyObject *self, PyObject *args)
         Py_BEGIN_ALLOW_THREADS
         memcpy(one + (Py_ssize_t)ROLL_START * W, leaf, sizeof(double) * NUM_ROLLS * W);
         keep_means(one, W);
-        /* each keep's best sub-keep of `one`, into `two`, level by level upwards: a
-           keep's parents (one die fewer) come before it */
-        memcpy(two, one, sizeof(double) * W);
-        for (int k = 1; k < NUM_KEEPS; k++) {
-            double *best = two + (Py_ssize_t)k * W;
-            row_max(best, one + (Py_ssize_t)k * W, two + (Py_ssize_t)parents[k][0] * W, W);
-            for (int j = 1; j < parent_count[k]; j++) {
-                row_max(best, best, two + (Py_ssize_t)parents[k][j] * W, W);
-            }
-        }
+        best_sub_keeps(one, two, W);  /* the rolls' rows of `two`: each roll's best keep */
         keep_means(two, W);
         Py_END_ALLOW_THREADS
     }
