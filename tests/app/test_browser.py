@@ -7,12 +7,14 @@ against an independent generator with the game's seed.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any
 from pathlib import Path
@@ -494,6 +496,36 @@ def scripted(table: BrowserGame) -> Move:
     """Return a person's move: score at once, in the first box offered."""
     prompt = table.live.prompt()
     return Move.score() if prompt.phase is Phase.ROLLING else Move.box(prompt.menu[0].number)
+
+
+def test_a_game_played_to_its_end_and_let_go_of_leaves_no_garbage_in_cycles(
+        data: Path, course: Solution, course_moments: Moments) -> None:
+    """A server turns the collector's own passes off (``server.collect_rarely``): reference
+    counts must free every object a game made, the coach's, the computer's and its views.
+    (The solvers, shared by every game, live as long as the server.)"""
+    solvers = Solvers()
+    games = BrowserGames(solvers, Problems())
+    gc.collect()
+    gc.disable()
+    try:
+        table, secret = against_the_computer(games, coach=True)
+        play_out(table, secret)
+        assert table.view().analyses  # the coach's look back at the game was made too
+        finished = weakref.ref(table)
+        del table
+        games.close()
+        del games
+        assert finished() is None  # freed by its reference counts alone
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        ours = [type(o).__qualname__ for o in gc.garbage
+                if type(o).__module__.startswith("yahtzee")]
+        assert ours == []
+        assert solvers.tables_ready(get_variant("yahtzee", "course"))
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
 
 
 def test_moves_are_made_at_once_only_when_nothing_in_them_can_wait(

@@ -9,6 +9,7 @@ answer and changes nothing; a game comes back after the server restarts.
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import json
 import re
@@ -90,6 +91,39 @@ def wait_turn(client: TestClient, game: str, secret: str) -> dict[str, Any]:
 def move(client: TestClient, game: str, secret: str, **body: Any) -> Any:
     """Send a move; return the answer."""
     return client.post(f"/api/games/{game}/moves", json=body, headers={"X-Seat-Secret": secret})
+
+
+def test_requests_good_and_bad_leave_no_garbage_of_the_table_in_cycles(
+        data: Path, course: Solution, course_moments: Moments) -> None:
+    """A server turns the collector's own passes off (``server.collect_rarely``): a game played
+    through the API, refused moves and bad requests among its own, must be freed by
+    reference counts alone."""
+    gc.collect()
+    gc.disable()
+    try:
+        with TestClient(make_app(delay=0)) as client:
+            game, (secret,) = new_game(client, seed=8)
+            state = wait_turn(client, game, secret)
+            while state["turn"] is not None:
+                assert move(client, game, secret, action="box", box=1).status_code == 409
+                assert move(client, game, "not-a-seat", action="roll").status_code == 403
+                assert client.post(f"/api/games/{game}/moves", content=b"{roll", headers={
+                    "X-Seat-Secret": secret, "Content-Type": "application/json"}).status_code == 400
+                assert client.get("/api/games/nothing-here").status_code == 404
+                assert move(client, game, secret, action="score").status_code == 200
+                answer = move(client, game, secret, action="box", box=best_box(
+                    client.get(f"/api/games/{game}", headers={"X-Seat-Secret": secret}).json()))
+                assert answer.status_code == 200, answer.text
+                state = wait_turn(client, game, secret)
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        ours = [type(o).__qualname__ for o in gc.garbage
+                if type(o).__module__.startswith("yahtzee")]
+        assert ours == []
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
 
 
 def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console(

@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 import warnings
+import weakref
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -32,8 +33,8 @@ from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.engine.moves import Move  # noqa: E402
 from yahtzee.interfaces.web.connections import server_config  # noqa: E402
 from yahtzee.interfaces.web.limits import DAY, Limits, Throttle  # noqa: E402
-from yahtzee.interfaces.web.server import (YOUNG_OBJECTS, BadRequest, WebTable, bind,  # noqa: E402
-                                           collect_less_often, make_app)
+from yahtzee.interfaces.web.server import (COLLECT_CHECK, BadRequest, WebTable,  # noqa: E402
+                                           bind, collect_rarely, make_app)
 from yahtzee.interfaces.web.threads import in_save_thread, in_thread  # noqa: E402
 from yahtzee.players.kinds import HUMAN  # noqa: E402
 from yahtzee.storage.saves import SaveStore  # noqa: E402
@@ -283,18 +284,72 @@ def test_a_client_holds_only_so_many_connections(running: Running) -> None:
         assert client.get(f"http://127.0.0.1:{running.port}/api/options").status_code == 200
 
 
-def test_a_server_collects_garbage_less_often_and_never_over_what_its_start_made() -> None:
-    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+def test_a_server_turns_the_collector_s_passes_off_and_never_passes_over_what_its_start_made(
+) -> None:
+    frozen = gc.get_freeze_count()
     made_at_start = [{"a container": [1, 2]}]
     try:
-        collect_less_often()
-        assert gc.get_threshold() == (YOUNG_OBJECTS, before[1], before[2])
+        collect_rarely()
+        assert not gc.isenabled()
         assert gc.get_freeze_count() >= frozen + 3  # the list, the dict and the inner list
-        assert YOUNG_OBJECTS > before[0]
     finally:
         gc.unfreeze()
-        gc.set_threshold(*before)
+        gc.enable()
         del made_at_start
+
+
+class Ring:
+    """An object that refers to itself: only the garbage collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def rings(count: int) -> weakref.ref[Ring]:
+    """Let go of ``count`` rings; return a weak reference to the first."""
+    made = [Ring() for _ in range(count)]
+    first = weakref.ref(made[0])
+    del made
+    return first
+
+
+def test_a_server_without_the_collector_s_passes_frees_cycles_once_enough_objects_pile_up(
+        data: Path) -> None:
+    """``WebTable.collect`` passes once ``collect_after`` more objects live than at its last."""
+    gc.disable()
+    try:
+        with TestClient(make_app(delay=0, limits=Limits(collect_after=5_000))) as client:
+            gc.collect()  # what the start made is counted no more
+            frozen = gc.get_freeze_count()
+            few = rings(100)  # too few for a pass
+            time.sleep(3 * COLLECT_CHECK)
+            assert few() is not None
+            many = rings(20_000)
+            deadline = time.monotonic() + 10 * COLLECT_CHECK
+            while ((many() is not None or gc.get_freeze_count() <= frozen)
+                   and time.monotonic() < deadline):
+                time.sleep(COLLECT_CHECK / 10)
+            assert few() is None and many() is None
+            assert gc.get_freeze_count() > frozen  # what lived on is out of later passes
+            assert client.get("/api/options").status_code == 200
+    finally:
+        gc.unfreeze()
+        gc.enable()
+
+
+def test_a_server_with_the_collector_s_passes_on_leaves_them_to_it(data: Path) -> None:
+    """Only a server whose own passes are off (``collect_rarely``) passes by itself."""
+    gc.collect()
+    before = gc.get_threshold()
+    gc.set_threshold(0)  # on, but passing never by itself
+    try:
+        with TestClient(make_app(delay=0, limits=Limits(collect_after=1_000))):
+            left = rings(2_000)
+            time.sleep(3 * COLLECT_CHECK)
+            assert left() is not None
+    finally:
+        gc.set_threshold(*before)
+        gc.collect()
 
 
 def test_a_move_made_on_the_loop_is_saved_while_every_worker_thread_waits_for_its_game(

@@ -90,6 +90,8 @@ MAX_BODY = 4096
 """The largest request body taken, in bytes (a new game's form is a few hundred)."""
 LONG_POLL = 25.0
 """How long, in seconds, a request for the state waits for the game to change."""
+COLLECT_CHECK = 1.0
+"""Seconds between two looks at how many objects a server made since the collector's last pass."""
 DEFAULT_DELAY = 0.5
 """Seconds between a computer's commands (each toggle, roll and box), so people can follow."""
 SECRET_HEADER = "x-seat-secret"
@@ -432,6 +434,22 @@ class WebTable:
             for game_id in gone:
                 self.notify(game_id)
 
+    async def collect(self) -> None:
+        """Pass the garbage collector over the objects made since its last pass, when many are.
+
+        Every ``COLLECT_CHECK`` seconds, while its own passes are off
+        (``collect_rarely``): once ``Limits.collect_after`` more objects are
+        live than after the last pass, one pass frees any garbage in cycles
+        among them, and ``gc.freeze`` takes the rest out of later passes.
+        Steady play does not get there: a finished game frees as much as it
+        made.  A server that grows (more games at once) passes now and then.
+        """
+        while True:
+            await asyncio.sleep(COLLECT_CHECK)
+            if not gc.isenabled() and gc.get_count()[0] >= self.limits.collect_after:
+                gc.collect()
+                gc.freeze()
+
     async def take_up_lapsed(self) -> None:
         """Play on the computers of games whose server process stopped (a shared database).
 
@@ -666,7 +684,7 @@ class WebTable:
             between two moves) and let go of every game's save."""
             loop = asyncio.get_running_loop()
             use_worker_threads(loop)
-            sweeping = [loop.create_task(self.sweep())]
+            sweeping = [loop.create_task(self.sweep()), loop.create_task(self.collect())]
 
             def heard(game_id: str) -> None:
                 """Wake the requests waiting for ``game_id``, moved by another server process."""
@@ -804,39 +822,27 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
                    hosts=allowed_hosts(host, extra_hosts), storage=storage, solvers=solvers)
     config = uvicorn.Config(**server_config(
         app, Limits(), proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
-    collect_less_often()
+    collect_rarely()
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 
 
-YOUNG_OBJECTS = 20_000
-"""How many container objects (made, less those freed) a server makes between two of the
-garbage collector's passes over its youngest ones (CPython's default: 700).
+def collect_rarely() -> None:
+    """Turn the garbage collector's own passes off in a server, and take out what its start made.
 
-A pass holds every request while it runs, and a server's young objects
-mostly live on (a game's moves, views and saves, spread over a large
-heap): about a millisecond per thousand of them.  At 50,000 the passes
-took 23 to 78 ms each and the p99 answer at the benchmark's pace was 84 to
-142 ms; at 20,000, 5 to 54 ms and 76 to 96 ms, for the same processor
-time per move to within the runs' spread (docs/scaling.md)."""
-
-
-def collect_less_often() -> None:
-    """Let the garbage collector pass less often in a server, never over what its start made.
-
-    A move makes and frees thousands of tuples, lists and dicts, nearly all
-    freed at once by their reference counts; with CPython's defaults the
-    collector still passed some 200 times per 1,000 moves of a person, and
-    now and then over every object of the process (a pause of 60 to 190 ms),
-    in all 0.3 to 0.55 ms of processor time per move.  ``gc.freeze`` takes
-    the objects made so far (the modules, the application) out of every
-    pass; the youngest generation's threshold rises to ``YOUNG_OBJECTS``.
-    Garbage in reference cycles waits longer to be freed: at most that many
-    objects, a few megabytes.  See docs/scaling.md.
+    Reference counts free what a server lets go of: playing games through
+    it, and bad, slow, dropped and waiting requests, left no garbage in
+    reference cycles at all (measured: docs/scaling.md, "The collector
+    switched off").  The collector's passes were pure cost: a pass holds
+    every request while it looks over the objects made since the last one,
+    about a millisecond per thousand, and most of them are live games'.
+    ``gc.freeze`` takes the objects made so far (the modules, the
+    application) out of every later pass.  ``WebTable.collect`` still
+    passes once ``Limits.collect_after`` more objects are live than at the
+    last pass, so garbage in cycles made by a path not measured is bounded.
     """
     gc.freeze()
-    _, middle, oldest = gc.get_threshold()
-    gc.set_threshold(YOUNG_OBJECTS, middle, oldest)
+    gc.disable()
 
 
 def _listen(host: str, port: int, reporter: Reporter, *, shared_port: bool = False,
