@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import statistics
 import sys
@@ -49,21 +50,29 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_load import (lost, play_games, request_cost, server_cpu,  # noqa: E402
-                                 start_server, warm_up)
+from benchmarks.web_load import (keep_playing, lost, play_games, request_cost,  # noqa: E402
+                                 server_cpu, start_server, warm_up)
 
+
+RAMP = 60.0
+"""Seconds over which ``--steady`` starts its clients (about a game's length at one move a
+second); the moves sent before are not timed."""
 
 COACH_EVERY = {"all": 1, "half": 2, "none": 0}
 """How ``--coach`` chooses the coached games: every n-th game (0: none)."""
 
 
 def run(games: int, think: float, delay: float, source: Path = ROOT,
-        coach: str = "all", jitter: float = 0.0) -> dict[str, Any]:
+        coach: str = "all", jitter: float = 0.0, steady: float | None = None
+        ) -> dict[str, Any]:
     """Start a server, play ``games`` games at once through it, and return the figures.
 
     The server runs the code of the project folder ``source``; ``coach``
     (a key of ``COACH_EVERY``) says which games have the coach; ``jitter``
-    spreads the think times (``web_load.play_one``).
+    spreads the think times (``web_load.play_one``).  With ``steady``
+    (seconds), ``games`` games are kept going that long, started over the
+    first ``RAMP`` seconds (``web_load.keep_playing``), and the answer
+    times are those of the moves sent from then until ``steady``.
     """
     with tempfile.TemporaryDirectory(prefix="yahtzee-bench-web-") as folder:
         data = Path(folder) / "data"
@@ -74,15 +83,19 @@ def run(games: int, think: float, delay: float, source: Path = ROOT,
             cpu_before = server_cpu(process.pid)
             started, client_started = time.perf_counter(), time.process_time()
             every = COACH_EVERY[coach]
-            load = asyncio.run(play_games(url, games, think=think, coach=every > 0,
-                                          coach_every=max(every, 1), jitter=jitter))
+            if steady is None:
+                load = asyncio.run(play_games(url, games, think=think, coach=every > 0,
+                                              coach_every=max(every, 1), jitter=jitter))
+            else:
+                load = asyncio.run(keep_playing(url, games, steady, think=think,
+                                                coach_every=every, jitter=jitter, ramp=RAMP))
             seconds = time.perf_counter() - started
             client = time.process_time() - client_started
             cpu = server_cpu(process.pid)
         finally:
             process.terminate()
             process.wait(timeout=60)
-        problems = lost(data, load, games, left=(warm,))
+        problems = lost(data, load, len(load.secrets), left=(warm,))
         process, url = start_server(Path(folder) / "requests", capacity=4, delay=delay,
                                     source=source)  # a server of its own: its game stays
         try:
@@ -91,10 +104,13 @@ def run(games: int, think: float, delay: float, source: Path = ROOT,
             process.terminate()
             process.wait(timeout=60)
     during = cpu - cpu_before
-    times = sorted(load.times) or [float("nan")]
+    window = (started + RAMP, started + steady) if steady is not None else (started, math.inf)
+    times = sorted(t for t, sent in zip(load.times, load.sent)
+                   if window[0] <= sent < window[1]) or [float("nan")]
     quantile = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
     return {"games": games, "coach": coach, "think_seconds": think, "jitter": jitter,
-            "computer_delay": delay,
+            "computer_delay": delay, "steady_seconds": steady,
+            "games_played": len(load.secrets), "moves_timed": len(times),
             "moves": len(load.times), "seconds": round(seconds, 2),
             "moves_per_second": round(len(load.times) / seconds, 1),
             "median_ms": round(statistics.median(times) * 1000, 2),
@@ -128,12 +144,19 @@ def main() -> int:
                         help="spread each think time evenly over THINK times 1 - JITTER to "
                              "1 + JITTER (0 to 1; default 0: every client waits exactly THINK, "
                              "so games started together move in step)")
+    parser.add_argument("--steady", type=float, default=None, metavar="SECONDS",
+                        help=f"keep GAMES games going for SECONDS (over {RAMP:.0f}): each "
+                             "client starts a new game when its ends, the clients start "
+                             f"over the first {RAMP:.0f} s, and only the moves after that are "
+                             "timed (default: GAMES games started at once, timed to their end)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     if not 0 <= args.jitter <= 1:
         parser.error("--jitter must be between 0 and 1")
+    if args.steady is not None and args.steady <= RAMP:
+        parser.error(f"--steady must be more than {RAMP:.0f} seconds")
     figures = run(args.games, args.think, args.delay, args.source.resolve(), args.coach,
-                  args.jitter)
+                  args.jitter, args.steady)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
@@ -144,6 +167,9 @@ def main() -> int:
               f"{figures['moves']} moves in "
               f"{figures['seconds']} s ({figures['moves_per_second']} moves/s), "
               f"{figures['errors']} errors")
+        if args.steady is not None:
+            print(f"kept going for {args.steady:.0f} s: {figures['games_played']} games played, "
+                  f"the {figures['moves_timed']} moves sent after the first {RAMP:.0f} s timed")
         print(f"answer time per move: median {figures['median_ms']} ms, p90 "
               f"{figures['p90_ms']} ms, p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms")
         print(f"processor time: server {figures['server_cpu_seconds']} s, clients "

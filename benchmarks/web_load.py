@@ -41,6 +41,8 @@ class Load:
     """What the clients saw: each move's answer time (seconds) and every failure."""
 
     times: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
+    """When each timed move was sent (``time.perf_counter``), in the order of ``times``."""
     failures: list[str] = field(default_factory=list)
     finished: list[str] = field(default_factory=list)
     """The IDs of the games played to their end."""
@@ -280,6 +282,7 @@ async def _play(connection: Connection, load: Load, game: str, think: float,
         status, answer = await connection.request("POST", f"/api/games/{game}/moves", body,
                                                   headers)
         load.times.append(time.perf_counter() - started)
+        load.sent.append(started)
         if status != 200:
             load.failures.append(f"{game} {body}: {status} {answer}")
             return None
@@ -330,6 +333,37 @@ async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = 
                                     coach and n % coach_every == 0, rules=rules,
                                     jitter=jitter)
                            for n in range(games)))
+    return load
+
+
+async def keep_playing(url: str, games: int, seconds: float, *, think: float,
+                       coach_every: int = 0, jitter: float = 0.0,
+                       ramp: float = 60.0) -> Load:
+    """Keep ``games`` games going for ``seconds``: each client starts a new game when its ends.
+
+    The clients start one after another, evenly over the first ``ramp``
+    seconds, so that their games end at different times, as people's do;
+    from then on ``games`` games are played at once.  No game is started
+    after ``seconds``; those going then are played to their end.  Every
+    ``coach_every``-th game has the coach (0: none); seeds are 1, 2, ...
+    in the order the games are started.
+    """
+    load = Load()
+    start = time.perf_counter()
+    seeds = iter(range(1, 10 ** 9))
+
+    async def client(n: int) -> None:
+        """Play game after game, from the client's turn in the ramp until ``seconds``."""
+        await asyncio.sleep(ramp * n / max(games, 1))
+        while time.perf_counter() - start < seconds:
+            seed, failed = next(seeds), len(load.failures)
+            await play_one(url, load, seed, think,
+                           coach_every > 0 and seed % coach_every == 1 % coach_every,
+                           jitter=jitter)
+            if len(load.failures) > failed:
+                return  # told in the figures; no new game after a failure
+
+    await asyncio.gather(*(client(n) for n in range(games)))
     return load
 
 
