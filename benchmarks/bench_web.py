@@ -30,7 +30,12 @@ one connection), and what was lost: every game must finish and be filed once
 in the history, with no save left over. The solver's tables must be in the
 cache folder already (any game with the coach builds them once).
 ``--source`` serves another copy of the project to the same clients, to
-compare two versions.
+compare two versions.  ``--steady SECONDS`` keeps ``--games`` games going
+that long instead, each client starting a new game when its game ends, and
+times only the moves made once every client has started (``RAMP``): games
+started together also end together, and a game's last move (its filing)
+costs the most, so that the tail of a run of games started at once is
+their ends.
 """
 
 from __future__ import annotations

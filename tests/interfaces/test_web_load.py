@@ -19,8 +19,8 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from benchmarks.web_load import (lost, play_and_kill, play_games, start_server,  # noqa: E402
-                                 versions)
+from benchmarks.web_load import (keep_playing, lost, play_and_kill, play_games,  # noqa: E402
+                                 start_server, versions)
 from yahtzee.solver.cache import Solution  # noqa: E402
 
 GAMES = 12
@@ -40,6 +40,23 @@ def test_a_dozen_games_at_once_lose_nothing(
     assert lost(data, load, GAMES) == []
     assert len(load.finished) == GAMES
     assert len(load.times) == GAMES * 13 * 4  # die 1, roll, score and the box, every turn
+
+
+def test_clients_kept_playing_start_game_after_game_and_lose_nothing(
+        tmp_path: Path, solver_cache: Path, course: Solution) -> None:
+    """``bench_web.py --steady``: each client starts a new game when its game ends."""
+    data = tmp_path / "data"
+    process, url = start_server(data, capacity=GAMES, delay=0.0, cache=solver_cache)
+    try:
+        load = asyncio.run(keep_playing(url, 3, 4.0, think=0.0, coach_every=2, ramp=1.0))
+    finally:
+        process.terminate()
+        process.wait(timeout=60)
+    assert load.failures == []
+    assert len(load.secrets) > 3  # some client played more than one game
+    assert sorted(load.finished) == sorted(load.secrets)
+    assert len(load.sent) == len(load.times) and min(load.sent) > 0
+    assert lost(data, load, len(load.secrets)) == []
 
 
 def test_a_server_killed_under_load_loses_nothing_it_showed(
