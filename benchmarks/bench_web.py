@@ -60,8 +60,8 @@ from benchmarks.web_load import (keep_playing, lost, play_games, request_cost,  
 
 
 RAMP = 60.0
-"""Seconds over which ``--steady`` starts its clients (about a game's length at one move a
-second); the moves sent before are not timed."""
+"""Seconds over which ``--steady`` starts its clients (a game lasts some 75 s at one move a
+second); the moves sent before are not timed, nor is the rate counted over them."""
 
 COACH_EVERY = {"all": 1, "half": 2, "none": 0}
 """How ``--coach`` chooses the coached games: every n-th game (0: none)."""
@@ -100,7 +100,8 @@ def run(games: int, think: float, delay: float, source: Path = ROOT,
         finally:
             process.terminate()
             process.wait(timeout=60)
-        problems = lost(data, load, len(load.secrets), left=(warm,))
+        problems = lost(data, load, games if steady is None else len(load.secrets),
+                        left=(warm,))
         process, url = start_server(Path(folder) / "requests", capacity=4, delay=delay,
                                     source=source)  # a server of its own: its game stays
         try:
@@ -117,7 +118,8 @@ def run(games: int, think: float, delay: float, source: Path = ROOT,
             "computer_delay": delay, "steady_seconds": steady,
             "games_played": len(load.secrets), "moves_timed": len(times),
             "moves": len(load.times), "seconds": round(seconds, 2),
-            "moves_per_second": round(len(load.times) / seconds, 1),
+            "moves_per_second": round(len(load.times) / seconds if steady is None
+                                      else len(times) / (steady - RAMP), 1),
             "median_ms": round(statistics.median(times) * 1000, 2),
             "p90_ms": round(quantile[89] * 1000, 2), "p99_ms": round(quantile[98] * 1000, 2),
             "max_ms": round(times[-1] * 1000, 2), "errors": len(load.failures),

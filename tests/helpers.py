@@ -5,17 +5,22 @@
   reproducible game; ``script_for`` returns (and remembers) such a game's commands;
 - ``play_through`` plays a new game of people fed scripted lines;
 - ``resume_game`` seats a saved game at a console, as ``--resume`` does;
-- ``run_cli`` runs the command line in this process with scripted input.
+- ``run_cli`` runs the command line in this process with scripted input;
+- ``collector_off`` and ``cycles_of_ours``: a block run as a server runs (the
+  garbage collector's own passes off), and the project's garbage in cycles.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import io
 import json
+import os
 import random
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -195,3 +200,53 @@ def save_data(path: Path) -> dict[str, Any]:
     """
     first, _, tail = path.read_text(encoding="utf-8").partition("\n")
     return apply_steps(json.loads(first), tail)
+
+
+@contextlib.contextmanager
+def collector_off() -> Iterator[None]:
+    """Run the block with the garbage collector's own passes off, as a server runs
+    (``server.collect_rarely``); its state before is restored afterwards."""
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+PACKAGE = os.sep + "yahtzee" + os.sep
+
+
+def cycles_of_ours() -> list[str]:
+    """Collect, and return the names of the project's objects that were garbage in cycles.
+
+    An object is the project's if its class is (``yahtzee.``), or if it is
+    a function, frame or coroutine of the project's code (an exception's
+    traceback keeps its frames: the likeliest cycle).  The garbage is let
+    go of afterwards; the collector's debugging flags are restored.
+    """
+    flags = gc.get_debug()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        names = [_name_if_ours(thing) for thing in gc.garbage]
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(flags)
+        gc.collect()  # the garbage kept for the look, freed
+    return [name for name in names if name is not None]
+
+
+def _name_if_ours(thing: object) -> str | None:
+    """Return a name for ``thing`` if the project made it (``cycles_of_ours``), else None."""
+    kind = type(thing)
+    if kind.__module__.startswith("yahtzee"):
+        return kind.__qualname__
+    code = getattr(thing, "f_code", None) or getattr(thing, "__code__", None) or getattr(
+        thing, "cr_code", None)
+    filename = getattr(code, "co_filename", "")
+    if isinstance(filename, str) and PACKAGE in filename:
+        return f"{kind.__name__} {getattr(code, 'co_qualname', '?')}"
+    return None

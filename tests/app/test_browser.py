@@ -7,7 +7,6 @@ against an independent generator with the game's seed.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import random
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Problems
+from tests.helpers import Problems, collector_off, cycles_of_ours
 from tests.oracle import ScriptedRandom
 from yahtzee.app.browser import (MAX_SECRET, RECENT, BrowserGame, BrowserGames, Denial,
                                  GameRequestError, Settings, hash_secret)
@@ -505,9 +504,7 @@ def test_a_game_played_to_its_end_and_let_go_of_leaves_no_garbage_in_cycles(
     (The solvers, shared by every game, live as long as the server.)"""
     solvers = Solvers()
     games = BrowserGames(solvers, Problems())
-    gc.collect()
-    gc.disable()
-    try:
+    with collector_off():
         table, secret = against_the_computer(games, coach=True)
         play_out(table, secret)
         assert table.view().analyses  # the coach's look back at the game was made too
@@ -516,16 +513,8 @@ def test_a_game_played_to_its_end_and_let_go_of_leaves_no_garbage_in_cycles(
         games.close()
         del games
         assert finished() is None  # freed by its reference counts alone
-        gc.set_debug(gc.DEBUG_SAVEALL)
-        gc.collect()
-        ours = [type(o).__qualname__ for o in gc.garbage
-                if type(o).__module__.startswith("yahtzee")]
-        assert ours == []
-        assert solvers.tables_ready(get_variant("yahtzee", "course"))
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        gc.enable()
+        assert cycles_of_ours() == []
+    assert solvers.tables_ready(get_variant("yahtzee", "course"))
 
 
 def test_moves_are_made_at_once_only_when_nothing_in_them_can_wait(

@@ -14,6 +14,7 @@ import io
 import json
 import re
 import socket
+import sys
 import threading
 import time
 import warnings
@@ -40,6 +41,7 @@ from yahtzee.interfaces.reporting import Reporter  # noqa: E402
 from yahtzee.interfaces.wording import NUMPY_NEEDED  # noqa: E402
 from yahtzee.interfaces.web import server  # noqa: E402
 from yahtzee.interfaces.web.guards import allowed_hosts  # noqa: E402
+from yahtzee.interfaces.web.limits import Limits  # noqa: E402
 from yahtzee.interfaces.web.server import (MAX_BODY, announce, bind, lan_address,  # noqa: E402
                                            make_app, reachable)
 from yahtzee.domain.card import MenuItem  # noqa: E402
@@ -51,7 +53,7 @@ from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.solver.moments import Moments  # noqa: E402
 from yahtzee.storage.history import History  # noqa: E402
 from yahtzee.storage.saves import SaveStore  # noqa: E402
-from tests.helpers import Problems  # noqa: E402
+from tests.helpers import Problems, collector_off, cycles_of_ours  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
 JSON = {"Content-Type": "application/json"}
@@ -98,10 +100,10 @@ def test_requests_good_and_bad_leave_no_garbage_of_the_table_in_cycles(
     """A server turns the collector's own passes off (``server.collect_rarely``): a game played
     through the API, refused moves and bad requests among its own, must be freed by
     reference counts alone."""
-    gc.collect()
-    gc.disable()
-    try:
-        with TestClient(make_app(delay=0)) as client:
+    with collector_off():
+        frozen = gc.get_freeze_count()
+        never = Limits(collect_after=sys.maxsize)  # the server's own pass would hide cycles
+        with TestClient(make_app(delay=0, limits=never)) as client:
             game, (secret,) = new_game(client, seed=8)
             state = wait_turn(client, game, secret)
             while state["turn"] is not None:
@@ -115,15 +117,8 @@ def test_requests_good_and_bad_leave_no_garbage_of_the_table_in_cycles(
                     client.get(f"/api/games/{game}", headers={"X-Seat-Secret": secret}).json()))
                 assert answer.status_code == 200, answer.text
                 state = wait_turn(client, game, secret)
-        gc.set_debug(gc.DEBUG_SAVEALL)
-        gc.collect()
-        ours = [type(o).__qualname__ for o in gc.garbage
-                if type(o).__module__.startswith("yahtzee")]
-        assert ours == []
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
-        gc.enable()
+        assert cycles_of_ours() == []
+        assert gc.get_freeze_count() == frozen
 
 
 def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console(

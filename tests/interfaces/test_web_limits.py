@@ -26,15 +26,16 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the test client's notice about httpx's successor
     from starlette.testclient import TestClient  # noqa: E402
 
-from tests.helpers import Problems  # noqa: E402
+from tests.helpers import Problems, collector_off  # noqa: E402
 from yahtzee.app.browser import BrowserGames, GameView, Settings  # noqa: E402
 from yahtzee.app.session import Solvers  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.engine.moves import Move  # noqa: E402
 from yahtzee.interfaces.web.connections import server_config  # noqa: E402
 from yahtzee.interfaces.web.limits import DAY, Limits, Throttle  # noqa: E402
-from yahtzee.interfaces.web.server import (COLLECT_CHECK, BadRequest, WebTable,  # noqa: E402
-                                           bind, collect_rarely, make_app)
+from yahtzee.interfaces.web import server  # noqa: E402
+from yahtzee.interfaces.web.server import (BadRequest, WebTable, bind,  # noqa: E402
+                                           collect_rarely, make_app)
 from yahtzee.interfaces.web.threads import in_save_thread, in_thread  # noqa: E402
 from yahtzee.players.kinds import HUMAN  # noqa: E402
 from yahtzee.storage.saves import SaveStore  # noqa: E402
@@ -286,15 +287,19 @@ def test_a_client_holds_only_so_many_connections(running: Running) -> None:
 
 def test_a_server_turns_the_collector_s_passes_off_and_never_passes_over_what_its_start_made(
 ) -> None:
-    frozen = gc.get_freeze_count()
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
     made_at_start = [{"a container": [1, 2]}]
+    gc.disable()
+    left = rings(10)  # garbage of the start: freed, not frozen
     try:
         collect_rarely()
         assert not gc.isenabled()
+        assert left() is None
         assert gc.get_freeze_count() >= frozen + 3  # the list, the dict and the inner list
     finally:
         gc.unfreeze()
-        gc.enable()
+        if enabled:
+            gc.enable()
         del made_at_start
 
 
@@ -313,31 +318,34 @@ def rings(count: int) -> weakref.ref[Ring]:
     return first
 
 
+@pytest.fixture
+def quick_looks(monkeypatch: pytest.MonkeyPatch) -> float:
+    """Let ``WebTable.collect`` look every 50 ms; return that."""
+    monkeypatch.setattr(server, "COLLECT_CHECK", 0.05)
+    return server.COLLECT_CHECK
+
+
 def test_a_server_without_the_collector_s_passes_frees_cycles_once_enough_objects_pile_up(
-        data: Path) -> None:
+        data: Path, quick_looks: float) -> None:
     """``WebTable.collect`` passes once ``collect_after`` more objects live than at its last."""
-    gc.disable()
-    try:
+    with collector_off():
         with TestClient(make_app(delay=0, limits=Limits(collect_after=5_000))) as client:
             gc.collect()  # what the start made is counted no more
-            frozen = gc.get_freeze_count()
             few = rings(100)  # too few for a pass
-            time.sleep(3 * COLLECT_CHECK)
+            time.sleep(5 * quick_looks)
             assert few() is not None
             many = rings(20_000)
-            deadline = time.monotonic() + 10 * COLLECT_CHECK
-            while ((many() is not None or gc.get_freeze_count() <= frozen)
-                   and time.monotonic() < deadline):
-                time.sleep(COLLECT_CHECK / 10)
+            live: list[list[int]] = [[] for _ in range(10_000)]  # over the bound after the rings
+            deadline = time.monotonic() + 100 * quick_looks
+            while many() is not None and time.monotonic() < deadline:
+                time.sleep(quick_looks / 5)
             assert few() is None and many() is None
-            assert gc.get_freeze_count() > frozen  # what lived on is out of later passes
+            assert len(live) == 10_000
             assert client.get("/api/options").status_code == 200
-    finally:
-        gc.unfreeze()
-        gc.enable()
 
 
-def test_a_server_with_the_collector_s_passes_on_leaves_them_to_it(data: Path) -> None:
+def test_a_server_with_the_collector_s_passes_on_leaves_them_to_it(
+        data: Path, quick_looks: float) -> None:
     """Only a server whose own passes are off (``collect_rarely``) passes by itself."""
     gc.collect()
     before = gc.get_threshold()
@@ -345,7 +353,7 @@ def test_a_server_with_the_collector_s_passes_on_leaves_them_to_it(data: Path) -
     try:
         with TestClient(make_app(delay=0, limits=Limits(collect_after=1_000))):
             left = rings(2_000)
-            time.sleep(3 * COLLECT_CHECK)
+            time.sleep(5 * quick_looks)
             assert left() is not None
     finally:
         gc.set_threshold(*before)

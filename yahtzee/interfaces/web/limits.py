@@ -39,11 +39,11 @@ class Limits:
     sweep_every: float = MINUTE
     """Seconds between two looks for expired games."""
     collect_after: int = 1_000_000
-    """Objects made, less those freed, before the garbage collector passes over them
-    (``serve`` turns its own passes off; ``WebTable.collect``).  Playing makes no
-    garbage in cycles (measured); this bounds what a path not measured could pile
-    up, at some 100 to 200 MB.  A pass holds every request, about 1.6 s per
-    million objects here, so it comes only as a server grows by that many."""
+    """Objects made, less those freed, before the garbage collector passes over every
+    object but the start's (``serve`` turns its own passes off; ``WebTable.collect``).
+    Playing makes no garbage in cycles (measured); this bounds what a path not measured
+    could pile up.  A pass holds every request, about 1.6 µs per live object here (some
+    1.6 s at a million), so it comes only as a server grows by that many."""
     polls_per_client: int = 16
     """Long polls (requests waiting for a change) a client may have open at once."""
     connections_per_client: int = 32
