@@ -19,6 +19,7 @@ answer times; this one spends a small fraction of that.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -350,7 +351,7 @@ async def keep_playing(url: str, games: int, seconds: float, *, think: float,
     """
     load = Load()
     start = time.perf_counter()
-    seeds = iter(range(1, 10 ** 9))
+    seeds = itertools.count(1)
 
     async def client(n: int) -> None:
         """Play game after game, from the client's turn in the ramp until ``seconds``."""

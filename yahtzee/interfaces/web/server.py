@@ -840,10 +840,10 @@ def collect_rarely() -> None:
     reference cycles (measured: docs/scaling.md, "The collector switched
     off"), so the collector's passes freed nothing and held every request
     while they looked over the objects since the last one, about 1.6 µs
-    each here, most of them live games'.  What the start
-    made (the modules, the application) is then frozen out of every later
-    pass (``gc.freeze``): a cycle of those is never freed, and they live as
-    long as the server anyway.  ``WebTable.collect`` still passes once
+    each here, most of them live games'.  What the start made (the
+    modules, the application) is then frozen out of every later pass
+    (``gc.freeze``): a cycle of those is never freed, and they live as long
+    as the server anyway.  ``WebTable.collect`` still passes once
     ``Limits.collect_after`` more objects are live, so garbage in cycles
     made by a path not measured is bounded.
     """

@@ -274,8 +274,8 @@ def run_workers(count: int, serve: Callable[[], int], ready: Callable[[], None],
     workers until written: the objects made so far are moved out of the
     garbage collector's reach first (``gc.freeze``, undone at the end), so
     that its passes in the workers (rare: ``server.collect_rarely``) do not
-    write to their pages.  Status 0
-    after Ctrl-C, SIGTERM or SIGHUP, 1 if every worker stopped by itself.
+    write to their pages.  Status 0 after Ctrl-C, SIGTERM or SIGHUP, 1 if
+    every worker stopped by itself.
     """
     stopping = False
 
