@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,8 +39,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_load import (lost, play_games, server_cpu, start_server,  # noqa: E402
-                                 worker_pids)
+from benchmarks.web_load import (answer_times, lost, play_games, server_cpu,  # noqa: E402
+                                 start_server, worker_pids)
 from tests.postgres_fixtures import Cluster, running_cluster  # noqa: E402
 
 
@@ -116,14 +115,12 @@ def run_one(games: int, think: float, workers: int, cluster: Cluster | None) -> 
             process.wait(timeout=60)
         problems = lost(data, load, games, database=database)
     grown = database_bytes(cluster, name) - empty if name is not None else 0
-    times = sorted(load.times) or [float("nan")]
-    quantile = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
+    answers = answer_times(load.times)
     moves = max(len(load.times), 1)
     return {"storage": "files" if cluster is None else "postgresql", "workers": workers,
             "games": games, "moves": len(load.times), "seconds": round(seconds, 1),
             "moves_per_second": round(len(load.times) / seconds, 1),
-            "median_ms": round(statistics.median(times) * 1000, 1),
-            "p99_ms": round(quantile[98] * 1000, 1),
+            "median_ms": round(answers["median_ms"], 1), "p99_ms": round(answers["p99_ms"], 1),
             "server_cpu_ms_per_move": round(cpu / moves * 1000, 2),
             "database_cpu_ms_per_move": round(db_cpu / moves * 1000, 2),
             "server_memory_mb": round(memory, 1), "errors": len(load.failures),

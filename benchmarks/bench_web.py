@@ -45,7 +45,6 @@ import asyncio
 import json
 import math
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -55,8 +54,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_load import (keep_playing, lost, play_games, request_cost,  # noqa: E402
-                                 server_cpu, start_server, warm_up)
+from benchmarks.web_load import (answer_times, keep_playing, lost,  # noqa: E402
+                                 peak_memory_mb, play_games, request_cost, server_cpu,
+                                 start_server, warm_up)
 
 
 RAMP = 60.0
@@ -97,6 +97,7 @@ def run(games: int, think: float, delay: float, source: Path = ROOT,
             seconds = time.perf_counter() - started
             client = time.process_time() - client_started
             cpu = server_cpu(process.pid)
+            memory = peak_memory_mb(process.pid)
         finally:
             process.terminate()
             process.wait(timeout=60)
@@ -111,22 +112,19 @@ def run(games: int, think: float, delay: float, source: Path = ROOT,
             process.wait(timeout=60)
     during = cpu - cpu_before
     window = (started + RAMP, started + steady) if steady is not None else (started, math.inf)
-    times = sorted(t for t, sent in zip(load.times, load.sent)
-                   if window[0] <= sent < window[1]) or [float("nan")]
-    quantile = statistics.quantiles(times, n=100) if len(times) > 1 else times * 99
+    times = [t for t, sent in zip(load.times, load.sent) if window[0] <= sent < window[1]]
     return {"games": games, "coach": coach, "think_seconds": think, "jitter": jitter,
             "computer_delay": delay, "steady_seconds": steady,
             "games_played": len(load.secrets), "moves_timed": len(times),
             "moves": len(load.times), "seconds": round(seconds, 2),
             "moves_per_second": round(len(load.times) / seconds if steady is None
                                       else len(times) / (steady - RAMP), 1),
-            "median_ms": round(statistics.median(times) * 1000, 2),
-            "p90_ms": round(quantile[89] * 1000, 2), "p99_ms": round(quantile[98] * 1000, 2),
-            "max_ms": round(times[-1] * 1000, 2), "errors": len(load.failures),
+            **answer_times(times), "errors": len(load.failures),
             "server_cpu_seconds": round(cpu, 1),
             "server_cpu_load_seconds": round(during, 2),
             "server_cpu_ms_per_move": round(during / max(len(load.times), 1) * 1000, 2),
             "client_cpu_seconds": round(client, 1),
+            "server_peak_memory_mb": round(memory, 1),
             "request_cpu_ms": requests,
             "load_average": round(os.getloadavg()[0], 2), "lost": problems}
 
@@ -185,6 +183,7 @@ def main() -> int:
         print(f"server processor time per move of the person: "
               f"{figures['server_cpu_ms_per_move']} ms ({figures['server_cpu_load_seconds']} s "
               f"during the load / {figures['moves']} moves)")
+        print(f"server's peak resident memory: {figures['server_peak_memory_mb']} MB")
         print(f"server processor time of one request: {figures['request_cpu_ms']['options']} "
               f"ms (/api/options), {figures['request_cpu_ms']['look']} ms (a look at a drawn "
               f"table)")

@@ -21,10 +21,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import os
 import random
 import re
 import select
+import statistics
 import subprocess
 import sys
 import time
@@ -221,6 +223,36 @@ def tcp_sockets(pid: int, port: int, state: str) -> int:
                     and f"socket:[{fields[9]}]" in owned):
                 found += 1
     return found
+
+
+def peak_memory_mb(pid: int) -> float:
+    """Return the most resident memory process ``pid`` has held so far, in MB (``VmHWM``).
+
+    Linux's ``/proc``; 0 elsewhere, or once the process is gone (read it before stopping it).
+    """
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0.0
+    for line in lines:
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def answer_times(times: Sequence[float]) -> dict[str, float]:
+    """Return the median, p90, p99 and longest of ``times`` (seconds) in milliseconds.
+
+    The percentiles are interpolated between the answers measured
+    (``statistics.quantiles``' inclusive method), so none exceeds the
+    longest, however few the answers; no answers give NaN throughout.
+    """
+    ordered = sorted(times) or [math.nan]
+    cuts = statistics.quantiles(ordered, n=100, method="inclusive") if len(ordered) > 1 \
+        else ordered * 99
+    return {"median_ms": round(statistics.median(ordered) * 1000, 2),
+            "p90_ms": round(cuts[89] * 1000, 2), "p99_ms": round(cuts[98] * 1000, 2),
+            "max_ms": round(ordered[-1] * 1000, 2)}
 
 
 def server_cpu(pid: int) -> float:

@@ -12,6 +12,7 @@ it, and plays on to its end.
 from __future__ import annotations
 
 import asyncio
+import math
 import signal
 import time
 from pathlib import Path
@@ -20,8 +21,9 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from benchmarks.web_load import (keep_playing, lost, play_and_kill, play_games,  # noqa: E402
-                                 start_server, versions)
+from benchmarks.web_load import (answer_times, keep_playing, lost,  # noqa: E402
+                                 peak_memory_mb, play_and_kill, play_games, start_server,
+                                 versions)
 from yahtzee.solver.cache import Solution  # noqa: E402
 
 GAMES = 12
@@ -35,10 +37,13 @@ def test_a_dozen_games_at_once_lose_nothing(
     process, url = start_server(data, capacity=GAMES, delay=0.0, cache=solver_cache)
     try:
         load = asyncio.run(play_games(url, GAMES, think=0.0))
+        peak = peak_memory_mb(process.pid)
     finally:
         process.terminate()
         process.wait(timeout=60)
     assert lost(data, load, GAMES) == []
+    assert 30 < peak < 2000  # Python, numpy and the course tables, read while it runs
+    assert peak_memory_mb(process.pid) == 0.0  # gone
     assert len(load.finished) == GAMES
     assert len(load.times) == GAMES * 13 * 4  # die 1, roll, score and the box, every turn
 
@@ -61,6 +66,16 @@ def test_clients_kept_playing_start_game_after_game_and_lose_nothing(
     assert len(load.sent) == len(load.times)
     assert all(started <= sent <= ended - answer for sent, answer in zip(load.sent, load.times))
     assert lost(data, load, len(load.secrets)) == []
+
+
+def test_answer_times_interpolate_between_the_answers_however_few() -> None:
+    """A p99 of ten answers lies between the ninth and the tenth, never past the longest."""
+    tenths = [n / 1000 for n in range(10, 0, -1)]  # 10 to 1 ms, in any order
+    assert answer_times(tenths) == {"median_ms": 5.5, "p90_ms": 9.1, "p99_ms": 9.91,
+                                    "max_ms": 10.0}
+    assert answer_times([0.004]) == {"median_ms": 4.0, "p90_ms": 4.0, "p99_ms": 4.0,
+                                     "max_ms": 4.0}
+    assert all(math.isnan(value) for value in answer_times([]).values())
 
 
 def test_a_server_killed_under_load_loses_nothing_it_showed(
