@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import socket
+import sys
 import threading
 import time
 import warnings
@@ -26,7 +27,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the test client's notice about httpx's successor
     from starlette.testclient import TestClient  # noqa: E402
 
-from tests.helpers import Problems, collector_off  # noqa: E402
+from tests.helpers import Problems, collector_off, cycles_of_ours  # noqa: E402
 from yahtzee.app.browser import BrowserGames, GameView, Settings  # noqa: E402
 from yahtzee.app.session import Solvers  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
@@ -38,6 +39,8 @@ from yahtzee.interfaces.web.server import (BadRequest, WebTable, bind,  # noqa: 
                                            collect_rarely, make_app)
 from yahtzee.interfaces.web.threads import in_save_thread, in_thread  # noqa: E402
 from yahtzee.players.kinds import HUMAN  # noqa: E402
+from yahtzee.solver.cache import Solution  # noqa: E402
+from yahtzee.solver.moments import Moments  # noqa: E402
 from yahtzee.storage.saves import SaveStore  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
@@ -283,6 +286,52 @@ def test_a_client_holds_only_so_many_connections(running: Running) -> None:
     time.sleep(0.3)
     with httpx.Client() as client:
         assert client.get(f"http://127.0.0.1:{running.port}/api/options").status_code == 200
+
+
+def test_dropped_polls_cut_heads_slow_bodies_and_idle_connections_leave_no_cycles_of_ours(
+        data: Path, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server runs with the collector's own passes off (``collect_rarely``): what hostile or
+    careless clients leave behind on a real socket must be freed by reference counts alone."""
+    monkeypatch.setattr(server, "LONG_POLL", 0.5)
+    with collector_off():
+        served = Running(Limits(header_timeout=1, body_timeout=1, connections_per_client=12,
+                                exempt_loopback=False, collect_after=sys.maxsize))
+        try:
+            base = f"http://127.0.0.1:{served.port}"
+            with httpx.Client() as client:
+                made = client.post(f"{base}/api/games", json={"seed": 3, "coach": True}).json()
+                game, secret = made["game"], made["links"][0]["secret"]
+                version = client.get(f"{base}/api/games/{game}",
+                                     headers={"X-Seat-Secret": secret}).json()["version"]
+            poll = (f"GET /api/games/{game}?after={version} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"X-Seat-Secret: {secret}\r\n\r\n").encode()
+            assert cycles_of_ours() == []  # what the start and the new game left, if anything
+            dropped = [open_connection(served.port) for _ in range(3)]
+            for conn in dropped:
+                conn.sendall(poll)  # the person's page closed while it waited
+            kept = open_connection(served.port)
+            kept.sendall(poll)  # waited out: answered with the same state
+            cut = open_connection(served.port)
+            cut.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.")
+            idle = open_connection(served.port)
+            slow = open_connection(served.port)
+            slow.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{")
+            time.sleep(0.1)
+            for conn in (*dropped, cut):
+                conn.close()
+            assert b"HTTP/1.1 200" in kept.recv(65536)
+            assert closed_within(idle, 4) is not None
+            assert closed_within(slow, 4) is not None
+            time.sleep(0.6)  # every dropped poll waited out, its answer sent nowhere
+            assert cycles_of_ours() == []
+            with httpx.Client() as client:  # the server still serves the game
+                assert client.get(f"{base}/api/games/{game}", headers={
+                    "X-Seat-Secret": secret}).json()["version"] == version
+            kept.close()
+        finally:
+            served.stop()
 
 
 def test_a_server_turns_the_collector_s_passes_off_and_never_passes_over_what_its_start_made(
