@@ -115,12 +115,12 @@ def run_one(games: int, think: float, workers: int, cluster: Cluster | None) -> 
             process.wait(timeout=60)
         problems = lost(data, load, games, database=database)
     grown = database_bytes(cluster, name) - empty if name is not None else 0
-    answers = answer_times(load.times)
+    answers = answer_times(load.times, digits=1)
     moves = max(len(load.times), 1)
     return {"storage": "files" if cluster is None else "postgresql", "workers": workers,
             "games": games, "moves": len(load.times), "seconds": round(seconds, 1),
             "moves_per_second": round(len(load.times) / seconds, 1),
-            "median_ms": round(answers["median_ms"], 1), "p99_ms": round(answers["p99_ms"], 1),
+            "median_ms": answers["median_ms"], "p99_ms": answers["p99_ms"],
             "server_cpu_ms_per_move": round(cpu / moves * 1000, 2),
             "database_cpu_ms_per_move": round(db_cpu / moves * 1000, 2),
             "server_memory_mb": round(memory, 1), "errors": len(load.failures),

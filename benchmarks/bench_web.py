@@ -24,7 +24,8 @@ from ``/proc/<pid>/stat``) in all and during the load alone (once a first
 game's coach had its tables: their loading is left out; that game is left
 unplayed), the latter per move of the person (``server_cpu_ms_per_move``:
 the computer's commands and the pages' long polls are part of what each move
-costs), then the processor time of one request (``request_cpu_ms``:
+costs), the server's peak resident memory (``server_peak_memory_mb``), then
+the processor time of one request (``request_cpu_ms``:
 ``/api/options``, and a look at a table drawn already, each 1,000 times on
 one connection), and what was lost: every game must finish and be filed once
 in the history, with no save left over. The solver's tables must be in the

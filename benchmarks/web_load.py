@@ -240,19 +240,20 @@ def peak_memory_mb(pid: int) -> float:
     return 0.0
 
 
-def answer_times(times: Sequence[float]) -> dict[str, float]:
+def answer_times(times: Sequence[float], digits: int = 2) -> dict[str, float]:
     """Return the median, p90, p99 and longest of ``times`` (seconds) in milliseconds.
 
     The percentiles are interpolated between the answers measured
     (``statistics.quantiles``' inclusive method), so none exceeds the
     longest, however few the answers; no answers give NaN throughout.
+    Each is rounded to ``digits`` decimals.
     """
     ordered = sorted(times) or [math.nan]
     cuts = statistics.quantiles(ordered, n=100, method="inclusive") if len(ordered) > 1 \
         else ordered * 99
-    return {"median_ms": round(statistics.median(ordered) * 1000, 2),
-            "p90_ms": round(cuts[89] * 1000, 2), "p99_ms": round(cuts[98] * 1000, 2),
-            "max_ms": round(ordered[-1] * 1000, 2)}
+    return {"median_ms": round(statistics.median(ordered) * 1000, digits),
+            "p90_ms": round(cuts[89] * 1000, digits), "p99_ms": round(cuts[98] * 1000, digits),
+            "max_ms": round(ordered[-1] * 1000, digits)}
 
 
 def server_cpu(pid: int) -> float:

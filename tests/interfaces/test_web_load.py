@@ -70,9 +70,10 @@ def test_clients_kept_playing_start_game_after_game_and_lose_nothing(
 
 def test_answer_times_interpolate_between_the_answers_however_few() -> None:
     """A p99 of ten answers lies between the ninth and the tenth, never past the longest."""
-    tenths = [n / 1000 for n in range(10, 0, -1)]  # 10 to 1 ms, in any order
-    assert answer_times(tenths) == {"median_ms": 5.5, "p90_ms": 9.1, "p99_ms": 9.91,
-                                    "max_ms": 10.0}
+    answers = [n / 1000 for n in range(10, 0, -1)]  # 10 to 1 ms, given out of order
+    assert answer_times(answers) == {"median_ms": 5.5, "p90_ms": 9.1, "p99_ms": 9.91,
+                                     "max_ms": 10.0}
+    assert answer_times(answers, digits=1)["p99_ms"] == 9.9
     assert answer_times([0.004]) == {"median_ms": 4.0, "p90_ms": 4.0, "p99_ms": 4.0,
                                      "max_ms": 4.0}
     assert all(math.isnan(value) for value in answer_times([]).values())
