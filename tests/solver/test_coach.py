@@ -9,9 +9,11 @@ import random
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
@@ -28,6 +30,7 @@ from yahtzee.interfaces.wording import keep_text, move_text
 from yahtzee.players.kinds import EXPECTED
 from yahtzee.players.players import ComputerPlayer, Strategy
 from yahtzee.solver.cache import Solution
+from yahtzee.solver import play_to_win
 from yahtzee.solver.coach import Coach, Keep, ScoreBox, ValueStrategy
 from yahtzee.solver.factory import get_strategy
 from yahtzee.solver.moments import Moments
@@ -382,3 +385,28 @@ def test_score_now_stands_once_where_the_best_box_ranks() -> None:
     assert folded == [(Keep((2, 2), 5), 9.0), (Keep(dice, 5), 8.0), (Keep((2,), 5), 7.0),
                       (Keep((), 5), 5.0)]
     assert len(ranking.keeps(2)) == 2 and ranking.keeps(0) == []
+
+
+def test_a_coach_shared_by_many_games_threads_makes_each_of_its_strategies_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's coach serves every game's thread; the first games ask at once, and each
+    strategy is made once (made twice at once, a play-to-win strategy held its arrays twice)."""
+    made: list[str] = []
+
+    def slowly(name: str, thing: Any) -> Callable[..., Any]:
+        """Return a maker of ``thing`` that takes a while and notes each call."""
+        def make(*_: object) -> Any:
+            made.append(name)
+            time.sleep(0.1)
+            return thing
+        return make
+
+    profiler = cast(Profiler, type("FakeProfiler", (), {"strategy": None, "moments": None})())
+    coach = Coach(yahtzee_variant(OFFICIAL), slowly("strategy", cast(ValueStrategy, object())),
+                  slowly("profiler", profiler))
+    monkeypatch.setattr(play_to_win, "PlayToWinStrategy", slowly("play to win", object()))
+    with ThreadPoolExecutor(6) as pool:
+        got = list(pool.map(lambda _: (coach.strategy, coach.profiler, coach.play_to_win()),
+                            range(6)))
+    assert sorted(made) == ["play to win", "profiler", "strategy"]
+    assert all(trio == got[0] for trio in got)

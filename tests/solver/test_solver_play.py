@@ -11,8 +11,10 @@ import re
 import shutil
 import statistics
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -434,6 +436,36 @@ def test_a_good_stored_table_is_read_not_rebuilt(
     assert report.events == []
     assert capsys.readouterr() == ("", "")
     cache.forget_loaded()
+
+
+def test_threads_asking_at_once_for_a_table_get_the_one_copy_read_once(
+        official: Solution, solver_cache: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's first games ask for a table from many threads at once: one reads it, the
+    others wait for that copy (each copy of a table is tens of MB)."""
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    shutil.copy(solver_cache / table_name(OFFICIAL), folder / table_name(OFFICIAL))
+    store = SolverFiles(folder)
+    reads: list[str] = []
+    read = cache.decode
+
+    def slow_read(rules: Rules, data: bytes) -> Solution:
+        """Read the table slowly enough that the other threads ask meanwhile."""
+        reads.append(threading.current_thread().name)
+        time.sleep(0.2)
+        return read(rules, data)
+
+    monkeypatch.setattr(cache, "decode", slow_read)
+    cache.forget_loaded()
+    try:
+        with ThreadPoolExecutor(6) as pool:
+            got = list(pool.map(lambda _: load_or_build(OFFICIAL, store), range(6)))
+        assert len(reads) == 1
+        assert all(solution is got[0] for solution in got)
+        assert np.array_equal(got[0].values, official.values)
+    finally:
+        cache.forget_loaded()
 
 
 def test_tables_in_memory_are_read_only_whether_read_or_built(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -210,6 +211,10 @@ _LOADED: dict[tuple[str, TableStore | None], Solution] = {}
 _MOMENTS: dict[tuple[str, TableStore | None], Moments] = {}
 _SHAPES: dict[tuple[str, TableStore | None], Shape] = {}
 _Table = TypeVar("_Table")
+_LOADING: dict[tuple[str, tuple[str, TableStore | None]], threading.Lock] = {}
+"""A lock per table and store, held while that table is read or built: threads that ask for
+it meanwhile wait for the one copy rather than each reading or building their own."""
+_LOADING_LOCK = threading.Lock()
 
 
 def load_or_build(rules: Rules, store: TableStore | None = None,
@@ -340,6 +345,21 @@ def _load_or_make(memo: dict[tuple[str, TableStore | None], _Table], rules: Rule
     key = _memo_key(rules, store)
     if key in memo:
         return memo[key]
+    with _LOADING_LOCK:
+        loading = _LOADING.setdefault((name, key), threading.Lock())
+    with loading:
+        if key in memo:  # made meanwhile by the thread that held the lock
+            return memo[key]
+        return _read_or_make(memo, key, name, store, report, read, make, write)
+
+
+def _read_or_make(memo: dict[tuple[str, TableStore | None], _Table],
+                  key: tuple[str, TableStore | None], name: str,
+                  store: TableStore | None, report: Report | None,
+                  read: Callable[[bytes], _Table], make: Callable[[], _Table],
+                  write: Callable[[_Table], bytes]) -> _Table:
+    """Return the table ``name`` read from ``store`` or made, kept in ``memo`` under ``key``
+    (``_load_or_make``, its lock held)."""
     table: _Table | None = None
     data: bytes | None = None
     if store is not None:
