@@ -12,7 +12,7 @@ import pytest
 
 from yahtzee.app.background import TableLoader
 from yahtzee.app.session import Solvers
-from yahtzee.domain.games import every_variant, get_variant, yahtzee_variant
+from yahtzee.domain.games import YAHTZEE, every_variant, get_variant, yahtzee_variant
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 from yahtzee.players.kinds import KINDS
 from yahtzee.solver.cache import Solution
@@ -170,9 +170,12 @@ def test_preload_makes_every_game_s_tables_coaches_and_computers_now_leaving_no_
 
     monkeypatch.setattr("yahtzee.solver.factory.get_strategy", made_again)
     monkeypatch.setattr("yahtzee.solver.factory.get_profiler", made_again)
+    monkeypatch.setattr("yahtzee.solver.play_to_win.PlayToWinStrategy", made_again)
     for variant in every_variant():
         setup.load_in_background(variant)  # ready already: no thread, no loader
-        setup.coach(variant, profiles=True)
+        coach = setup.coach(variant, profiles=True)
+        if variant.name == YAHTZEE:
+            coach.play_to_win()  # the win chances' own strategy, made by the preload too
         for kind in KINDS:
             if kind.is_computer:
                 setup.strategy(kind, variant)

@@ -29,8 +29,8 @@ from yahtzee.interfaces.review import analysis_json, mistake_words
 from yahtzee.interfaces.wording import keep_text, move_text
 from yahtzee.players.kinds import EXPECTED
 from yahtzee.players.players import ComputerPlayer, Strategy
-from yahtzee.solver.cache import Solution
 from yahtzee.solver import play_to_win
+from yahtzee.solver.cache import Solution
 from yahtzee.solver.coach import Coach, Keep, ScoreBox, ValueStrategy
 from yahtzee.solver.factory import get_strategy
 from yahtzee.solver.moments import Moments
@@ -393,20 +393,21 @@ def test_a_coach_shared_by_many_games_threads_makes_each_of_its_strategies_once(
     strategy is made once (made twice at once, a play-to-win strategy held its arrays twice)."""
     made: list[str] = []
 
-    def slowly(name: str, thing: Any) -> Callable[..., Any]:
-        """Return a maker of ``thing`` that takes a while and notes each call."""
+    def slowly(name: str, thing: Callable[[], Any]) -> Callable[..., Any]:
+        """Return a maker of a new ``thing()`` that takes a while and notes each call."""
         def make(*_: object) -> Any:
+            """Note the call, wait, and make a new one."""
             made.append(name)
             time.sleep(0.1)
-            return thing
+            return thing()
         return make
 
-    profiler = cast(Profiler, type("FakeProfiler", (), {"strategy": None, "moments": None})())
-    coach = Coach(yahtzee_variant(OFFICIAL), slowly("strategy", cast(ValueStrategy, object())),
-                  slowly("profiler", profiler))
-    monkeypatch.setattr(play_to_win, "PlayToWinStrategy", slowly("play to win", object()))
+    fake_profiler = type("FakeProfiler", (), {"strategy": None, "moments": None})
+    coach = Coach(yahtzee_variant(OFFICIAL), slowly("strategy", object),
+                  slowly("profiler", fake_profiler))
+    monkeypatch.setattr(play_to_win, "PlayToWinStrategy", slowly("play to win", object))
     with ThreadPoolExecutor(6) as pool:
         got = list(pool.map(lambda _: (coach.strategy, coach.profiler, coach.play_to_win()),
                             range(6)))
     assert sorted(made) == ["play to win", "profiler", "strategy"]
-    assert all(trio == got[0] for trio in got)
+    assert all(all(a is b for a, b in zip(trio, got[0])) for trio in got)

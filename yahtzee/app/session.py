@@ -204,9 +204,10 @@ class Solvers:
 
         For each: its rule set's solved table and the spreads and chances of
         optimal play (from the cache folder, or built and stored, reported
-        as usual), the coach with outcome profiles, and the strategy of
-        every computer kind.  It returns when all is made, leaving no thread
-        or helper process behind, so that a server may fork its workers
+        as usual), the coach with outcome profiles and its play-to-win
+        strategy (the win chances), and the strategy of every computer kind.
+        It returns when all is made, leaving no thread or helper process
+        behind, so that a server may fork its workers
         next: theirs are then these objects, and the tables' memory this
         process's pages, shared as long as nobody writes to them (the
         tables are read-only).  What the strategies remember of positions
@@ -218,7 +219,9 @@ class Solvers:
             if rules is not None and rules.name not in self._preloaded:
                 self.moments()(rules)  # the solved table first, then its moments and shape
                 self._preloaded.add(rules.name)
-            self.coach(variant, profiles=True)
+            coach = self.coach(variant, profiles=True)
+            if rules is not None:
+                coach.play_to_win()  # the win chances' strategy, shared by the workers too
             for kind in KINDS:
                 if kind.is_computer:
                     self.strategy(kind, variant)

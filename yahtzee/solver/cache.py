@@ -212,9 +212,16 @@ _MOMENTS: dict[tuple[str, TableStore | None], Moments] = {}
 _SHAPES: dict[tuple[str, TableStore | None], Shape] = {}
 _Table = TypeVar("_Table")
 _LOADING: dict[tuple[str, tuple[str, TableStore | None]], threading.Lock] = {}
-"""A lock per table and store, held while that table is read or built: threads that ask for
-it meanwhile wait for the one copy rather than each reading or building their own."""
+"""A lock per table and store, held while that table is read, or built and stored: threads
+that ask for it meanwhile wait for the one copy rather than each reading or building their
+own."""
 _LOADING_LOCK = threading.Lock()
+
+
+def _loading(name: str, key: tuple[str, TableStore | None]) -> threading.Lock:
+    """Return the lock of the table ``name`` kept under ``key`` (``_LOADING``)."""
+    with _LOADING_LOCK:
+        return _LOADING.setdefault((name, key), threading.Lock())
 
 
 def load_or_build(rules: Rules, store: TableStore | None = None,
@@ -256,10 +263,11 @@ def load_or_build_moments(rules: Rules, solution: Solution, store: TableStore | 
         lambda made: encode_arrays(rules, dict(zip(QUANTITIES, made.tables()))))
     key = _memo_key(rules, store)
     if moments.shape is not None:
-        if key not in _SHAPES:
-            _SHAPES[key] = moments.shape
-            _store(store, shape_name(rules), report,
-                   lambda: encode_arrays(rules, dict(zip(SHAPE, moments.shape_tables()))))
+        with _loading(shape_name(rules), key):  # stored once, whoever else waited
+            if key not in _SHAPES:
+                _SHAPES[key] = moments.shape
+                _store(store, shape_name(rules), report,
+                       lambda: encode_arrays(rules, dict(zip(SHAPE, moments.shape_tables()))))
         read_only(*moments.tables(), *moments.shape_tables())
         return moments
     shape = _load_or_make(
@@ -343,13 +351,13 @@ def _load_or_make(memo: dict[tuple[str, TableStore | None], _Table], rules: Rule
     written to ``store`` (a failure there is reported, the table still used).
     """
     key = _memo_key(rules, store)
-    if key in memo:
-        return memo[key]
-    with _LOADING_LOCK:
-        loading = _LOADING.setdefault((name, key), threading.Lock())
-    with loading:
-        if key in memo:  # made meanwhile by the thread that held the lock
-            return memo[key]
+    kept = memo.get(key)
+    if kept is not None:
+        return kept
+    with _loading(name, key):
+        kept = memo.get(key)  # made meanwhile by the thread that held the lock?
+        if kept is not None:
+            return kept
         return _read_or_make(memo, key, name, store, report, read, make, write)
 
 
@@ -358,8 +366,10 @@ def _read_or_make(memo: dict[tuple[str, TableStore | None], _Table],
                   store: TableStore | None, report: Report | None,
                   read: Callable[[bytes], _Table], make: Callable[[], _Table],
                   write: Callable[[_Table], bytes]) -> _Table:
-    """Return the table ``name`` read from ``store`` or made, kept in ``memo`` under ``key``
-    (``_load_or_make``, its lock held)."""
+    """Return the table ``name`` read from ``store``, or made and stored; kept in ``memo``.
+
+    Called by ``_load_or_make`` with the table's lock held.
+    """
     table: _Table | None = None
     data: bytes | None = None
     if store is not None:
