@@ -207,12 +207,11 @@ class Solvers:
         as usual), the coach with outcome profiles and its play-to-win
         strategy (the win chances), and the strategy of every computer kind.
         It returns when all is made, leaving no thread or helper process
-        behind, so that a server may fork its workers
-        next: theirs are then these objects, and the tables' memory this
-        process's pages, shared as long as nobody writes to them (the
-        tables are read-only).  What the strategies remember of positions
-        they meet later stays each process's own.  ``SolverUnavailableError``
-        without numpy.
+        behind, so that a server may fork its workers next: theirs are then
+        these objects, and the tables' memory this process's pages, shared
+        as long as nobody writes to them (the tables are read-only).  What
+        the strategies remember of positions they meet later stays each
+        process's own.  ``SolverUnavailableError`` without numpy.
         """
         for variant in variants:
             rules = rules_of(variant)
