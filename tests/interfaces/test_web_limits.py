@@ -409,10 +409,9 @@ def test_a_server_with_the_collector_s_passes_on_leaves_them_to_it(
         gc.collect()
 
 
-def test_saves_are_written_on_the_loop_while_quick_and_in_threads_once_one_was_slow() -> None:
-    """A slow save sends the next ones to the threads; one a probe's interval later comes back."""
-    now = [0.0]
-    saving = Saving(quick=0.01, probe_every=5.0, clock=lambda: now[0])
+def test_saves_go_to_threads_after_slow_saves_in_a_row_and_come_back_after_one_quick() -> None:
+    """``timed`` slow saves in a row send the next to a thread; a quick one brings them back."""
+    saving = Saving(quick=0.02, timed=2)
     where: list[str] = []
 
     def save(seconds: float = 0.0) -> None:
@@ -424,20 +423,17 @@ def test_saves_are_written_on_the_loop_while_quick_and_in_threads_once_one_was_s
 
     async def scenario() -> None:
         await saving.save(save)  # the first: on the loop
-        await saving.save(lambda: save(0.05))  # still on the loop; too slow
-        await saving.save(save)
-        now[0] += 4.9
-        await saving.save(save)  # not yet the probe's time
-        now[0] += 0.1
-        await saving.save(save)  # the probe: quick again
-        await saving.save(save)
+        await saving.save(lambda: save(0.05))  # on the loop; slow
+        await saving.save(lambda: save(0.05))  # on the loop (one of two quick); slow
+        await saving.save(save)  # two slow in a row: in a thread; quick
+        await saving.save(lambda: save(0.05))  # back on the loop; slow
         with pytest.raises(OSError, match="no disk"):
-            await saving.save(failing)  # tells nothing of the disk
+            await saving.save(failing)  # on the loop; tells nothing of the disk
         await saving.save(save)
 
     loop_thread = threading.current_thread()
     asyncio.run(scenario())
-    assert where == ["loop", "loop", "thread", "thread", "loop", "loop", "loop"]
+    assert where == ["loop", "loop", "loop", "thread", "loop", "loop"]
 
 
 def test_a_person_s_move_is_saved_on_the_loop_or_in_a_save_thread_as_saving_says(

@@ -16,6 +16,7 @@ still loading, a game's end filed (``BrowserGame.act_at_once``).  The server set
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import time
 from collections.abc import Callable
@@ -65,11 +66,12 @@ async def in_save_thread(func: Callable[..., Result], *args: Any) -> Result:
 
 QUICK_SAVE = 0.0005
 """Seconds a save of a person's move, waited for on the disk, may take to be written on the
-event loop's own thread: about a fifth of the processor time of the move it saves (on a
-solid-state disk a save takes 0.1 to 0.3 ms), so that a save waited for there leaves the
-loop most of its time for other requests."""
-PROBE_EVERY = 1.0
-"""Seconds between two saves tried on the loop again while saves go to their threads."""
+event loop's own thread: about a third of the processor time of the move it saves (on a
+solid-state disk a save takes 0.1 to 0.3 ms), so that the loop keeps most of its time for
+other requests."""
+SAVES_TIMED = 5
+"""How many of the latest saves ``Saving`` looks at: that many slow saves in a row send the
+saves to the threads."""
 
 
 class Saving:
@@ -77,39 +79,41 @@ class Saving:
     is quick, in the saves' own threads (``in_save_thread``) while it is not.
 
     A save handed to a thread costs the server more processor time than the
-    save itself (measured: a tenth of all the processor time per move of a
-    person, flooded; docs/scaling.md, "Saves on the loop while the disk is
-    quick"): the hand-off and back, and the thread and the loop contesting
-    the interpreter's lock.  On the loop the save holds every other request
-    for as long as the disk takes, so it is written there only while the
-    last save written there took at most ``quick`` seconds, from start to
-    end.  Once one took longer, saves go to the threads, and one save in
-    ``probe_every`` seconds is tried on the loop again, so that the loop
-    takes them back once the disk is quick again (a save timed in a thread
-    would count its wait for the interpreter's lock too).  The first save
-    is tried on the loop.
+    save itself: the hand-off and back, and the thread and the loop
+    contesting the interpreter's lock (measured in docs/scaling.md, "Saves
+    on the loop while the disk is quick").  On the loop a save holds every
+    other request for as long as the disk takes, so saves are written there
+    only while the quickest of the last ``timed`` saves, wherever written,
+    took at most ``quick`` seconds from start to end.  The quickest, since a
+    save's time counts its wait for the interpreter's lock after the disk's,
+    while another thread holds it: under load one save in ten takes twice
+    the usual time or more without the disk being slow, but not all of
+    them.  So ``timed`` slow saves in a row send the saves to the threads,
+    and one quick save there brings them back.
     """
 
-    def __init__(self, quick: float = QUICK_SAVE, probe_every: float = PROBE_EVERY,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        """Save on the loop while a save takes at most ``quick`` seconds (see the class)."""
+    def __init__(self, quick: float = QUICK_SAVE, timed: int = SAVES_TIMED) -> None:
+        """Save on the loop while one of the last ``timed`` saves took at most ``quick`` s."""
         self.quick = quick
-        self.probe_every = probe_every
-        self._clock = clock
-        self.on_loop = True
-        """Whether the next save is written on the loop (else in a thread, but for probes)."""
-        self._probed = clock()
+        self.recent: collections.deque[float] = collections.deque(maxlen=timed)
+        """Seconds each of the latest saves took, from start to end, oldest first."""
+
+    @property
+    def on_loop(self) -> bool:
+        """Whether the next save is written on the loop (the first is)."""
+        return not self.recent or min(self.recent) <= self.quick
 
     async def save(self, func: Callable[[], object]) -> None:
         """Call ``func``, a save that waits for the disk, where this says; return once done.
 
         An exception of ``func`` is raised here, and tells nothing of the disk.
         """
-        now = self._clock()
-        if self.on_loop or now - self._probed >= self.probe_every:
-            self._probed = now
-            started = time.perf_counter()
-            func()
-            self.on_loop = time.perf_counter() - started <= self.quick
-        else:
-            await in_save_thread(func)
+        took = _timed(func) if self.on_loop else await in_save_thread(_timed, func)
+        self.recent.append(took)
+
+
+def _timed(func: Callable[[], object]) -> float:
+    """Call ``func``; return the seconds it took, from start to end."""
+    started = time.perf_counter()
+    func()
+    return time.perf_counter() - started
