@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parent.parent
 SEAT_HEADER = "X-Seat-Secret"
@@ -79,6 +79,20 @@ def next_move(state: dict[str, Any]) -> dict[str, Any]:
     if state["rolls_left"] == 2:
         return {"action": "roll"}
     return {"action": "score"}
+
+
+class Client(Protocol):
+    """What a scripted client sends its requests through (``Connection``, or the application
+    itself in ``bench_app.py``)."""
+
+    async def request(self, method: str, path: str, body: Any = None,
+                      headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        """Send one request (``body`` as JSON); return the answer's status and JSON."""
+        ...
+
+    async def close(self) -> None:
+        """Let go of what the requests held (the next request starts afresh)."""
+        ...
 
 
 class Connection:
@@ -267,7 +281,7 @@ def server_cpu(pid: int) -> float:
 
 async def play_one(url: str, load: Load, seed: int, think: float, coach: bool,
                    game: str | None = None, rules: str | None = None,
-                   jitter: float = 0.0) -> None:
+                   jitter: float = 0.0, connect: Callable[[str], Client] = Connection) -> None:
     """Play one game as its person, through the API, timing every move.
 
     The client waits ``think`` seconds before each move, as a (very fast)
@@ -276,9 +290,9 @@ async def play_one(url: str, load: Load, seed: int, think: float, coach: bool,
     by the game), so that games started together do not move in step.
     With ``game`` (an ID in ``load.secrets``) it goes on with that game
     instead of starting one with ``seed`` and ``coach`` (under ``rules``;
-    None: the API's default).
+    None: the API's default).  ``connect`` makes the client for ``url``.
     """
-    connection = Connection(url)
+    connection = connect(url)
     form: dict[str, Any] = {"seed": seed, "coach": coach}
     if rules is not None:
         form["rules"] = rules
@@ -303,7 +317,7 @@ def _note(load: Load, game: str, state: dict[str, Any]) -> dict[str, Any]:
     return state
 
 
-async def _play(connection: Connection, load: Load, game: str, think: float,
+async def _play(connection: Client, load: Load, game: str, think: float,
                 jitter: float = 0.0) -> None:
     """Play ``game`` to its end on ``connection``, as ``play_one`` says."""
     headers = {SEAT_HEADER: load.secrets[game]}
@@ -347,7 +361,8 @@ async def _play(connection: Connection, load: Load, game: str, think: float,
 async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = True,
                      first_seed: int = 1, load: Load | None = None,
                      rules: str | None = None, coach_every: int = 1,
-                     jitter: float = 0.0) -> Load:
+                     jitter: float = 0.0, connect: Callable[[str], Client] = Connection
+                     ) -> Load:
     """Play ``games`` games at once against the server at ``url``; return what was seen.
 
     The games are played under ``rules`` (None: the API's default); with
@@ -359,13 +374,14 @@ async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = 
     """
     if load is not None:
         going = [game for game in load.secrets if game not in load.finished]
-        await asyncio.gather(*(play_one(url, load, 0, think, coach, game, jitter=jitter)
+        await asyncio.gather(*(play_one(url, load, 0, think, coach, game, jitter=jitter,
+                                        connect=connect)
                                for game in going))
         return load
     load = Load()
     await asyncio.gather(*(play_one(url, load, first_seed + n, think,
                                     coach and n % coach_every == 0, rules=rules,
-                                    jitter=jitter)
+                                    jitter=jitter, connect=connect)
                            for n in range(games)))
     return load
 
@@ -417,7 +433,7 @@ async def play_and_kill(url: str, games: int, after: int, kill: Callable[[], Non
     return load
 
 
-async def coached_game(connection: Connection) -> tuple[str, dict[str, str]]:
+async def coached_game(connection: Client) -> tuple[str, dict[str, str]]:
     """Make a seeded game of a person against the computer, with the coach; return its ID
     and the headers that act for its person."""
     status, made = await connection.request("POST", "/api/games", {"seed": 1, "coach": True})
@@ -426,13 +442,15 @@ async def coached_game(connection: Connection) -> tuple[str, dict[str, str]]:
     return str(made["game"]), {SEAT_HEADER: made["links"][0]["secret"]}
 
 
-async def warm_up(url: str, seconds: float = 300.0) -> str:
+async def warm_up(url: str, seconds: float = 300.0,
+                  connect: Callable[[str], Client] = Connection) -> str:
     """Make a game with the coach and wait until its tables are loaded; return its ID.
 
     So that the server's processor time measured afterwards leaves out the
     loading (or building) of the solver's tables.  The game is left as it is.
+    ``connect`` makes the client for ``url``.
     """
-    connection = Connection(url)
+    connection = connect(url)
     try:
         game, seat = await coached_game(connection)
         deadline = time.monotonic() + seconds

@@ -24,6 +24,7 @@ pytest.importorskip("starlette")
 from benchmarks.web_load import (answer_times, keep_playing, lost,  # noqa: E402
                                  peak_memory_mb, play_and_kill, play_games, start_server,
                                  versions)
+from benchmarks.bench_app import measure  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 
 GAMES = 12
@@ -46,6 +47,19 @@ def test_a_dozen_games_at_once_lose_nothing(
     assert peak_memory_mb(process.pid) == 0.0  # gone
     assert len(load.finished) == GAMES
     assert len(load.times) == GAMES * 13 * 4  # die 1, roll, score and the box, every turn
+
+
+def test_the_clients_play_through_the_application_called_in_this_process(
+        data: Path, solver_cache: Path, course: Solution, monkeypatch: pytest.MonkeyPatch
+        ) -> None:
+    """``bench_app.py``: the same games with no socket, and the threads' processor time."""
+    monkeypatch.setenv("YAHTZEE_CACHE_DIR", str(solver_cache))
+    figures = asyncio.run(measure(4, "half", 0.0))
+    assert figures["errors"] == 0
+    assert figures["moves"] == 4 * 13 * 4
+    by_thread = figures["cpu_ms_per_move_by_thread"]
+    assert 0 < by_thread["loop"] <= figures["cpu_ms_per_move"] + 0.5
+    assert sum(by_thread.values()) <= figures["cpu_ms_per_move"] + 0.5
 
 
 def test_clients_kept_playing_start_game_after_game_and_lose_nothing(
