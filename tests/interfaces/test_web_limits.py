@@ -28,7 +28,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient  # noqa: E402
 
 from tests.helpers import Problems, collector_off, cycles_of_ours  # noqa: E402
-from yahtzee.app.browser import BrowserGame, BrowserGames, GameView, Settings  # noqa: E402
+from yahtzee.app.browser import BrowserGames, GameView, Settings  # noqa: E402
 from yahtzee.app.session import Solvers  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.engine.moves import Move  # noqa: E402
@@ -37,7 +37,7 @@ from yahtzee.interfaces.web.limits import DAY, Limits, Throttle  # noqa: E402
 from yahtzee.interfaces.web import server  # noqa: E402
 from yahtzee.interfaces.web.server import (BadRequest, WebTable, bind,  # noqa: E402
                                            collect_rarely, make_app)
-from yahtzee.interfaces.web.threads import Saving, in_save_thread, in_thread  # noqa: E402
+from yahtzee.interfaces.web.threads import in_save_thread, in_thread  # noqa: E402
 from yahtzee.players.kinds import HUMAN  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.solver.moments import Moments  # noqa: E402
@@ -407,67 +407,6 @@ def test_a_server_with_the_collector_s_passes_on_leaves_them_to_it(
     finally:
         gc.set_threshold(*before)
         gc.collect()
-
-
-def test_saves_go_to_threads_after_slow_saves_in_a_row_and_come_back_after_one_quick() -> None:
-    """``timed`` slow saves in a row send the next to a thread; a quick one brings them back."""
-    saving = Saving(quick=0.02, timed=2)
-    where: list[str] = []
-
-    def save(seconds: float = 0.0) -> None:
-        where.append("loop" if threading.current_thread() is loop_thread else "thread")
-        time.sleep(seconds)
-
-    def failing() -> None:
-        raise OSError("no disk")
-
-    async def scenario() -> None:
-        await saving.save(save)  # the first: on the loop
-        await saving.save(lambda: save(0.05))  # on the loop; slow
-        await saving.save(lambda: save(0.05))  # on the loop (one of two quick); slow
-        await saving.save(save)  # two slow in a row: in a thread; quick
-        await saving.save(lambda: save(0.05))  # back on the loop; slow
-        with pytest.raises(OSError, match="no disk"):
-            await saving.save(failing)  # on the loop; tells nothing of the disk
-        await saving.save(save)
-
-    loop_thread = threading.current_thread()
-    asyncio.run(scenario())
-    assert where == ["loop", "loop", "loop", "thread", "loop", "loop"]
-
-
-def test_a_person_s_move_is_saved_on_the_loop_or_in_a_save_thread_as_saving_says(
-        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Through the server: every save of a move made on the loop goes where ``Saving`` says."""
-    where: list[str] = []
-    keep = BrowserGame.keep_move
-
-    def keep_move(table: BrowserGame) -> None:
-        where.append(threading.current_thread().name.split("_")[0])
-        keep(table)
-
-    monkeypatch.setattr(BrowserGame, "keep_move", keep_move)
-    app = make_app(delay=0)
-    with TestClient(app) as client:
-        form = {"players": [{"kind": "human", "name": "Ann"}], "seed": 3, "coach": False}
-        made = client.post("/api/games", json=form).json()
-        game, secret = made["game"], made["links"][0]["secret"]
-        headers = {"X-Seat-Secret": secret}
-        web: WebTable = app.state.web
-        assert client.post(f"/api/games/{game}/moves", headers=headers,  # joins: in a thread
-                           json={"action": "toggle", "die": 5}).status_code == 200
-        assert where == []
-        for saving in (Saving(quick=-1.0), Saving(quick=60.0)):
-            web.saving = saving
-            for die in (1, 2, 3):
-                answer = client.post(f"/api/games/{game}/moves", headers=headers,
-                                     json={"action": "toggle", "die": die})
-                assert answer.status_code == 200
-                turn = SaveStore(problems=Problems()).load(1).snapshot.turn
-                assert turn is not None and list(turn.saved) == answer.json()["saved"]
-    loop = where[0]
-    assert loop != "yahtzee-save"
-    assert where == [loop, "yahtzee-save", "yahtzee-save", loop, loop, loop]
 
 
 def test_a_move_made_on_the_loop_is_saved_while_every_worker_thread_waits_for_its_game(

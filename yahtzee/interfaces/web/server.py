@@ -77,7 +77,7 @@ from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, RULES_MESSAGE,
                                             NewGame, Seat, StartRequest, decode, encode, openapi,
                                             reason)
 from yahtzee.interfaces.web.pages import not_found_page, page_routes
-from yahtzee.interfaces.web.threads import Saving, in_thread, use_worker_threads
+from yahtzee.interfaces.web.threads import in_save_thread, in_thread, use_worker_threads
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.web.workers import run_workers
 from yahtzee.interfaces.wording import (GAME_NAMES, GAME_WORDS, KIND_WORDS, NUMPY_NEEDED,
@@ -326,8 +326,6 @@ class WebTable:
         self.limits = limits if limits is not None else Limits()
         self.throttle = Throttle(self.limits.creations_burst, self.limits.creations_per_minute)
         self.polls = Slots(self.limits.polls_per_client, self.limits)
-        self.saving = Saving()
-        """Where the saves of people's moves made on the loop are written (``move``)."""
         self.computer_games: dict[str, str] = {}
         """The computer-only games going on, and the client that started each."""
         self.starting: list[str] = []
@@ -607,7 +605,7 @@ class WebTable:
         if view is None:
             view = await in_thread(table.act, secret, move, version)
         else:
-            await self.saving.save(table.keep_move)  # the save on the disk before the answer
+            await in_save_thread(table.keep_move)  # the save on the disk before the answer
         self.notify(table.game_id)
         self.drive(table)
         return state_answer(state_json(view, table.seats_of(secret)))

@@ -1,10 +1,8 @@
 """The browser table's worker threads: where its blocking work (people's moves, saves, the
 history's pages) runs, handed off from the event loop.
 
-A save waits for the disk, so on a slow disk saves of different games wait
-side by side in threads while the event loop goes on answering; on a quick
-one a save is written on the loop itself (``Saving``), which spares its
-hand-off and the threads' contest for the interpreter's lock.  Moves themselves are
+A save waits for the disk, so saves of different games wait side by side
+in threads while the event loop goes on answering.  Moves themselves are
 made on the loop's own thread when nothing in them can wait (a thread adds
 hand-offs and a contest for the interpreter's lock, and no parallel work),
 and in these threads when something can: a database's round trips, tables
@@ -16,9 +14,7 @@ still loading, a game's end filed (``BrowserGame.act_at_once``).  The server set
 from __future__ import annotations
 
 import asyncio
-import collections
 import functools
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -62,58 +58,3 @@ async def in_save_thread(func: Callable[..., Result], *args: Any) -> Result:
     saves' pool waits for a game.
     """
     return await asyncio.get_running_loop().run_in_executor(_SAVES, functools.partial(func, *args))
-
-
-QUICK_SAVE = 0.0005
-"""Seconds a save of a person's move, waited for on the disk, may take to be written on the
-event loop's own thread: about a third of the processor time of the move it saves (on a
-solid-state disk a save takes 0.1 to 0.3 ms), so that the loop keeps most of its time for
-other requests."""
-SAVES_TIMED = 5
-"""How many of the latest saves ``Saving`` looks at: that many slow saves in a row send the
-saves to the threads."""
-
-
-class Saving:
-    """Where the saves of moves made on the event loop are written: on the loop while the disk
-    is quick, in the saves' own threads (``in_save_thread``) while it is not.
-
-    A save handed to a thread costs the server more processor time than the
-    save itself: the hand-off and back, and the thread and the loop
-    contesting the interpreter's lock (measured in docs/scaling.md, "Saves
-    on the loop while the disk is quick").  On the loop a save holds every
-    other request for as long as the disk takes, so saves are written there
-    only while the quickest of the last ``timed`` saves, wherever written,
-    took at most ``quick`` seconds from start to end.  The quickest, since a
-    save's time counts its wait for the interpreter's lock after the disk's,
-    while another thread holds it: under load one save in ten takes twice
-    the usual time or more without the disk being slow, but not all of
-    them.  So ``timed`` slow saves in a row send the saves to the threads,
-    and one quick save there brings them back.
-    """
-
-    def __init__(self, quick: float = QUICK_SAVE, timed: int = SAVES_TIMED) -> None:
-        """Save on the loop while one of the last ``timed`` saves took at most ``quick`` s."""
-        self.quick = quick
-        self.recent: collections.deque[float] = collections.deque(maxlen=timed)
-        """Seconds each of the latest saves took, from start to end, oldest first."""
-
-    @property
-    def on_loop(self) -> bool:
-        """Whether the next save is written on the loop (the first is)."""
-        return not self.recent or min(self.recent) <= self.quick
-
-    async def save(self, func: Callable[[], object]) -> None:
-        """Call ``func``, a save that waits for the disk, where this says; return once done.
-
-        An exception of ``func`` is raised here, and tells nothing of the disk.
-        """
-        took = _timed(func) if self.on_loop else await in_save_thread(_timed, func)
-        self.recent.append(took)
-
-
-def _timed(func: Callable[[], object]) -> float:
-    """Call ``func``; return the seconds it took, from start to end."""
-    started = time.perf_counter()
-    func()
-    return time.perf_counter() - started
