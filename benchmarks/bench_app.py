@@ -20,10 +20,11 @@ loop's thread, where the application and the clients run side by side, the
 worker threads' (moves that can wait, a game's end) and the saves' threads'.
 
 Beside ``bench_web.py``'s figure for the same games, the difference is
-roughly what the HTTP server, the loop's wake-ups for sockets and the
-system calls cost; the clients' own share (building each request, reading
-each answer's JSON) is inside the loop's figure here and is not in
-``bench_web.py``'s.
+what the HTTP server, the loop's wake-ups for sockets and their system
+calls cost, less what the clients cost here: their own share (building
+each request, reading each answer's JSON) is inside the loop's figure
+here and is not in ``bench_web.py``'s.  A request the application fails
+(an exception, an answer that is not JSON) counts as an error.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_load import Load, play_games, warm_up  # noqa: E402
+from benchmarks.web_load import HttpError, Load, play_games, warm_up  # noqa: E402
 from yahtzee.interfaces.web.server import collect_rarely, make_app  # noqa: E402
 
 ADDRESS = "http://127.0.0.1:8000"
@@ -99,9 +100,15 @@ class AppClient:
             elif message["type"] == "http.response.body":
                 chunks.append(message.get("body", b""))
 
-        await self.app(scope, receive, send)
+        try:
+            await self.app(scope, receive, send)
+        except Exception as error:  # answered 500 and raised again by the application
+            raise HttpError(f"the application failed: {error!r}") from error
         raw = b"".join(chunks)
-        return status, json.loads(raw) if raw else None
+        try:
+            return status, json.loads(raw) if raw else None
+        except ValueError:
+            raise HttpError(f"an answer that is not JSON: {raw[:80]!r}") from None
 
     async def close(self) -> None:
         """Nothing to let go of."""
