@@ -45,13 +45,12 @@ from urllib.parse import urlsplit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.web_load import HttpError, Load, play_games, warm_up  # noqa: E402
+from benchmarks.bench_web import COACH_EVERY  # noqa: E402
+from benchmarks.web_load import HttpError, Load, play_games, stat_cpu, warm_up  # noqa: E402
 from yahtzee.interfaces.web.server import collect_rarely, make_app  # noqa: E402
 
 ADDRESS = "http://127.0.0.1:8000"
 """The address the application is told it is reached at (no socket is opened)."""
-COACH_EVERY = {"all": 1, "half": 2, "none": 0}
-"""How ``--coach`` chooses the coached games: every n-th game (0: none)."""
 Application = Callable[[dict[str, Any], Callable[[], Any], Callable[[Any], Any]],
                        Coroutine[Any, Any, None]]
 """An ASGI application, as called here."""
@@ -128,14 +127,12 @@ def thread_cpu() -> dict[str, float]:
     except OSError:
         return spent
     for task in tasks:
-        try:
-            fields = Path(f"/proc/self/task/{task}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
+        seconds = stat_cpu(Path(f"/proc/self/task/{task}/stat"))
+        if seconds is None:
             continue  # the thread ended meanwhile
         name = names.get(int(task), "other")
         kind = "loop" if name == "MainThread" else name.split("_")[0]
-        spent[kind] = spent.get(kind, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf(
-            "SC_CLK_TCK")
+        spent[kind] = spent.get(kind, 0.0) + seconds
     return spent
 
 

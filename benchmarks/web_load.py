@@ -272,10 +272,16 @@ def answer_times(times: Sequence[float], digits: int = 2) -> dict[str, float]:
 
 def server_cpu(pid: int) -> float:
     """Return the processor time the server has used so far, in seconds (Linux; else 0)."""
+    return stat_cpu(Path(f"/proc/{pid}/stat")) or 0.0
+
+
+def stat_cpu(path: Path) -> float | None:
+    """Return the processor time (user + system, s) in a process's or thread's ``stat`` file
+    (``/proc/<pid>/stat``, ``/proc/self/task/<tid>/stat``); None if it cannot be read."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = path.read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
+        return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
