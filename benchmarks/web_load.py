@@ -354,7 +354,8 @@ async def _play(connection: Client, load: Load, game: str, think: float,
     state = await poll()
     while True:
         while state["turn"] is not None and state["turn"] not in state["you"]:
-            state = await poll(state["version"])
+            before, state = state, await poll(state["version"])
+            await asyncio.sleep(playback_seconds(before, state))
         if state["turn"] is None:
             break
         got = await send(**next_move(state))
@@ -362,6 +363,28 @@ async def _play(connection: Client, load: Load, game: str, think: float,
             return
         state = got
     load.finished.append(game)
+
+
+def playback_seconds(before: dict[str, Any], after: dict[str, Any]) -> float:
+    """Return how long a page plays back the computer's moves that ``after`` brings.
+
+    A page draws each move that ``after`` brings but the last, ``pace``
+    seconds apart, before it draws ``after``, when those are a computer's re-rolls
+    (``app.js``, ``framesOf``): the person can move only then, so a client
+    waits as long.
+    """
+    seen = max((step["made"] for step in before.get("steps", ())), default=-1)
+    fresh = [step for step in after.get("steps", ()) if step["made"] > seen]
+    moves = sorted({step["made"] for step in fresh})[:-1]
+    players = after["players"]
+    if len(moves) > MOST_FRAMES or not all(players[step["seat"] - 1]["computer"]
+                                           for step in fresh if step["made"] in moves):
+        return 0.0
+    return float(after.get("pace", 0.0)) * len(moves)
+
+
+MOST_FRAMES = 2
+"""The most moves a page plays back before a state (``app.js``'s ``MOST_FRAMES``)."""
 
 
 async def play_games(url: str, games: int, *, think: float = 0.0, coach: bool = True,

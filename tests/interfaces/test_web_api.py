@@ -31,7 +31,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the test client's notice about httpx's successor
     from starlette.testclient import TestClient  # noqa: E402
 
-from benchmarks.web_load import best_box  # noqa: E402
+from benchmarks.web_load import best_box, playback_seconds  # noqa: E402
 from yahtzee.app.service import LiveGame  # noqa: E402
 from tests.web_helpers import console_totals  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
@@ -45,8 +45,8 @@ from yahtzee.interfaces.web.limits import Limits  # noqa: E402
 from yahtzee.interfaces.web.server import (MAX_BODY, announce, bind, lan_address,  # noqa: E402
                                            make_app, reachable)
 from yahtzee.domain.card import MenuItem  # noqa: E402
-from yahtzee.interfaces.web.views import (box_advice_words, keep_advice_words,  # noqa: E402
-                                          scored_line)
+from yahtzee.interfaces.web.views import (STEPS_SENT, box_advice_words,  # noqa: E402
+                                          keep_advice_words, scored_line)
 from yahtzee.solver.coach import BoxAdvice, KeepAdvice  # noqa: E402
 from yahtzee.solver.ranking import Keep, ScoreBox  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
@@ -119,6 +119,77 @@ def test_requests_good_and_bad_leave_no_garbage_of_the_table_in_cycles(
                 state = wait_turn(client, game, secret)
         assert cycles_of_ours() == []
         assert gc.get_freeze_count() == frozen
+
+
+def newest_made(state: dict[str, Any]) -> int:
+    """Return the ``made`` of the newest step a state gives (-1: none)."""
+    return max((step["made"] for step in state["steps"]), default=-1)
+
+
+def test_a_computer_s_turn_comes_in_one_state_that_gives_its_rolls_as_steps(
+        data: Path, course: Solution, course_moments: Moments) -> None:
+    """The server plays a computer's turn at once: the page waiting hears of it once, and the
+    state's steps give each of its rolls, as its lines say them, for the page to play back."""
+    pace = 0.02
+    with TestClient(make_app(delay=pace)) as client:
+        game, (secret,) = new_game(client, seed=8, rules="course")
+        state = wait_turn(client, game, secret)
+        for _ in range(4):
+            move(client, game, secret, action="score")
+            before = move(client, game, secret, action="box", box=best_box(state)).json()
+            assert before["turn"] == 2 and before["pace"] == pace
+            after = client.get(f"/api/games/{game}?after={before['version']}",
+                               headers={"X-Seat-Secret": secret}).json()
+            assert after["turn"] == 1  # the whole turn, in the first answer
+            steps = after["steps"]
+            assert len(steps) == min(STEPS_SENT, len(after["moves"]))
+            lines = after["moves"][-len(steps):]
+            fresh = [(step, line) for step, line in zip(steps, lines)
+                     if step["made"] > newest_made(before)]
+            *rolls, (box, scored), (first, rolled) = fresh
+            assert [step["seat"] for step, _ in fresh] == [2] * (len(fresh) - 1) + [1]
+            assert [step["rolls_left"] for step, _ in rolls] == [1, 0][:len(rolls)]
+            for step, line in rolls:  # "Computer kept 2 2 and rolled: 2 2 5 1 2"
+                faces = line.split(": ")[1].split()
+                assert step["dice"] == faces and step["box"] is None
+                kept = [face for face, saved in zip(faces, step["saved"]) if saved]
+                said = re.fullmatch(r"Computer kept ([0-9 ]+) and rolled: .*", line)
+                assert sorted(kept) == sorted(said.group(1).split() if said else [])
+            assert scored.startswith("Computer scored") and box["box"] is not None
+            assert first["made"] == box["made"] and first["saved"] is None
+            assert first["rolls_left"] == 2 and first["dice"] == after["dice"]
+            assert rolled == f"Player 1 rolled {' '.join(after['dice'])}"
+            made = [step["made"] for step, _ in fresh]
+            assert made == sorted(made) and len(set(made)) == len(rolls) + 1
+            # a page plays each of the computer's moves but the last back before it
+            assert playback_seconds(before, after) == pytest.approx(pace * len(rolls))
+            state = after
+
+
+def test_each_computer_s_turn_waits_for_the_pages_to_play_the_last_one_back(
+        data: Path, course: Solution, course_moments: Moments) -> None:
+    """Two computers in a row: the second plays as long after the first as the pages take to
+    play the first back, ``delay`` per move, so people follow each turn at the same pace."""
+    pace = 0.15
+    with TestClient(make_app(delay=pace)) as client:
+        game, (secret,) = new_game(client, seed=4, rules="course", players=[
+            {"kind": "human"}, {"kind": "computer"}, {"kind": "computer", "name": "Robo"}])
+        state = wait_turn(client, game, secret)
+        for _ in range(2):
+            move(client, game, secret, action="score")
+            state = move(client, game, secret, action="box", box=best_box(state)).json()
+            heard = []
+            while state["turn"] != 1:
+                after = client.get(f"/api/games/{game}?after={state['version']}",
+                                   headers={"X-Seat-Secret": secret}).json()
+                moves = {step["made"] for step in after["steps"]  # the turn just played
+                         if step["made"] > newest_made(state) and step["seat"] == state["turn"]}
+                heard.append((time.monotonic(), after["turn"], len(moves)))
+                state = after
+            assert [turn for _, turn, _ in heard] == [3, 1]  # one answer per turn
+            (first_at, _, first_moves), (second_at, _, second_moves) = heard
+            assert first_moves >= 1 and second_moves >= 1
+            assert second_at - first_at >= pace * first_moves - 0.01
 
 
 def test_a_seeded_game_against_the_computer_ends_as_the_same_game_at_the_console(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -464,6 +465,56 @@ def test_the_dice_and_the_card_stay_put_as_the_turn_passes(
       return first.getBoundingClientRect().top - top;
     }""")
     assert abs(cut) < 0.5, cut
+    page.context.close()
+
+
+FRAMES = """() => {
+  window.frames_seen = [];
+  if (window.frames_watched) return;
+  window.frames_watched = true;
+  new MutationObserver(() => {
+    const moves = [...document.querySelectorAll('#moves li')].map((li) => li.textContent);
+    const dice = [1, 2, 3, 4, 5].map(
+      (n) => document.querySelector(`[data-testid="die-${n}"]`).getAttribute('aria-label'));
+    window.frames_seen.push({at: performance.now(), last: moves[moves.length - 1], dice,
+                             status: document.querySelector('#status').textContent});
+  }).observe(document.getElementById('moves'), {childList: true});
+}"""
+"""An observer noting, at each change of the moves' list, its last line, the dice and the status."""
+
+
+def test_the_page_plays_a_computer_s_turn_back_roll_by_roll(
+        browser: Browser, server: Server) -> None:
+    """The server sends a computer's turn in one state; the page shows each of its rolls, the
+    dice as the line says them, ``--delay`` apart, before the turn passes to the person."""
+    page = new_page(browser)
+    start_game(page, server, seed=9, coach=False)
+    rerolls: list[Any] = []
+    for _ in range(3):  # until a turn of the computer's that re-rolls
+        my_turn_or_end(page)
+        settled(page)
+        page.evaluate(FRAMES)
+        hook(page, "score").click()
+        settled(page)
+        hook(page, f"box-{best_box(page)}").click()
+        my_turn_or_end(page)
+        seen = page.evaluate("window.frames_seen")
+        rerolls = [f for f in seen if re.match(r"Computer (kept .+ and rolled|rolled all five "
+                                               r"again): ", f["last"] or "")]
+        if rerolls:
+            break
+    assert rerolls, "no roll of the computer's was shown before the turn passed"
+    for shown in rerolls:
+        faces = shown["last"].split(": ")[1].split()
+        assert [label.split(": ")[1].split(",")[0] for label in shown["dice"]] == faces
+        assert "Computer's turn" in shown["status"]
+        kept = re.match(r"Computer kept ([0-9 ]+) and", shown["last"])
+        assert sorted(label.split(": ")[1].split(",")[0] for label in shown["dice"]
+                      if label.endswith(", saved")) == sorted(kept.group(1).split() if kept
+                                                              else [])
+    final = seen[-1]
+    assert final["last"].startswith("Player 1 rolled") and "Your turn" in final["status"]
+    assert final["at"] - rerolls[0]["at"] >= 1000 * float(DELAY) * len(rerolls) - 5
     page.context.close()
 
 

@@ -49,9 +49,10 @@ from yahtzee.app.session import Autosave, Solvers, SolverUnavailableError, find_
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import get_variant
-from yahtzee.engine.engine import MAX_SEED, FirstRoll, Outcome, Phase, Rolled, Scored, Toggled
+from yahtzee.engine.engine import (MAX_SEED, FirstRoll, Outcome, Phase, Rolled, Scored, Toggled,
+                                   TurnView)
 from yahtzee.engine.moves import Move, MoveKind
-from yahtzee.engine.records import Decision, replayed_cards
+from yahtzee.engine.records import REROLLS, Decision, replayed_cards
 from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind, strategies_of
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.fields import GAME_ID
@@ -128,7 +129,11 @@ class Settings:
 
 @dataclass(frozen=True)
 class Happened:
-    """One line of what happened at the table: a seat's roll, re-roll or box."""
+    """One line of what happened at the table: a seat's roll, re-roll or box.
+
+    A page plays a computer's turn back from these lines, the dice as each
+    roll left them, so they say where each roll left the turn too.
+    """
 
     seat: int
     dice: tuple[int, ...]
@@ -138,6 +143,13 @@ class Happened:
     """The box scored (then ``dice`` are the dice scored)."""
     total: int = 0
     """The seat's total after the box."""
+    made: int = 0
+    """How many commands the game's log held once this happened: lines of one move share it
+    (a box and the next turn's first roll), and it grows from move to move."""
+    saved: tuple[bool, ...] | None = None
+    """For a re-roll: which dice, by place, were kept (saved) for it."""
+    rolls_left: int = 0
+    """For a roll: the re-rolls left after it."""
 
 
 @dataclass(frozen=True)
@@ -464,7 +476,7 @@ class BrowserGame:
         outcome = self.live.play(move)
         if not outcome.accepted:
             raise GameRequestError(Denial.REFUSED, outcome)
-        self._note(prompt.seat, prompt.view.dice, prompt.view.saved, outcome)
+        self._note(prompt.seat, prompt.view, outcome)
         return self._view_now()
 
     def _check_turn(self, seats: frozenset[int], version: int | None) -> None:
@@ -527,33 +539,53 @@ class BrowserGame:
         return self.live.prompt().view.card.rounds_used() >= self.live.variant.rounds - 1
 
     def _computer_step(self) -> bool:
-        """Make the computer's next move, the game held; return False when none is to play."""
+        """Make the computer's next move, the game held; return False when none is to play.
+
+        The view is drawn, for the pages waiting, once the turn is over: a
+        server plays a computer's turn at once and pages play it back.
+        """
         if not self.computer_to_play() or not self._claim():
             return False
+        turn = self.computer_turn()
         view = self.live.prompt().view
         _, outcome = self.live.computer_move(whole_keeps=True)  # a roll's keep in one step
-        self._note(view.seat, view.dice, view.saved, outcome)
-        self._view_now()  # drawn here, by the mover, for the pages waiting
+        self._note(view.seat, view, outcome)
+        if self.computer_turn() != turn:
+            self._view_now()  # drawn here, by the mover, for the pages waiting
         return True
 
-    def _note(self, seat: int, dice: tuple[int, ...], saved: tuple[bool, ...],
-              outcome: Outcome) -> None:
+    def computer_turn(self) -> tuple[int, int] | None:
+        """Return the round and the seat (from 0) of the computer to play (None: none is).
+
+        A server plays a computer's moves while this stays the same: one turn.
+        """
+        if not self.computer_to_play():
+            return None
+        progress = self.live.engine.progress
+        return progress.round, progress.seat
+
+    def _note(self, seat: int, view: TurnView, outcome: Outcome) -> None:
         """Remember the rolls and the box of an accepted move for the moves' list.
 
-        ``saved`` is as the move found it: a keep (``Move.keep``) saves dice on its way.
+        ``view`` is the turn as the move found it (its dice, the dice saved, the
+        re-rolls left): a keep (``Move.keep``) saves dice on its way.
         """
-        now = list(saved)
+        now = list(view.saved)
+        made = len(self.live.engine.log)
         for event in outcome.events:
             if isinstance(event, Toggled):
                 now[event.die - 1] = event.saved
             elif isinstance(event, Rolled):
-                kept = tuple(v for v, s in zip(dice, now) if s)
-                self.happened.append(Happened(seat, event.dice, kept))
+                kept = tuple(v for v, s in zip(view.dice, now) if s)
+                self.happened.append(Happened(seat, event.dice, kept, made=made, saved=tuple(now),
+                                              rolls_left=view.rolls_left - 1))
             elif isinstance(event, Scored):
                 total = self.live.players[event.seat].card.score()
-                self.happened.append(Happened(event.seat, dice, item=event.item, total=total))
+                self.happened.append(Happened(event.seat, view.dice, item=event.item,
+                                              total=total, made=made))
             elif isinstance(event, FirstRoll):
-                self.happened.append(Happened(event.seat, event.dice))
+                self.happened.append(Happened(event.seat, event.dice, made=made,
+                                              rolls_left=REROLLS))
         del self.happened[:-RECENT]
 
     # -- views -------------------------------------------------------------
@@ -747,18 +779,23 @@ def logged_moves(log: Sequence[Decision], variant: Variant, players: int,
     """
     cards = [variant.new_card() for _ in range(players)]
     opening = log[0].dice if log else now
-    lines = [Happened(log[0].seat if log else seat_now, opening)] if opening else []
+    lines = ([Happened(log[0].seat if log else seat_now, opening, rolls_left=REROLLS)]
+             if opening else [])
     for index, decision in enumerate(log):
         after = log[index + 1].dice if index + 1 < len(log) else now
+        made = index + 1
         if decision.label is not None:
             card = cards[decision.seat]
             item = card.choose_number(int(decision.command), Dice.of(decision.dice))
-            lines.append(Happened(decision.seat, decision.dice, item=item, total=card.score()))
+            lines.append(Happened(decision.seat, decision.dice, item=item, total=card.score(),
+                                  made=made))
             if after:
-                lines.append(Happened((decision.seat + 1) % len(cards), after))
+                lines.append(Happened((decision.seat + 1) % len(cards), after, made=made,
+                                      rolls_left=REROLLS))
         elif decision.move.kind is MoveKind.ROLL:
             kept = tuple(v for v, s in zip(decision.dice, decision.saved) if s)
-            lines.append(Happened(decision.seat, after, kept))
+            lines.append(Happened(decision.seat, after, kept, made=made, saved=decision.saved,
+                                  rolls_left=decision.rolls_left - 1))
     return lines
 
 

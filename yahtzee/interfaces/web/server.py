@@ -360,18 +360,46 @@ class WebTable:
         task.add_done_callback(self.tasks.discard)
 
     async def _drive(self, table: BrowserGame) -> None:
-        """Play computer commands, ``delay`` apart, until a person is to play or the game ends.
+        """Play the computers' turns until a person is to play or the game ends.
 
-        Each is made here, on the loop's thread, when it can be made at once,
-        else in a worker thread (``BrowserGame.computer_step_at_once``).  A
+        A turn is played at once, its moves one after another, and the pages
+        waiting are told once, at its end: they play its moves back ``delay``
+        seconds apart (each roll's dice, then the box), as a person would
+        have seen them made.  The first turn waits ``delay`` seconds, each
+        next one as long as the pages take to play the last back (``delay``
+        per move), so that people follow every turn at the same pace.  A
         move that fails (its save, the database) changes nothing; it is
         reported, and tried again when the game is next asked for (``table``).
         Cancelled (the server stops), it ends between two moves: a move in
         a worker thread is finished, and saved, first.
         """
         try:
+            pause = self.delay
             while table.computer_to_play():
-                await asyncio.sleep(self.delay)
+                await asyncio.sleep(pause)
+                moves = await self._computer_turn(table)
+                if not moves:
+                    break
+                pause = self.delay * moves
+        except GameRequestError as error:
+            if error.denial not in GONE:  # ended and filed by another process: nothing failed
+                self.failed(f"a computer's move in game {table.game_id}", error)
+        except Exception as error:  # no request waits for it: told, not raised
+            self.failed(f"a computer's move in game {table.game_id}", error)
+        finally:
+            self.driving.discard(table.game_id)
+
+    async def _computer_turn(self, table: BrowserGame) -> int:
+        """Play the turn of the computer to play, move after move; return how many were made.
+
+        Each move is made here, on the loop's thread, when it can be made at
+        once, else in a worker thread (``BrowserGame.computer_step_at_once``).
+        The pages waiting are told of the moves made, even when one fails.
+        """
+        turn = table.computer_turn()
+        moves = 0
+        try:
+            while turn is not None and table.computer_turn() == turn:
                 stepped = table.computer_step_at_once()
                 if stepped is None:
                     step = asyncio.ensure_future(in_thread(table.computer_step))
@@ -382,14 +410,11 @@ class WebTable:
                         raise
                 if not stepped:
                     break
-                self.notify(table.game_id)
-        except GameRequestError as error:
-            if error.denial not in GONE:  # ended and filed by another process: nothing failed
-                self.failed(f"a computer's move in game {table.game_id}", error)
-        except Exception as error:  # no request waits for it: told, not raised
-            self.failed(f"a computer's move in game {table.game_id}", error)
+                moves += 1
         finally:
-            self.driving.discard(table.game_id)
+            if moves:
+                self.notify(table.game_id)
+        return moves
 
     def failed(self, what: str, error: Exception) -> None:
         """Report that ``what``, work no request waits for, failed with ``error``; it goes on."""
@@ -562,7 +587,7 @@ class WebTable:
                 raise
             await in_thread(self.games.forget, game_id)   # letting go may ask the database
             view, seats = await in_thread(self.games.finished, game_id, secret)
-        return state_answer(state_json(view, seats))
+        return state_answer(state_json(view, seats, self.delay))
 
     async def finished(self, request: Request, game_id: str, since: int | None) -> Response:
         """Answer with a game finished and filed in the history, as its pages saw its end.
@@ -575,7 +600,7 @@ class WebTable:
         view, seats = await in_thread(self.games.finished, game_id, secret)
         if since is not None and view.version <= since:
             await self.wait_change(None, client_of(request))
-        return state_answer(state_json(view, seats))
+        return state_answer(state_json(view, seats, self.delay))
 
     async def wait_change(self, game_id: str | None, client: str) -> None:
         """Wait for ``game_id`` to change (at most ``LONG_POLL`` seconds); 429 past the cap.
@@ -608,7 +633,7 @@ class WebTable:
             await in_save_thread(table.keep_move)  # the save on the disk before the answer
         self.notify(table.game_id)
         self.drive(table)
-        return state_answer(state_json(view, table.seats_of(secret)))
+        return state_answer(state_json(view, table.seats_of(secret), self.delay))
 
     async def join(self, table: BrowserGame, secret: str | None) -> None:
         """Note that the seats of ``secret`` joined; tell the waiting pages, start the computers."""
@@ -630,7 +655,7 @@ class WebTable:
         view = await in_thread(table.start, secret)
         self.notify(table.game_id)
         self.drive(table)
-        return state_answer(state_json(view, table.seats_of(secret)))
+        return state_answer(state_json(view, table.seats_of(secret), self.delay))
 
     async def links(self, request: Request) -> Response:
         """Give the host new links for the seats not joined yet; answer with the host's links.

@@ -101,14 +101,18 @@ def _happened_line(event: Happened, name: str, variant: Variant) -> str:
 
 LINES_KEPT = 16384
 """How many moves' lines are kept worded (the recent moves of some 400 games)."""
-_lines_kept: OrderedDict[int, tuple[Happened, str, str]] = OrderedDict()
-"""Each move's line by the move's identity, with the move itself (so that its identity is not
-given to another meanwhile) and the seat's name it was worded with; the oldest go first."""
+_lines_kept: OrderedDict[int, tuple[Happened, str, str, dict[str, Any]]] = OrderedDict()
+"""Each move's line and step by the move's identity, with the move itself (so that its identity
+is not given to another meanwhile) and the seat's name it was worded with; the oldest go
+first."""
 _lines_lock = threading.Lock()
+STEPS_SENT = 8
+"""How many of the latest lines a state gives as steps too: a computer's whole turn (its
+re-rolls, its box and the next turn's first roll) with room for a second computer's."""
 
 
-def moves_lines(view: GameView) -> list[str]:
-    """Return the lines of what happened (``happened_text`` of each), oldest first.
+def moves_and_steps(view: GameView) -> tuple[list[str], list[dict[str, Any]]]:
+    """Return the lines of what happened, oldest first, and the latest ``STEPS_SENT`` steps.
 
     Every state sent repeats a game's recent moves, and each view of the game
     holds the same move objects as the view before it: a move is worded once,
@@ -116,17 +120,36 @@ def moves_lines(view: GameView) -> list[str]:
     its fields' hash: a state has up to ``app.browser.RECENT`` moves).
     """
     lines: list[str] = []
+    steps: list[dict[str, Any]] = []
+    first_step = len(view.happened) - STEPS_SENT
     with _lines_lock:
-        for event in view.happened:
+        for number, event in enumerate(view.happened):
             name = view.seats[event.seat].name
             kept = _lines_kept.get(id(event))
             if kept is None or kept[0] is not event or kept[1] != name:
-                kept = (event, name, _happened_line(event, name, view.variant))
+                kept = (event, name, _happened_line(event, name, view.variant),
+                        _step(event, view.variant))
                 _lines_kept[id(event)] = kept
             lines.append(kept[2])
+            if number >= first_step:
+                steps.append(kept[3])
         while len(_lines_kept) > LINES_KEPT:
             _lines_kept.popitem(last=False)
-    return lines
+    return lines, steps
+
+
+def _step(event: Happened, variant: Variant) -> dict[str, Any]:
+    """Return a line of what happened as the page plays it back: where it left the turn.
+
+    ``made`` orders the moves (the lines of one move share it); a roll gives
+    the dice shown, the dice saved (by place, for a re-roll) and the
+    re-rolls left, a box its number.  Seats are numbered from 1.
+    """
+    return {"made": event.made, "seat": event.seat + 1,
+            "dice": [variant.face(v) for v in event.dice],
+            "saved": None if event.saved is None else list(event.saved),
+            "rolls_left": event.rolls_left,
+            "box": None if event.item is None else event.item.number}
 
 
 def title(view: GameView) -> str:
@@ -276,10 +299,14 @@ def _winner(view: GameView) -> str | None:
     return winner_line(names, view.seats[view.winners[0]].total, solo=len(view.seats) == 1)
 
 
-def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
+def state_json(view: GameView, you: frozenset[int], pace: float = 0.0) -> dict[str, Any]:
     """Return the table as the page draws it; ``you`` are the seats (from 0) the viewer plays.
 
     Seats are numbered from 1 here, as the page's test hooks number them.
+    ``moves`` are the lines of what happened; ``steps``, one for each of the
+    latest of them (the last ``len(steps)`` lines), say where each left the
+    turn, so that a page can play back the moves of a computer's turn,
+    which a server makes at once, ``pace`` seconds apart.
     ``started`` is false while the game waits for its people to join;
     ``waiting`` are the seats whose link has not been used yet, and ``host``
     says whether the viewer may start the game before they join.  The
@@ -289,6 +316,7 @@ def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
     over = view.phase is Phase.OVER
     to_play = None if over else view.seats[view.seat]
     private = view.seat in you
+    lines, steps = moves_and_steps(view)
     return {
         "game": view.game_id, "version": view.version, "title": title(view),
         "variant": view.variant.name,
@@ -306,7 +334,7 @@ def state_json(view: GameView, you: frozenset[int]) -> dict[str, Any]:
                     for move, profile in view.options] if private else [],
         "win_chances": _chances(view),
         "luck": [luck_line(a) for a in view.analyses] or None,
-        "moves": moves_lines(view),
+        "moves": lines, "steps": steps, "pace": pace,
         "winner": _winner(view), "hot_seat": view.hot_seat,
         "started": view.started, "waiting": [seat + 1 for seat in view.waiting],
         "host": bool(you & set(view.host)),

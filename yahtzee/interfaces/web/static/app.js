@@ -12,6 +12,9 @@
 //   takes a second press (not a double click's) to score, since scoring ends the turn for
 //   good; after Stop rolling, or with no re-roll left, one press scores.
 // - Buttons are built once and updated in place, so keyboard focus stays where it was.
+// - The server plays a computer's turn at once and sends it in one state; the page plays its
+//   rolls back, the state's "pace" apart, as frames drawn over the card as it was before the
+//   turn, then draws the state itself (the box, and the next turn).
 "use strict";
 
 const PIPS = {1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8],
@@ -24,7 +27,8 @@ let lastRoll = -Infinity;    // when the last Roll was queued (performance.now()
 const CONFIRM_MS = 350;      // a box's second press this soon after its first is a double click
 let armed = null;            // {box, situation, at}: the box pressed once while re-rolls were left
 let options = null;
-let state = null;     // the state the server last sent
+let state = null;     // the state the server last sent (while a turn is played back: a frame of it)
+let playing = 0;      // counts the play-backs started, so that a newer state stops an older one
 let view = null;      // that state with the queued moves applied: what the page draws
 let accepted = 0;     // how many states were taken (to tell a fresher answer from a late one)
 const queue = [];     // moves not yet answered, in order; the first may be on its way
@@ -452,11 +456,72 @@ async function pump() {
 
 function take(next, fresh) {
   if (state === null || next.version >= state.version || fresh) {
+    const frames = state !== null && next.version > state.version ? framesOf(state, next) : [];
     state = next;
     accepted += 1;
+    playing += 1;
+    if (frames.length) playBack(frames, next, playing);
+    else {
+      predict();
+      draw();
+    }
+  }
+}
+
+// The states to draw, "pace" apart, before ``next``: one for each move that ``next`` brings
+// after ``before`` but the last, which ``next`` itself shows (a computer's box, with the
+// next turn's first roll). None unless those moves are a computer's, at most a turn's
+// re-rolls (a page that was away draws where the game stands).
+const MOST_FRAMES = 2;
+function framesOf(before, next) {
+  if (before === null || before.game !== next.game || !(next.pace > 0) || !next.steps) return [];
+  const seen = Math.max(-1, ...(before.steps || []).map((step) => step.made));
+  const offset = next.moves.length - next.steps.length;
+  const fresh = next.steps.map((step, n) => ({...step, line: offset + n}))
+    .filter((step) => step.made > seen);
+  const moves = [...new Set(fresh.map((step) => step.made))].slice(0, -1);
+  const shown = fresh.filter((step) => moves.includes(step.made));
+  if (moves.length > MOST_FRAMES || shown.some((step) => !next.players[step.seat - 1].computer)) return [];
+  let scored = false;
+  return moves.map((made) => {
+    const steps = fresh.filter((step) => step.made === made);
+    scored = scored || steps.some((step) => step.box !== null);
+    return frame(before, next, steps[steps.length - 1], scored);
+  });
+}
+
+// ``next`` as it stood after ``step`` (a roll): its dice, the moves up to it, and the cards as
+// ``before`` showed them (``scored``: as ``next`` does), with nothing in them offered; the
+// coach and the win chances say nothing of a position that is already past.
+function frame(before, next, step, scored) {
+  const shown = structuredClone(next);
+  const seat = next.players[step.seat - 1];
+  Object.assign(shown, {
+    turn: step.seat, turn_name: seat.name, computer_turn: true,
+    round: before.turn === step.seat ? before.round : next.round,
+    phase: step.rolls_left > 0 ? "rolling" : "scoring", rolls_left: step.rolls_left,
+    dice: step.dice, saved: step.saved || step.dice.map(() => false),
+    moves: next.moves.slice(0, step.line + 1),
+    steps: next.steps.filter((s) => s.made <= step.made),
+    players: structuredClone(scored ? next.players : before.players),
+    win_chances: before.win_chances, advice: null, advice_box: null, advice_dice: [],
+    options: [], winner: null, luck: null,
+  });
+  shown.players.forEach((p) => p.boxes.forEach((box) => { box.now = null; }));
+  return shown;
+}
+
+async function playBack(frames, next, run) {
+  for (const shown of frames) {
+    state = shown;
     predict();
     draw();
+    await sleep(next.pace * 1000);
+    if (run !== playing) return;   // a newer state came meanwhile: it is drawn
   }
+  state = next;
+  predict();
+  draw();
 }
 
 // Follow the game: a long poll, asked again at once after each answer, patiently after a failure.
