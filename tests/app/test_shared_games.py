@@ -186,6 +186,35 @@ def test_a_move_on_one_server_wakes_the_other_within_a_second(
     assert made.table.view().saved == (False, False, False, True, False)
 
 
+def test_the_other_servers_hear_of_a_computer_s_turn_once_at_its_end(
+        servers: tuple[BrowserGames, BrowserGames], course: Solution) -> None:
+    """A server plays a computer's turn at once and its pages play it back: the others' pages
+    must hear of it as a whole too, not of each move as it is made."""
+    a, b = servers
+    made = a.create(Settings(COURSE, (COMPUTER, HUMAN), ("Cy", "Ann"), 4, coach=False))
+    game = made.table.game_id
+    heard: list[str] = []
+    woken = threading.Event()
+
+    def hear(game_id: str) -> None:
+        heard.append(game_id)
+        woken.set()
+
+    listener = b.store.listen(hear)
+    try:
+        moves = 0
+        while made.table.computer_step():
+            moves += 1
+            if made.table.computer_to_play():
+                assert not woken.wait(0.3), "a move in the middle of the turn was told"
+        assert moves >= 2 and woken.wait(1.0)
+        threading.Event().wait(0.3)
+        assert heard == [game]
+    finally:
+        listener.close()
+    assert b.get(game).view().seat == 1  # the whole turn is there for the other server
+
+
 def test_games_abandoned_by_a_server_are_expired_by_another(
         servers: tuple[BrowserGames, BrowserGames]) -> None:
     """Server B expires A's games that nobody plays, whoever holds them; a game moved is kept."""

@@ -252,6 +252,15 @@ def seats_of(seats: BrowserSeats | None, secret: str | None) -> frozenset[int]:
     return frozenset(found)
 
 
+@dataclass
+class Hold:
+    """A change being made to a game held (``BrowserGame._held``)."""
+
+    tell: bool = True
+    """Whether the other server processes are told of it once it is committed: a computer's
+    turn is told once, at its end, so that their pages play it back as a whole too."""
+
+
 @dataclass(frozen=True)
 class Shared:
     """What a game shared through a database with other server processes needs of its server."""
@@ -494,17 +503,20 @@ class BrowserGame:
                                    else Denial.NOT_YOUR_TURN)
 
     def computer_step(self) -> bool:
-        """Make one move of the computer to play (a toggle, a roll or its box).
+        """Make one move of the computer to play (a re-roll with the dice it keeps, or its box).
 
         Return False when no computer is to play.  The computer's tables are
         waited for before the game's lock is taken, so that the game can be
-        looked at while they are still being built.
+        looked at while they are still being built.  In a shared database
+        the other server processes are told of the turn once it is over.
         """
         for player in self.live.players:
             if isinstance(player, ComputerPlayer):
                 player.prepare()
-        with self._held():
+        with self._held() as hold:
+            turn = self.computer_turn()
             stepped = self._computer_step()
+            hold.tell = self.computer_turn() != turn  # the other processes hear of whole turns
         self._steps_at_once = stepped and self.shared is None and not self.live.coach_pending
         self._acts_at_once = self._acts_at_once or self._steps_at_once
         return stepped
@@ -625,11 +637,12 @@ class BrowserGame:
 
     # -- sharing through a database ------------------------------------------
     @contextlib.contextmanager
-    def _held(self) -> Iterator[None]:
+    def _held(self) -> Iterator[Hold]:
         """Hold the game for a change: its lock, and in a shared database its row.
 
         In a shared database the copy is brought up to date first, and the
-        change is committed (the other processes told) when the block ends;
+        change is committed (the other processes told, unless the block set
+        the ``Hold``'s ``tell`` to False) when the block ends;
         an exception undoes it, and the copy is read again at the next
         request.  ``GameRequestError``: ``UNKNOWN_GAME`` when the game's save
         is gone (``GAME_OVER`` if this copy played its end), ``NOT_KEPT`` when
@@ -637,8 +650,9 @@ class BrowserGame:
         """
         with self.lock:
             shared = self.shared
+            hold = Hold()
             if shared is None:
-                yield
+                yield hold
                 return
             store, save_id = self.saver.store, self.saver.save_id
             if save_id is None:
@@ -646,9 +660,10 @@ class BrowserGame:
             try:
                 with store.hold(save_id) as version:
                     self._catch_up(version)
-                    yield
+                    yield hold
                     self.seen = store.version_of(save_id)
-                    store.notify(self.game_id)
+                    if hold.tell:
+                        store.notify(self.game_id)
             except SaveNotFoundError:
                 over = self.live.is_over()
                 raise GameRequestError(Denial.GAME_OVER if over else Denial.UNKNOWN_GAME) from None
