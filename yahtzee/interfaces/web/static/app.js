@@ -505,7 +505,7 @@ function frame(before, next, step, scored) {
     steps: next.steps.filter((s) => s.made <= step.made),
     players: structuredClone(scored ? next.players : before.players),
     win_chances: before.win_chances, advice: null, advice_box: null, advice_dice: [],
-    options: [], winner: null, luck: null,
+    options: [], winner: null, luck: null, drawn: before.version,
   });
   shown.players.forEach((p) => p.boxes.forEach((box) => { box.now = null; }));
   return shown;
@@ -1052,7 +1052,9 @@ function draw() {
   $("loading").hidden = true;
   $("missing").hidden = true;
   $("table").hidden = false;
-  setAttr($("table"), "data-version", state.version);
+  // a frame of a turn played back carries the version it plays towards, for the next poll;
+  // the table says the version it shows
+  setAttr($("table"), "data-version", state.drawn === undefined ? state.version : state.drawn);
   setAttr($("table"), "data-pending", queue.length);
   const focused = document.activeElement;
   setText($("title"), view.title);
