@@ -9,7 +9,7 @@ the first time)::
 
 ``bench_web.py``'s clients (``web_load``) play ``--games`` games at once,
 each a person against the play-to-win computer, every move sent once the
-last is answered, the computers' moves ``--delay`` seconds apart, as
+last is answered, the computers' turns paced by ``--delay``, as
 ``bench_web.py --think 0`` plays them.  Here they call the application
 ``make_app`` returns directly, on this process's event loop (uvloop where
 it is installed, as the server runs), with no socket and no HTTP server
@@ -172,7 +172,8 @@ def main() -> int:
                         help="which games have the coach: all, half (default: every other "
                              "one) or none")
     parser.add_argument("--delay", type=float, default=0.5,
-                        help="seconds between a computer's moves (default 0.5, as served)")
+                        help="the pace of a computer's moves, in seconds (default 0.5, as "
+                             "served)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="yahtzee-bench-app-") as folder:

@@ -5,10 +5,10 @@ Run from the project root (the web extra installed)::
     python benchmarks/bench_handoff.py                 # text
     python benchmarks/bench_handoff.py --count 50000 --json
 
-Every move the browser table's server carries out goes from its event loop
-to a worker thread and back (``threads.in_thread``): a person's move and
-each of the computer's commands, three or four hand-offs per move of the
-person.  This measures one hand-off of a function that does nothing, in
+Work the browser table's server cannot do on its event loop goes to a
+worker thread and back (``threads.in_thread``, ``in_save_thread``): each
+save of a person's move, and the moves that wait on a database or on
+tables still loading.  This measures one hand-off of a function that does nothing, in
 the two ways it can be done: Starlette's ``run_in_threadpool`` (anyio's
 threads) and asyncio's ``run_in_executor`` (what the server uses), each on
 asyncio's own event loop and on uvloop's (what the server runs on where

@@ -12,9 +12,11 @@ play-to-win computer (every other one with the coach on, or ``--coach
 all`` or ``none``), as
 ``benchmarks/web_load.py``'s scripted person plays them: on each turn it
 saves die 1, rolls, scores and takes the box worth most.  After every
-change the table is looked at once, as the person's page does when its
-long poll wakes.  One game is played first, and the coach with its tables
-and its planner of win chances is made, so that nothing is loaded while the
+move of the person, and after each of the computer's turns, the table is
+looked at once, as the person's page does when its long poll wakes (the
+server tells the pages of a computer's turn at its end).  One game is
+played first, and the coach with its tables and its planner of win chances
+is made, so that nothing is loaded while the
 games are measured (a process's processor time counts every thread's, the
 background loading of the tables too).
 It prints the processor time (user + system, ``time.process_time``) per
@@ -71,6 +73,7 @@ def play(games: BrowserGames, rules: str, seed: int, coach: bool, spent: dict[st
     moves = 0
     while not table.is_over():
         move = None if table.computer_to_play() else scripted_move(table)
+        turn = table.computer_turn()
         started = time.process_time()
         if move is None:
             table.computer_step()
@@ -80,7 +83,8 @@ def play(games: BrowserGames, rules: str, seed: int, coach: bool, spent: dict[st
             moves += 1
             part = "person"
         middle = time.process_time()
-        table.view()
+        if move is not None or table.computer_turn() != turn:
+            table.view()
         spent[part] += middle - started
         spent["looks"] += time.process_time() - middle
     return moves

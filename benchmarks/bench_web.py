@@ -6,7 +6,7 @@ Run from the project root (the web extra installed)::
     python benchmarks/bench_web.py --games 20 --json
 
 It starts ``python -m yahtzee serve`` on a free port of 127.0.0.1 with a
-fresh data folder (computers moving ``--delay`` seconds apart), then plays
+fresh data folder (a computer's turn played back ``--delay`` seconds a move), then plays
 ``--games`` games at the same time, each a person against the computer with
 the coach on (``--coach half``: every other game, as the first measure of
 the table's cost was taken; ``none``: no game), under course rules (the
@@ -138,8 +138,9 @@ def main() -> int:
                         help="seconds each client waits before a move (default 1; 0 floods "
                              "the server to measure its throughput)")
     parser.add_argument("--delay", type=float, default=0.5,
-                        help="the server's pause between a computer's moves (default 0.5, "
-                             "as served; 0 plays them as fast as it can)")
+                        help="the pace of a computer's moves (default 0.5, as served: the "
+                             "server plays a turn at once, and the clients wait as long as a "
+                             "page plays it back; 0 plays the turns as fast as it can)")
     parser.add_argument("--source", type=Path, default=ROOT,
                         help="serve the code of another copy of the project (to compare two "
                              "versions with the same clients; default: this one)")

@@ -378,6 +378,7 @@ def playback_seconds(before: dict[str, Any], after: dict[str, Any]) -> float:
     moves = sorted({step["made"] for step in fresh})[:-1]
     players = after["players"]
     if len(moves) > MOST_FRAMES or not all(players[step["seat"] - 1]["computer"]
+                                           and step["box"] is None
                                            for step in fresh if step["made"] in moves):
         return 0.0
     return float(after.get("pace", 0.0)) * len(moves)

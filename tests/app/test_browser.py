@@ -330,6 +330,30 @@ def test_the_recent_moves_come_back_after_a_restart(data: Path) -> None:
     again.release()
 
 
+def test_a_computer_s_moves_read_the_same_after_a_restart(
+        data: Path, course: Solution, course_moments: Moments) -> None:
+    """What a page plays a computer's turn back from (each line's ``made``, the dice kept by
+    place, the re-rolls left) is rebuilt from the saved log as it was noted, keeps and stops
+    before the box included; each move's lines share a ``made`` that grows move by move."""
+    games = BrowserGames(Solvers(), Problems())
+    table, secret = against_the_computer(games, coach=False)
+    for _ in range(5):
+        table.act(secret, Move.roll())  # the person re-rolls all, then scores
+        table.act(secret, scripted(table))
+        table.act(secret, scripted(table))
+        while table.computer_step():
+            pass
+    before = table.view().happened
+    kept = [line for line in before if line.saved is not None]
+    assert kept and {line.rolls_left for line in before if line.item is None} == {0, 1, 2}
+    assert all(sorted(v for v, s in zip(line.dice, line.saved or ()) if s)
+               == sorted(line.kept or ()) for line in kept)
+    made = [line.made for line in before]
+    assert made == sorted(made) and len(set(made)) < len(made)  # a box and the next roll
+    games.close()
+    assert BrowserGames(Solvers(), Problems()).get(table.game_id).view().happened == before
+
+
 def test_a_game_taken_up_before_its_first_move_lists_no_move(data: Path) -> None:
     tables = BrowserGames(Solvers(), Problems())
     made = tables.create(two_people())

@@ -477,16 +477,19 @@ FRAMES = """() => {
     const dice = [1, 2, 3, 4, 5].map(
       (n) => document.querySelector(`[data-testid="die-${n}"]`).getAttribute('aria-label'));
     window.frames_seen.push({at: performance.now(), last: moves[moves.length - 1], dice,
-                             status: document.querySelector('#status').textContent});
+                             status: document.querySelector('#status').textContent,
+                             version: Number(document.querySelector('#table').dataset.version)});
   }).observe(document.getElementById('moves'), {childList: true});
 }"""
-"""An observer noting, at each change of the moves' list, its last line, the dice and the status."""
+"""An observer noting, at each change of the moves' list, its last line, the dice, the status
+and the version the table shows."""
 
 
 def test_the_page_plays_a_computer_s_turn_back_roll_by_roll(
         browser: Browser, server: Server) -> None:
-    """The server sends a computer's turn in one state; the page shows each of its rolls, the
-    dice as the line says them, ``--delay`` apart, before the turn passes to the person."""
+    """The server sends a computer's turn in one state; the page plays each of its re-rolls back
+    from it, the dice as the line says them, ``--delay`` apart, before the turn passes to the
+    person (the table showing the version of the state before the turn meanwhile)."""
     page = new_page(browser)
     start_game(page, server, seed=9, coach=False)
     rerolls: list[Any] = []
@@ -514,6 +517,9 @@ def test_the_page_plays_a_computer_s_turn_back_roll_by_roll(
                                                               else [])
     final = seen[-1]
     assert final["last"].startswith("Player 1 rolled") and "Your turn" in final["status"]
+    boxed = next(f for f in seen if f["last"].startswith("Computer rolled"))  # the box's answer
+    assert [f["version"] for f in rerolls] == [boxed["version"]] * len(rerolls)
+    assert final["version"] > boxed["version"]
     assert final["at"] - rerolls[0]["at"] >= 1000 * float(DELAY) * len(rerolls) - 5
     page.context.close()
 

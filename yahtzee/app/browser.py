@@ -17,9 +17,10 @@ transaction that holds the game's row (``SaveStorage.transaction``), first
 bringing this process's copy up to date when another process moved the
 game (its stored version differs from the one last seen here), and is
 committed before it is answered; the other processes hear of it
-(``notify``).  A computer's turn is played by the one process holding the
-game's lease (``claim``), renewed at each of its moves; a game whose
-process is gone is taken up by another once the lease lapses.  The
+(``notify``), of a computer's turn once it is over.  A computer's turn is
+played by the one process holding the game's lease (``claim``), renewed at
+each of its moves; a game whose process is gone is taken up by another
+once the lease lapses.  The
 solver's tables load under one lock (so that no table is built twice at
 once).  Nothing here prints: refusals are ``GameRequestError`` with a
 ``Denial``, and views are plain data.
@@ -258,7 +259,9 @@ class Hold:
 
     tell: bool = True
     """Whether the other server processes are told of it once it is committed: a computer's
-    turn is told once, at its end, so that their pages play it back as a whole too."""
+    turn is told once, at its end, so that their pages play it back as a whole too (a turn
+    left halfway by a process that stopped is told when another plays it on, once the
+    lease lapses, or at the pages' next look)."""
 
 
 @dataclass(frozen=True)
@@ -565,6 +568,11 @@ class BrowserGame:
         if self.computer_turn() != turn:
             self._view_now()  # drawn here, by the mover, for the pages waiting
         return True
+
+    def last_made(self) -> int:
+        """Return the ``made`` of the newest line of what happened (-1: none yet)."""
+        happened = self.happened
+        return happened[-1].made if happened else -1
 
     def computer_turn(self) -> tuple[int, int] | None:
         """Return the round and the seat (from 0) of the computer to play (None: none is).

@@ -30,9 +30,11 @@ alone, long polls) and ``connections`` how long it may take to ask.
 
 Secrets travel in the link's fragment (``/game/<id>#<secret>``), which
 browsers never send to a server, and in a header, never in a URL.
-Computer seats are played by the server, one step at a time (a roll's keep
-and the re-roll are one), ``delay`` seconds apart, so that people can follow
-them.  A move is made on the event loop's own thread when nothing in it can wait
+Computer seats are played by the server, a turn at once, and the pages are
+told once per turn: a page plays the turn's re-rolls back ``delay`` seconds
+apart (the state's ``steps``), so that people can follow them, and the next
+computer waits until it has.  A move is made on the event loop's own thread
+when nothing in it can wait
 (``BrowserGame.computer_step_at_once``, ``act_at_once``; its save then
 goes to a pool of threads of its own), else in the worker threads of
 ``threads``, handed off from the event loop, as are the history's pages.
@@ -93,7 +95,8 @@ LONG_POLL = 25.0
 COLLECT_CHECK = 1.0
 """Seconds between two looks at how many objects a server made since the collector's last pass."""
 DEFAULT_DELAY = 0.5
-"""Seconds between a computer's commands (each toggle, roll and box), so people can follow."""
+"""Seconds between two of a computer's moves (a re-roll with its keep, a box) as pages play a
+turn back, so people can follow."""
 SECRET_HEADER = "x-seat-secret"
 STATIC = resources.files("yahtzee.interfaces.web") / "static"
 
@@ -313,7 +316,7 @@ class WebTable:
     def __init__(self, games: BrowserGames, *, delay: float = DEFAULT_DELAY,
                  address: str | None = None, limits: Limits | None = None,
                  reporter: Reporter | None = None) -> None:
-        """Serve ``games``; computers wait ``delay`` seconds before each move.
+        """Serve ``games``; pages play computers' moves back ``delay`` seconds apart.
 
         ``address`` is the origin others reach the server at (for seat links);
         ``reporter`` is told of the failures of work no request waits for
@@ -333,6 +336,8 @@ class WebTable:
         while it is made in a thread, so that requests at once cannot all pass them)."""
         self.changes: dict[str, asyncio.Event] = {}
         self.driving: set[str] = set()
+        self.turns: set[str] = set()
+        """The games whose computer's turn is being played: a look at one waits for its end."""
         self.tasks: set[asyncio.Task[None]] = set()
 
     # -- helpers -----------------------------------------------------------
@@ -364,10 +369,11 @@ class WebTable:
 
         A turn is played at once, its moves one after another, and the pages
         waiting are told once, at its end: they play its moves back ``delay``
-        seconds apart (each roll's dice, then the box), as a person would
-        have seen them made.  The first turn waits ``delay`` seconds, each
-        next one as long as the pages take to play the last back (``delay``
-        per move), so that people follow every turn at the same pace.  A
+        seconds apart (each re-roll's dice, then the state with the box), as
+        a person would have seen them made.  The first turn waits ``delay``
+        seconds; each next one comes ``delay`` after the pages have drawn the
+        last (``delay`` per move they show), so that people follow every
+        turn at the same pace.  A
         move that fails (its save, the database) changes nothing; it is
         reported, and tried again when the game is next asked for (``table``).
         Cancelled (the server stops), it ends between two moves: a move in
@@ -377,10 +383,10 @@ class WebTable:
             pause = self.delay
             while table.computer_to_play():
                 await asyncio.sleep(pause)
-                moves = await self._computer_turn(table)
-                if not moves:
+                shown = await self._computer_turn(table)
+                if not shown:
                     break
-                pause = self.delay * moves
+                pause = self.delay * shown
         except GameRequestError as error:
             if error.denial not in GONE:  # ended and filed by another process: nothing failed
                 self.failed(f"a computer's move in game {table.game_id}", error)
@@ -390,16 +396,20 @@ class WebTable:
             self.driving.discard(table.game_id)
 
     async def _computer_turn(self, table: BrowserGame) -> int:
-        """Play the turn of the computer to play, move after move; return how many were made.
+        """Play the turn of the computer to play, move after move; return how many moves a page
+        shows of it (each that adds a line to the moves' list: not a stop before the box).
 
         Each move is made here, on the loop's thread, when it can be made at
         once, else in a worker thread (``BrowserGame.computer_step_at_once``).
-        The pages waiting are told of the moves made, even when one fails.
+        Meanwhile a look at the game waits for the turn's end (``state``),
+        and the pages waiting are told at its end, even when a move fails.
         """
         turn = table.computer_turn()
-        moves = 0
+        shown = 0
+        self.turns.add(table.game_id)
         try:
             while turn is not None and table.computer_turn() == turn:
+                made = table.last_made()
                 stepped = table.computer_step_at_once()
                 if stepped is None:
                     step = asyncio.ensure_future(in_thread(table.computer_step))
@@ -410,11 +420,11 @@ class WebTable:
                         raise
                 if not stepped:
                     break
-                moves += 1
+                shown += table.last_made() != made
         finally:
-            if moves:
-                self.notify(table.game_id)
-        return moves
+            self.turns.discard(table.game_id)
+            self.notify(table.game_id)
+        return shown
 
     def failed(self, what: str, error: Exception) -> None:
         """Report that ``what``, work no request waits for, failed with ``error``; it goes on."""
@@ -549,7 +559,8 @@ class WebTable:
         table = made.table
         if robots:
             self.computer_games[table.game_id] = client
-        self.drive(table)
+            self.drive(table)  # a game with a person starts at its first look: its page sees
+            # the computers' first turn played back
         return JSONResponse({
             "game": table.game_id, "url": f"/game/{table.game_id}",
             "links": [{"seats": [s + 1 for s in seats], "secret": secret}
@@ -576,7 +587,7 @@ class WebTable:
             if since is not None:
                 if table.shared is not None:
                     await in_thread(table.refresh)
-                if table.version <= since:
+                if table.version <= since or table.game_id in self.turns:
                     await self.wait_change(table.game_id, client_of(request))
             seats = table.seats_of(secret)
             drawn = table.drawn_view()  # most polls: no thread needed

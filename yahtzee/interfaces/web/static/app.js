@@ -459,7 +459,7 @@ function take(next, fresh) {
     const frames = state !== null && next.version > state.version ? framesOf(state, next) : [];
     state = next;
     accepted += 1;
-    playing += 1;
+    playing += 1;   // a play-back under way stops (its state is drawn, or a newer one)
     if (frames.length) playBack(frames, next, playing);
     else {
       predict();
@@ -470,30 +470,30 @@ function take(next, fresh) {
 
 // The states to draw, "pace" apart, before ``next``: one for each move that ``next`` brings
 // after ``before`` but the last, which ``next`` itself shows (a computer's box, with the
-// next turn's first roll). None unless those moves are a computer's, at most a turn's
-// re-rolls (a page that was away draws where the game stands).
+// next turn's first roll). None unless those moves are a computer's re-rolls, at most a
+// turn's (a page that was away, or is not in view, draws where the game stands).
 const MOST_FRAMES = 2;
 function framesOf(before, next) {
-  if (before === null || before.game !== next.game || !(next.pace > 0) || !next.steps) return [];
+  if (before === null || before.game !== next.game || !(next.pace > 0) || !next.steps
+      || document.hidden) return [];
   const seen = Math.max(-1, ...(before.steps || []).map((step) => step.made));
   const offset = next.moves.length - next.steps.length;
   const fresh = next.steps.map((step, n) => ({...step, line: offset + n}))
     .filter((step) => step.made > seen);
   const moves = [...new Set(fresh.map((step) => step.made))].slice(0, -1);
   const shown = fresh.filter((step) => moves.includes(step.made));
-  if (moves.length > MOST_FRAMES || shown.some((step) => !next.players[step.seat - 1].computer)) return [];
-  let scored = false;
+  if (moves.length > MOST_FRAMES
+      || shown.some((step) => !next.players[step.seat - 1].computer || step.box !== null)) return [];
   return moves.map((made) => {
     const steps = fresh.filter((step) => step.made === made);
-    scored = scored || steps.some((step) => step.box !== null);
-    return frame(before, next, steps[steps.length - 1], scored);
+    return frame(before, next, steps[steps.length - 1]);
   });
 }
 
-// ``next`` as it stood after ``step`` (a roll): its dice, the moves up to it, and the cards as
-// ``before`` showed them (``scored``: as ``next`` does), with nothing in them offered; the
-// coach and the win chances say nothing of a position that is already past.
-function frame(before, next, step, scored) {
+// ``next`` as it stood after ``step`` (a re-roll): its dice, the moves up to it, and the cards
+// as ``before`` showed them, with nothing in them offered; the coach and the win chances say
+// nothing of a position that is already past.
+function frame(before, next, step) {
   const shown = structuredClone(next);
   const seat = next.players[step.seat - 1];
   Object.assign(shown, {
@@ -503,7 +503,7 @@ function frame(before, next, step, scored) {
     dice: step.dice, saved: step.saved || step.dice.map(() => false),
     moves: next.moves.slice(0, step.line + 1),
     steps: next.steps.filter((s) => s.made <= step.made),
-    players: structuredClone(scored ? next.players : before.players),
+    players: structuredClone(before.players),
     win_chances: before.win_chances, advice: null, advice_box: null, advice_dice: [],
     options: [], winner: null, luck: null, drawn: before.version,
   });
