@@ -198,7 +198,7 @@ def test_each_computer_s_turn_waits_for_the_pages_to_play_the_last_one_back(
         data: Path, course: Solution, course_moments: Moments) -> None:
     """Two computers in a row: the second plays as long after the first as the pages take to
     play the first back, ``delay`` per move, so people follow each turn at the same pace."""
-    pace = 0.15
+    pace = 0.3
     with TestClient(make_app(delay=pace)) as client:
         game, (secret,) = new_game(client, seed=4, rules="course", players=[
             {"kind": "human"}, {"kind": "computer"}, {"kind": "computer", "name": "Robo"}])
