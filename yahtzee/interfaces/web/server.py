@@ -373,9 +373,9 @@ class WebTable:
         a person would have seen them made.  The first turn waits ``delay``
         seconds; each next one comes ``delay`` after the pages have drawn the
         last (``delay`` per move they show), so that people follow every
-        turn at the same pace.  A
-        move that fails (its save, the database) changes nothing; it is
-        reported, and tried again when the game is next asked for (``table``).
+        turn at the same pace.  A move that fails (its save, the database)
+        changes nothing; it is reported, and tried again when the game is
+        next asked for (``table``).
         Cancelled (the server stops), it ends between two moves: a move in
         a worker thread is finished, and saved, first.
         """
@@ -557,10 +557,10 @@ class WebTable:
             if robots:
                 self.starting.remove(client)
         table = made.table
-        if robots:
+        if robots:  # a game with a person starts at its first look (``table``), so that
+            # its page sees the computers' first turn played back
             self.computer_games[table.game_id] = client
-            self.drive(table)  # a game with a person starts at its first look: its page sees
-            # the computers' first turn played back
+            self.drive(table)
         return JSONResponse({
             "game": table.game_id, "url": f"/game/{table.game_id}",
             "links": [{"seats": [s + 1 for s in seats], "secret": secret}
