@@ -44,6 +44,21 @@ def servers(postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         storage.close()
 
 
+class Heard:
+    """A listener's callback noting the games a server process is told of."""
+
+    def __init__(self) -> None:
+        """Start with nothing heard."""
+        self.games: list[str] = []
+        self.woken = threading.Event()
+        """Set once anything is heard."""
+
+    def __call__(self, game_id: str) -> None:
+        """Note that ``game_id`` was told of."""
+        self.games.append(game_id)
+        self.woken.set()
+
+
 def solo(seed: int) -> Settings:
     """Return the settings of a seeded game of one person without the coach."""
     return Settings(COURSE, (HUMAN,), ("Ann",), seed, coach=False)
@@ -170,17 +185,11 @@ def test_a_move_on_one_server_wakes_the_other_within_a_second(
         servers: tuple[BrowserGames, BrowserGames]) -> None:
     a, b = servers
     made = a.create(solo(2))
-    heard: list[str] = []
-    woken = threading.Event()
-
-    def hear(game_id: str) -> None:
-        heard.append(game_id)
-        woken.set()
-
+    hear = Heard()
     listener = a.store.listen(hear)  # returns once it listens
     try:
         b.get(made.table.game_id).act(made.secrets[0][0], Move.toggle(4))
-        assert woken.wait(1.0) and heard == [made.table.game_id]
+        assert hear.woken.wait(1.0) and hear.games == [made.table.game_id]
     finally:
         listener.close()
     assert made.table.view().saved == (False, False, False, True, False)
@@ -193,23 +202,17 @@ def test_the_other_servers_hear_of_a_computer_s_turn_once_at_its_end(
     a, b = servers
     made = a.create(Settings(COURSE, (COMPUTER, HUMAN), ("Cy", "Ann"), 4, coach=False))
     game = made.table.game_id
-    heard: list[str] = []
-    woken = threading.Event()
-
-    def hear(game_id: str) -> None:
-        heard.append(game_id)
-        woken.set()
-
+    hear = Heard()
     listener = b.store.listen(hear)
     try:
         moves = 0
         while made.table.computer_step():
             moves += 1
             if made.table.computer_to_play():
-                assert not woken.wait(0.3), "a move in the middle of the turn was told"
-        assert moves >= 2 and woken.wait(1.0)
+                assert not hear.woken.wait(0.3), "a move in the middle of the turn was told"
+        assert moves >= 2 and hear.woken.wait(1.0)
         threading.Event().wait(0.3)
-        assert heard == [game]
+        assert hear.games == [game]
     finally:
         listener.close()
     assert b.get(game).view().seat == 1  # the whole turn is there for the other server
@@ -343,20 +346,14 @@ def test_a_console_s_move_in_a_browser_game_wakes_the_servers_pages(
     a.forget(game)
     save_id = a.store.find_uid(game)
     assert save_id is not None
-    heard: list[str] = []
-    woken = threading.Event()
-
-    def hear(game_id: str) -> None:
-        heard.append(game_id)
-        woken.set()
-
+    hear = Heard()
     listener = a.store.listen(hear)
     console = open_storage(postgres_url, Problems())
     try:
         saves = console.saves()
         saves.lock(save_id)
         saves.write(saves.load(save_id))
-        assert woken.wait(1.0) and heard == [game]
+        assert hear.woken.wait(1.0) and hear.games == [game]
     finally:
         listener.close()
         console.close()
