@@ -20,9 +20,8 @@ committed before it is answered; the other processes hear of it
 (``notify``), of a computer's turn once it is over.  A computer's turn is
 played by the one process holding the game's lease (``claim``), renewed at
 each of its moves; a game whose process is gone is taken up by another
-once the lease lapses.  The
-solver's tables load under one lock (so that no table is built twice at
-once).  Nothing here prints: refusals are ``GameRequestError`` with a
+once the lease lapses.  The solver's tables load under one lock (so that
+no table is built twice at once).  Nothing here prints: refusals are ``GameRequestError`` with a
 ``Denial``, and views are plain data.
 """
 

@@ -484,20 +484,16 @@ function framesOf(before, next) {
   const shown = fresh.filter((step) => moves.includes(step.made));
   if (moves.length > MOST_FRAMES
       || shown.some((step) => !next.players[step.seat - 1].computer || step.box !== null)) return [];
-  return moves.map((made) => {
-    const steps = fresh.filter((step) => step.made === made);
-    return frame(before, next, steps[steps.length - 1]);
-  });
+  return shown.map((step) => frame(before, next, step));   // a move without a box: one roll
 }
 
 // ``next`` as it stood after ``step`` (a re-roll): its dice, the moves up to it, and the cards
 // as ``before`` showed them, with nothing in them offered; the coach and the win chances say
 // nothing of a position that is already past.
 function frame(before, next, step) {
-  const shown = structuredClone(next);
-  const seat = next.players[step.seat - 1];
-  Object.assign(shown, {
-    turn: step.seat, turn_name: seat.name, computer_turn: true,
+  const shown = {
+    ...next,   // what a frame changes is its own; the rest is read, never written
+    turn: step.seat, turn_name: next.players[step.seat - 1].name, computer_turn: true,
     round: before.turn === step.seat ? before.round : next.round,
     phase: step.rolls_left > 0 ? "rolling" : "scoring", rolls_left: step.rolls_left,
     dice: step.dice, saved: step.saved || step.dice.map(() => false),
@@ -506,7 +502,7 @@ function frame(before, next, step) {
     players: structuredClone(before.players),
     win_chances: before.win_chances, advice: null, advice_box: null, advice_dice: [],
     options: [], winner: null, luck: null, drawn: before.version,
-  });
+  };
   shown.players.forEach((p) => p.boxes.forEach((box) => { box.now = null; }));
   return shown;
 }
