@@ -35,6 +35,7 @@ from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, IntArray, best_sub_keep
                                   expected_over_keeps)
 from yahtzee.solver.model import ScoringModel, yahtzee_model
 from yahtzee.solver.moments import Moments, raw_shape, solve_moments, turn_moments, turn_shape
+from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
 from yahtzee.solver.play_to_win import PlayToWinStrategy, TurnEnds
 from yahtzee.solver.poker import PokerStrategy, poker_solution
 from yahtzee.solver.profiles import moments_inside
@@ -446,3 +447,124 @@ def test_the_kernel_s_turn_keeps_are_numpys_for_any_width_and_refuse_what_does_n
         accel._TURN_KEEPS(leaf[:-1], out, out.copy())
     with pytest.raises(ValueError, match="do not fit"):
         accel._TURN_KEEPS(leaf, out[:-1], out.copy())
+
+
+def _needs_the_win_chances() -> None:
+    """Skip a test when the kernel was built before ``win_chances`` (an error where the
+    kernel is required, as for ``turn_ends``)."""
+    if accel._WIN_CHANCES is None:
+        if os.environ.get("YAHTZEE_REQUIRE_KERNEL"):
+            raise RuntimeError("the compiled kernel predates win_chances: build it again "
+                               "(pip install -e .)")
+        pytest.skip("the compiled kernel predates win_chances (build it again)")
+
+
+def _winner(rules: Rules, official: Solution, course: Solution, official_moments: Moments,
+            course_moments: Moments) -> PlayToWinStrategy:
+    """Return the computer that plays to win under ``rules``, on the session's tables."""
+    return PlayToWinStrategy(OptimalStrategy(rules, _solution(rules, official, course)),
+                             official_moments if rules is OFFICIAL else course_moments)
+
+
+def _chances_both_ways(monkeypatch: pytest.MonkeyPatch, banked: np.ndarray,
+                       index: IntArray, columns: IntArray, field: Field,
+                       outlooks: Outlooks) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``chance_to_win`` from the kernel, then from numpy alone."""
+    fast = chance_to_win(banked, index, columns, field, outlooks)
+    with monkeypatch.context() as patch:
+        patch.setattr(accel, "_WIN_CHANCES", None)
+        slow = chance_to_win(banked, index, columns, field, outlooks)
+    return fast, slow
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_the_kernel_s_chances_to_win_are_numpys(
+        rules: Rules, official: Solution, course: Solution, official_moments: Moments,
+        course_moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every branch of the outlook: players spread, exact (one or two turns left) or known
+    # (a full card), against one opponent or several, each of those of every kind too.
+    _needs_the_win_chances()
+    outlooks = _winner(rules, official, course, official_moments, course_moments).outlooks
+    assert outlooks.last is not None
+    rng = np.random.default_rng(7)
+    reachable = np.flatnonzero(np.isfinite(outlooks.mean) & (outlooks.variance > 0))
+    exact = np.flatnonzero(outlooks.last.row_of >= 0)
+    finished = int(np.argmin(outlooks.variance + (outlooks.mean != 0)))
+    branches = set()
+    for trial in range(120):
+        others, width, count = 1 + trial % 4, int(rng.integers(1, 9)), 60
+        kinds = [reachable, exact, np.array([finished])]
+        index = rng.choice(kinds[trial % 3], count)
+        where = rng.choice(kinds[(trial // 3) % 3], (others, width))
+        banked = rng.integers(0, 320, count).astype(np.float64)
+        field = Field.of(outlooks, rng.integers(0, 320, (others, width)).astype(np.float64),
+                         where)
+        columns = rng.integers(0, width, count)
+        fast, slow = _chances_both_ways(monkeypatch, banked, index, columns, field, outlooks)
+        np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12)
+        assert ((fast >= 0) & (fast <= 1)).all()
+        branches.add((trial % 3, (trial // 3) % 3, min(others, 2)))
+        if trial % 3 == 0 and others == 1:  # a spread player against one: some of each side
+            assert 0 < float(np.mean(fast > 0.5)) < 1
+    assert len(branches) == 18
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_the_computer_plans_the_same_turns_with_the_kernel_s_chances(
+        rules: Rules, official: Solution, course: Solution, official_moments: Moments,
+        course_moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
+    _needs_the_win_chances()
+    winner = _winner(rules, official, course, official_moments, course_moments)
+    cards = _cards(rules, 16, seed=9)
+    situations = [(winner.base.state_key(card), float(card.score()),
+                   tuple((float(other.score()), winner.index_of(other))
+                         for other in cards[n + 1:n + 1 + n % 3]), n % 2 == 0)
+                  for n, card in enumerate(cards[:-3])]
+    fast = [winner._solve_turn(*situation) for situation in situations]
+    monkeypatch.setattr(accel, "_WIN_CHANCES", None)
+    slow = [winner._solve_turn(*situation) for situation in situations]
+    for kernels, numpys in zip(fast, slow, strict=True):
+        np.testing.assert_allclose(kernels.leaf, numpys.leaf, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(kernels.keep2, numpys.keep2, rtol=0, atol=1e-12)
+        assert kernels.choice is not None and numpys.choice is not None
+        assert np.array_equal(kernels.choice, numpys.choice)
+        for rolls_left, table in ((1, "keep1"), (2, "keep2")):
+            picks = [accel.best_keep(getattr(t, table)[:, 0].copy(), t.leaf[:, 0].copy(), roll)
+                     for t in (kernels, numpys) for roll in range(NUM_ROLLS)]
+            assert picks[:NUM_ROLLS] == picks[NUM_ROLLS:], rolls_left
+
+
+def test_the_kernel_s_chances_refuse_arrays_that_do_not_fit(
+        official: Solution, official_moments: Moments) -> None:
+    _needs_the_win_chances()
+    outlooks = _winner(OFFICIAL, official, official, official_moments,
+                       official_moments).outlooks
+    last = outlooks.last
+    assert last is not None
+    rows = (last.pmf, last.cdf, last.points, last.chances, last.size)
+    tables = (np.zeros(24), np.ones(24), np.linspace(0.0, 4.0, 21), np.full(21, 0.5))
+    players, field = np.zeros((5, 3)), np.zeros((5, 1, 2))
+    none, zero, two = np.full(3, -1), np.zeros(3, dtype=np.int64), np.full(3, 2)
+    out = np.empty(3)
+    accel_call = accel._WIN_CHANCES
+    assert accel_call is not None
+    accel_call(players, none, zero, field, np.full((1, 2), -1), *tables, *rows, out)
+    assert np.array_equal(out, np.full(3, 0.5))  # level, known scores: a tie, halved
+    with pytest.raises(ValueError, match="do not fit"):
+        accel_call(np.zeros((5, 2)), none, zero, field, np.full((1, 2), -1), *tables, *rows, out)
+    with pytest.raises(ValueError, match="no such row or column"):
+        accel_call(players, none, two, field, np.full((1, 2), -1), *tables, *rows, out)
+    with pytest.raises(ValueError, match="no such row or column"):
+        accel_call(players, np.full(3, len(last.size)), zero, field, np.full((1, 2), -1),
+                   *tables, *rows, out)
+    with pytest.raises(ValueError, match="no such row or column"):  # a row, and no rows
+        accel_call(players, zero, zero, field, np.full((1, 2), -1), *tables,
+                   *(None,) * 5, out)
+    with pytest.raises(ValueError, match="in the field"):
+        accel_call(players, none, zero, field, np.full((1, 2), -2), *tables, *rows, out)
+    with pytest.raises(ValueError, match="quadrature or steps"):
+        accel_call(players, none, zero, field, np.full((1, 2), -1), *tables[:3],
+                   np.zeros(20), *rows, out)
+    with pytest.raises(ValueError, match="exact rows"):
+        accel_call(players, none, zero, field, np.full((1, 2), -1), *tables, last.pmf[:-1],
+                   *rows[1:], out)

@@ -8,8 +8,10 @@
  * keep, and the state's expected points to come.  States are worked on BLOCK at
  * a time, the same operations for each, so that the compiler can use vector
  * instructions; the sums are taken in numpy's order (the six children of a
- * keep left to right, then times 1/6).  Every array comes from Python through
- * the buffer protocol; no numpy header is needed to build it.  The work runs
+ * keep left to right, then times 1/6).  It also works out the outlook's chance
+ * to finish first (yahtzee/solver/outlook.py), player by player.  Every array
+ * comes from Python through the buffer protocol; no numpy header is needed to
+ * build it.  The work runs
  * without the interpreter lock, so that threads share it.
  *
  * yahtzee/solver/accel.py is the only user; yahtzee/solver/_kernel.pyi types it.
@@ -1745,6 +1747,410 @@ turn_keeps(PyObject *self, PyObject *args)
     return release_views(views, got, ok);
 }
 
+/* ---- win_chances: the outlook's chance to finish first ---------------------- */
+
+#define KNOWN 1e-9        /* outlook.KNOWN: a variance below it is a score known */
+#define MAX_NODES 64
+#define MAX_STEPS 64
+#define MAX_OTHERS 8
+
+static const double erfc_coef[10] = {
+    -1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.27886807,
+    -1.13520398, 1.48851587, -0.82215223, 0.17087277};
+
+/* What a chance is read with: the quadrature's standard nodes and weights, the steps of
+   excess kurtosis with the largest skewness at each, and the exact rows (pmf, cdf, and
+   each row's possible points with their chances), read in place with their strides. */
+typedef struct {
+    int nodes, steps;
+    double z_nodes[MAX_NODES], z_weights[MAX_NODES];
+    double excess_steps[MAX_STEPS], skew_limits[MAX_STEPS];
+    Py_buffer pmf, cdf, points, chances, size;
+    Py_ssize_t rows, length, support;
+} Outlook;
+
+static inline double
+clip(double x, double lo, double hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+/* outlook.normal_cdf of one number. */
+static double
+normal_cdf_one(double z)
+{
+    double x = fabs(z) / sqrt(2.0);
+    double t = 1.0 / (1.0 + 0.5 * x);
+    double poly = erfc_coef[9];
+    for (int i = 8; i >= 0; i--) {
+        poly = poly * t + erfc_coef[i];
+    }
+    double tail = 0.5 * t * exp(poly - x * x);
+    return z >= 0 ? 1.0 - tail : tail;
+}
+
+/* np.interp of the excess kurtosis over the steps: the largest skewness allowed. */
+static double
+skew_limit(const Outlook *o, double excess)
+{
+    const double *xp = o->excess_steps, *fp = o->skew_limits;
+    int last = o->steps - 1;
+    if (excess >= xp[last]) {
+        return fp[last];
+    }
+    if (excess <= xp[0]) {
+        return fp[0];
+    }
+    int j = 0;
+    while (j < last - 1 && xp[j + 1] <= excess) {
+        j++;
+    }
+    if (xp[j] == excess) {
+        return fp[j];
+    }
+    return (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]) * (excess - xp[j]) + fp[j];
+}
+
+/* outlook._standard of one outlook: its spread, skewness and excess kurtosis. */
+static void
+standard_one(const Outlook *o, double variance, double third, double fourth,
+             double *spread, double *skew, double *excess)
+{
+    int spread_out = variance > KNOWN;
+    double s = sqrt(spread_out ? variance : 1.0);
+    double e = clip(spread_out ? fourth / pow(s, 4.0) : 0.0, o->excess_steps[0],
+                    o->excess_steps[o->steps - 1]);
+    double limit = skew_limit(o, e);
+    *spread = s;
+    *excess = e;
+    *skew = clip(spread_out ? third / pow(s, 3.0) : 0.0, -limit, limit);
+}
+
+/* outlook.shaped_cdf of one number: the chance to end below x, a tie halved. */
+static double
+shaped_cdf_one(const Outlook *o, double x, double mean, double variance, double third,
+               double fourth)
+{
+    if (!(variance > KNOWN)) {
+        return x > mean ? 1.0 : (x < mean ? 0.0 : 0.5);
+    }
+    double spread, skew, excess;
+    standard_one(o, variance, third, fourth, &spread, &skew, &excess);
+    double z = (x - mean) / spread;
+    double z2 = z * z;
+    double density = exp(-0.5 * z2) / sqrt(2.0 * M_PI);
+    double correction = (skew / 6.0 * (z2 - 1.0) + excess / 24.0 * z * (z2 - 3.0)
+                         + skew * skew / 72.0 * z * (z2 * z2 - 10.0 * z2 + 15.0));
+    return clip(normal_cdf_one(z) - density * correction, 0.0, 1.0);
+}
+
+static inline const char *
+cell(const Py_buffer *view, int64_t row, Py_ssize_t k)
+{
+    return (const char *)view->buf + row * view->strides[0] + k * view->strides[1];
+}
+
+static inline double
+row_points(const Outlook *o, int64_t row, Py_ssize_t k)
+{
+    return (double)*(const int16_t *)cell(&o->points, row, k);
+}
+
+static inline double
+row_chance(const Outlook *o, int64_t row, Py_ssize_t k)
+{
+    return *(const double *)cell(&o->chances, row, k);
+}
+
+/* How many scores a row can end on (within its record's room, whatever the record says). */
+static inline Py_ssize_t
+row_size(const Outlook *o, int64_t row)
+{
+    int64_t size = *(const int64_t *)((const char *)o->size.buf + row * o->size.strides[0]);
+    return size < 0 ? 0 : (size > o->support ? o->support : (Py_ssize_t)size);
+}
+
+/* A player's final score as known now: its cumulants, its points, its exact row (or -1). */
+typedef struct {
+    double now, mean, variance, third, fourth;
+    int64_t row;
+} Player;
+
+/* outlook._share_below of one number: the chance that `other` ends below x, a tie halved. */
+static double
+share_below_one(const Outlook *o, const Player *other, double x)
+{
+    if (other->row < 0) {
+        return shaped_cdf_one(o, x, other->mean, other->variance, other->third, other->fourth);
+    }
+    double need = x - other->now;
+    double whole = floor(need);
+    Py_ssize_t at = (Py_ssize_t)clip(whole, 0.0, (double)(o->length - 1));
+    double at_most = whole >= 0 ? *(const double *)cell(&o->cdf, other->row, at) : 0.0;
+    double exactly = (whole >= 0 && whole < (double)o->length && need == whole)
+        ? *(const double *)cell(&o->pmf, other->row, at) : 0.0;
+    return at_most - 0.5 * exactly;
+}
+
+/* `weight` times the chance that every one of `others` ends below x. */
+static inline double
+beats_all(const Outlook *o, const Player *others, int count, double x, double weight)
+{
+    double product = weight;
+    for (int r = 0; r < count; r++) {
+        product *= share_below_one(o, &others[r], x);
+    }
+    return product;
+}
+
+/* outlook.chance_to_win of one player against `count` others. */
+static double
+chance_one(const Outlook *o, const Player *me, const Player *others, int count)
+{
+    double result = 0.0;
+    if (me->row >= 0 || !(me->variance > KNOWN)) {
+        /* known, or exact: each possible score weighed against the others */
+        if (me->row < 0) {
+            result = beats_all(o, others, count, me->mean, 1.0);
+        } else {
+            Py_ssize_t size = row_size(o, me->row);
+            for (Py_ssize_t k = 0; k < size; k++) {
+                result += beats_all(o, others, count, me->now + row_points(o, me->row, k),
+                                    row_chance(o, me->row, k));
+            }
+        }
+    } else if (count == 1) {
+        const Player *other = &others[0];
+        if (other->row < 0 && other->variance > KNOWN) {
+            /* two spread outlooks: the tail of their difference */
+            result = 1.0 - shaped_cdf_one(o, 0.0, me->mean - other->mean,
+                                          me->variance + other->variance,
+                                          me->third - other->third, me->fourth + other->fourth);
+        } else if (other->row < 0) {
+            result = 1.0 - shaped_cdf_one(o, other->mean, me->mean, me->variance, me->third,
+                                          me->fourth);
+        } else {
+            double below = 0.0;
+            Py_ssize_t size = row_size(o, other->row);
+            for (Py_ssize_t k = 0; k < size; k++) {
+                below += row_chance(o, other->row, k)
+                    * shaped_cdf_one(o, other->now + row_points(o, other->row, k), me->mean,
+                                     me->variance, me->third, me->fourth);
+            }
+            result = 1.0 - below;
+        }
+    } else {
+        /* more opponents: quadrature over the player's own expansion */
+        double sd, skew, excess, weights[MAX_NODES], total = 0.0;
+        standard_one(o, me->variance, me->third, me->fourth, &sd, &skew, &excess);
+        for (int j = 0; j < o->nodes; j++) {
+            double z = o->z_nodes[j], z2 = z * z;
+            double factor = (1.0 + skew / 6.0 * z * (z2 - 3.0)
+                             + excess / 24.0 * (z2 * z2 - 6.0 * z2 + 3.0)
+                             + skew * skew / 72.0 * (z2 * z2 * z2 - 15.0 * z2 * z2 + 45.0 * z2
+                                                     - 15.0));
+            weights[j] = o->z_weights[j] * (factor > 0.0 ? factor : 0.0);
+            total += weights[j];
+        }
+        for (int j = 0; j < o->nodes; j++) {
+            result += beats_all(o, others, count, me->mean + sd * o->z_nodes[j],
+                                weights[j] / total);
+        }
+    }
+    return clip(result, 0.0, 1.0);
+}
+
+/* Fill `o`'s tables from the four 1-d float64 objects; 0, or -1 with the error set. */
+static int
+outlook_tables(Outlook *o, PyObject *nodes, PyObject *weights, PyObject *steps,
+               PyObject *limits)
+{
+    Py_buffer views[4];
+    PyObject *objs[4] = {nodes, weights, steps, limits};
+    static const Py_ssize_t sizes[4] = {8, 8, 8, 8};
+    static const int writable[4] = {0, 0, 0, 0};
+    int got = get_buffers(objs, views, 4, sizes, "win_chances", writable);
+    int ok = got == 4 && items(&views[0]) == items(&views[1])
+        && items(&views[2]) == items(&views[3]) && items(&views[0]) > 0
+        && items(&views[0]) <= MAX_NODES && items(&views[2]) > 1
+        && items(&views[2]) <= MAX_STEPS;
+    if (got == 4 && !ok) {
+        PyErr_SetString(PyExc_ValueError, "win_chances: quadrature or steps that do not fit");
+    }
+    if (ok) {
+        o->nodes = (int)items(&views[0]);
+        o->steps = (int)items(&views[2]);
+        memcpy(o->z_nodes, views[0].buf, sizeof(double) * o->nodes);
+        memcpy(o->z_weights, views[1].buf, sizeof(double) * o->nodes);
+        memcpy(o->excess_steps, views[2].buf, sizeof(double) * o->steps);
+        memcpy(o->skew_limits, views[3].buf, sizeof(double) * o->steps);
+    }
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
+    return ok ? 0 : -1;
+}
+
+/* Take a strided buffer of `ndim` dimensions and `itemsize`; 0, or -1 with the error set. */
+static int
+strided(PyObject *obj, Py_buffer *view, int ndim, Py_ssize_t itemsize, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
+        return -1;
+    }
+    if (view->ndim != ndim || view->itemsize != itemsize || view->strides == NULL) {
+        PyErr_Format(PyExc_ValueError, "win_chances: %s of the wrong shape or items", what);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* Take the exact rows (or none, when `pmf` is None); 0, or -1 with the error set. */
+static int
+outlook_rows(Outlook *o, PyObject **objs)
+{
+    static const char *names[5] = {"pmf", "cdf", "points", "chances", "size"};
+    static const int dims[5] = {2, 2, 2, 2, 1};
+    static const Py_ssize_t sizes[5] = {8, 8, 2, 8, 8};
+    Py_buffer *views[5] = {&o->pmf, &o->cdf, &o->points, &o->chances, &o->size};
+    o->rows = 0;
+    if (objs[0] == Py_None) {
+        return 0;
+    }
+    int got = 0;
+    while (got < 5 && strided(objs[got], views[got], dims[got], sizes[got], names[got]) == 0) {
+        got++;
+    }
+    int ok = got == 5;
+    if (ok) {
+        o->rows = o->pmf.shape[0];
+        o->length = o->pmf.shape[1];
+        o->support = o->points.shape[1];
+        ok = o->length > 0 && o->cdf.shape[0] == o->rows && o->cdf.shape[1] == o->length
+            && o->points.shape[0] == o->rows && o->chances.shape[0] == o->rows
+            && o->chances.shape[1] == o->support && o->size.shape[0] == o->rows;
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "win_chances: exact rows that do not fit");
+        }
+    }
+    if (!ok) {
+        for (int i = 0; i < got; i++) {
+            PyBuffer_Release(views[i]);
+        }
+        o->rows = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static void
+release_rows(Outlook *o, PyObject *pmf)
+{
+    if (pmf != Py_None) {
+        PyBuffer_Release(&o->pmf);
+        PyBuffer_Release(&o->cdf);
+        PyBuffer_Release(&o->points);
+        PyBuffer_Release(&o->chances);
+        PyBuffer_Release(&o->size);
+    }
+}
+
+/* Check the players' and the field's rows and columns; 1 if they fit, else 0 with the
+   error set. */
+static int
+win_fits(const Outlook *o, const int64_t *rows, const int64_t *columns, Py_ssize_t count,
+         const int64_t *field_rows, Py_ssize_t others, Py_ssize_t width)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (rows[i] < -1 || rows[i] >= o->rows || columns[i] < 0 || columns[i] >= width) {
+            PyErr_SetString(PyExc_ValueError, "win_chances: no such row or column");
+            return 0;
+        }
+    }
+    for (Py_ssize_t i = 0; i < others * width; i++) {
+        if (field_rows[i] < -1 || field_rows[i] >= o->rows) {
+            PyErr_SetString(PyExc_ValueError, "win_chances: no such row in the field");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/*
+ * win_chances(players, rows, columns, field, field_rows, nodes, weights, steps, limits,
+ *             pmf, cdf, points, chances, size, out): outlook.chance_to_win, player by player.
+ * `players` (5, N) float64 holds each player's points so far, the mean of its final score,
+ * its variance, third and fourth cumulants; `rows` (N) its exact row (-1: none) and
+ * `columns` (N) its column of the field.  `field` (5, R, B) holds the same five numbers of
+ * R opponents in B columns, `field_rows` (R, B) theirs.  `nodes` and `weights` are the
+ * standard normal quadrature, `steps` and `limits` the excess kurtosis and largest skewness
+ * of outlook._standard; pmf, cdf, points, chances and size are LastTurn's row arrays, read
+ * in place (strided), or all None when no row is used.  `out` (N) gets the chances.
+ */
+static PyObject *
+win_chances(PyObject *self, PyObject *args)
+{
+    PyObject *objs[15];
+    Py_buffer views[6];
+    static const Py_ssize_t sizes[6] = {8, 8, 8, 8, 8, 8};
+    static const int writable[6] = {0, 0, 0, 0, 0, 1};
+    Outlook o;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOO", &objs[0], &objs[1], &objs[2], &objs[3],
+                          &objs[4], &objs[5], &objs[6], &objs[7], &objs[8], &objs[9],
+                          &objs[10], &objs[11], &objs[12], &objs[13], &objs[14])) {
+        return NULL;
+    }
+    if (outlook_tables(&o, objs[5], objs[6], objs[7], objs[8]) < 0
+            || outlook_rows(&o, objs + 9) < 0) {
+        return NULL;
+    }
+    PyObject *arrays[6] = {objs[0], objs[1], objs[2], objs[3], objs[4], objs[14]};
+    int got = get_buffers(arrays, views, 6, sizes, "win_chances", writable);
+    int ok = got == 6;
+    Py_ssize_t count = ok ? items(&views[1]) : 0;
+    Py_ssize_t fields = ok ? items(&views[4]) : 0;
+    Py_ssize_t width = 0, others = 0;
+    if (ok) {
+        /* the field's width: its columns, the largest a player names plus any unused */
+        width = fields;
+        others = 0;
+        if (views[3].ndim == 3) {
+            others = views[3].shape[1];
+            width = views[3].shape[2];
+        }
+        ok = items(&views[0]) == 5 * count && items(&views[2]) == count
+            && items(&views[5]) == count && views[3].ndim == 3 && views[3].shape[0] == 5
+            && others >= 1 && others <= MAX_OTHERS && others * width == fields;
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "win_chances: arrays that do not fit");
+        }
+    }
+    ok = ok && win_fits(&o, views[1].buf, views[2].buf, count, views[4].buf, others, width);
+    if (ok) {
+        const double *p = views[0].buf, *f = views[3].buf;
+        const int64_t *rows = views[1].buf, *columns = views[2].buf, *field_rows = views[4].buf;
+        double *out = views[5].buf;
+        Py_ssize_t plane = others * width;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < count; i++) {
+            Player me = {p[i], p[count + i], p[2 * count + i], p[3 * count + i],
+                         p[4 * count + i], rows[i]};
+            Player field[MAX_OTHERS];
+            for (Py_ssize_t r = 0; r < others; r++) {
+                Py_ssize_t at = r * width + columns[i];
+                field[r] = (Player){f[4 * plane + at], f[at], f[plane + at], f[2 * plane + at],
+                                    f[3 * plane + at], field_rows[at]};
+            }
+            out[i] = chance_one(&o, &me, field, (int)others);
+        }
+        Py_END_ALLOW_THREADS
+    }
+    release_rows(&o, objs[9]);
+    return release_views(views, got, ok);
+}
+
 static PyMethodDef Plan_methods[] = {
     {"start", (PyCFunction)Plan_start, METH_VARARGS,
      "start(values, flags, masks, uppers, out): each state's expected points to come."},
@@ -1791,6 +2197,9 @@ static PyMethodDef module_methods[] = {
      "turn_ends(keep1, leaf, one, two): a turn's ends carried back to its keeps."},
     {"turn_keeps", turn_keeps, METH_VARARGS,
      "turn_keeps(leaf, keep1, keep2): a turn's keeps, one and two rolls left, from its leaves."},
+    {"win_chances", win_chances, METH_VARARGS,
+     "win_chances(players, rows, columns, field, field_rows, nodes, weights, steps, limits, "
+     "pmf, cdf, points, chances, size, out): each player's chance to finish first."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,6 +19,12 @@ def best_keeps(table: NDArray[Any], leaf: NDArray[Any], where: NDArray[Any],
 def turn_ends(keep1: NDArray[Any], leaf: NDArray[Any], one: NDArray[Any],
               two: NDArray[Any]) -> None: ...
 def turn_keeps(leaf: NDArray[Any], keep1: NDArray[Any], keep2: NDArray[Any]) -> None: ...
+def win_chances(players: NDArray[Any], rows: NDArray[Any], columns: NDArray[Any],
+                field: NDArray[Any], field_rows: NDArray[Any], nodes: NDArray[Any],
+                weights: NDArray[Any], steps: NDArray[Any], limits: NDArray[Any],
+                pmf: NDArray[Any] | None, cdf: NDArray[Any] | None,
+                points: NDArray[Any] | None, chances: NDArray[Any] | None,
+                size: NDArray[Any] | None, out: NDArray[Any]) -> None: ...
 
 class Plan:
     def __init__(self, sizes: NDArray[Any], upper_of: NDArray[Any], entry_box: NDArray[Any],

@@ -18,7 +18,7 @@ import os
 import weakref
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -80,6 +80,11 @@ _TURN_ENDS: Callable[[FloatArray, FloatArray, FloatArray, FloatArray], None] | N
 _TURN_KEEPS: Callable[[FloatArray, FloatArray, FloatArray], None] | None = (
     None if _KERNEL is None else getattr(_KERNEL, "turn_keeps", None))
 """The kernel's ``turn_keeps`` (None without the kernel, or with one built before it)."""
+_WIN_CHANCES: Callable[..., None] | None = (
+    None if _KERNEL is None else getattr(_KERNEL, "win_chances", None))
+"""The kernel's ``win_chances`` (None without the kernel, or with one built before it)."""
+MOST_OTHERS = 8
+"""The most opponents ``win_chances`` takes at once (the kernel's ``MAX_OTHERS``)."""
 
 _PLANS: dict[int, _kernel.Plan] = {}
 
@@ -345,3 +350,30 @@ def leaf_steps(model: ScoringModel, flag: int, mask: int, upper: int,
     following = np.empty(NUM_ROLLS, dtype=np.int64)
     steps(flag, mask, upper, np.ascontiguousarray(choice, dtype=np.int8), reward, following)
     return reward, following
+
+
+def win_chances(players: FloatArray, rows: IntArray, columns: IntArray, field: FloatArray,
+                field_rows: IntArray, quadrature: tuple[FloatArray, FloatArray],
+                skew_steps: tuple[FloatArray, FloatArray], last: Any) -> FloatArray | None:
+    """Return ``outlook.chance_to_win`` of each player, worked out in the kernel; None without it.
+
+    ``players`` (5, N) holds each player's points so far and its final
+    score's mean, variance, third and fourth cumulants; ``rows`` (N) its
+    exact row (-1: none, every row already worked out) and ``columns`` (N)
+    its column of the field.  ``field`` (5, R, B) holds the same five numbers
+    of R opponents (1 to ``MOST_OTHERS``) in B columns, ``field_rows`` (R, B)
+    their rows.  ``quadrature`` is the standard normal nodes and weights,
+    ``skew_steps`` the excess kurtosis steps and the largest skewness at each;
+    ``last`` the ``LastTurn`` whose rows are read in place (None: no rows).
+    The same numbers as numpy's, to rounding in the last bits (the
+    exponential and the order of the sums differ).
+    """
+    if PLAN is None or _WIN_CHANCES is None:
+        return None
+    out = np.empty(len(rows))
+    tables = ((None,) * 5 if last is None
+              else (last.pmf, last.cdf, last.points, last.chances, last.size))
+    _WIN_CHANCES(np.ascontiguousarray(players, dtype=np.float64), _int64(rows),
+                 _int64(columns), np.ascontiguousarray(field, dtype=np.float64),
+                 _int64(field_rows), *quadrature, *skew_steps, *tables, out)
+    return out

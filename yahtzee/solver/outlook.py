@@ -33,6 +33,7 @@ from math import pi, sqrt
 import numpy as np
 import numpy.typing as npt
 
+from yahtzee.solver import accel
 from yahtzee.solver.keeps import FloatArray, IntArray
 from yahtzee.solver.moments import LastTurn
 
@@ -323,7 +324,8 @@ def chance_to_win(banked: FloatArray, index: IntArray, columns: IntArray, field:
     column of ``field``.  A player whose score is known, or exact with one
     turn left, has each possible score weighed against the opponents; one
     whose outlook is spread meets a single opponent in closed form, more
-    opponents by quadrature over its own expansion.
+    opponents by quadrature over its own expansion.  The compiled kernel
+    works the same out where it is at hand (``accel.win_chances``).
     """
     shape = np.shape(banked)
     now = np.ravel(banked).astype(np.float64)
@@ -333,6 +335,14 @@ def chance_to_win(banked: FloatArray, index: IntArray, columns: IntArray, field:
                        outlooks.third.take(where).astype(np.float64),
                        outlooks.fourth.take(where).astype(np.float64), outlooks.rows(where))
     last = outlooks.last
+    if 1 <= len(field) <= accel.MOST_OTHERS:
+        fast = accel.win_chances(
+            np.stack((now, players.mean, players.variance, players.third, players.fourth)),
+            players.rows, players.columns,
+            np.stack((field.means, field.variances, field.thirds, field.fourths, field.banked)),
+            field.rows, (_Z_NODES, _Z_WEIGHTS), (_EXCESS_STEPS, _SKEW_LIMITS), last)
+        if fast is not None:
+            return fast.reshape(shape)
     result = np.empty(len(now))
     exact = players.exact()
     if exact.any():
