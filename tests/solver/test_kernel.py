@@ -568,3 +568,49 @@ def test_the_kernel_s_chances_refuse_arrays_that_do_not_fit(
     with pytest.raises(ValueError, match="exact rows"):
         accel_call(players, none, zero, field, np.full((1, 2), -1), *tables, last.pmf[:-1],
                    *rows[1:], out)
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_a_turn_planned_to_win_takes_the_same_boxes_from_the_kernel_s_entries(
+        rules: Rules, official: Solution, course: Solution, official_moments: Moments,
+        course_moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The kernel lists where each open box's points lead and takes each roll's best box;
+    # numpy does both itself.  The same worth from the same calls: the very same numbers.
+    winner = _winner(rules, official, course, official_moments, course_moments)
+    if not hasattr(accel.plan_of(winner.model), "best_entries"):
+        _needs_the_win_chances()  # the same rule: skipped, or an error where required
+        pytest.skip("the compiled kernel predates best_entries (build it again)")
+    cards = [card for card in _cards(rules, 40, seed=11) if len(card.options(Dice.of([1] * 5)))]
+    situations = [(winner.base.state_key(card), float(card.score()),
+                   ((float(other.score()), winner.index_of(other)),), n % 2 == 0)
+                  for n, (card, other) in enumerate(zip(cards, reversed(cards)))]
+    fast = [winner._solve_turn(*situation) for situation in situations]
+    monkeypatch.setattr(accel, "entry_steps", lambda *args: None)
+    slow = [winner._solve_turn(*situation) for situation in situations]
+    assert len(fast) > 30
+    for kernels, numpys in zip(fast, slow, strict=True):
+        assert np.array_equal(kernels.leaf, numpys.leaf)
+        assert kernels.choice is not None and numpys.choice is not None
+        assert np.array_equal(kernels.choice, numpys.choice)
+    assert len({int(box) for turn in fast if turn.choice is not None
+                for box in np.unique(turn.choice)}) >= 10
+
+
+def test_the_kernel_s_entries_refuse_what_does_not_fit(official: Solution) -> None:
+    plan = accel.plan_of(official.model)
+    if not hasattr(plan, "best_entries"):
+        pytest.skip("the compiled kernel predates best_entries (build it again)")
+    count = len(official.model.leaf_plan[0])
+    reward, following = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
+    plan.entry_steps(0, 0b11, 0, reward, following)
+    slots = official.model.leaf_plan[0]
+    assert (following[slots < 2] == -1).all() and (following[slots >= 2] >= 0).all()
+    with pytest.raises(ValueError, match="one number per entry"):
+        plan.entry_steps(0, 0, 0, reward[:-1], following)
+    with pytest.raises(ValueError, match="no such state"):
+        plan.entry_steps(0, 1 << 13, 0, reward, following)
+    best, choice = np.empty(NUM_ROLLS), np.empty(NUM_ROLLS, dtype=np.int8)
+    plan.best_entries((1 << 13) - 1, np.zeros(count), best, choice)  # a full card
+    assert (best == -np.inf).all() and (choice == 0).all()
+    with pytest.raises(ValueError, match="do not fit"):
+        plan.best_entries(0, np.zeros(count - 1), best, choice)

@@ -1644,6 +1644,109 @@ Plan_leaf_steps(Plan *self, PyObject *args)
 }
 
 /*
+ * entry_steps(flag, mask, upper, reward, following): where scoring each box's distinct
+ * points leads from the state (entry e, in the plan's order: play_to_win's leaf plan), its
+ * reward and the flat position of the next state, for the boxes open; the entries of
+ * boxes filled get reward 0 and position -1.  Both int64, one number per entry.
+ */
+static PyObject *
+Plan_entry_steps(Plan *self, PyObject *args)
+{
+    long long flag, mask, upper;
+    PyObject *objs[2];
+    Py_buffer views[2];
+    static const Py_ssize_t sizes[2] = {8, 8};
+    static const int writable[2] = {1, 1};
+    if (!PyArg_ParseTuple(args, "LLLOO", &flag, &mask, &upper, &objs[0], &objs[1])) {
+        return NULL;
+    }
+    if (check_state(self, flag, mask, upper) < 0) {
+        return NULL;
+    }
+    int got = get_buffers(objs, views, 2, sizes, "entry_steps", writable);
+    int ok = got == 2;
+    if (ok && (items(&views[0]) != self->n_entries || items(&views[1]) != self->n_entries)) {
+        PyErr_SetString(PyExc_ValueError, "entry_steps: one number per entry");
+        ok = 0;
+    }
+    if (ok) {
+        int64_t *reward = views[0].buf, *following = views[1].buf;
+        for (int c = 0; ok && c < self->n_cat; c++) {
+            for (int e = self->box_first[c]; e < self->box_first[c + 1]; e++) {
+                int gain = 0;
+                int64_t at = -1;
+                if (!((mask >> c) & 1)) {
+                    at = step(self, (int)flag, mask, (int)upper, c, self->entry_points[e], 0,
+                              &gain);
+                    if (at < 0) {
+                        PyErr_SetString(PyExc_ValueError,
+                                        "a choice leads outside the value table");
+                        ok = 0;
+                    }
+                }
+                reward[e] = gain;
+                following[e] = at;
+            }
+        }
+    }
+    return release_views(views, got, ok);
+}
+
+/*
+ * best_entries(mask, worth, best, choice): for each final roll, the best worth among the
+ * boxes open in `mask` (worth: float64, one per entry, as entry_steps lists them) and the
+ * box giving it (int8), the boxes taken in order: a later box wins only when more than
+ * TIE better than every earlier one (play_to_win._best_boxes).  A full card: -inf, box 0.
+ */
+static PyObject *
+Plan_best_entries(Plan *self, PyObject *args)
+{
+    long long mask;
+    PyObject *objs[3];
+    Py_buffer views[3];
+    static const Py_ssize_t sizes[3] = {8, 8, 1};
+    static const int writable[3] = {0, 1, 1};
+    if (!PyArg_ParseTuple(args, "LOOO", &mask, &objs[0], &objs[1], &objs[2])) {
+        return NULL;
+    }
+    if (check_state(self, 0, mask, 0) < 0) {
+        return NULL;
+    }
+    int got = get_buffers(objs, views, 3, sizes, "best_entries", writable);
+    int ok = got == 3;
+    if (ok && (items(&views[0]) != self->n_entries || items(&views[1]) != NUM_ROLLS
+               || items(&views[2]) != NUM_ROLLS)) {
+        PyErr_SetString(PyExc_ValueError, "best_entries: arrays that do not fit");
+        ok = 0;
+    }
+    if (ok) {
+        const double *worth = views[0].buf;
+        double *best = views[1].buf;
+        int8_t *choice = views[2].buf;
+        for (int r = 0; r < NUM_ROLLS; r++) {
+            double so_far = -INFINITY;
+            int pick = 0, first = 1;
+            for (int c = 0; c < self->n_cat; c++) {
+                if ((mask >> c) & 1) {
+                    continue;
+                }
+                double v = worth[self->entry_of[c][r]];
+                if (first) {
+                    pick = v > -INFINITY ? c : 0;
+                    first = 0;
+                } else if (v > so_far + TIE) {
+                    pick = c;
+                }
+                so_far = v > so_far ? v : so_far;
+            }
+            best[r] = so_far;
+            choice[r] = (int8_t)pick;
+        }
+    }
+    return release_views(views, got, ok);
+}
+
+/*
  * turn_ends(keep1, leaf, one, two): what a turn's ends carry back to its keeps under
  * optimal play, `width` numbers a row side by side (leaf (252, width); one and two
  * (462, width), written): `one` is each keep's mean of `leaf` over the missing dice (one
@@ -2170,6 +2273,10 @@ static PyMethodDef Plan_methods[] = {
      "turn_one(values, flag, mask, upper, out, choice[, rolls, allowed, box, bonus])."},
     {"leaf_steps", (PyCFunction)Plan_leaf_steps, METH_VARARGS,
      "leaf_steps(flag, mask, upper, choice, reward, following): where each final roll leads."},
+    {"entry_steps", (PyCFunction)Plan_entry_steps, METH_VARARGS,
+     "entry_steps(flag, mask, upper, reward, following): where each box's points lead."},
+    {"best_entries", (PyCFunction)Plan_best_entries, METH_VARARGS,
+     "best_entries(mask, worth, best, choice): each final roll's best open box."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -377,3 +377,46 @@ def win_chances(players: FloatArray, rows: IntArray, columns: IntArray, field: F
                  _int64(columns), np.ascontiguousarray(field, dtype=np.float64),
                  _int64(field_rows), *quadrature, *skew_steps, *tables, out)
     return out
+
+
+def entry_steps(model: ScoringModel, flag: int, mask: int, upper: int
+                ) -> tuple[IntArray, IntArray] | None:
+    """Return where scoring each box's distinct points leads from a state; None without the
+    kernel (or with one built before it).
+
+    One number per entry of ``model.leaf_plan`` (its slots and points): the
+    reward (bonuses included) and the flat index of the next state, as
+    ``dynamic.step`` gives them; the entries of filled boxes are 0 and -1.
+    """
+    if PLAN is None:
+        return None
+    plan = plan_of(model)
+    steps = getattr(plan, "entry_steps", None)
+    if steps is None:
+        return None
+    count = len(model.leaf_plan[0])
+    reward = np.empty(count, dtype=np.int64)
+    following = np.empty(count, dtype=np.int64)
+    steps(flag, mask, upper, reward, following)
+    return reward, following
+
+
+def best_entries(model: ScoringModel, mask: int, worth: FloatArray
+                 ) -> tuple[FloatArray, npt.NDArray[np.int8]] | None:
+    """Return each final roll's best worth among the boxes open in ``mask``, and the box.
+
+    ``worth`` holds what each entry of ``model.leaf_plan`` is worth (those of
+    filled boxes are not read); the boxes are taken in order, a later one
+    winning only when more than ``TIE`` better than every earlier one, as
+    ``play_to_win._best_boxes`` takes them.  Both (252,).  None without the
+    kernel (or with one built before it).
+    """
+    if PLAN is None:
+        return None
+    best_of = getattr(plan_of(model), "best_entries", None)
+    if best_of is None:
+        return None
+    best = np.empty(NUM_ROLLS)
+    choice = np.empty(NUM_ROLLS, dtype=np.int8)
+    best_of(mask, np.ascontiguousarray(worth, dtype=np.float64), best, choice)
+    return best, choice

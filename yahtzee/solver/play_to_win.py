@@ -103,6 +103,16 @@ def lean_for(model: ScoringModel) -> tuple[float, ...]:
     return LEANS.get(model.name, LEAN)
 
 
+@lru_cache(maxsize=None)
+def _boxes_filled(boxes: int) -> IntArray:
+    """Return how many boxes each mask of ``boxes`` boxes has filled (its bits set)."""
+    masks = np.arange(1 << boxes)
+    filled = np.zeros(len(masks), dtype=np.int64)
+    for box in range(boxes):
+        filled += (masks >> box) & 1
+    return filled
+
+
 def lean_of(model: ScoringModel, states: States,
             lean: Sequence[float] = LEAN) -> FloatArray:
     """Return each state's weight per expected point (B,): ``lean`` by the turns left after.
@@ -110,9 +120,7 @@ def lean_of(model: ScoringModel, states: States,
     A turn used is a filled box, or under the course rules a bonus taken
     without filling one; never below ``POINT_WEIGHT``, the tie-breaker.
     """
-    used = np.zeros(len(states), dtype=np.int64)
-    for c in range(model.n_categories):
-        used += (states.mask >> c) & 1
+    used = _boxes_filled(model.n_categories)[states.mask]
     if model.bonus_uses_turn:
         used += np.maximum(states.flag - 1, 0)
     table = np.maximum(np.asarray(lean, dtype=np.float64), POINT_WEIGHT)
@@ -227,7 +235,13 @@ def _best_boxes(model: ScoringModel, states: States, worth: LeafWorth, boxes: In
     box's distinct points go through ``step`` and ``worth`` in one call each;
     the boxes are then taken in order, a later one winning only when more
     than ``TIE`` better than every earlier one (the lowest slot on ties).
+    A single state's are worked out in the compiled kernel where it is at
+    hand (``_best_boxes_of_one``: the same numbers).
     """
+    if len(states) == 1:
+        fast = _best_boxes_of_one(model, states, worth)
+        if fast is not None:
+            return fast
     slots, points, entry = model.leaf_plan
     chosen = np.zeros(model.n_categories, dtype=np.bool_)
     chosen[boxes] = True
@@ -247,6 +261,29 @@ def _best_boxes(model: ScoringModel, states: States, worth: LeafWorth, boxes: In
         choice = np.where(better.any(axis=0), boxes[last], choice)
     best: FloatArray = so_far[-1]
     return best, choice.astype(np.int8)
+
+
+def _best_boxes_of_one(model: ScoringModel, states: States, worth: LeafWorth
+                       ) -> tuple[FloatArray, npt.NDArray[np.int8]] | None:
+    """Return ``_best_boxes`` of one state with every open box, from the kernel; None without it.
+
+    The kernel lists where each open box's distinct points lead
+    (``accel.entry_steps``), ``worth`` values them in one call, and the
+    kernel takes each roll's best box in ``_best_boxes``'s order.
+    """
+    flag, mask, upper = int(states.flag[0]), int(states.mask[0]), int(states.upper[0])
+    steps = accel.entry_steps(model, flag, mask, upper)
+    if steps is None:
+        return None
+    reward, following = steps
+    listed = following >= 0
+    every = np.full(len(following), -np.inf)
+    every[listed] = worth(reward[listed].astype(np.float64), following[listed],
+                          np.zeros(int(listed.sum()), dtype=np.int64))
+    best = accel.best_entries(model, mask, every)
+    if best is None:
+        return None
+    return best[0][:, None], best[1][:, None]
 
 
 def leaf_worth(model: ScoringModel, states: States, worth: LeafWorth
