@@ -8,11 +8,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.helpers import Problems
-from yahtzee.app.browser import BrowserGames, Settings
+from yahtzee.app.browser import BrowserGames, GameView, Settings
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.moves import Move
@@ -63,3 +64,37 @@ def test_the_moves_sent_follow_every_change_and_each_view_keeps_its_own(
     renamed = replace(seen[-1], seats=tuple(replace(seat, name=seat.name + "ie")
                                             for seat in seen[-1].seats))
     assert state_json(renamed, frozenset())["moves"][-1] == "Boie" + lines[-1][2:]
+
+
+def test_the_lines_of_a_game_still_in_view_stay_worded_while_other_games_come_and_go(
+        games: BrowserGames, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lines kept are those sent most lately: a game whose state is sent again keeps its
+    lines worded, and those of games not asked for since go first."""
+    monkeypatch.setattr(views, "LINES_KEPT", 4)
+    worded: list[str] = []
+    wording = views._happened_line
+
+    def counted(event: Any, name: str, variant: Any) -> str:
+        """Word a line, noting it."""
+        line = wording(event, name, variant)
+        worded.append(line)
+        return line
+    monkeypatch.setattr(views, "_happened_line", counted)
+
+    def two_lines(seed: int) -> GameView:
+        """Return the view of a new game of two people after its first two lines."""
+        made = games.create(Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN),
+                                     ("Ann", "Bo"), seed, coach=False, hot_seat=True))
+        made.table.act(made.secrets[0][0], Move.roll())
+        view = made.table.view()
+        assert len(view.happened) == 2
+        return view
+    kept_in_view, asked_once, newest = two_lines(1), two_lines(2), two_lines(3)
+    for view in (kept_in_view, asked_once, kept_in_view):
+        state_json(view, frozenset())
+    assert len(worded) == 4  # the third state's lines were kept worded
+    state_json(newest, frozenset())  # two more lines: two of the four kept go
+    state_json(kept_in_view, frozenset())
+    assert len(worded) == 6  # the game in view kept its lines; the game asked once lost its
+    state_json(asked_once, frozenset())
+    assert len(worded) == 8 and len(views._lines_kept) == 4

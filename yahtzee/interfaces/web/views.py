@@ -99,12 +99,13 @@ def _happened_line(event: Happened, name: str, variant: Variant) -> str:
     return f"{name} {reroll_text(event.kept, event.dice, variant)}"
 
 
-LINES_KEPT = 16384
-"""How many moves' lines are kept worded (the recent moves of some 400 games)."""
+LINES_KEPT = 65536
+"""How many moves' lines are kept worded: the recent moves (``app.browser.RECENT``) of some
+1,600 games, each line a few hundred bytes."""
 _lines_kept: OrderedDict[int, tuple[Happened, str, str, dict[str, Any]]] = OrderedDict()
 """Each move's line and step by the move's identity, with the move itself (so that its identity
-is not given to another meanwhile) and the seat's name it was worded with; the oldest go
-first."""
+is not given to another meanwhile) and the seat's name it was worded with; those sent longest
+ago go first (a game's lines in view are sent with every state, and stay)."""
 _lines_lock = threading.Lock()
 STEPS_SENT = 8
 """How many of the latest lines a state gives as steps too: a computer's whole turn (its
@@ -130,6 +131,7 @@ def moves_and_steps(view: GameView) -> tuple[list[str], list[dict[str, Any]]]:
                 kept = (event, name, _happened_line(event, name, view.variant),
                         _step(event, view.variant))
                 _lines_kept[id(event)] = kept
+            _lines_kept.move_to_end(id(event))
             lines.append(kept[2])
             if number >= first_step:
                 steps.append(kept[3])
