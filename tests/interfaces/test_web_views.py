@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import Problems
-from yahtzee.app.browser import BrowserGames, GameView, Settings
+from yahtzee.app.browser import BrowserGame, BrowserGames, Settings
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.moves import Move
@@ -34,7 +34,7 @@ def test_the_moves_sent_follow_every_change_and_each_view_keeps_its_own(
         games: BrowserGames, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each move's line is worded once; a later view has the later lines, an earlier view
     still its own, however many lines were forgotten between."""
-    monkeypatch.setattr(views, "LINES_KEPT", 2)
+    monkeypatch.setattr(views, "GAMES_KEPT", 1)
     made = games.create(Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN),
                                  ("Ann", "Bo"), 11, coach=False, hot_seat=True))
     table, secret = made.table, made.secrets[0][0]
@@ -60,17 +60,18 @@ def test_the_moves_sent_follow_every_change_and_each_view_keeps_its_own(
     assert lines[0] == "Ann rolled 4 5 4 4 5"  # the seed's first throw, as a reader checks it
     assert [state_json(view, frozenset())["moves"] for view in seen] == [
         lines[:1], lines[:1], lines[:2], lines[:2], lines[:4], lines]
-    assert len(views._lines_kept) <= 2
+    assert len(views._worded) <= 1
     renamed = replace(seen[-1], seats=tuple(replace(seat, name=seat.name + "ie")
                                             for seat in seen[-1].seats))
     assert state_json(renamed, frozenset())["moves"][-1] == "Boie" + lines[-1][2:]
 
 
-def test_the_lines_of_a_game_still_in_view_stay_worded_while_other_games_come_and_go(
+def test_a_game_s_next_state_words_only_its_new_moves_and_the_games_sent_longest_ago_go(
         games: BrowserGames, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The lines kept are those sent most lately: a game whose state is sent again keeps its
-    lines worded, and those of games not asked for since go first."""
-    monkeypatch.setattr(views, "LINES_KEPT", 4)
+    """Each game keeps the lines its last state sent: the next state words only the moves
+    that are new to it, however many games are sent between, as long as it is among the
+    ``GAMES_KEPT`` games sent most lately."""
+    monkeypatch.setattr(views, "GAMES_KEPT", 2)
     worded: list[str] = []
     wording = views._happened_line
 
@@ -81,20 +82,23 @@ def test_the_lines_of_a_game_still_in_view_stay_worded_while_other_games_come_an
         return line
     monkeypatch.setattr(views, "_happened_line", counted)
 
-    def two_lines(seed: int) -> GameView:
-        """Return the view of a new game of two people after its first two lines."""
+    def started(seed: int) -> tuple[BrowserGame, str]:
+        """Return a new game of two people, its first roll thrown, and its first seat's secret."""
         made = games.create(Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN),
                                      ("Ann", "Bo"), seed, coach=False, hot_seat=True))
-        made.table.act(made.secrets[0][0], Move.roll())
-        view = made.table.view()
-        assert len(view.happened) == 2
-        return view
-    kept_in_view, asked_once, newest = two_lines(1), two_lines(2), two_lines(3)
-    for view in (kept_in_view, asked_once, kept_in_view):
-        state_json(view, frozenset())
-    assert len(worded) == 4  # the third state's lines were kept worded
-    state_json(newest, frozenset())  # two more lines: two of the four kept go
-    state_json(kept_in_view, frozenset())
-    assert len(worded) == 6  # the game in view kept its lines; the game asked once lost its
-    state_json(asked_once, frozenset())
-    assert len(worded) == 8 and len(views._lines_kept) == 4
+        return made.table, made.secrets[0][0]
+    (kept, secret), (asked_once, _), (newest, _) = started(1), started(2), started(3)
+    for table in (kept, asked_once, kept):
+        state_json(table.view(), frozenset())
+    assert len(worded) == 2  # each game's first roll, once
+    kept.act(secret, Move.roll())
+    sent = state_json(kept.view(), frozenset())["moves"]
+    assert len(worded) == 3 and sent[1] == worded[-1] and sent[0] == worded[0]
+    state_json(newest.view(), frozenset())  # a third game: the one sent longest ago goes
+    assert len(worded) == 4 and list(views._worded) == [kept.game_id, newest.game_id]
+    kept.act(secret, Move.score())
+    kept.act(secret, Move.box(13))
+    sent = state_json(kept.view(), frozenset())["moves"]
+    assert len(worded) == 6 and sent[:2] == [worded[0], worded[2]]  # two new lines
+    state_json(asked_once.view(), frozenset())
+    assert len(worded) == 7 and len(views._worded) == 2

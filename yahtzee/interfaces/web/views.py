@@ -7,8 +7,10 @@ come from here, in the words the console uses.
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from yahtzee.app.browser import Denial, Happened, GameRequestError, GameView
@@ -99,45 +101,67 @@ def _happened_line(event: Happened, name: str, variant: Variant) -> str:
     return f"{name} {reroll_text(event.kept, event.dice, variant)}"
 
 
-LINES_KEPT = 65536
-"""How many moves' lines are kept worded: the recent moves (``app.browser.RECENT``) of some
-1,600 games, each line a few hundred bytes."""
-_lines_kept: OrderedDict[int, tuple[Happened, str, str, dict[str, Any]]] = OrderedDict()
-"""Each move's line and step by the move's identity, with the move itself (so that its identity
-is not given to another meanwhile) and the seat's name it was worded with; those sent longest
-ago go first (a game's lines in view are sent with every state, and stay)."""
+GAMES_KEPT = 4096
+"""How many games' latest lines are kept worded (those sent most lately; each some tens of
+kilobytes): every state of a game repeats its recent moves (``app.browser.RECENT``)."""
+_worded: OrderedDict[str, _Worded] = OrderedDict()
+"""Each game's moves as its latest state was sent, by game ID, the games sent longest ago
+first: a game's next state words only the moves that are new to it."""
 _lines_lock = threading.Lock()
 STEPS_SENT = 8
 """How many of the latest lines a state gives as steps too: a computer's whole turn (its
 re-rolls, its box and the next turn's first roll) with room for a second computer's."""
 
 
+@dataclass(frozen=True)
+class _Worded:
+    """A game's moves as a state sent them: the moves themselves (kept, so that their
+    identities are not given to others meanwhile), the seats' names, the lines and steps."""
+
+    happened: tuple[Happened, ...]
+    names: tuple[str, ...]
+    lines: list[str]
+    steps: list[dict[str, Any]]
+
+
 def moves_and_steps(view: GameView) -> tuple[list[str], list[dict[str, Any]]]:
     """Return the lines of what happened, oldest first, and the latest ``STEPS_SENT`` steps.
 
     Every state sent repeats a game's recent moves, and each view of the game
-    holds the same move objects as the view before it: a move is worded once,
-    when it is first sent, and looked up by its identity after that (not by
-    its fields' hash: a state has up to ``app.browser.RECENT`` moves).
+    holds the same move objects as the view before it, some of the oldest
+    gone and some new ones at the end: the moves this game's last state sent
+    too (the same objects, found by identity) keep their lines, and only the
+    others are worded (``_overlap``).
     """
-    lines: list[str] = []
-    steps: list[dict[str, Any]] = []
-    first_step = len(view.happened) - STEPS_SENT
+    names = tuple(seat.name for seat in view.seats)
+    happened = view.happened
     with _lines_lock:
-        for number, event in enumerate(view.happened):
-            name = view.seats[event.seat].name
-            kept = _lines_kept.get(id(event))
-            if kept is None or kept[0] is not event or kept[1] != name:
-                kept = (event, name, _happened_line(event, name, view.variant),
-                        _step(event, view.variant))
-                _lines_kept[id(event)] = kept
-            _lines_kept.move_to_end(id(event))
-            lines.append(kept[2])
-            if number >= first_step:
-                steps.append(kept[3])
-        while len(_lines_kept) > LINES_KEPT:
-            _lines_kept.popitem(last=False)
-    return lines, steps
+        last = _worded.get(view.game_id)
+        shared = 0 if last is None or last.names != names else _overlap(last.happened, happened)
+        lines = last.lines[len(last.happened) - shared:] if last is not None and shared else []
+        steps = last.steps[len(last.happened) - shared:] if last is not None and shared else []
+        for event in happened[shared:]:
+            name = names[event.seat]
+            lines.append(_happened_line(event, name, view.variant))
+            steps.append(_step(event, view.variant))
+        _worded[view.game_id] = _Worded(happened, names, lines, steps)
+        _worded.move_to_end(view.game_id)
+        while len(_worded) > GAMES_KEPT:
+            _worded.popitem(last=False)
+    return list(lines), steps[-STEPS_SENT:] if STEPS_SENT else []
+
+
+def _overlap(before: tuple[Happened, ...], now: tuple[Happened, ...]) -> int:
+    """Return how many of the moves ``now`` begins with ``before`` ends with (by identity)."""
+    if not now or not before:
+        return 0
+    for start, event in enumerate(before):
+        if event is now[0]:
+            shared = len(before) - start
+            if shared <= len(now) and all(map(operator.is_, before[start:], now[:shared])):
+                return shared
+            return 0
+    return 0
 
 
 def _step(event: Happened, variant: Variant) -> dict[str, Any]:
