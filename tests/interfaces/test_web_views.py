@@ -16,6 +16,7 @@ from tests.helpers import Problems
 from yahtzee.app.browser import BrowserGame, BrowserGames, Settings
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
+from yahtzee.engine.engine import Phase
 from yahtzee.engine.moves import Move
 from yahtzee.interfaces.web import views
 from yahtzee.interfaces.web.views import happened_text, state_json
@@ -102,3 +103,6 @@ def test_a_game_s_next_state_words_only_its_new_moves_and_the_games_sent_longest
     assert len(worded) == 6 and sent[:2] == [worded[0], worded[2]]  # two new lines
     state_json(asked_once.view(), frozenset())
     assert len(worded) == 7 and len(views._worded) == 2
+    over = replace(kept.view(), phase=Phase.OVER)  # a game at its end lets go of its lines
+    assert state_json(over, frozenset())["moves"] == sent
+    assert list(views._worded) == [asked_once.game_id]

@@ -102,11 +102,12 @@ def _happened_line(event: Happened, name: str, variant: Variant) -> str:
 
 
 GAMES_KEPT = 4096
-"""How many games' latest lines are kept worded (those sent most lately; each some tens of
-kilobytes): every state of a game repeats its recent moves (``app.browser.RECENT``)."""
+"""How many games' latest lines are kept worded (those sent most lately; a game over lets go of
+its own): every state of a game repeats its recent moves (``app.browser.RECENT``)."""
 _worded: OrderedDict[str, _Worded] = OrderedDict()
 """Each game's moves as its latest state was sent, by game ID, the games sent longest ago
-first: a game's next state words only the moves that are new to it."""
+first: a game's next state words only the moves that are new to it.  Lines are strings,
+which the garbage collector does not follow: a server keeps a few objects per game here."""
 _lines_lock = threading.Lock()
 STEPS_SENT = 8
 """How many of the latest lines a state gives as steps too: a computer's whole turn (its
@@ -116,12 +117,11 @@ re-rolls, its box and the next turn's first roll) with room for a second compute
 @dataclass(frozen=True)
 class _Worded:
     """A game's moves as a state sent them: the moves themselves (kept, so that their
-    identities are not given to others meanwhile), the seats' names, the lines and steps."""
+    identities are not given to others meanwhile), the seats' names and the lines."""
 
     happened: tuple[Happened, ...]
     names: tuple[str, ...]
     lines: list[str]
-    steps: list[dict[str, Any]]
 
 
 def moves_and_steps(view: GameView) -> tuple[list[str], list[dict[str, Any]]]:
@@ -131,24 +131,22 @@ def moves_and_steps(view: GameView) -> tuple[list[str], list[dict[str, Any]]]:
     holds the same move objects as the view before it, some of the oldest
     gone and some new ones at the end: the moves this game's last state sent
     too (the same objects, found by identity) keep their lines, and only the
-    others are worded (``_overlap``).
+    others are worded (``_overlap``).  The steps, a few, are made afresh.
     """
     names = tuple(seat.name for seat in view.seats)
     happened = view.happened
     with _lines_lock:
-        last = _worded.get(view.game_id)
+        last = _worded.pop(view.game_id, None)
         shared = 0 if last is None or last.names != names else _overlap(last.happened, happened)
         lines = last.lines[len(last.happened) - shared:] if last is not None and shared else []
-        steps = last.steps[len(last.happened) - shared:] if last is not None and shared else []
-        for event in happened[shared:]:
-            name = names[event.seat]
-            lines.append(_happened_line(event, name, view.variant))
-            steps.append(_step(event, view.variant))
-        _worded[view.game_id] = _Worded(happened, names, lines, steps)
-        _worded.move_to_end(view.game_id)
-        while len(_worded) > GAMES_KEPT:
-            _worded.popitem(last=False)
-    return list(lines), steps[-STEPS_SENT:] if STEPS_SENT else []
+        lines.extend(_happened_line(event, names[event.seat], view.variant)
+                     for event in happened[shared:])
+        if view.phase is not Phase.OVER:
+            _worded[view.game_id] = _Worded(happened, names, lines)
+            while len(_worded) > GAMES_KEPT:
+                _worded.popitem(last=False)
+    steps = [_step(event, view.variant) for event in happened[len(happened) - STEPS_SENT:]]
+    return list(lines), steps
 
 
 def _overlap(before: tuple[Happened, ...], now: tuple[Happened, ...]) -> int:
