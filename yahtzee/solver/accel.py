@@ -2,11 +2,14 @@
 
 The kernel works out the values inside a turn state by state in C: the
 dynamic program's inner work, done in ``yahtzee.solver.dynamic`` with numpy
-otherwise.  ``pip install`` compiles it where a C compiler is at hand; if it
-is missing, or the environment variable ``YAHTZEE_PURE_NUMPY`` is set (to
+otherwise; and the outlook's chance to finish first player by player
+(``win_chances``, ``yahtzee.solver.outlook``'s numpy otherwise).
+``pip install`` compiles it where a C compiler is at hand; if it is
+missing, or the environment variable ``YAHTZEE_PURE_NUMPY`` is set (to
 anything but 0), ``PLAN`` is None and every function here returns None:
 the caller then uses numpy.  Both give the same values, to rounding in the
-last bits (the order of a few sums differs), and the same choices.
+last bits (the order of a few sums differs; the chances' exponential is
+the C library's), and the same choices.
 
 The kernel reads a model's constants from a ``Plan`` made once per model;
 a turn's special choices come from the model's tables unless given.
