@@ -145,7 +145,8 @@ def moves_and_steps(view: GameView) -> tuple[list[str], list[dict[str, Any]]]:
             _worded[view.game_id] = _Worded(happened, names, lines)
             while len(_worded) > GAMES_KEPT:
                 _worded.popitem(last=False)
-    steps = [_step(event, view.variant) for event in happened[len(happened) - STEPS_SENT:]]
+    steps = [_step(event, view.variant)
+             for event in happened[max(0, len(happened) - STEPS_SENT):]]
     return list(lines), steps
 
 
