@@ -35,7 +35,7 @@ from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, IntArray, best_sub_keep
                                   expected_over_keeps)
 from yahtzee.solver.model import ScoringModel, yahtzee_model
 from yahtzee.solver.moments import Moments, raw_shape, solve_moments, turn_moments, turn_shape
-from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
+from yahtzee.solver.outlook import KNOWN, Field, Outlooks, chance_to_win
 from yahtzee.solver.play_to_win import PlayToWinStrategy, TurnEnds
 from yahtzee.solver.poker import PokerStrategy, poker_solution
 from yahtzee.solver.profiles import moments_inside
@@ -466,6 +466,23 @@ def _winner(rules: Rules, official: Solution, course: Solution, official_moments
                              official_moments if rules is OFFICIAL else course_moments)
 
 
+def _outlook_kinds(rows: IntArray, variance: np.ndarray) -> IntArray:
+    """Return each outlook's kind as ``chance_to_win`` branches on it: 0 an exact row, 1 a
+    score known, 2 spread."""
+    kinds: IntArray = np.where(rows >= 0, 0, np.where(variance <= KNOWN, 1, 2))
+    return kinds
+
+
+def _needs_the_entries(plan: object) -> None:
+    """Skip a test when the kernel was built before ``best_entries`` (an error where the
+    kernel is required)."""
+    if not hasattr(plan, "best_entries"):
+        if os.environ.get("YAHTZEE_REQUIRE_KERNEL"):
+            raise RuntimeError("the compiled kernel predates best_entries: build it again "
+                               "(pip install -e .)")
+        pytest.skip("the compiled kernel predates best_entries (build it again)")
+
+
 def _chances_both_ways(monkeypatch: pytest.MonkeyPatch, banked: np.ndarray,
                        index: IntArray, columns: IntArray, field: Field,
                        outlooks: Outlooks) -> tuple[np.ndarray, np.ndarray]:
@@ -490,7 +507,7 @@ def test_the_kernel_s_chances_to_win_are_numpys(
     reachable = np.flatnonzero(np.isfinite(outlooks.mean) & (outlooks.variance > 0))
     exact = np.flatnonzero(outlooks.last.row_of >= 0)
     finished = int(np.argmin(outlooks.variance + (outlooks.mean != 0)))
-    branches = set()
+    branches: set[tuple[int, int, int]] = set()
     for trial in range(120):
         others, width, count = 1 + trial % 4, int(rng.integers(1, 9)), 60
         kinds = [reachable, exact, np.array([finished])]
@@ -503,10 +520,12 @@ def test_the_kernel_s_chances_to_win_are_numpys(
         fast, slow = _chances_both_ways(monkeypatch, banked, index, columns, field, outlooks)
         np.testing.assert_allclose(fast, slow, rtol=0, atol=1e-12)
         assert ((fast >= 0) & (fast <= 1)).all()
-        branches.add((trial % 3, (trial // 3) % 3, min(others, 2)))
+        kinds_now = _outlook_kinds(outlooks.rows(index), outlooks.variance[index])
+        kinds_met = _outlook_kinds(field.rows[0, columns], field.variances[0, columns])
+        branches.update(zip(kinds_now.tolist(), kinds_met.tolist(), [min(others, 2)] * count))
         if trial % 3 == 0 and others == 1:  # a spread player against one: some of each side
             assert 0 < float(np.mean(fast > 0.5)) < 1
-    assert len(branches) == 18
+    assert len(branches) == 18  # exact, known and spread players, against each, alone or not
 
 
 @pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
@@ -577,9 +596,7 @@ def test_a_turn_planned_to_win_takes_the_same_boxes_from_the_kernel_s_entries(
     # The kernel lists where each open box's points lead and takes each roll's best box;
     # numpy does both itself.  The same worth from the same calls: the very same numbers.
     winner = _winner(rules, official, course, official_moments, course_moments)
-    if not hasattr(accel.plan_of(winner.model), "best_entries"):
-        _needs_the_win_chances()  # the same rule: skipped, or an error where required
-        pytest.skip("the compiled kernel predates best_entries (build it again)")
+    _needs_the_entries(accel.plan_of(winner.model))
     cards = [card for card in _cards(rules, 40, seed=11) if len(card.options(Dice.of([1] * 5)))]
     situations = [(winner.base.state_key(card), float(card.score()),
                    ((float(other.score()), winner.index_of(other)),), n % 2 == 0)
@@ -598,8 +615,7 @@ def test_a_turn_planned_to_win_takes_the_same_boxes_from_the_kernel_s_entries(
 
 def test_the_kernel_s_entries_refuse_what_does_not_fit(official: Solution) -> None:
     plan = accel.plan_of(official.model)
-    if not hasattr(plan, "best_entries"):
-        pytest.skip("the compiled kernel predates best_entries (build it again)")
+    _needs_the_entries(plan)
     count = len(official.model.leaf_plan[0])
     reward, following = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
     plan.entry_steps(0, 0b11, 0, reward, following)

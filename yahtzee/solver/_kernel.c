@@ -11,8 +11,8 @@
  * keep left to right, then times 1/6).  It also works out the outlook's chance
  * to finish first (yahtzee/solver/outlook.py), player by player.  Every array
  * comes from Python through the buffer protocol; no numpy header is needed to
- * build it.  The work runs
- * without the interpreter lock, so that threads share it.
+ * build it.  The work runs without the interpreter lock, so that threads share
+ * it (but for entry_steps and best_entries, a few microseconds each).
  *
  * yahtzee/solver/accel.py is the only user; yahtzee/solver/_kernel.pyi types it.
  */
@@ -1853,6 +1853,7 @@ turn_keeps(PyObject *self, PyObject *args)
 /* ---- win_chances: the outlook's chance to finish first ---------------------- */
 
 #define KNOWN 1e-9        /* outlook.KNOWN: a variance below it is a score known */
+static const double PI = 3.141592653589793;  /* math.pi */
 #define MAX_NODES 64
 #define MAX_STEPS 64
 #define MAX_OTHERS 8
@@ -1941,7 +1942,7 @@ shaped_cdf_one(const Outlook *o, double x, double mean, double variance, double 
     standard_one(o, variance, third, fourth, &spread, &skew, &excess);
     double z = (x - mean) / spread;
     double z2 = z * z;
-    double density = exp(-0.5 * z2) / sqrt(2.0 * M_PI);
+    double density = exp(-0.5 * z2) / sqrt(2.0 * PI);
     double correction = (skew / 6.0 * (z2 - 1.0) + excess / 24.0 * z * (z2 - 3.0)
                          + skew * skew / 72.0 * z * (z2 * z2 - 10.0 * z2 + 15.0));
     return clip(normal_cdf_one(z) - density * correction, 0.0, 1.0);
@@ -1988,9 +1989,12 @@ share_below_one(const Outlook *o, const Player *other, double x)
     }
     double need = x - other->now;
     double whole = floor(need);
+    if (!(whole >= 0)) {
+        return 0.0;
+    }
     Py_ssize_t at = (Py_ssize_t)clip(whole, 0.0, (double)(o->length - 1));
-    double at_most = whole >= 0 ? *(const double *)cell(&o->cdf, other->row, at) : 0.0;
-    double exactly = (whole >= 0 && whole < (double)o->length && need == whole)
+    double at_most = *(const double *)cell(&o->cdf, other->row, at);
+    double exactly = (whole < (double)o->length && need == whole)
         ? *(const double *)cell(&o->pmf, other->row, at) : 0.0;
     return at_most - 0.5 * exactly;
 }
@@ -2185,8 +2189,9 @@ win_fits(const Outlook *o, const int64_t *rows, const int64_t *columns, Py_ssize
  *             pmf, cdf, points, chances, size, out): outlook.chance_to_win, player by player.
  * `players` (5, N) float64 holds each player's points so far, the mean of its final score,
  * its variance, third and fourth cumulants; `rows` (N) its exact row (-1: none) and
- * `columns` (N) its column of the field.  `field` (5, R, B) holds the same five numbers of
- * R opponents in B columns, `field_rows` (R, B) theirs.  `nodes` and `weights` are the
+ * `columns` (N) its column of the field.  `field` (5, R, B) holds R opponents' numbers in B
+ * columns, in another order: the mean of the final score, its variance, third and fourth
+ * cumulants, then the points so far; `field_rows` (R, B) their rows.  `nodes` and `weights` are the
  * standard normal quadrature, `steps` and `limits` the excess kurtosis and largest skewness
  * of outlook._standard; pmf, cdf, points, chances and size are LastTurn's row arrays, read
  * in place (strided), or all None when no row is used.  `out` (N) gets the chances.

@@ -363,10 +363,12 @@ def win_chances(players: FloatArray, rows: IntArray, columns: IntArray, field: F
     ``players`` (5, N) holds each player's points so far and its final
     score's mean, variance, third and fourth cumulants; ``rows`` (N) its
     exact row (-1: none, every row already worked out) and ``columns`` (N)
-    its column of the field.  ``field`` (5, R, B) holds the same five numbers
-    of R opponents (1 to ``MOST_OTHERS``) in B columns, ``field_rows`` (R, B)
-    their rows.  ``quadrature`` is the standard normal nodes and weights,
-    ``skew_steps`` the excess kurtosis steps and the largest skewness at each;
+    its column of the field.  ``field`` (5, R, B) holds R opponents' (1 to
+    ``MOST_OTHERS``) in B columns, in another order: the mean of the final
+    score, its variance, third and fourth cumulants, then the points so far
+    (``outlook.Field``'s order); ``field_rows`` (R, B) their rows.
+    ``quadrature`` is the standard normal nodes and weights, ``skew_steps``
+    the excess kurtosis steps and the largest skewness at each;
     ``last`` the ``LastTurn`` whose rows are read in place (None: no rows).
     The same numbers as numpy's, to rounding in the last bits (the
     exponential and the order of the sums differ).
@@ -395,7 +397,7 @@ def entry_steps(model: ScoringModel, flag: int, mask: int, upper: int
         return None
     plan = plan_of(model)
     steps = getattr(plan, "entry_steps", None)
-    if steps is None:
+    if steps is None or not hasattr(plan, "best_entries"):  # the two go together
         return None
     count = len(model.leaf_plan[0])
     reward = np.empty(count, dtype=np.int64)

@@ -110,6 +110,7 @@ def _boxes_filled(boxes: int) -> IntArray:
     filled = np.zeros(len(masks), dtype=np.int64)
     for box in range(boxes):
         filled += (masks >> box) & 1
+    filled.setflags(write=False)  # shared by every caller
     return filled
 
 
@@ -238,7 +239,7 @@ def _best_boxes(model: ScoringModel, states: States, worth: LeafWorth, boxes: In
     A single state's are worked out in the compiled kernel where it is at
     hand (``_best_boxes_of_one``: the same numbers).
     """
-    if len(states) == 1:
+    if len(states) == 1 and len(boxes) == int(open_boxes.sum()):  # every open box
         fast = _best_boxes_of_one(model, states, worth)
         if fast is not None:
             return fast

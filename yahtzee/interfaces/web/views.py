@@ -101,13 +101,14 @@ def _happened_line(event: Happened, name: str, variant: Variant) -> str:
     return f"{name} {reroll_text(event.kept, event.dice, variant)}"
 
 
-GAMES_KEPT = 4096
+GAMES_KEPT = 2048
 """How many games' latest lines are kept worded (those sent most lately; a game over lets go of
 its own): every state of a game repeats its recent moves (``app.browser.RECENT``)."""
 _worded: OrderedDict[str, _Worded] = OrderedDict()
 """Each game's moves as its latest state was sent, by game ID, the games sent longest ago
-first: a game's next state words only the moves that are new to it.  Lines are strings,
-which the garbage collector does not follow: a server keeps a few objects per game here."""
+first: a game's next state words only the moves that are new to it.  Each entry keeps its
+game's recent moves alive (some 40, a few objects each) and its lines, strings, which the
+garbage collector does not follow; a game let go of without an end stays until pushed out."""
 _lines_lock = threading.Lock()
 STEPS_SENT = 8
 """How many of the latest lines a state gives as steps too: a computer's whole turn (its
