@@ -64,6 +64,9 @@ RAMP = 60.0
 """Seconds over which ``--steady`` starts its clients (a game lasts some 75 s at one move a
 second); the moves sent before are not timed, nor is the rate counted over them."""
 
+FIRST_ERRORS = 5
+"""How many of the clients' failures the figures quote word for word (the rest are counted)."""
+
 COACH_EVERY = {"all": 1, "half": 2, "none": 0}
 """How ``--coach`` chooses the coached games: every n-th game (0: none)."""
 
@@ -121,6 +124,7 @@ def run(games: int, think: float, delay: float, source: Path = ROOT,
             "moves_per_second": round(len(load.times) / seconds if steady is None
                                       else len(times) / (steady - RAMP), 1),
             **answer_times(times), "errors": len(load.failures),
+            "first_errors": load.failures[:FIRST_ERRORS],
             "server_cpu_seconds": round(cpu, 1),
             "server_cpu_load_seconds": round(during, 2),
             "server_cpu_ms_per_move": round(during / max(len(load.times), 1) * 1000, 2),
@@ -189,6 +193,8 @@ def main() -> int:
         print(f"server processor time of one request: {figures['request_cpu_ms']['options']} "
               f"ms (/api/options), {figures['request_cpu_ms']['look']} ms (a look at a drawn "
               f"table)")
+        for error in figures["first_errors"]:
+            print(f"error: {error}")
         print("nothing lost" if not figures["lost"] else "LOST: " + "; ".join(figures["lost"]))
     return 1 if figures["lost"] else 0
 

@@ -32,7 +32,8 @@ from yahtzee.app.browser import BrowserGames, GameView, Settings  # noqa: E402
 from yahtzee.app.session import Solvers  # noqa: E402
 from yahtzee.domain.games import get_variant  # noqa: E402
 from yahtzee.engine.moves import Move  # noqa: E402
-from yahtzee.interfaces.web.connections import server_config  # noqa: E402
+from yahtzee.interfaces.web.connections import (CONNECTIONS_PER_GAME,  # noqa: E402
+                                                most_connections, open_files_for, server_config)
 from yahtzee.interfaces.web.limits import DAY, Limits, Throttle  # noqa: E402
 from yahtzee.interfaces.web import server  # noqa: E402
 from yahtzee.interfaces.web.server import (BadRequest, WebTable, bind,  # noqa: E402
@@ -184,12 +185,12 @@ def test_a_client_may_follow_only_so_many_games_at_once(data: Path) -> None:
 class Running:
     """A uvicorn server on a free loopback port, in a thread."""
 
-    def __init__(self, limits: Limits) -> None:
-        """Start serving a fresh application within ``limits``."""
+    def __init__(self, limits: Limits, capacity: int = 0) -> None:
+        """Start serving a fresh application within ``limits``, holding ``capacity`` games."""
         self.sock = bind("127.0.0.1", 0)
         self.port = self.sock.getsockname()[1]
-        self.server = uvicorn.Server(uvicorn.Config(**server_config(
-            make_app(delay=0, limits=limits, hosts=["127.0.0.1"]), limits)))
+        app = make_app(delay=0, limits=limits, hosts=["127.0.0.1"], capacity=max(capacity, 1))
+        self.server = uvicorn.Server(uvicorn.Config(**server_config(app, limits, capacity)))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
         self.thread.start()
@@ -235,6 +236,41 @@ def closed_within(conn: socket.socket, seconds: float, drip: bytes = b"") -> flo
         except OSError:
             return time.monotonic() - start
     return None
+
+
+def test_a_server_holding_many_games_answers_past_a_thousand_open_connections() -> None:
+    # one connection a game (a page's long poll) for 1,100 games: a fixed cap of
+    # 1,000 connections answered every request 503 once that many were open
+    capacity = 300
+    wanted = 1100
+    assert open_files_for(wanted + 64) >= wanted + 64
+    served = Running(Limits(), capacity)
+    idle: list[socket.socket] = []
+    try:
+        idle = [open_connection(served.port) for _ in range(wanted)]
+        with httpx.Client(base_url=f"http://127.0.0.1:{served.port}", timeout=20) as client:
+            answer = client.get("/api/options")
+        assert answer.status_code == 200, answer.text
+        assert most_connections(capacity) == CONNECTIONS_PER_GAME * capacity > wanted
+    finally:
+        for conn in idle:
+            conn.close()
+        served.stop()
+
+
+def test_the_soft_limit_of_open_files_is_raised_for_the_connections_never_lowered() -> None:
+    resource = pytest.importorskip("resource")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 2048:
+        pytest.skip("the hard limit of open files leaves no room to raise the soft one")
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (512, hard))
+        assert open_files_for(1000) == 1256
+        assert resource.getrlimit(resource.RLIMIT_NOFILE) == (1256, hard)
+        assert open_files_for(100) == 1256  # enough already: left as it is
+        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == 1256
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_a_slow_head_is_cut_off_within_seconds_while_others_are_served(

@@ -102,9 +102,58 @@ def guarded_protocol(limits: Limits) -> type[BaseProtocol]:
     return GuardedProtocol
 
 
-def server_config(app: Any, limits: Limits, **options: Any) -> dict[str, Any]:
-    """Return uvicorn's ``Config`` keywords for serving ``app`` within ``limits``."""
+CONNECTIONS_PER_GAME = 4
+"""Open connections allowed for each game a server holds live: a page keeps one for its long
+poll and one for its moves; the rest is room for pages opened twice and for new visitors."""
+LEAST_CONNECTIONS = 1000
+"""Open connections a server always allows, however few games it holds."""
+
+
+def most_connections(capacity: int) -> int:
+    """Return how many connections a server holding ``capacity`` live games keeps open at once.
+
+    Past that, uvicorn answers every new request 503 (its ``limit_concurrency``,
+    which counts open connections, idle ones too), so the cap grows with the
+    games: a fixed 1,000 refused every request once 1,000 one-connection
+    clients were connected.
+    """
+    return max(LEAST_CONNECTIONS, CONNECTIONS_PER_GAME * capacity)
+
+
+def open_files_for(connections: int) -> int:
+    """Raise this process's soft limit of open files towards ``connections`` plus a margin.
+
+    Each connection is a file descriptor; a common soft limit is 1,024,
+    fewer than a large table's connections, and an ``accept`` past it fails.
+    The soft limit is raised, never above the hard one (which only an
+    administrator can raise), and never lowered.  Returns the soft limit
+    now in force (``connections`` itself where the platform has no such limits).
+    """
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not on Windows
+        return connections
+    wanted = connections + 256  # the data folder's files, the database's sockets, the solver's
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return wanted if soft == resource.RLIM_INFINITY else soft
+    raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+    except (ValueError, OSError):
+        return soft
+    return raised
+
+
+def server_config(app: Any, limits: Limits, capacity: int = 0,
+                  **options: Any) -> dict[str, Any]:
+    """Return uvicorn's ``Config`` keywords for serving ``app`` within ``limits``.
+
+    ``capacity`` is how many games the application holds live: the
+    connections allowed at once grow with it (``most_connections``).
+    """
     return {"app": app, "http": guarded_protocol(limits), "loop": LOOP, "log_level": "warning",
-            "access_log": False, "lifespan": "on", "limit_concurrency": 1000,
+            "access_log": False, "lifespan": "on",
+            "limit_concurrency": most_connections(capacity),
             "timeout_keep_alive": max(1, int(limits.header_timeout)),
             "timeout_graceful_shutdown": 2, **options}

@@ -70,7 +70,7 @@ from yahtzee.domain.rules import OFFICIAL, RULES
 from yahtzee.engine.engine import MAX_NAME, MAX_PLAYERS, MAX_SEED
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.interfaces.reporting import Reporter
-from yahtzee.interfaces.web.connections import server_config
+from yahtzee.interfaces.web.connections import most_connections, open_files_for, server_config
 from yahtzee.interfaces.web.guards import HostGuard, NoStore, SameOrigin, allowed_hosts
 from yahtzee.interfaces.web.guards import lan_address as lan_address
 from yahtzee.interfaces.web.limits import MINUTE, Limits, Slots, Throttle, retry_after
@@ -861,8 +861,9 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
         announce(sock, stream)
     app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=reachable(sock),
                    hosts=allowed_hosts(host, extra_hosts), storage=storage, solvers=solvers)
+    open_files_for(most_connections(capacity))
     config = uvicorn.Config(**server_config(
-        app, Limits(), proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
+        app, Limits(), capacity, proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
     collect_rarely()
     uvicorn.Server(config).run(sockets=[sock])
     return 0
