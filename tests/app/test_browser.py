@@ -476,6 +476,54 @@ def test_a_computers_moves_are_written_at_once_but_only_a_persons_are_synced(
     games.close()
 
 
+def test_a_computer_s_turn_made_at_once_is_written_once_at_its_end_and_made_again_after_a_stop(
+        data: Path, course: Solution, course_moments: Moments,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's loop plays a computer's turn at once and writes it once, unsynced, at its
+    end: a server stopped mid-turn makes the very same turn again from the save before it."""
+    games = BrowserGames(Solvers(), Problems())
+    table, secret = against_the_computer(games, coach=True)
+    store = SaveStore(problems=Problems())
+    written: list[bool] = []
+    write = SaveStore.write
+
+    def counted(saves: SaveStore, save: Any, **options: Any) -> None:
+        written.append(bool(options.get("replayable")))
+        write(saves, save, **options)
+
+    monkeypatch.setattr(SaveStore, "write", counted)
+    checked = False
+    while not checked:
+        while not table.computer_to_play():
+            table.act(secret, scripted(table))
+        save_id = table.saver.save_id
+        assert save_id is not None
+        turn, started = table.computer_turn(), store.path(save_id).read_bytes()
+        written.clear()
+        if table.computer_step_at_once() is None:
+            while table.computer_step():  # the tables' first use goes to a thread
+                pass
+            continue
+        if table.computer_turn() != turn:  # a box at once: that turn had no re-roll
+            assert written == [True] and store.load(save_id).snapshot == table.live.engine.record()
+            continue
+        assert written == [] and store.path(save_id).read_bytes() == started  # held
+        while table.computer_turn() == turn:
+            assert table.computer_step_at_once()
+        assert written == [True]  # once, not synced: the moves are made again from the start
+        assert store.load(save_id).snapshot == table.live.engine.record()
+        checked = True
+    log = table.live.engine.log
+    games.close()
+    assert save_id is not None
+    store.path(save_id).write_bytes(started)  # as a server stopped mid-turn left it
+    again = BrowserGames(Solvers(), Problems()).get(table.game_id)
+    while again.computer_turn() == turn:
+        assert again.computer_step()
+    assert again.live.engine.log == log
+    again.release()
+
+
 def test_a_computer_keeps_in_one_step_and_makes_the_console_s_game(
         data: Path, course: Solution, course_moments: Moments) -> None:
     """Each roll's keep is one step at the table (toggles and roll), logged as the console's."""

@@ -519,8 +519,9 @@ class BrowserGame:
             turn = self.computer_turn()
             stepped = self._computer_step()
             hold.tell = self.computer_turn() != turn  # the other processes hear of whole turns
-        self._steps_at_once = stepped and self.shared is None and not self.live.coach_pending
-        self._acts_at_once = self._acts_at_once or self._steps_at_once
+        if stepped:  # a call with no computer to play loaded nothing, and leaves them be
+            self._steps_at_once = self.shared is None and not self.live.coach_pending
+            self._acts_at_once = self._acts_at_once or self._steps_at_once
         return stepped
 
     def computer_step_at_once(self) -> bool | None:
@@ -529,6 +530,11 @@ class BrowserGame:
         A server calls it on its event loop's own thread, where a move costs
         no hand-off to a worker thread and back: a computer's move is about a
         millisecond of processor time, and is not waited for on the disk.
+        The turn's moves are written to the save once, at its end: until
+        then the save holds the turn's start, from which the game makes them
+        again, exactly, if the process stops (its dice's generator travels
+        with the save), and no page is told of them before.  A move made by
+        ``computer_step`` meanwhile writes the game whole.
         None, nothing done, when the move must go to ``computer_step`` in a
         thread instead: the game is shared through a database (its round
         trips), no computer's move was made by ``computer_step`` yet (the
@@ -544,7 +550,13 @@ class BrowserGame:
         try:
             if self.live.prompt().phase is Phase.SCORING and self._one_box_left():
                 return None  # the seat's last box may be the game's last move
-            return self._computer_step()
+            turn = self.computer_turn()
+            try:
+                with self.saver.held():
+                    return self._computer_step()
+            finally:
+                if self.computer_turn() != turn:
+                    self.saver.flush()
         finally:
             self.lock.release()
 

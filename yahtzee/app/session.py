@@ -351,8 +351,9 @@ class Autosave:
         """Whether the changes being written are a computer's moves (``replaying``)."""
         self.holding = False
         """Whether changes are kept in memory for ``flush`` rather than written (``held``)."""
-        self.pending: tuple[GameRecord, bool] | None = None
-        """The change ``held`` kept, and whether a computer was then to play."""
+        self.pending: tuple[Engine, bool] | None = None
+        """The engine whose change ``held`` kept (recorded when written), and whether that
+        change was replayable."""
         self.filed_chances: tuple[TurnChances, ...] = ()
         """The win chances filed with the finished game (none before, or none filed)."""
 
@@ -376,10 +377,11 @@ class Autosave:
         """Write the game as it now stands (a new console game once it has an accepted move)."""
         if self.save is None and not engine.log and self.browser is None:
             return
-        record = engine.record()
         if self.holding:
-            self.pending, self.up_to_date = (record, computer_to_play(engine, record)), False
+            self.pending, self.up_to_date = (engine, self.replayable), False
             return
+        self.pending = None  # written whole now: a change held before is in it
+        record = engine.record()
         self.write(record, computer_to_play=computer_to_play(engine, record))
 
     @contextlib.contextmanager
@@ -387,8 +389,12 @@ class Autosave:
         """Keep the changes made inside the block in memory; ``flush`` writes them.
 
         So that a move can be made on one thread and its save written, and
-        waited for on the disk, on another.  Only the last change is kept:
-        it holds the game as it then stood.
+        waited for on the disk, on another; or that a computer's moves are
+        written once, at its turn's end.  Only the engine is kept, and the game
+        is recorded from it when written: the engine must not change between
+        the block and ``flush`` other than by changes that are held too (the
+        game's lock held throughout).  A change written meanwhile (outside
+        such a block) holds the game whole, and drops the one held.
         """
         self.holding = True
         try:
@@ -397,10 +403,21 @@ class Autosave:
             self.holding = False
 
     def flush(self) -> None:
-        """Write the change ``held`` kept, as any other change is written (nothing if none)."""
+        """Write the change ``held`` kept, as any other change is written (nothing if none).
+
+        A change made inside ``replaying`` is written as a replayable one, not
+        waited for on the disk, even when flushed after that block.
+        """
         pending, self.pending = self.pending, None
-        if pending is not None:
-            self.write(pending[0], computer_to_play=pending[1])
+        if pending is None:
+            return
+        engine, replayable = pending
+        record = engine.record()
+        replaying, self.replayable = self.replayable, replayable
+        try:
+            self.write(record, computer_to_play=computer_to_play(engine, record))
+        finally:
+            self.replayable = replaying
 
     @contextlib.contextmanager
     def replaying(self) -> Iterator[None]:
