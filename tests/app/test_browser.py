@@ -492,7 +492,7 @@ def test_a_computer_s_turn_made_at_once_is_written_once_at_its_end_and_made_agai
         write(saves, save, **options)
 
     monkeypatch.setattr(SaveStore, "write", counted)
-    checked = False
+    checked = mid_turn_checked = False
     while not checked:
         while not table.computer_to_play():
             table.act(secret, scripted(table))
@@ -508,6 +508,14 @@ def test_a_computer_s_turn_made_at_once_is_written_once_at_its_end_and_made_agai
             assert written == [True] and store.load(save_id).snapshot == table.live.engine.record()
             continue
         assert written == [] and store.path(save_id).read_bytes() == started  # held
+        if not mid_turn_checked:  # a move in a thread meanwhile writes the game whole
+            assert table.computer_step()
+            assert written == [True] and table.saver.pending is None
+            assert store.load(save_id).snapshot == table.live.engine.record()
+            mid_turn_checked = True
+            while table.computer_turn() == turn:
+                assert table.computer_step()
+            continue
         while table.computer_turn() == turn:
             assert table.computer_step_at_once()
         assert written == [True]  # once, not synced: the moves are made again from the start

@@ -533,7 +533,9 @@ class BrowserGame:
         The turn's moves are written to the save once, at its end: until
         then the save holds the turn's start, from which the game makes them
         again, exactly, if the process stops (its dice's generator travels
-        with the save), and no page is told of them before.  A move made by
+        with the save).  The pages waiting are told at the turn's end; a
+        look in the middle of it (a page loaded then) may show moves not
+        yet saved, which a restart makes the same.  A move made by
         ``computer_step`` meanwhile writes the game whole.
         None, nothing done, when the move must go to ``computer_step`` in a
         thread instead: the game is shared through a database (its round

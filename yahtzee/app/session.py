@@ -377,8 +377,9 @@ class Autosave:
         """Write the game as it now stands (a new console game once it has an accepted move)."""
         if self.save is None and not engine.log and self.browser is None:
             return
-        if self.holding:
-            self.pending, self.up_to_date = (engine, self.replayable), False
+        if self.holding:  # replayable only if every change held since the last write is
+            replayable = self.replayable and (self.pending is None or self.pending[1])
+            self.pending, self.up_to_date = (engine, replayable), False
             return
         self.pending = None  # written whole now: a change held before is in it
         record = engine.record()
@@ -393,8 +394,9 @@ class Autosave:
         written once, at its turn's end.  Only the engine is kept, and the game
         is recorded from it when written: the engine must not change between
         the block and ``flush`` other than by changes that are held too (the
-        game's lock held throughout).  A change written meanwhile (outside
-        such a block) holds the game whole, and drops the one held.
+        game's lock held throughout).  A change that ``changed`` writes
+        meanwhile (outside such a block) holds the game whole, and drops the
+        one held.
         """
         self.holding = True
         try:
@@ -405,8 +407,8 @@ class Autosave:
     def flush(self) -> None:
         """Write the change ``held`` kept, as any other change is written (nothing if none).
 
-        A change made inside ``replaying`` is written as a replayable one, not
-        waited for on the disk, even when flushed after that block.
+        Changes all made inside ``replaying`` are written as a replayable one,
+        not waited for on the disk, even when flushed after that block.
         """
         pending, self.pending = self.pending, None
         if pending is None:

@@ -110,7 +110,7 @@ LEAST_CONNECTIONS = 1000
 
 
 def most_connections(capacity: int) -> int:
-    """Return how many connections a server holding ``capacity`` live games keeps open at once.
+    """Return how many connections a server holding ``capacity`` live games allows open at once.
 
     Past that, uvicorn answers every new request 503 (its ``limit_concurrency``,
     which counts open connections, idle ones too), so the cap grows with the
@@ -120,29 +120,44 @@ def most_connections(capacity: int) -> int:
     return max(LEAST_CONNECTIONS, CONNECTIONS_PER_GAME * capacity)
 
 
+FILES_BESIDE = 256
+"""Open files a server needs beside its connections: the data folder's, the database's
+sockets, the solver's tables."""
+MOST_FILES_ASKED = 10240
+"""The soft limit asked for when a larger one is refused (macOS refuses a soft limit above
+its ``kern.maxfilesperproc`` even when the hard limit is unlimited)."""
+
+
 def open_files_for(connections: int) -> int:
-    """Raise this process's soft limit of open files towards ``connections`` plus a margin.
+    """Raise this process's soft limit of open files towards ``connections`` plus the files
+    beside them (``FILES_BESIDE``); return how many connections it now leaves room for.
 
     Each connection is a file descriptor; a common soft limit is 1,024,
-    fewer than a large table's connections, and an ``accept`` past it fails.
-    The soft limit is raised, never above the hard one (which only an
-    administrator can raise), and never lowered.  Returns the soft limit
-    now in force (``connections`` itself where the platform has no such limits).
+    fewer than a large table's connections, and an ``accept`` past it fails
+    (where uvicorn's cap would have answered 503).  The soft limit is raised,
+    never above the hard one (which only an administrator can raise), and
+    never lowered.  Where the platform has no such limits, ``connections``.
     """
     try:
         import resource
     except ImportError:  # pragma: no cover - not on Windows
         return connections
-    wanted = connections + 256  # the data folder's files, the database's sockets, the solver's
+    wanted = connections + FILES_BESIDE
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft == resource.RLIM_INFINITY or soft >= wanted:
-        return wanted if soft == resource.RLIM_INFINITY else soft
-    raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
-    except (ValueError, OSError):
-        return soft
-    return raised
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        ceiling = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        for asked in dict.fromkeys((ceiling, min(ceiling, MOST_FILES_ASKED))):
+            if asked <= soft:
+                break
+            try:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (asked, hard))
+            except (ValueError, OSError):
+                continue
+            soft = asked
+            break
+    if soft == resource.RLIM_INFINITY:
+        return connections
+    return max(1, min(connections, soft - FILES_BESIDE))
 
 
 def server_config(app: Any, limits: Limits, capacity: int = 0,

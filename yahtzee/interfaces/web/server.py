@@ -861,9 +861,14 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
         announce(sock, stream)
     app = make_app(delay=delay, capacity=capacity, reporter=reporter, address=reachable(sock),
                    hosts=allowed_hosts(host, extra_hosts), storage=storage, solvers=solvers)
-    open_files_for(most_connections(capacity))
+    wanted = most_connections(capacity)
+    allowed = open_files_for(wanted)
+    if allowed < wanted:
+        reporter.error(f"this process may open too few files for {wanted} connections; "
+                       f"{allowed} are served at once (raise its limit: ulimit -n)")
     config = uvicorn.Config(**server_config(
-        app, Limits(), capacity, proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
+        app, Limits(), capacity, proxy_headers=proxy is not None, forwarded_allow_ips=proxy or "",
+        limit_concurrency=allowed))
     collect_rarely()
     uvicorn.Server(config).run(sockets=[sock])
     return 0
