@@ -43,7 +43,8 @@ class Limits:
     object but the start's (``serve`` turns its own passes off; ``WebTable.collect``).
     Playing makes no garbage in cycles (measured); this bounds what a path not measured
     could pile up.  A pass holds every request, about 1.6 µs per live object here (some
-    1.6 s at a million), so it comes only as a server grows by that many."""
+    1.6 s at a million), so it comes only as a server grows by that many, and never
+    below what the games it holds explain (``server.OBJECTS_PER_GAME`` each)."""
     polls_per_client: int = 16
     """Long polls (requests waiting for a change) a client may have open at once."""
     connections_per_client: int = 32

@@ -94,6 +94,11 @@ LONG_POLL = 25.0
 """How long, in seconds, a request for the state waits for the game to change."""
 COLLECT_CHECK = 1.0
 """Seconds between two looks at how many objects a server made since the collector's last pass."""
+OBJECTS_PER_GAME = 1000
+"""Objects the collector follows that one live game holds, rounded up: about 430 halfway
+through a game of a person against the computer, 820 at its end (a finished game stays
+live until room is needed).  A server growing by what its games explain is not a sign of
+garbage, so the collector's pass waits for more (``WebTable.collect``)."""
 DEFAULT_DELAY = 0.5
 """Seconds between two of a computer's moves (a re-roll with its keep, a box) as pages play a
 turn back, so people can follow."""
@@ -474,16 +479,21 @@ class WebTable:
 
         Every ``COLLECT_CHECK`` seconds, while its own passes are off
         (``collect_rarely``): once the objects made, less those freed, since
-        the last pass reach ``Limits.collect_after`` (CPython's count, which
-        never goes below none: it measures growth above its lowest point),
-        one pass over every object but those of the start frees any garbage
-        in cycles.  A server of constant size does not get there (a finished
-        game frees what it made); one that grows passes now and then.  A
-        pass that fails is reported, and tried again at the next look.
+        the last pass reach ``Limits.collect_after``, or what the games the
+        server may hold explain if more (``OBJECTS_PER_GAME`` each; CPython's
+        count, which never goes below none: it measures growth above its
+        lowest point), one pass over every object but those of the start
+        frees any garbage in cycles.  A server of constant size does not get
+        there (a finished game frees what it made); one that grows past its
+        games passes now and then.  The pass holds every request, about a
+        second at a million objects: a server filling up to 1,000 games grew
+        past a fixed million as it started and paused once (docs/scaling.md).
+        A pass that fails is reported, and tried again at the next look.
         """
+        bound = max(self.limits.collect_after, OBJECTS_PER_GAME * self.games.capacity)
         while True:
             await asyncio.sleep(COLLECT_CHECK)
-            if gc.isenabled() or gc.get_count()[0] < self.limits.collect_after:
+            if gc.isenabled() or gc.get_count()[0] < bound:
                 continue
             try:
                 gc.collect()
