@@ -94,11 +94,13 @@ LONG_POLL = 25.0
 """How long, in seconds, a request for the state waits for the game to change."""
 COLLECT_CHECK = 1.0
 """Seconds between two looks at how many objects a server made since the collector's last pass."""
-OBJECTS_PER_GAME = 1000
+OBJECTS_PER_GAME = 1500
 """Objects the collector follows that one live game holds, rounded up: about 430 halfway
 through a game of a person against the computer, 820 at its end (a finished game stays
-live until room is needed).  A server growing by what its games explain is not a sign of
-garbage, so the collector's pass waits for more (``WebTable.collect``)."""
+live until room is needed), played in one process; a server adds its connection and its
+share of the strategies' caches (a server holding 1,400 such games passed 1.4 million).
+A server growing by what its games explain is not a sign of garbage, so the collector's
+pass waits for more (``WebTable.collect``)."""
 DEFAULT_DELAY = 0.5
 """Seconds between two of a computer's moves (a re-roll with its keep, a box) as pages play a
 turn back, so people can follow."""
