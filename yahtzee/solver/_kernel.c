@@ -1584,6 +1584,40 @@ fail:
 }
 
 /*
+ * Parse a method's (flag, mask, upper, buffer...) arguments by `format` ("LLL" then one
+ * "O" per buffer, `count` at most 3), check the state (its row in the value table goes to
+ * *row) and take the buffers, each of `length` items of sizes[i] bytes (else ValueError:
+ * "`name`: `per`").  Returns how many buffers were taken, for release_views; *ok says
+ * whether everything fitted (else the error is set).
+ */
+static int
+state_and_buffers(Plan *self, PyObject *args, const char *format, const char *name,
+                  int count, const Py_ssize_t *sizes, const int *writable,
+                  Py_ssize_t length, const char *per, long long state[3], int64_t *row,
+                  Py_buffer *views, int *ok)
+{
+    PyObject *objs[3] = {NULL, NULL, NULL};
+    *ok = 0;
+    if (count > 3 || !PyArg_ParseTuple(args, format, &state[0], &state[1], &state[2],
+                                       &objs[0], &objs[1], &objs[2])) {
+        return 0;
+    }
+    *row = check_state(self, state[0], state[1], state[2]);
+    if (*row < 0) {
+        return 0;
+    }
+    int got = get_buffers(objs, views, count, sizes, name, writable);
+    *ok = got == count;
+    for (int i = 0; *ok && i < count; i++) {
+        if (items(&views[i]) != length) {
+            PyErr_Format(PyExc_ValueError, "%s: %s", name, per);
+            *ok = 0;
+        }
+    }
+    return got;
+}
+
+/*
  * leaf_steps(flag, mask, upper, choice, reward, following): where a state's turn ends
  * when each final roll is scored in the slot `choice` gives (int8, 252): the points it
  * earns, bonuses included, and the flat position of the state it leads to (both int64,
@@ -1592,27 +1626,15 @@ fail:
 static PyObject *
 Plan_leaf_steps(Plan *self, PyObject *args)
 {
-    long long flag, mask, upper;
-    PyObject *objs[3];
+    long long state[3] = {0, 0, 0};
+    int64_t row = 0;
     Py_buffer views[3];
     static const Py_ssize_t sizes[3] = {1, 8, 8};
     static const int writable[3] = {0, 1, 1};
-    if (!PyArg_ParseTuple(args, "LLLOOO", &flag, &mask, &upper, &objs[0], &objs[1],
-                          &objs[2])) {
-        return NULL;
-    }
-    int64_t row = check_state(self, flag, mask, upper);
-    if (row < 0) {
-        return NULL;
-    }
-    int got = get_buffers(objs, views, 3, sizes, "leaf_steps", writable);
-    int ok = got == 3;
-    for (int i = 0; ok && i < 3; i++) {
-        if (items(&views[i]) != NUM_ROLLS) {
-            PyErr_SetString(PyExc_ValueError, "leaf_steps: one number per roll");
-            ok = 0;
-        }
-    }
+    int ok;
+    int got = state_and_buffers(self, args, "LLLOOO", "leaf_steps", 3, sizes, writable,
+                                NUM_ROLLS, "one number per roll", state, &row, views, &ok);
+    long long flag = state[0], mask = state[1], upper = state[2];
     if (ok) {
         const int8_t *choice = views[0].buf;
         int64_t *reward = views[1].buf, *following = views[2].buf;
@@ -1652,23 +1674,16 @@ Plan_leaf_steps(Plan *self, PyObject *args)
 static PyObject *
 Plan_entry_steps(Plan *self, PyObject *args)
 {
-    long long flag, mask, upper;
-    PyObject *objs[2];
+    long long state[3] = {0, 0, 0};
+    int64_t row = 0;
     Py_buffer views[2];
     static const Py_ssize_t sizes[2] = {8, 8};
     static const int writable[2] = {1, 1};
-    if (!PyArg_ParseTuple(args, "LLLOO", &flag, &mask, &upper, &objs[0], &objs[1])) {
-        return NULL;
-    }
-    if (check_state(self, flag, mask, upper) < 0) {
-        return NULL;
-    }
-    int got = get_buffers(objs, views, 2, sizes, "entry_steps", writable);
-    int ok = got == 2;
-    if (ok && (items(&views[0]) != self->n_entries || items(&views[1]) != self->n_entries)) {
-        PyErr_SetString(PyExc_ValueError, "entry_steps: one number per entry");
-        ok = 0;
-    }
+    int ok;
+    int got = state_and_buffers(self, args, "LLLOO", "entry_steps", 2, sizes, writable,
+                                self->n_entries, "one number per entry", state, &row, views,
+                                &ok);
+    long long flag = state[0], mask = state[1], upper = state[2];
     if (ok) {
         int64_t *reward = views[0].buf, *following = views[1].buf;
         for (int c = 0; ok && c < self->n_cat; c++) {
