@@ -191,7 +191,8 @@ class Running:
         self.sock = bind("127.0.0.1", 0)
         self.port = self.sock.getsockname()[1]
         app = make_app(delay=0, limits=limits, hosts=["127.0.0.1"], capacity=max(capacity, 1))
-        self.server = uvicorn.Server(uvicorn.Config(**server_config(app, limits, capacity)))
+        self.server = uvicorn.Server(uvicorn.Config(**server_config(
+            app, limits, most_connections(capacity))))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
                                        daemon=True)
         self.thread.start()

@@ -160,15 +160,14 @@ def open_files_for(connections: int) -> int:
     return max(1, min(connections, soft - FILES_BESIDE))
 
 
-def server_config(app: Any, limits: Limits, capacity: int = 0,
+def server_config(app: Any, limits: Limits, connections: int = LEAST_CONNECTIONS,
                   **options: Any) -> dict[str, Any]:
     """Return uvicorn's ``Config`` keywords for serving ``app`` within ``limits``.
 
-    ``capacity`` is how many games the application holds live: the
-    connections allowed at once grow with it (``most_connections``).
+    ``connections`` are allowed open at once (``most_connections`` for the
+    games the application holds, within ``open_files_for``).
     """
     return {"app": app, "http": guarded_protocol(limits), "loop": LOOP, "log_level": "warning",
-            "access_log": False, "lifespan": "on",
-            "limit_concurrency": most_connections(capacity),
+            "access_log": False, "lifespan": "on", "limit_concurrency": connections,
             "timeout_keep_alive": max(1, int(limits.header_timeout)),
             "timeout_graceful_shutdown": 2, **options}

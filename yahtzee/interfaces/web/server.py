@@ -879,8 +879,7 @@ def serve(host: str, port: int, *, delay: float = DEFAULT_DELAY,
         reporter.error(f"this process may open too few files for {wanted} connections; "
                        f"{allowed} are served at once (raise its limit: ulimit -n)")
     config = uvicorn.Config(**server_config(
-        app, Limits(), capacity, proxy_headers=proxy is not None, forwarded_allow_ips=proxy or "",
-        limit_concurrency=allowed))
+        app, Limits(), allowed, proxy_headers=proxy is not None, forwarded_allow_ips=proxy or ""))
     collect_rarely()
     uvicorn.Server(config).run(sockets=[sock])
     return 0
