@@ -384,7 +384,22 @@ def playback_seconds(before: dict[str, Any], after: dict[str, Any]) -> float:
     return float(after.get("pace", 0.0)) * len(moves)
 
 
-MOST_FRAMES = 2
+def page_constant(name: str) -> int:
+    """Return the whole-number constant ``name`` as the page's script (``app.js``) defines it.
+
+    Read from the script itself, so that the clients play back what pages do
+    with no second copy of the number to keep in step.  ``LookupError`` if
+    the script defines no such constant.
+    """
+    script = (ROOT / "yahtzee" / "interfaces" / "web" / "static" / "app.js").read_text(
+        encoding="utf-8")
+    found = re.search(rf"^const {re.escape(name)} = (\d+);", script, re.MULTILINE)
+    if found is None:
+        raise LookupError(f"app.js defines no constant {name}")
+    return int(found.group(1))
+
+
+MOST_FRAMES = page_constant("MOST_FRAMES")
 """The most moves a page plays back before a state (``app.js``'s ``MOST_FRAMES``)."""
 
 

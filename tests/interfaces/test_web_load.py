@@ -23,9 +23,9 @@ import pytest
 pytest.importorskip("starlette")
 
 from benchmarks.bench_app import measure  # noqa: E402
-from benchmarks.web_load import (answer_times, keep_playing, lost,  # noqa: E402
-                                 peak_memory_mb, play_and_kill, play_games, start_server,
-                                 versions)
+from benchmarks.web_load import (MOST_FRAMES, ROOT, answer_times, keep_playing,  # noqa: E402
+                                 lost, page_constant, peak_memory_mb, play_and_kill,
+                                 play_games, playback_seconds, start_server, versions)
 from tests.helpers import collector_off  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 
@@ -86,6 +86,28 @@ def test_clients_kept_playing_start_game_after_game_and_lose_nothing(
     assert len(load.sent) == len(load.times)
     assert all(started <= sent <= ended - answer for sent, answer in zip(load.sent, load.times))
     assert lost(data, load, len(load.secrets)) == []
+
+
+def test_the_clients_play_back_as_many_of_a_computer_s_re_rolls_as_the_page_s_script_does(
+) -> None:
+    """``MOST_FRAMES`` is the page script's own number, not a copy: a computer's turn of that
+    many re-rolls is waited for, frame by frame, and one of more re-rolls is not."""
+    script = (ROOT / "yahtzee" / "interfaces" / "web" / "static" / "app.js").read_text()
+    line = next(line for line in script.splitlines() if line.startswith("const MOST_FRAMES"))
+    assert MOST_FRAMES == int(line.split("=")[1].strip(" ;")) >= 1
+    with pytest.raises(LookupError):
+        page_constant("NO_SUCH_NUMBER")
+    players = [{"computer": False}, {"computer": True}]
+    before = {"steps": [{"made": 0, "seat": 1, "box": 5}], "players": players}
+
+    def turn(re_rolls: int) -> dict[str, object]:
+        """The state after the computer's turn of ``re_rolls`` re-rolls and its box."""
+        steps = [{"made": n, "seat": 2, "box": None} for n in range(1, re_rolls + 1)]
+        return {"steps": [*steps, {"made": re_rolls + 1, "seat": 2, "box": 3}],
+                "players": players, "pace": 0.5}
+
+    assert playback_seconds(before, turn(MOST_FRAMES)) == 0.5 * MOST_FRAMES
+    assert playback_seconds(before, turn(MOST_FRAMES + 1)) == 0.0
 
 
 def test_answer_times_interpolate_between_the_answers_however_few() -> None:
