@@ -6,6 +6,7 @@ And the opposite: every table made at once, in the caller's thread (``Solvers.pr
 from __future__ import annotations
 
 import threading
+import time
 from typing import Any, cast
 
 import pytest
@@ -127,6 +128,43 @@ def test_setup_starts_the_table_and_its_computers_wait_for_it(
     assert setup.solutions()(COURSE) is TABLE
     assert build.calls == 1 and moments_of == [TABLE]
     assert BuildStarted("course") in shown
+    setup.close()
+
+
+def test_two_threads_asking_at_once_for_a_rule_set_s_tables_start_one_build(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server makes games in several threads: two first games of one rule set at once."""
+    started: list[Rules] = []
+
+    class SlowLoader(TableLoader):
+        """A loader that takes a while to start, as a build starting its helper process does."""
+
+        def __init__(self, rules: Rules, load: Any, report: Report | None = None) -> None:
+            """Note the start, wait a little, and start nothing."""
+            started.append(rules)
+            time.sleep(0.2)
+
+        def cancel(self) -> None:
+            """Nothing was started."""
+
+    both_asked = threading.Barrier(2)
+    monkeypatch.setattr("yahtzee.app.session.TableLoader", SlowLoader)
+    setup = Solvers()
+
+    def ask() -> None:
+        """Ask for the course rules' tables as a game being made does."""
+        try:
+            both_asked.wait(5)
+        except threading.BrokenBarrierError:
+            pass
+        setup.load_in_background(yahtzee_variant(COURSE))
+
+    askers = [threading.Thread(target=ask) for _ in range(2)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join(10)
+    assert started == [COURSE]
     setup.close()
 
 

@@ -133,6 +133,9 @@ class Solvers:
     _loaders: dict[str, TableLoader] = field(default_factory=dict)
     _shared: dict[tuple[object, ...], object] = field(default_factory=dict)
     _shared_lock: threading.Lock = field(default_factory=threading.Lock)
+    _loaders_lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while a background load is looked for and started: a server makes games in
+    several threads, and two first games of one rule set at once must start one build."""
     _preloaded: set[str] = field(default_factory=set)
     """The rule sets whose tables ``preload`` made: ready, no background load needed."""
 
@@ -168,8 +171,14 @@ class Solvers:
         without numpy.
         """
         rules = rules_of(variant)
-        if rules is None or rules.name in self._loaders or rules.name in self._preloaded:
+        if rules is None or rules.name in self._preloaded or rules.name in self._loaders:
             return
+        with self._loaders_lock:
+            if rules.name not in self._loaders:
+                self._loaders[rules.name] = self._loader(rules)
+
+    def _loader(self, rules: Rules) -> TableLoader:
+        """Start loading, or building, the tables of ``rules`` in a thread (for one caller)."""
         with _numpy_needed():
             from yahtzee.solver.cache import load_or_build, load_or_build_moments
         store = cache_folder_store()
@@ -184,7 +193,7 @@ class Solvers:
             load_or_build_moments(rules, solution, store, report)
             return solution
 
-        self._loaders[rules.name] = TableLoader(rules, load, self.report)
+        return TableLoader(rules, load, self.report)
 
     def tables_ready(self, variant: Variant) -> bool:
         """Return whether ``variant``'s tables are ready to use without waiting.
