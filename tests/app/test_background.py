@@ -168,6 +168,42 @@ def test_two_threads_asking_at_once_for_a_rule_set_s_tables_start_one_build(
     setup.close()
 
 
+def test_a_coach_being_made_holds_up_no_other_rule_set_s_coach_and_is_made_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's first coached game of a rule set waits for its tables; others go on."""
+    inside, release = threading.Event(), threading.Event()
+    made: list[str] = []
+
+    def new_coach(self: Solvers, variant: Any, profiles: bool) -> Any:
+        """Stand in for a coach's making: the official rules' waits until the test lets it."""
+        if variant.rules_name == OFFICIAL.name:
+            inside.set()
+            release.wait(10)
+        made.append(variant.rules_name)
+        return variant.rules_name
+
+    monkeypatch.setattr(Solvers, "_new_coach", new_coach)
+    setup = Solvers()
+    askers = [threading.Thread(target=setup.coach, args=(yahtzee_variant(OFFICIAL),))
+              for _ in range(2)]
+    quick: list[object] = []
+    course = threading.Thread(target=lambda: quick.append(setup.coach(yahtzee_variant(COURSE))))
+    try:
+        askers[0].start()
+        assert inside.wait(10)
+        askers[1].start()
+        course.start()
+        course.join(5)
+        assert quick == [COURSE.name] and made == [COURSE.name]  # the official one still going
+    finally:
+        release.set()
+        for thread in (*askers, course):
+            if thread.ident is not None:
+                thread.join(10)
+    assert made == [COURSE.name, OFFICIAL.name]  # asked for twice, made once
+    assert cast(object, setup.coach(yahtzee_variant(OFFICIAL))) == OFFICIAL.name
+
+
 def test_a_game_of_poker_dice_has_no_table_to_make(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[str] = []
 

@@ -133,6 +133,8 @@ class Solvers:
     _loaders: dict[str, TableLoader] = field(default_factory=dict)
     _shared: dict[tuple[object, ...], object] = field(default_factory=dict)
     _shared_lock: threading.Lock = field(default_factory=threading.Lock)
+    _making: dict[tuple[object, ...], threading.Lock] = field(default_factory=dict)
+    """One lock per key of ``_shared``, held while its object is made (``_once``)."""
     _loaders_lock: threading.Lock = field(default_factory=threading.Lock)
     """Held while a background load is looked for and started: a server makes games in
     several threads, and two first games of one rule set at once must start one build."""
@@ -140,8 +142,19 @@ class Solvers:
     """The rule sets whose tables ``preload`` made: ready, no background load needed."""
 
     def _once(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
-        """Return the object kept under ``key``, made by ``make()`` the first time."""
+        """Return the object kept under ``key``, made by ``make()`` the first time.
+
+        Threads asking for one key at once wait for one ``make()``; a thread
+        asking for another key meanwhile does not wait for it (a coach whose
+        tables are being built holds up no other rule set's games, nor the
+        computers already made).
+        """
+        found = self._shared.get(key)
+        if found is not None:
+            return cast(T, found)
         with self._shared_lock:
+            making = self._making.setdefault(key, threading.Lock())
+        with making:
             if key not in self._shared:
                 self._shared[key] = make()
             return cast(T, self._shared[key])
