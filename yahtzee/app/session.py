@@ -249,7 +249,9 @@ class Solvers:
 
     def close(self) -> None:
         """Stop every background build still under way (its table is not wanted any more)."""
-        for loader in self._loaders.values():
+        with self._loaders_lock:  # not while another thread starts one
+            loaders = list(self._loaders.values())
+        for loader in loaders:
             loader.cancel()
 
     def player(self, kind: PlayerKind, name: str, variant: Variant,
