@@ -384,6 +384,10 @@ def playback_seconds(before: dict[str, Any], after: dict[str, Any]) -> float:
     return float(after.get("pace", 0.0)) * len(moves)
 
 
+PAGE_SCRIPT = ROOT / "yahtzee" / "interfaces" / "web" / "static" / "app.js"
+"""The page's script, as served (``server.STATIC``), in this copy of the project."""
+
+
 def page_constant(name: str) -> int:
     """Return the whole-number constant ``name`` as the page's script (``app.js``) defines it.
 
@@ -391,8 +395,7 @@ def page_constant(name: str) -> int:
     with no second copy of the number to keep in step.  ``LookupError`` if
     the script defines no such constant.
     """
-    script = (ROOT / "yahtzee" / "interfaces" / "web" / "static" / "app.js").read_text(
-        encoding="utf-8")
+    script = PAGE_SCRIPT.read_text(encoding="utf-8")
     found = re.search(rf"^const {re.escape(name)} = (\d+);", script, re.MULTILINE)
     if found is None:
         raise LookupError(f"app.js defines no constant {name}")

@@ -23,8 +23,8 @@ import pytest
 pytest.importorskip("starlette")
 
 from benchmarks.bench_app import measure  # noqa: E402
-from benchmarks.web_load import (MOST_FRAMES, ROOT, answer_times, keep_playing,  # noqa: E402
-                                 lost, page_constant, peak_memory_mb, play_and_kill,
+from benchmarks.web_load import (MOST_FRAMES, PAGE_SCRIPT, answer_times,  # noqa: E402
+                                 keep_playing, lost, page_constant, peak_memory_mb, play_and_kill,
                                  play_games, playback_seconds, start_server, versions)
 from tests.helpers import collector_off  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
@@ -92,7 +92,7 @@ def test_the_clients_play_back_as_many_of_a_computer_s_re_rolls_as_the_page_s_sc
 ) -> None:
     """``MOST_FRAMES`` is the page script's own number, not a copy: a computer's turn of that
     many re-rolls is waited for, frame by frame, and one of more re-rolls is not."""
-    script = (ROOT / "yahtzee" / "interfaces" / "web" / "static" / "app.js").read_text()
+    script = PAGE_SCRIPT.read_text(encoding="utf-8")
     line = next(line for line in script.splitlines() if line.startswith("const MOST_FRAMES"))
     assert MOST_FRAMES == int(line.split("=")[1].strip(" ;")) >= 1
     with pytest.raises(LookupError):
