@@ -131,18 +131,24 @@ def test_setup_starts_the_table_and_its_computers_wait_for_it(
     setup.close()
 
 
-def test_two_threads_asking_at_once_for_a_rule_set_s_tables_start_one_build(
+def test_two_threads_asking_at_once_for_a_rule_set_s_tables_start_one_loader_and_another_waits_not(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A server makes games in several threads: two first games of one rule set at once."""
+    """A server makes games in several threads: two first games of one rule set at once start
+    one loader, and a first game of another rule set meanwhile does not wait for it."""
     started: list[Rules] = []
+    release = threading.Event()
 
     class SlowLoader(TableLoader):
-        """A loader that takes a while to start, as a build starting its helper process does."""
+        """A loader that returns only once its tables are read, as one from the cache does:
+        the course rules' after a moment, the official rules' once the test lets it."""
 
         def __init__(self, rules: Rules, load: Any, report: Report | None = None) -> None:
-            """Note the start, wait a little, and start nothing."""
+            """Note the start, wait, and start nothing."""
             started.append(rules)
-            time.sleep(0.2)
+            if rules == OFFICIAL:
+                release.wait(10)
+            else:
+                time.sleep(0.2)
 
         def cancel(self) -> None:
             """Nothing was started."""
@@ -159,12 +165,21 @@ def test_two_threads_asking_at_once_for_a_rule_set_s_tables_start_one_build(
             pass
         setup.load_in_background(yahtzee_variant(COURSE))
 
+    official = threading.Thread(target=setup.load_in_background,
+                                args=(yahtzee_variant(OFFICIAL),))
     askers = [threading.Thread(target=ask) for _ in range(2)]
-    for asker in askers:
-        asker.start()
-    for asker in askers:
-        asker.join(10)
-    assert started == [COURSE]
+    try:
+        official.start()
+        for asker in askers:
+            asker.start()
+        for asker in askers:
+            asker.join(5)
+        assert not any(asker.is_alive() for asker in askers)  # the official rules still going
+        assert started.count(COURSE) == 1
+    finally:
+        release.set()
+        official.join(10)
+    assert sorted(rules.name for rules in started) == [COURSE.name, OFFICIAL.name]
     setup.close()
 
 

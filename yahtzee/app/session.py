@@ -135,9 +135,11 @@ class Solvers:
     _shared_lock: threading.Lock = field(default_factory=threading.Lock)
     _making: dict[tuple[object, ...], threading.Lock] = field(default_factory=dict)
     """One lock per key of ``_shared``, held while its object is made (``_once``)."""
-    _loaders_lock: threading.Lock = field(default_factory=threading.Lock)
-    """Held while a background load is looked for and started: a server makes games in
-    several threads, and two first games of one rule set at once must start one build."""
+    _loading: dict[str, threading.Lock] = field(default_factory=dict)
+    """One lock per rule set, held while its background load is looked for and started
+    (``load_in_background``): a server makes games in several threads, and two first games
+    of one rule set at once start one loader (a second would be left running, uncancelled);
+    a first game of another rule set meanwhile does not wait."""
     _preloaded: set[str] = field(default_factory=set)
     """The rule sets whose tables ``preload`` made: ready, no background load needed."""
 
@@ -179,19 +181,25 @@ class Solvers:
         """Start loading, or building, ``variant``'s rule set's tables in the background.
 
         The solved table, then the spreads and chances of optimal play.
-        Returns at once (Poker Dice has no such table); the table's build is
+        Returns once a build has started, or once tables found in the cache
+        folder are read (a few seconds); at once for a rule set started
+        already, or with no such table (Poker Dice).  A thread asking for the
+        same rule set meanwhile waits for that start.  The table's build is
         reported only once something waits for it.  ``SolverUnavailableError``
         without numpy.
         """
         rules = rules_of(variant)
         if rules is None or rules.name in self._preloaded or rules.name in self._loaders:
             return
-        with self._loaders_lock:
+        with self._shared_lock:
+            starting = self._loading.setdefault(rules.name, threading.Lock())
+        with starting:
             if rules.name not in self._loaders:
                 self._loaders[rules.name] = self._loader(rules)
 
     def _loader(self, rules: Rules) -> TableLoader:
-        """Start loading, or building, the tables of ``rules`` in a thread (for one caller)."""
+        """Start loading, or building, the tables of ``rules`` in a thread; called with the
+        rule set's lock held (``load_in_background``)."""
         with _numpy_needed():
             from yahtzee.solver.cache import load_or_build, load_or_build_moments
         store = cache_folder_store()
@@ -249,9 +257,7 @@ class Solvers:
 
     def close(self) -> None:
         """Stop every background build still under way (its table is not wanted any more)."""
-        with self._loaders_lock:  # not while another thread starts one
-            loaders = list(self._loaders.values())
-        for loader in loaders:
+        for loader in list(self._loaders.values()):  # a copy: another thread may add one
             loader.cancel()
 
     def player(self, kind: PlayerKind, name: str, variant: Variant,
