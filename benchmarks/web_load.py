@@ -392,11 +392,12 @@ def page_constant(name: str) -> int:
     """Return the whole-number constant ``name`` as the page's script (``app.js``) defines it.
 
     Read from the script itself, so that the clients play back what pages do
-    with no second copy of the number to keep in step.  ``LookupError`` if
-    the script defines no such constant.
+    with no second copy of the number to keep in step.  It is this copy's
+    script: with ``bench_web.py --source`` the pages served may run
+    another's.  ``LookupError`` if the script defines no such constant.
     """
     script = PAGE_SCRIPT.read_text(encoding="utf-8")
-    found = re.search(rf"^const {re.escape(name)} = (\d+);", script, re.MULTILINE)
+    found = re.search(rf"^\s*const\s+{re.escape(name)}\s*=\s*(\d+)\s*;", script, re.MULTILINE)
     if found is None:
         raise LookupError(f"app.js defines no constant {name}")
     return int(found.group(1))
