@@ -179,6 +179,7 @@ def test_two_threads_asking_at_once_for_a_rule_set_s_tables_start_one_loader_and
     finally:
         release.set()
         official.join(10)
+    assert not official.is_alive()
     assert sorted(rules.name for rules in started) == [COURSE.name, OFFICIAL.name]
     setup.close()
 
@@ -210,11 +211,13 @@ def test_a_coach_being_made_holds_up_no_other_rule_set_s_coach_and_is_made_once(
         course.start()
         course.join(5)
         assert quick == [COURSE.name] and made == [COURSE.name]  # the official one still going
+        assert askers[1].is_alive()  # the second asker waits for the first one's making
     finally:
         release.set()
         for thread in (*askers, course):
             if thread.ident is not None:
                 thread.join(10)
+    assert not any(thread.is_alive() for thread in (*askers, course))
     assert made == [COURSE.name, OFFICIAL.name]  # asked for twice, made once
     assert cast(object, setup.coach(yahtzee_variant(OFFICIAL))) == OFFICIAL.name
 
