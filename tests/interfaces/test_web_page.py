@@ -434,6 +434,47 @@ PLACES = """() => ['[data-testid=die-1]', '#cards tbody tr:first-child',
 
 
 @pytest.mark.parametrize("width, height, touch", [(1280, 800, False), (390, 844, True)])
+def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
+        browser: Browser, server: Server, width: int, height: int, touch: bool) -> None:
+    """In a person's first rounds the room beside the dice says how to save a die ("Tap" on a
+    touch screen), whole and beside them, until one is saved; later rounds say nothing there,
+    a Yahtzee is cheered for (not while the dice roll), and another seat's scoring is said as
+    "choosing a box", not as an order."""
+    page = new_page(browser, width, height, touch)
+    start_game(page, server, seed=9, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    hint = page.locator("#dice-hint")
+    assert hint.inner_text() == f"{'Tap' if touch else 'Click'} a die to save it"
+    box, row = hint.bounding_box(), page.locator("#dice").bounding_box()
+    assert box is not None and row is not None
+    assert row["y"] <= box["y"] and box["y"] + box["height"] <= row["y"] + row["height"]
+    assert box["x"] + box["width"] <= width
+    assert hint.evaluate("(h) => h.scrollWidth <= h.clientWidth"), "the hint is cut"
+    if touch:
+        hook(page, "die-1").tap()
+    else:
+        hook(page, "die-1").click()
+    settled(page)
+    assert hint.inner_text() == ""
+    said = page.evaluate("""() => {
+      const five = (face) => Array(5).fill(String(face));
+      const unsaved = [false, false, false, false, false];
+      const other = view.you[0] === 1 ? 2 : 1;
+      const mineNow = view;
+      view = {...mineNow, phase: "scoring", turn: other, turn_name: view.players[other - 1].name};
+      const theirs = statusText();
+      view = mineNow;
+      return [diceHint({...view, saved: unsaved}, false), diceHint({...view, saved: unsaved,
+              round: HINT_ROUNDS + 1}, true), diceHint({...view, dice: five(4)}, false),
+              diceHint({...view, dice: five(4), rolling: true}, false), theirs];
+    }""")
+    assert said[:4] == ["Click a die to save it", "", "Yahtzee!", ""]
+    assert said[4].endswith("Computer's turn (choosing a box)")
+    page.context.close()
+
+
+@pytest.mark.parametrize("width, height, touch", [(1280, 800, False), (390, 844, True)])
 def test_the_dice_and_the_card_stay_put_as_the_turn_passes(
         browser: Browser, server: Server, width: int, height: int, touch: bool) -> None:
     """Nothing above the dice or the card changes height as the turn passes (the status line

@@ -581,6 +581,22 @@ function buildDice() {
     dice.push({button, pips, face});
     $("dice").append(button);
   }
+  // the room beside the dice: a word to the eye only (the dice's group says it to a screen reader)
+  $("dice").append(el("span", {id: "dice-hint", class: "dice-hint", "aria-hidden": "true"}));
+}
+
+const HINT_ROUNDS = 3;   // the rounds in which a person is told, beside the dice, how to save one
+
+// What the room beside the dice says for ``v`` (a view): "Yahtzee!" while a Yahtzee game's dice
+// show one; in a person's first rounds, on their turn before a die is saved, how to save one
+// (``touch``: by a tap); else nothing.
+function diceHint(v, touch) {
+  const faces = v.dice.map(Number);
+  const yahtzee = !v.rolling && yahtzeeCard(v.players[0]) && faces.length === 5
+                  && faces.every((f) => PIPS[f] !== undefined && f === faces[0]);
+  if (yahtzee) return "Yahtzee!";
+  const first = mine(v) && v.phase === "rolling" && !v.rolling && v.round <= HINT_ROUNDS;
+  return first && !v.saved.some(Boolean) ? `${touch ? "Tap" : "Click"} a die to save it` : "";
 }
 
 function drawDice() {
@@ -605,6 +621,9 @@ function drawDice() {
                                   `${pick ? ", the coach would save it" : ""}`);
     button.disabled = !rolling;
   });
+  const hint = $("dice-hint");
+  setText(hint, diceHint(view, matchMedia("(hover: none) and (pointer: coarse)").matches));
+  hint.classList.toggle("cheer", hint.textContent === "Yahtzee!");
 }
 
 let cardKey = "";
@@ -771,7 +790,7 @@ function statusText() {
                                            : `${view.turn_name}'s turn`;
   const stage = view.phase === "waiting" ? "scoring…"
               : view.rolling ? "rolling…"
-              : view.phase === "scoring" ? "choose a box"
+              : view.phase === "scoring" ? (mine(view) ? "choose a box" : "choosing a box")
               : `${rolls} re-roll${rolls === 1 ? "" : "s"} left`;
   // a phone's one line keeps its end (whose turn, re-rolls left) with the round written short
   const round = matchMedia("(max-width: 30rem)").matches ? `${view.round}/${view.rounds}`
