@@ -479,8 +479,9 @@ def test_the_dice_and_the_card_stay_put_as_the_turn_passes(
         browser: Browser, server: Server, width: int, height: int, touch: bool) -> None:
     """Nothing above the dice or the card changes height as the turn passes (the status line
     keeps to one line on a phone, whole: "Round 1/13: Computer's turn (2 re-rolls left)"; the
-    card's hint keeps its room; a row is as high with a box's button as without), so that
-    a click or tap aimed as the turn passes lands where it was aimed."""
+    card's hint keeps its room, saying what another player's turn shows; a row is as high
+    with a box's button as without), so that a click or tap aimed as the turn passes lands
+    where it was aimed."""
     page = new_page(browser, width, height, touch)
     start_game(page, server, seed=9, coach=False)
     my_turn_or_end(page)
@@ -492,6 +493,9 @@ def test_the_dice_and_the_card_stay_put_as_the_turn_passes(
     page.wait_for_selector("#status:has-text(\"Computer's turn\")", timeout=WAIT_MS)
     theirs = page.evaluate(PLACES)   # to a pixel (a row under a thick rule may take half one)
     assert all(abs(a - b) <= 1 for a, b in zip(mine, theirs)), (mine, theirs)
+    hint = page.locator("#card-hint")   # in its room, the other text (a phone has neither)
+    assert hint.inner_text().startswith("" if touch else "Another player's turn: "), \
+        hint.inner_text()
     status = page.locator("#status")
     assert status.inner_text().startswith("Round 1/13: " if touch else "Round 1 of 13: ")
     assert status.evaluate("(s) => s.scrollWidth <= s.clientWidth"), "the line's end is cut"

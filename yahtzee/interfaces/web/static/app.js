@@ -1090,7 +1090,8 @@ function draw() {
   $("dice").hidden = over || waitingFor(view);
   drawLastMove(over);
   $("card-hint").hidden = over || waitingFor(view) || watcher;
-  $("card-hint").classList.toggle("idle", !canPlay());   // unseen, its room kept: the card stays put
+  $("hint-mine").classList.toggle("unseen", !canPlay());   // both keep their room: the card stays put
+  $("hint-theirs").classList.toggle("unseen", canPlay());
   drawCoach();
   drawCard();
   drawMoves();
