@@ -429,8 +429,11 @@ def test_an_armed_box_stays_armed_when_a_die_saved_before_it_is_answered(
 
 PLACES = """() => ['[data-testid=die-1]', '#cards tbody tr:first-child',
                     '#cards tbody.totals tr.total'].map(
-  (selector) => Math.round(document.querySelector(selector).getBoundingClientRect().top))"""
-"""Where the first die, the card's first row and its Total stand on the page."""
+  (selector) => Math.round(document.querySelector(selector).getBoundingClientRect().top))
+  .concat([...document.querySelectorAll('#cards thead th')].map(
+    (th) => Math.round(th.getBoundingClientRect().left)))"""
+"""Where the first die, the card's first row and its Total stand on the page, and where each
+of the card's columns begins."""
 
 
 @pytest.mark.parametrize("width, height, touch", [(1280, 800, False), (390, 844, True)])
@@ -480,8 +483,9 @@ def test_the_dice_and_the_card_stay_put_as_the_turn_passes(
     """Nothing above the dice or the card changes height as the turn passes (the status line
     keeps to one line on a phone, whole: "Round 1/13: Computer's turn (2 re-rolls left)"; the
     card's hint keeps its room, saying what another player's turn shows; a row is as high
-    with a box's button as without), so that a click or tap aimed as the turn passes lands
-    where it was aimed."""
+    with a box's button as without), and no column of the card moves sideways (every name
+    keeps the room of the turn's marker), so that a click or tap aimed as the turn passes
+    lands where it was aimed."""
     page = new_page(browser, width, height, touch)
     start_game(page, server, seed=9, coach=False)
     my_turn_or_end(page)
