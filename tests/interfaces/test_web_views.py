@@ -20,6 +20,7 @@ from yahtzee.engine.engine import Phase
 from yahtzee.engine.moves import Move
 from yahtzee.interfaces.web import views
 from yahtzee.interfaces.web.views import happened_text, state_json
+from yahtzee.interfaces.wording import profile_text
 from yahtzee.players.kinds import HUMAN
 
 
@@ -106,3 +107,33 @@ def test_a_game_s_next_state_words_only_its_new_moves_and_the_games_sent_longest
     over = replace(kept.view(), phase=Phase.OVER)  # a game at its end lets go of its lines
     assert state_json(over, frozenset())["moves"] == sent
     assert list(views._worded) == [asked_once.game_id]
+
+
+def test_the_coach_s_options_leave_out_a_goal_every_one_of_them_settles(
+        games: BrowserGames) -> None:
+    """Once the Yahtzee box is filled (every option "Yahtzee 100%") or the bonus is earned or
+    out of reach, the page's options leave that chance out; a chance any option leaves open
+    is told for all of them, and the console's words keep both."""
+    from yahtzee.solver.profiles import Profile
+    from yahtzee.solver.ranking import Keep
+    made = games.create(Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN),
+                                 ("Ann", "Bo"), 11, coach=False, hot_seat=True))
+    view = made.table.view()
+    keep, now = Keep((4, 4), 5), Keep((1, 2, 3, 4, 4), 5)
+
+    def options(*profiles: Profile) -> list[str]:
+        offered = replace(view, options=((keep, profiles[0]), (now, profiles[1])))
+        return list(state_json(offered, frozenset({0}))["options"])
+    assert options(Profile(250.04, 50.0, 1.0, 1.0), Profile(240.0, 48.0, 1.0, 0.25)) == [
+        "keep 4 4 and roll: 250.0 ± 50.0, Yahtzee 100%",
+        "score now: 240.0 ± 48.0, Yahtzee 25%"]
+    assert options(Profile(250.0, 50.0, 0.0, 1.0), Profile(240.0, 48.0, 0.3, 1.0)) == [
+        "keep 4 4 and roll: 250.0 ± 50.0, upper bonus 0%",
+        "score now: 240.0 ± 48.0, upper bonus 30%"]
+    assert options(Profile(250.0, 50.0, 0.0, 1.0), Profile(240.0, 48.0, 0.0, 1.0)) == [
+        "keep 4 4 and roll: 250.0 ± 50.0", "score now: 240.0 ± 48.0"]
+    assert options(Profile(250.0, 50.0, 0.999, 0.001), Profile(240.0, 48.0, 0.5, 0.5)) == [
+        "keep 4 4 and roll: 250.0 ± 50.0, upper bonus >99%, Yahtzee <1%",
+        "score now: 240.0 ± 48.0, upper bonus 50%, Yahtzee 50%"]
+    assert profile_text(Profile(250.0, 50.0, 1.0, 1.0)) == (
+        "250.0 ± 50.0, upper bonus 100%, Yahtzee 100%")

@@ -215,12 +215,31 @@ def percent(chance: float) -> str:
     return f"{round(chance * 100)}%"
 
 
-def profile_text(profile: Profile) -> str:
-    """Return a profile in words: ``253.0 ± 58.7, upper bonus 68%, Yahtzee 33%``."""
+def profile_text(profile: Profile, goals: tuple[bool, bool] = (True, True)) -> str:
+    """Return a profile in words: ``253.0 ± 58.7, upper bonus 68%, Yahtzee 33%``.
+
+    ``goals`` says whether the upper bonus's and the Yahtzee's chances are
+    told (``open_goals``); the console tells both, always.
+    """
     text = f"{profile.mean:.1f} ± {profile.sd:.1f}"
     if profile.bonus is not None and profile.yahtzee is not None:
-        text += f", upper bonus {percent(profile.bonus)}, Yahtzee {percent(profile.yahtzee)}"
+        told = ((goals[0], f"upper bonus {percent(profile.bonus)}"),
+                (goals[1], f"Yahtzee {percent(profile.yahtzee)}"))
+        text += "".join(f", {words}" for shown, words in told if shown)
     return text
+
+
+def open_goals(profiles: Sequence[Profile]) -> tuple[bool, bool]:
+    """Return whether the upper bonus's and the Yahtzee's chances are worth telling at all.
+
+    A goal is settled when its chance is certain (0 or 1) after every option of ``profiles``:
+    the bonus earned or out of reach, the Yahtzee box filled.  Its
+    "Yahtzee 100%" beside each option then tells nothing about the choice.
+    """
+    def open_(chances: list[float | None]) -> bool:
+        """Return whether some chance is neither None nor certain."""
+        return any(chance is not None and 0 < chance < 1 for chance in chances)
+    return (open_([p.bonus for p in profiles]), open_([p.yahtzee for p in profiles]))
 
 
 def keep_text(keep: Keep, variant: Variant) -> str:

@@ -19,8 +19,8 @@ from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import Phase, Refusal
 from yahtzee.interfaces.web.limits import DAY, MINUTE, Limits
 from yahtzee.interfaces.wording import (faces, game_name_and_rules, joker_text, keep_advice_with,
-                                        luck_line, move_text, percent, profile_text, reroll_text,
-                                        winner_line)
+                                        luck_line, move_text, open_goals, percent, profile_text,
+                                        reroll_text, winner_line)
 from yahtzee.solver.coach import BoxAdvice, KeepAdvice
 
 _KEPT = Limits()
@@ -325,6 +325,13 @@ def _winner(view: GameView) -> str | None:
     return winner_line(names, view.seats[view.winners[0]].total, solo=len(view.seats) == 1)
 
 
+def _options(view: GameView) -> list[str]:
+    """Return the coach's best options in words, leaving out a goal every one of them settles."""
+    goals = open_goals([profile for _, profile in view.options])
+    return [f"{move_text(move, view.variant)}: {profile_text(profile, goals)}"
+            for move, profile in view.options]
+
+
 def state_json(view: GameView, you: frozenset[int], pace: float = 0.0) -> dict[str, Any]:
     """Return the table as the page draws it; ``you`` are the seats (from 0) the viewer plays.
 
@@ -356,8 +363,7 @@ def state_json(view: GameView, you: frozenset[int], pace: float = 0.0) -> dict[s
         "rolls_left": view.rolls_left, "players": _players(view),
         "coach": view.coach, "advice": _advice(view, you),
         "advice_box": _advice_box(view, you), "advice_dice": _advice_dice(view, you),
-        "options": [f"{move_text(move, view.variant)}: {profile_text(profile)}"
-                    for move, profile in view.options] if private else [],
+        "options": _options(view) if private else [],
         "win_chances": _chances(view),
         "luck": [luck_line(a) for a in view.analyses] or None,
         "moves": lines, "steps": steps, "pace": pace,
