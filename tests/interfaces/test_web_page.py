@@ -436,30 +436,43 @@ PLACES = """() => ['[data-testid=die-1]', '#cards tbody tr:first-child',
 of the card's columns begins."""
 
 
-@pytest.mark.parametrize("width, height, touch", [(1280, 800, False), (390, 844, True)])
+@pytest.mark.parametrize("width, height, touch", [(1280, 800, False), (390, 844, True),
+                                                  (360, 740, True)])
 def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
         browser: Browser, server: Server, width: int, height: int, touch: bool) -> None:
     """In a person's first rounds the room beside the dice says how to save a die ("Tap" on a
     touch screen), whole and beside them, until one is saved; later rounds say nothing there,
     a Yahtzee is cheered for (not while the dice roll), and another seat's scoring is said as
-    "choosing a box", not as an order."""
+    "choosing a box", not as an order.  A phone narrower than 384 px has no room for it: the
+    dice's row stays as high as a die."""
     page = new_page(browser, width, height, touch)
     start_game(page, server, seed=9, coach=False)
     my_turn_or_end(page)
     settled(page)
     hint = page.locator("#dice-hint")
-    assert hint.inner_text() == f"{'Tap' if touch else 'Click'} a die to save it"
-    box, row = hint.bounding_box(), page.locator("#dice").bounding_box()
-    assert box is not None and row is not None
-    assert row["y"] <= box["y"] and box["y"] + box["height"] <= row["y"] + row["height"]
-    assert box["x"] + box["width"] <= width
-    assert hint.evaluate("(h) => h.scrollWidth <= h.clientWidth"), "the hint is cut"
+    row = page.locator("#dice").bounding_box()
+    die = hook(page, "die-1").bounding_box()
+    assert row is not None and die is not None and row["height"] <= die["height"] + 1
+    assert hint.text_content() == f"{'Tap' if touch else 'Click'} a die to save it"
+    assert hint.is_visible() == (width >= 384)
+    for said in ("Tap a die to save it", "Yahtzee!"):   # whole and beside the dice, or unseen
+        page.evaluate("(said) => { const h = document.getElementById('dice-hint');"
+                      " h.textContent = said; h.classList.toggle('cheer', said === 'Yahtzee!'); }",
+                      said)
+        box = hint.bounding_box()
+        if box is None:
+            continue
+        assert row["y"] <= box["y"] and box["y"] + box["height"] <= row["y"] + row["height"]
+        assert box["x"] + box["width"] <= width
+        assert hint.evaluate("(h) => h.scrollWidth <= h.clientWidth"
+                             " && h.scrollHeight <= h.clientHeight"), f"{said} is cut"
+    page.evaluate("() => drawDice()")
     if touch:
         hook(page, "die-1").tap()
     else:
         hook(page, "die-1").click()
     settled(page)
-    assert hint.inner_text() == ""
+    assert hint.text_content() == ""
     said = page.evaluate("""() => {
       const five = (face) => Array(5).fill(String(face));
       const unsaved = [false, false, false, false, false];
@@ -498,8 +511,11 @@ def test_the_dice_and_the_card_stay_put_as_the_turn_passes(
     theirs = page.evaluate(PLACES)   # to a pixel (a row under a thick rule may take half one)
     assert all(abs(a - b) <= 1 for a, b in zip(mine, theirs)), (mine, theirs)
     hint = page.locator("#card-hint")   # in its room, the other text (a phone has neither)
-    assert hint.inner_text().startswith("" if touch else "Another player's turn: "), \
-        hint.inner_text()
+    if touch:
+        assert hint.is_hidden()
+    else:
+        assert hint.inner_text().startswith("Another player's turn: "), hint.inner_text()
+        assert "unseen" in str(page.locator("#hint-mine").get_attribute("class"))
     status = page.locator("#status")
     assert status.inner_text().startswith("Round 1/13: " if touch else "Round 1 of 13: ")
     assert status.evaluate("(s) => s.scrollWidth <= s.clientWidth"), "the line's end is cut"

@@ -112,8 +112,9 @@ def test_a_game_s_next_state_words_only_its_new_moves_and_the_games_sent_longest
 def test_the_coach_s_options_leave_out_a_goal_every_one_of_them_settles(
         games: BrowserGames) -> None:
     """Once the Yahtzee box is filled (every option "Yahtzee 100%") or the bonus is earned or
-    out of reach, the page's options leave that chance out; a chance any option leaves open
-    is told for all of them, and the console's words keep both."""
+    out of reach, the page's options leave that chance out; a chance any option leaves open,
+    or that options make certain different ways, is told for all of them, and the console's
+    words keep both."""
     from yahtzee.solver.profiles import Profile
     from yahtzee.solver.ranking import Keep
     made = games.create(Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN),
@@ -132,6 +133,12 @@ def test_the_coach_s_options_leave_out_a_goal_every_one_of_them_settles(
         "score now: 240.0 ± 48.0, upper bonus 30%"]
     assert options(Profile(250.0, 50.0, 0.0, 1.0), Profile(240.0, 48.0, 0.0, 1.0)) == [
         "keep 4 4 and roll: 250.0 ± 50.0", "score now: 240.0 ± 48.0"]
+    assert options(Profile(250.0, 50.0, 1 - 1e-12, 1.0), Profile(240.0, 48.0, 1.0, 1e-12)) == [
+        "keep 4 4 and roll: 250.0 ± 50.0, Yahtzee 100%",   # 1e-12 short of 1: settled
+        "score now: 240.0 ± 48.0, Yahtzee <1%"]
+    assert options(Profile(250.0, 50.0, 1.0, 1.0), Profile(240.0, 48.0, 0.0, 1.0)) == [
+        "keep 4 4 and roll: 250.0 ± 50.0, upper bonus 100%",   # certain both ways: open
+        "score now: 240.0 ± 48.0, upper bonus 0%"]
     assert options(Profile(250.0, 50.0, 0.999, 0.001), Profile(240.0, 48.0, 0.5, 0.5)) == [
         "keep 4 4 and roll: 250.0 ± 50.0, upper bonus >99%, Yahtzee <1%",
         "score now: 240.0 ± 48.0, upper bonus 50%, Yahtzee 50%"]

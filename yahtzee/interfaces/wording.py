@@ -229,16 +229,26 @@ def profile_text(profile: Profile, goals: tuple[bool, bool] = (True, True)) -> s
     return text
 
 
+SETTLED = 1e-9
+"""How near 0 or 1 a goal's chance counts as certain (the solver's sums may miss 1 by a
+rounding error)."""
+
+
 def open_goals(profiles: Sequence[Profile]) -> tuple[bool, bool]:
     """Return whether the upper bonus's and the Yahtzee's chances are worth telling at all.
 
-    A goal is settled when its chance is certain (0 or 1) after every option of ``profiles``:
-    the bonus earned or out of reach, the Yahtzee box filled.  Its
-    "Yahtzee 100%" beside each option then tells nothing about the choice.
+    A goal is settled when every option of ``profiles`` leaves it as certain
+    the same way (a chance of 0, or of 1, within ``SETTLED``): the bonus
+    earned or out of reach, the Yahtzee box filled.  Its "Yahtzee 100%"
+    beside each option then tells nothing about the choice.  Options that
+    make it certain in different ways (one earns the bonus, another loses
+    it) leave it open.
     """
     def open_(chances: list[float | None]) -> bool:
-        """Return whether some chance is neither None nor certain."""
-        return any(chance is not None and 0 < chance < 1 for chance in chances)
+        """Return whether ``chances`` (None: no such goal) are not all one certainty."""
+        told = [chance for chance in chances if chance is not None]
+        return bool(told) and not (all(chance <= SETTLED for chance in told)
+                                   or all(chance >= 1 - SETTLED for chance in told))
     return (open_([p.bonus for p in profiles]), open_([p.yahtzee for p in profiles]))
 
 

@@ -1091,7 +1091,7 @@ function draw() {
   drawLastMove(over);
   $("card-hint").hidden = over || waitingFor(view) || watcher;
   $("hint-mine").classList.toggle("unseen", !canPlay());   // both keep their room: the card stays put
-  $("hint-theirs").classList.toggle("unseen", canPlay());
+  $("hint-theirs").classList.toggle("unseen", mine(view));   // none while your box is on its way
   drawCoach();
   drawCard();
   drawMoves();
