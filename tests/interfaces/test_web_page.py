@@ -513,6 +513,11 @@ def test_the_dice_and_the_card_stay_put_as_the_turn_passes(
     hint = page.locator("#card-hint")   # in its room, the other text (a phone has neither)
     if touch:
         assert hint.is_hidden()
+        # a phone's names on one line, with no marker (the turn is in the status line)
+        head = page.locator("#cards thead tr").bounding_box()
+        assert head is not None and head["height"] < 34, head
+        assert page.evaluate("() => [...document.querySelectorAll('#cards th.player')].every("
+                             "(th) => getComputedStyle(th, '::before').content === 'none')")
     else:
         assert hint.inner_text().startswith("Another player's turn: "), hint.inner_text()
         assert "unseen" in str(page.locator("#hint-mine").get_attribute("class"))
