@@ -586,15 +586,16 @@ function buildDice() {
 }
 
 const HINT_ROUNDS = 3;   // the rounds in which a person is told, beside the dice, how to save one
+const CHEER = "Yahtzee!";   // what the room beside the dice says while they show a Yahtzee
 
-// What the room beside the dice says for ``v`` (a view): "Yahtzee!" while a Yahtzee game's dice
+// What the room beside the dice says for ``v`` (a view): ``CHEER`` while a Yahtzee game's dice
 // show one; in a person's first rounds, on their turn before a die is saved, how to save one
 // (``touch``: by a tap); else nothing.
 function diceHint(v, touch) {
   const faces = v.dice.map(Number);
   const yahtzee = !v.rolling && yahtzeeCard(v.players[0]) && faces.length === 5
                   && faces.every((f) => PIPS[f] !== undefined && f === faces[0]);
-  if (yahtzee) return "Yahtzee!";
+  if (yahtzee) return CHEER;
   const first = mine(v) && v.phase === "rolling" && !v.rolling && v.round <= HINT_ROUNDS;
   return first && !v.saved.some(Boolean) ? `${touch ? "Tap" : "Click"} a die to save it` : "";
 }
@@ -623,7 +624,7 @@ function drawDice() {
   });
   const hint = $("dice-hint");
   setText(hint, diceHint(view, matchMedia("(hover: none) and (pointer: coarse)").matches));
-  hint.classList.toggle("cheer", hint.textContent === "Yahtzee!");
+  hint.classList.toggle("cheer", hint.textContent === CHEER);
 }
 
 let cardKey = "";
