@@ -357,7 +357,8 @@ def test_a_box_pressed_with_re_rolls_left_scores_only_when_pressed_again(
         browser: Browser, server: Server, touch: bool) -> None:
     """Scoring ends the turn for good, so a box pressed while the player may still roll is
     armed first: it reads "score N?"; a double click or tap leaves it armed; a second
-    press scores it.  Any other move disarms it; after Stop rolling one press scores."""
+    press scores it.  Any other move disarms it; after Stop rolling one press scores (and no
+    die is marked saved)."""
     page = new_page(browser, *((390, 844) if touch else (1280, 800)), touch)
     start_game(page, server, seed=7, coach=False)
     my_turn_or_end(page)
@@ -387,8 +388,15 @@ def test_a_box_pressed_with_re_rolls_left_scores_only_when_pressed_again(
                            "Chance')", timeout=WAIT_MS)
     my_turn_or_end(page)
     settled(page)
+    hook(page, "die-2").click()
+    settled(page)
+    assert dice_labels(page)[1].endswith(", saved")
     hook(page, "score").click()
     settled(page)
+    # the dice are final now: none is marked saved (the server still holds which were)
+    assert server.state(page)["saved"][1]
+    assert not any(label.endswith(", saved") for label in dice_labels(page))
+    assert "saved" not in str(hook(page, "die-2").get_attribute("class"))
     number = best_box(page)
     hook(page, f"box-{number}").click()   # no re-roll to give up: one press scores
     page.wait_for_function("(n) => document.querySelectorAll('#moves li').length > n",

@@ -604,9 +604,12 @@ function drawDice() {
   const rolling = canPlay() && view.phase === "rolling";
   // the dice the coach would save (its advice is for these dice: none while a roll is on its way)
   const coachDice = rolling && !view.rolling ? (view.advice_dice || []) : [];
+  // after Stop rolling no die is marked saved: all five are the final dice (after the last
+  // roll the marks stay, since they show which dice stayed through it)
+  const stopped = view.phase === "scoring" && view.rolls_left > 0;
   view.dice.forEach((face, i) => {
     const {button, pips} = dice[i];
-    const saved = view.saved[i];
+    const saved = view.saved[i] && !stopped;
     const value = Number(face);
     const isPips = String(value) === face && PIPS[value] !== undefined;
     button.classList.toggle("text", !isPips);
