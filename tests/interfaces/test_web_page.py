@@ -614,17 +614,24 @@ IN_VIEW = """() => {
       out.push(node.dataset.testid);
     }
   }
-  return {outside: out, boxes: boxes.length,
+  const total = document.querySelector('[data-testid="total-1"]').getBoundingClientRect();
+  if (total.top < 0 || total.bottom > innerHeight) out.push('total-1');
+  const under = boxes.filter((b) => b.getBoundingClientRect().bottom > total.top)
+    .map((b) => b.dataset.testid);
+  return {outside: out, boxes: boxes.length, under,
           lowest: Math.min(...boxes.map((b) => b.getBoundingClientRect().height))};
 }"""
-"""What of the dice, Roll and the open boxes lies outside the viewport; how many boxes; the
-least box height."""
+"""What of the dice, Roll, the open boxes and the first seat's total lies outside the
+viewport; how many boxes; which reach below the total's top (covered by it, where it stays at
+the screen's foot); the least box height."""
 
 
 def prompt_in_view(page: Page, where: str, touch: bool) -> None:
-    """Check that the dice, Roll and every open box of the person are in view without scrolling."""
+    """Check that the dice, Roll, every open box of the person and the totals are in view
+    without scrolling, no box under the totals."""
     seen = page.evaluate(IN_VIEW)
     assert seen["outside"] == [], where
+    assert seen["under"] == [], where
     assert seen["boxes"] >= 1, where
     if touch:
         assert seen["lowest"] >= 44, where
