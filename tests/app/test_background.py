@@ -274,3 +274,33 @@ def test_preload_makes_every_game_s_tables_coaches_and_computers_now_leaving_no_
     assert set(threading.enumerate()) - before == set()
     assert not setup.solutions()(OFFICIAL).values.flags.writeable
     setup.close()
+
+
+def test_no_background_load_starts_once_the_solvers_are_closed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game made while a server stops would start a load that nothing cancels: after
+    ``close`` none starts, and the tables are not said to be ready."""
+    started: list[Rules] = []
+
+    class NotedLoader(TableLoader):
+        """A loader that notes its start and starts nothing."""
+
+        def __init__(self, rules: Rules, load: Any, report: Report | None = None) -> None:
+            """Note the start."""
+            started.append(rules)
+
+        def cancel(self) -> None:
+            """Nothing was started."""
+
+        def done(self) -> bool:
+            """Never ready: nothing is made."""
+            return False
+
+    monkeypatch.setattr("yahtzee.app.session.TableLoader", NotedLoader)
+    setup = Solvers()
+    setup.load_in_background(yahtzee_variant(COURSE))
+    assert started == [COURSE]
+    setup.close()
+    setup.load_in_background(yahtzee_variant(OFFICIAL))
+    assert started == [COURSE]
+    assert not setup.tables_ready(yahtzee_variant(OFFICIAL))

@@ -142,6 +142,8 @@ class Solvers:
     a first game of another rule set meanwhile does not wait."""
     _preloaded: set[str] = field(default_factory=set)
     """The rule sets whose tables ``preload`` made: ready, no background load needed."""
+    _closed: bool = False
+    """Set by ``close``: no background load starts after it (none would be cancelled)."""
 
     def _once(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
         """Return the object kept under ``key``, made by ``make()`` the first time.
@@ -189,13 +191,16 @@ class Solvers:
         without numpy.
         """
         rules = rules_of(variant)
-        if rules is None or rules.name in self._preloaded or rules.name in self._loaders:
+        if (rules is None or rules.name in self._preloaded or rules.name in self._loaders
+                or self._closed):
             return
         with self._shared_lock:
             starting = self._loading.setdefault(rules.name, threading.Lock())
         with starting:
-            if rules.name not in self._loaders:
-                self._loaders[rules.name] = self._loader(rules)
+            if rules.name not in self._loaders and not self._closed:
+                loader = self._loaders[rules.name] = self._loader(rules)
+                if self._closed:  # closed meanwhile, perhaps before ``close`` saw this loader
+                    loader.cancel()
 
     def _loader(self, rules: Rules) -> TableLoader:
         """Start loading, or building, the tables of ``rules`` in a thread; called with the
@@ -256,7 +261,12 @@ class Solvers:
                     self.strategy(kind, variant)
 
     def close(self) -> None:
-        """Stop every background build still under way (its table is not wanted any more)."""
+        """Stop every background build still under way (its table is not wanted any more).
+
+        No background load starts after it: a game made later waits for its
+        tables in its own thread (``solutions``), as without a loader.
+        """
+        self._closed = True
         for loader in list(self._loaders.values()):  # a copy: another thread may add one
             loader.cancel()
 
