@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from yahtzee.domain.card import JokerBar, MenuItem, Variant
 from yahtzee.domain.games import POKER_DICE_NAME, YAHTZEE
@@ -215,16 +215,25 @@ def percent(chance: float) -> str:
     return f"{round(chance * 100)}%"
 
 
-def profile_text(profile: Profile, goals: tuple[bool, bool] = (True, True)) -> str:
+class Goals(NamedTuple):
+    """Which goals' chances a profile's words tell (``profile_text``, ``open_goals``)."""
+
+    bonus: bool = True
+    """The upper bonus's chance."""
+    yahtzee: bool = True
+    """The chance of a Yahtzee scored in its box."""
+
+
+def profile_text(profile: Profile, goals: Goals = Goals()) -> str:
     """Return a profile in words: ``253.0 ± 58.7, upper bonus 68%, Yahtzee 33%``.
 
-    ``goals`` says whether the upper bonus's and the Yahtzee's chances are
-    told (``open_goals``); the console tells both, always.
+    ``goals`` says which of the two goals' chances are told (``open_goals``);
+    the console tells both, always.
     """
     text = f"{profile.mean:.1f} ± {profile.sd:.1f}"
     if profile.bonus is not None and profile.yahtzee is not None:
-        told = ((goals[0], f"upper bonus {percent(profile.bonus)}"),
-                (goals[1], f"Yahtzee {percent(profile.yahtzee)}"))
+        told = ((goals.bonus, f"upper bonus {percent(profile.bonus)}"),
+                (goals.yahtzee, f"Yahtzee {percent(profile.yahtzee)}"))
         text += "".join(f", {words}" for shown, words in told if shown)
     return text
 
@@ -234,8 +243,8 @@ SETTLED = 1e-9
 rounding error)."""
 
 
-def open_goals(profiles: Sequence[Profile]) -> tuple[bool, bool]:
-    """Return whether the upper bonus's and the Yahtzee's chances are worth telling at all.
+def open_goals(profiles: Sequence[Profile]) -> Goals:
+    """Return which of the upper bonus's and the Yahtzee's chances are worth telling at all.
 
     A goal is settled when every option of ``profiles`` leaves it as certain
     the same way (a chance of 0, or of 1, within ``SETTLED``): the bonus
@@ -249,7 +258,7 @@ def open_goals(profiles: Sequence[Profile]) -> tuple[bool, bool]:
         told = [chance for chance in chances if chance is not None]
         return bool(told) and not (all(chance <= SETTLED for chance in told)
                                    or all(chance >= 1 - SETTLED for chance in told))
-    return (open_([p.bonus for p in profiles]), open_([p.yahtzee for p in profiles]))
+    return Goals(open_([p.bonus for p in profiles]), open_([p.yahtzee for p in profiles]))
 
 
 def keep_text(keep: Keep, variant: Variant) -> str:
