@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import re
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from tests.helpers import run_cli
 from yahtzee.app.session import Solvers
 from yahtzee.interfaces.review import make_review
 from yahtzee.interfaces.review_html import (_x, _y, calibration_chart, histogram_chart,
-                                            win_chart)
+                                            results_list, turn_table, win_chart)
 from yahtzee.interfaces.wording import name_and_kind
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
@@ -256,6 +257,35 @@ def test_the_computers_point_trades_are_not_called_blunders(
     assert text.count("gave up points on purpose") == 1
     assert ('Comp gave up points on purpose, for a better chance to win. <span class="sideways">'
             "The table scrolls" in text)
+
+
+def test_a_computer_that_gave_up_no_points_is_not_said_to_have_traded_any(
+        played: Path) -> None:
+    """The note under the table of every turn names the computer playing to win only if it
+    gave up points in this game: a game may have needed no trade."""
+    history = History()
+    review = make_review(*history.load_game(history.games()[0].game_id), Solvers())
+    assert "Comp gave up points on purpose" in turn_table(review)
+    seat = review.names.index("Comp")
+    spotless = replace(review.analyses[seat], decisions=tuple(
+        replace(a, expected_choice=a.expected_best) for a in review.analyses[seat].decisions))
+    analyses = review.analyses[:seat] + (spotless,) + review.analyses[seat + 1:]
+    table = turn_table(replace(review, analyses=analyses))
+    assert "on purpose" not in table and "Cost: expected points given up" in table
+
+
+def test_the_winners_of_a_tie_are_marked_as_a_tie(played: Path) -> None:
+    """The results mark one winner "winner", and the winners of a tie "tie" each, as the
+    game's last line calls it."""
+    history = History()
+    review = make_review(*history.load_game(history.games()[0].game_id), Solvers())
+    players = review.game.players
+    assert results_list(review).count('<span class="won">winner</span>') == 1
+    best = max(player.total for player in players)
+    tied = tuple(replace(player, total=best, winner=True) if player.seat < 2 else
+                 replace(player, winner=False) for player in players)
+    text = results_list(replace(review, game=replace(review.game, players=tied)))
+    assert text.count('<span class="won">tie</span>') == 2 and "winner" not in text
 
 
 def test_analyze_draws_the_chances_in_80_columns(

@@ -1117,6 +1117,29 @@ def test_the_end_explains_only_what_the_game_had(browser: Browser, server: Serve
     page.context.close()
 
 
+def test_the_end_s_standings_give_equal_totals_one_place(browser: Browser,
+                                                         server: Server) -> None:
+    """A tie is one place shared: "1. Ann 265, 1. Bo 265, 3. Cy 200", as the winner's line calls
+    it a tie (the game's state is the server's own, faked finished)."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    hook(page, "die-1").wait_for()
+    finished = server.state(page)
+    players = [dict(finished["players"][0], seat=n + 1, name=name, total=total)
+               for n, (name, total) in enumerate((("Cy", 200), ("Ann", 265), ("Bo", 265)))]
+    finished.update(players=players, phase="over", turn=None, turn_name=None, dice=[],
+                    saved=[], winner="Tie between Ann and Bo with 265 points", you=[1],
+                    luck=None, win_chances=[], version=finished["version"] + 100)
+    page.route("**/api/games/*", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(finished)))
+    page.reload()
+    hook(page, "winner").wait_for(state="visible", timeout=WAIT_MS)
+    places = page.locator("#standings li").evaluate_all(
+        "(items) => items.map((li) => [li.value, li.textContent])")
+    assert places == [[1, "Ann: 265 points"], [1, "Bo: 265 points"], [3, "Cy: 200 points"]]
+    page.context.close()
+
+
 LINE_TOPS = """(items) => items.map((item) => {
   const tops = [];   // [place in the text, top of its line] for each character but blanks
   let text = "";

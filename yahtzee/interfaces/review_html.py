@@ -306,7 +306,8 @@ def _unbroken(dice: str) -> str:
 
 def plays_to_win(review: Review, seat: int) -> bool:
     """Whether ``seat`` is the computer that trades expected points for its chance to win
-    (against others; alone it plays for points, as the optimal strategy)."""
+    (against others; alone it plays for points, as the optimal strategy).  Whether it did
+    in this game is its analysis's ``costliest()``: a game may have needed no trade."""
     return versus(review) and review.game.players[seat].kind == COMPUTER.name
 
 
@@ -357,7 +358,8 @@ def turn_table(review: Review) -> str:
         ("Kept", ""), ("Scored", ""), ("Better move", ""), ("Cost", ' class="num"'),
         ("Luck", ' class="num"')))
     told = "Win %: the chance to win as the turn began. " if versus(review) else ""
-    traders = [names[seat] for seat in range(len(names)) if plays_to_win(review, seat)]
+    traders = [names[seat] for seat in range(len(names))
+               if plays_to_win(review, seat) and review.analyses[seat].costliest()]
     traded = (f"{' and '.join(traders)} gave up points on purpose, for a better chance to "
               "win. " if traders else "")
     return (f'<p class="note">{told}Kept: the dice saved for each re-roll (the first '
@@ -371,11 +373,13 @@ def turn_table(review: Review) -> str:
 
 
 def results_list(review: Review) -> str:
-    """Return the players with their kinds and final scores, the winner marked."""
+    """Return the players with their kinds and final scores, the winner marked (the winners
+    of a tie marked "tie", as the game's last line calls it)."""
     items = []
-    for player in review.game.players:
-        won = ' <span class="won">winner</span>' if player.winner and len(
-            review.game.players) > 1 else ""
+    players = review.game.players
+    badge = "tie" if sum(player.winner for player in players) > 1 else "winner"
+    for player in players:
+        won = f' <span class="won">{badge}</span>' if player.winner and len(players) > 1 else ""
         items.append(f"<li>{esc(name_and_kind(player.name, player.kind))}: "
                      f"{player.total}{won}</li>")
     return f'<ul>{"".join(items)}</ul>'

@@ -991,7 +991,10 @@ function drawEnd() {
   const key = JSON.stringify([ranked.map((p) => [p.name, p.total]), view.luck]);
   if ($("end").dataset.key !== key) {
     $("end").dataset.key = key;
-    $("standings").replaceChildren(...ranked.map((p) => el("li", {text: `${p.name}: ${p.total} points`})));
+    // equal totals share a place ("1. Sam, 1. Computer"), as the winner's line calls it a tie
+    $("standings").replaceChildren(...ranked.map((p) => el("li", {
+      value: String(1 + ranked.filter((q) => q.total > p.total).length),
+      text: `${p.name}: ${p.total} points`})));
     $("luck").replaceChildren(...(view.luck || []).map(luckItem));
   }
   $("luck-box").hidden = !(view.luck && view.luck.length);
