@@ -337,6 +337,8 @@ def test_the_coach_s_keep_in_the_page_s_words() -> None:
         "keep 3 4 5 (the saved dice) and roll (expected final score 184.5)")
     assert keep_advice_words(KeepAdvice(Keep((6,), 5), (3,), False, False, 200.0), variant) == (
         "keep 6 (save only the 3rd die) and roll (expected final score 200.0)")
+    assert keep_advice_words(KeepAdvice(Keep((4,), 5), (2,), True, False, 200.0), variant) == (
+        "keep 4 (the saved die) and roll (expected final score 200.0)")
     assert keep_advice_words(KeepAdvice(Keep((), 5), (), False, True, 200.0), variant) == (
         "unsave every die and roll them all (expected final score 200.0)")
     assert box_advice_words(BoxAdvice(ScoreBox(10, "Small Straight"), 222.54)) == (

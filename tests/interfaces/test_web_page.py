@@ -358,7 +358,7 @@ def test_a_box_pressed_with_re_rolls_left_scores_only_when_pressed_again(
     """Scoring ends the turn for good, so a box pressed while the player may still roll is
     armed first: it reads "score N?"; a double click or tap leaves it armed; a second
     press scores it.  Any other move disarms it; after Stop rolling one press scores (and no
-    die is marked saved)."""
+    die is marked saved, as after the last roll; a computer's last keep stays marked)."""
     page = new_page(browser, *((390, 844) if touch else (1280, 800)), touch)
     start_game(page, server, seed=7, coach=False)
     my_turn_or_end(page)
@@ -397,6 +397,20 @@ def test_a_box_pressed_with_re_rolls_left_scores_only_when_pressed_again(
     assert server.state(page)["saved"][1]
     assert not any(label.endswith(", saved") for label in dice_labels(page))
     assert "saved" not in str(hook(page, "die-2").get_attribute("class"))
+    marked = page.evaluate("""() => {   // after the last roll too; a computer's keep shows
+      const labels = () => dice.map((d) => d.button.getAttribute("aria-label"));
+      const now = view;
+      view = {...now, rolls_left: 0};
+      drawDice();
+      const last = labels();
+      view = {...now, rolls_left: 0, computer_turn: true};
+      drawDice();
+      const computer = labels();
+      view = now;
+      drawDice();
+      return [last, computer];
+    }""")
+    assert [sum(label.endswith(", saved") for label in seen) for seen in marked] == [0, 1]
     number = best_box(page)
     hook(page, f"box-{number}").click()   # no re-roll to give up: one press scores
     page.wait_for_function("(n) => document.querySelectorAll('#moves li').length > n",
@@ -445,13 +459,13 @@ of the card's columns begins."""
 
 
 @pytest.mark.parametrize("width, height, touch", [(1280, 800, False), (390, 844, True),
-                                                  (360, 740, True)])
+                                                  (375, 667, True), (360, 740, True)])
 def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
         browser: Browser, server: Server, width: int, height: int, touch: bool) -> None:
     """In a person's first rounds the room beside the dice says how to save a die ("Tap" on a
     touch screen), whole and beside them, until one is saved; later rounds say nothing there,
     a Yahtzee is cheered for (not while the dice roll), and another seat's scoring is said as
-    "choosing a box", not as an order.  A phone narrower than 384 px has no room for it: the
+    "choosing a box", not as an order.  A phone narrower than 368 px has no room for it: the
     dice's row stays as high as a die."""
     page = new_page(browser, width, height, touch)
     start_game(page, server, seed=9, coach=False)
@@ -462,7 +476,7 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
     die = hook(page, "die-1").bounding_box()
     assert row is not None and die is not None and row["height"] <= die["height"] + 1
     assert hint.text_content() == f"{'Tap' if touch else 'Click'} a die to save it"
-    assert hint.is_visible() == (width >= 384)
+    assert hint.is_visible() == (width >= 368)
     for said in ("Tap a die to save it", "Yahtzee!"):   # whole and beside the dice, or unseen
         page.evaluate("(said) => { const h = document.getElementById('dice-hint');"
                       " h.textContent = said; h.classList.toggle('cheer', said === 'Yahtzee!'); }",

@@ -246,11 +246,12 @@ def _points_in(view: GameView, advice: BoxAdvice) -> int | None:
 
 
 def _dice_places(advice: KeepAdvice) -> str:
-    """Return ``save only the 1st, 2nd and 4th dice`` (or ``the saved dice``)."""
+    """Return ``save only the 1st, 2nd and 4th dice`` (or ``the saved dice``, ``the saved
+    die``)."""
+    dice = "die" if len(advice.save) == 1 else "dice"
     if advice.saved_already:
-        return "the saved dice"
-    places = _and([ORDINALS[n - 1] for n in advice.save])
-    return f"save only the {places} {'die' if len(advice.save) == 1 else 'dice'}"
+        return f"the saved {dice}"
+    return f"save only the {_and([ORDINALS[n - 1] for n in advice.save])} {dice}"
 
 
 def keep_advice_words(advice: KeepAdvice, variant: Variant) -> str:

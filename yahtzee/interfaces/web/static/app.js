@@ -604,9 +604,9 @@ function drawDice() {
   const rolling = canPlay() && view.phase === "rolling";
   // the dice the coach would save (its advice is for these dice: none while a roll is on its way)
   const coachDice = rolling && !view.rolling ? (view.advice_dice || []) : [];
-  // after Stop rolling no die is marked saved: all five are the final dice (after the last
-  // roll the marks stay, since they show which dice stayed through it)
-  const stopped = view.phase === "scoring" && view.rolls_left > 0;
+  // once a person scores no die is marked saved: all five are the final dice (a computer's
+  // re-rolls played back keep theirs, which the line beside them names)
+  const stopped = view.phase === "scoring" && !view.computer_turn;
   view.dice.forEach((face, i) => {
     const {button, pips} = dice[i];
     const saved = view.saved[i] && !stopped;
