@@ -464,7 +464,8 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
         browser: Browser, server: Server, width: int, height: int, touch: bool) -> None:
     """In a person's first rounds the room beside the dice says how to save a die ("Tap" on a
     touch screen), whole and beside them, until one is saved; later rounds say nothing there,
-    a Yahtzee is cheered for (not while the dice roll), and another seat's scoring is said as
+    a Yahtzee is cheered for (not while the dice roll), the coach's roll of every die is said
+    there (it stars no die), and another seat's scoring is said as
     "choosing a box", not as an order.  A phone narrower than 368 px has no room for it: the
     dice's row stays as high as a die."""
     page = new_page(browser, width, height, touch)
@@ -505,10 +506,15 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
       view = mineNow;
       return [diceHint({...view, saved: unsaved}, false), diceHint({...view, saved: unsaved,
               round: HINT_ROUNDS + 1}, true), diceHint({...view, dice: five(4)}, false),
-              diceHint({...view, dice: five(4), rolling: true}, false), theirs];
+              diceHint({...view, dice: five(4), rolling: true}, false), theirs,
+              diceHint({...view, advice_roll_all: true}, false),
+              diceHint({...view, advice_roll_all: true, rolling: true}, false),
+              diceHint({...view, advice_roll_all: true, dice: five(4)}, false)];
     }""")
     assert said[:4] == ["Click a die to save it", "", "Yahtzee!", ""]
     assert said[4].endswith("Computer's turn (choosing a box)")
+    # the coach's roll of every die, which stars none, is said there (not for dice rolling)
+    assert said[5:] == ["Coach: roll all", "", "Yahtzee!"]
     page.context.close()
 
 

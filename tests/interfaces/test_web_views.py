@@ -144,3 +144,26 @@ def test_the_coach_s_options_leave_out_a_goal_every_one_of_them_settles(
         "score now: 240.0 ± 48.0, upper bonus 50%, Yahtzee 50%"]
     assert profile_text(Profile(250.0, 50.0, 1.0, 1.0)) == (
         "250.0 ± 50.0, upper bonus 100%, Yahtzee 100%")
+
+
+def test_the_coach_s_roll_of_every_die_is_told_to_the_page_which_stars_no_die(
+        games: BrowserGames) -> None:
+    """The coach's keep of no die marks none, so the state says it outright (the page says
+    "Coach: roll all" beside the dice), for the seat advised alone and only while rolling."""
+    from yahtzee.solver.coach import KeepAdvice
+    from yahtzee.solver.ranking import Keep
+    made = games.create(Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN),
+                                 ("Ann", "Bo"), 11, coach=False, hot_seat=True))
+    view = made.table.view()
+    assert view.phase is Phase.ROLLING and view.seat == 0
+
+    def told(advice: KeepAdvice, you: frozenset[int] = frozenset({0}),
+             phase: Phase = Phase.ROLLING) -> tuple[bool, list[int]]:
+        state = state_json(replace(view, advice=advice, phase=phase), you)
+        return state["advice_roll_all"], state["advice_dice"]
+    assert told(KeepAdvice(Keep((), 5), (), False, False, 200.0)) == (True, [])
+    assert told(KeepAdvice(Keep((), 5), (), False, True, 200.0)) == (True, [])  # unsave all
+    assert told(KeepAdvice(Keep((4, 4), 5), (1, 2), False, False, 210.0)) == (False, [1, 2])
+    assert told(KeepAdvice(Keep((), 5), (), False, False, 200.0), frozenset({1}))[0] is False
+    assert told(KeepAdvice(Keep((), 5), (), False, False, 200.0),
+                phase=Phase.SCORING)[0] is False

@@ -297,6 +297,18 @@ def _advice_dice(view: GameView, you: frozenset[int]) -> list[int]:
     return list(advice.save)
 
 
+def _advice_roll_all(view: GameView, you: frozenset[int]) -> bool:
+    """Return whether the coach advises rolling all five dice, none saved (for the viewer).
+
+    The one keep that marks no die: the page says it beside the dice, where
+    the coach's marks would be, lest the coach seem switched off.
+    """
+    if view.seat not in you or view.phase is not Phase.ROLLING or view.coach_pending:
+        return False
+    advice = view.advice
+    return isinstance(advice, KeepAdvice) and view.box_now is None and not advice.save
+
+
 def _advice_box(view: GameView, you: frozenset[int]) -> int | None:
     """Return the number of the box the coach advises scoring now (None: none, or not yours).
 
@@ -364,6 +376,7 @@ def state_json(view: GameView, you: frozenset[int], pace: float = 0.0) -> dict[s
         "rolls_left": view.rolls_left, "players": _players(view),
         "coach": view.coach, "advice": _advice(view, you),
         "advice_box": _advice_box(view, you), "advice_dice": _advice_dice(view, you),
+        "advice_roll_all": _advice_roll_all(view, you),
         "options": _options(view) if private else [],
         "win_chances": _chances(view),
         "luck": [luck_line(a) for a in view.analyses] or None,

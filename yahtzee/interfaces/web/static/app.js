@@ -501,6 +501,7 @@ function frame(before, next, step) {
     steps: next.steps.filter((s) => s.made <= step.made),
     players: structuredClone(before.players),
     win_chances: before.win_chances, advice: null, advice_box: null, advice_dice: [],
+    advice_roll_all: false,
     options: [], winner: null, luck: null, drawn: before.version,
   };
   shown.players.forEach((p) => p.boxes.forEach((box) => { box.now = null; }));
@@ -588,14 +589,17 @@ function buildDice() {
 const HINT_ROUNDS = 3;   // the rounds in which a person is told, beside the dice, how to save one
 const CHEER = "Yahtzee!";   // what the room beside the dice says while they show a Yahtzee
 
+const ROLL_ALL = "Coach: roll all";   // the coach's one keep that stars no die, said instead
+
 // What the room beside the dice says for ``v`` (a view): ``CHEER`` while a Yahtzee game's dice
-// show one; in a person's first rounds, on their turn before a die is saved, how to save one
-// (``touch``: by a tap); else nothing.
+// show one; ``ROLL_ALL`` when the coach would roll every die; in a person's first rounds, on
+// their turn before a die is saved, how to save one (``touch``: by a tap); else nothing.
 function diceHint(v, touch) {
   const faces = v.dice.map(Number);
   const yahtzee = !v.rolling && yahtzeeCard(v.players[0]) && faces.length === 5
                   && faces.every((f) => PIPS[f] !== undefined && f === faces[0]);
   if (yahtzee) return CHEER;
+  if (v.advice_roll_all && !v.rolling && mine(v)) return ROLL_ALL;
   const first = mine(v) && v.phase === "rolling" && !v.rolling && v.round <= HINT_ROUNDS;
   return first && !v.saved.some(Boolean) ? `${touch ? "Tap" : "Click"} a die to save it` : "";
 }
