@@ -279,28 +279,32 @@ def test_preload_makes_every_game_s_tables_coaches_and_computers_now_leaving_no_
 def test_no_background_load_starts_once_the_solvers_are_closed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A game made while a server stops would start a load that nothing cancels: after
-    ``close`` none starts, and the tables are not said to be ready."""
+    ``close`` none starts, and no table is said to be ready (a cancelled load has none)."""
     started: list[Rules] = []
 
     class NotedLoader(TableLoader):
-        """A loader that notes its start and starts nothing."""
+        """A loader that notes its start, starts nothing, and is done once cancelled (with no
+        table, as a real one)."""
 
         def __init__(self, rules: Rules, load: Any, report: Report | None = None) -> None:
             """Note the start."""
             started.append(rules)
+            self.stopped = False
 
         def cancel(self) -> None:
-            """Nothing was started."""
+            """Nothing was started: note the stop."""
+            self.stopped = True
 
         def done(self) -> bool:
-            """Never ready: nothing is made."""
-            return False
+            """Done once cancelled."""
+            return self.stopped
 
     monkeypatch.setattr("yahtzee.app.session.TableLoader", NotedLoader)
     setup = Solvers()
     setup.load_in_background(yahtzee_variant(COURSE))
     assert started == [COURSE]
     setup.close()
+    assert not setup.tables_ready(yahtzee_variant(COURSE))  # cancelled: no table to use
     setup.load_in_background(yahtzee_variant(OFFICIAL))
     assert started == [COURSE]
     assert not setup.tables_ready(yahtzee_variant(OFFICIAL))

@@ -358,7 +358,8 @@ def test_a_box_pressed_with_re_rolls_left_scores_only_when_pressed_again(
     """Scoring ends the turn for good, so a box pressed while the player may still roll is
     armed first: it reads "score N?"; a double click or tap leaves it armed; a second
     press scores it.  Any other move disarms it; after Stop rolling one press scores (and no
-    die is marked saved, as after the last roll; a computer's last keep stays marked)."""
+    die is marked saved, as after the last roll; a computer's last keep played back, and a last
+    roll on its way, stay marked)."""
     page = new_page(browser, *((390, 844) if touch else (1280, 800)), touch)
     start_game(page, server, seed=7, coach=False)
     my_turn_or_end(page)
@@ -397,25 +398,36 @@ def test_a_box_pressed_with_re_rolls_left_scores_only_when_pressed_again(
     assert server.state(page)["saved"][1]
     assert not any(label.endswith(", saved") for label in dice_labels(page))
     assert "saved" not in str(hook(page, "die-2").get_attribute("class"))
-    marked = page.evaluate("""() => {   // after the last roll too; a computer's keep shows
+    marked = page.evaluate("""() => {   // a computer's keep played back, a last roll on its way
       const labels = () => dice.map((d) => d.button.getAttribute("aria-label"));
       const now = view;
-      view = {...now, rolls_left: 0};
-      drawDice();
-      const last = labels();
       view = {...now, rolls_left: 0, computer_turn: true};
       drawDice();
       const computer = labels();
+      view = {...now, rolls_left: 0, rolling: true};
+      drawDice();
+      const rolling = labels();
       view = now;
       drawDice();
-      return [last, computer];
+      return [computer, rolling];
     }""")
-    assert [sum(label.endswith(", saved") for label in seen) for seen in marked] == [0, 1]
+    assert [sum(label.endswith(", saved") for label in seen) for seen in marked] == [1, 1]
     number = best_box(page)
     hook(page, f"box-{number}").click()   # no re-roll to give up: one press scores
     page.wait_for_function("(n) => document.querySelectorAll('#moves li').length > n",
                            arg=page.locator("#moves li").count(), timeout=WAIT_MS)
     assert server.state(page)["players"][0]["boxes"][number - 1]["score"] is not None
+    # after the last roll, as after Stop, no die is marked saved
+    my_turn_or_end(page)
+    settled(page)
+    hook(page, "die-2").click()
+    for _ in range(2):
+        hook(page, "roll").click()
+        settled(page)
+        page.wait_for_timeout(600)   # two presses within half a second roll once
+    last = server.state(page)
+    assert (last["phase"], last["rolls_left"], last["saved"][1]) == ("scoring", 0, True)
+    assert not any(label.endswith(", saved") for label in dice_labels(page))
     page.context.close()
 
 
@@ -478,7 +490,7 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
     assert row is not None and die is not None and row["height"] <= die["height"] + 1
     assert hint.text_content() == f"{'Tap' if touch else 'Click'} a die to save it"
     assert hint.is_visible() == (width >= 368)
-    for said in ("Tap a die to save it", "Yahtzee!"):   # whole and beside the dice, or unseen
+    for said in ("Tap a die to save it", "Yahtzee!", "Coach: roll all"):   # whole, or unseen
         page.evaluate("(said) => { const h = document.getElementById('dice-hint');"
                       " h.textContent = said; h.classList.toggle('cheer', said === 'Yahtzee!'); }",
                       said)
@@ -954,6 +966,27 @@ def test_on_a_phone_every_control_is_a_finger_s_target(browser: Browser, server:
     assert page.evaluate(SMALL_TARGETS) == [], "a turn"
     page.goto(f"{server.url}history")
     assert page.evaluate(SMALL_TARGETS) == [], "the finished games"
+    page.context.close()
+
+
+def test_on_a_phone_a_card_wider_than_the_screen_scrolls_sideways(
+        browser: Browser, server: Server) -> None:
+    """Two long names make a card of two players wider than a phone: it scrolls sideways, so
+    that the second column can be reached (the Total row then stays under the card)."""
+    page = form_page(browser, server, 390, 844, touch=True)
+    page.select_option(".seat:nth-of-type(2) .kind", "human")
+    page.fill(".seat:nth-of-type(1) .name", "Maximiliana Bartholomew")
+    page.fill(".seat:nth-of-type(2) .name", "Bartholomew Maximiliana")
+    page.uncheck("#coach")
+    page.check("#hot-seat")
+    hook(page, "new-game").click()
+    my_turn_or_end(page)
+    cards = page.locator(".cards")
+    assert cards.evaluate("(c) => c.scrollWidth > c.clientWidth")
+    assert cards.evaluate("(c) => getComputedStyle(c).overflowX") == "auto"
+    hook(page, "total-2").scroll_into_view_if_needed()
+    box = hook(page, "total-2").bounding_box()
+    assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= 390
     page.context.close()
 
 

@@ -150,8 +150,8 @@ def test_the_coach_s_roll_of_every_die_is_told_to_the_page_which_stars_no_die(
         games: BrowserGames) -> None:
     """The coach's keep of no die marks none, so the state says it outright (the page says
     "Coach: roll all" beside the dice), for the seat advised alone and only while rolling."""
-    from yahtzee.solver.coach import KeepAdvice
-    from yahtzee.solver.ranking import Keep
+    from yahtzee.solver.coach import BoxAdvice, KeepAdvice
+    from yahtzee.solver.ranking import Keep, ScoreBox
     made = games.create(Settings(get_variant("yahtzee", "official"), (HUMAN, HUMAN),
                                  ("Ann", "Bo"), 11, coach=False, hot_seat=True))
     view = made.table.view()
@@ -167,3 +167,9 @@ def test_the_coach_s_roll_of_every_die_is_told_to_the_page_which_stars_no_die(
     assert told(KeepAdvice(Keep((), 5), (), False, False, 200.0), frozenset({1}))[0] is False
     assert told(KeepAdvice(Keep((), 5), (), False, False, 200.0),
                 phase=Phase.SCORING)[0] is False
+    roll_all = KeepAdvice(Keep((), 5), (), False, False, 200.0)
+    pending = state_json(replace(view, advice=roll_all, coach_pending=True), frozenset({0}))
+    assert pending["advice_roll_all"] is False   # the coach is getting ready: no advice yet
+    now = state_json(replace(view, advice=roll_all,
+                             box_now=BoxAdvice(ScoreBox(13, "Chance"), 200.0)), frozenset({0}))
+    assert now["advice_roll_all"] is False and now["advice_box"] == 13   # score now instead

@@ -201,6 +201,7 @@ class Solvers:
                 loader = self._loaders[rules.name] = self._loader(rules)
                 if self._closed:  # closed meanwhile, perhaps before ``close`` saw this loader
                     loader.cancel()
+                    self._loaders.pop(rules.name, None)
 
     def _loader(self, rules: Rules) -> TableLoader:
         """Start loading, or building, the tables of ``rules`` in a thread; called with the
@@ -267,8 +268,9 @@ class Solvers:
         tables in its own thread (``solutions``), as without a loader.
         """
         self._closed = True
-        for loader in list(self._loaders.values()):  # a copy: another thread may add one
+        for name, loader in list(self._loaders.items()):  # a copy: another thread may add one
             loader.cancel()
+            self._loaders.pop(name, None)  # a cancelled build is done, but has no table
 
     def player(self, kind: PlayerKind, name: str, variant: Variant,
                card: Card | None = None) -> Player:

@@ -599,7 +599,7 @@ function diceHint(v, touch) {
   const yahtzee = !v.rolling && yahtzeeCard(v.players[0]) && faces.length === 5
                   && faces.every((f) => PIPS[f] !== undefined && f === faces[0]);
   if (yahtzee) return CHEER;
-  if (v.advice_roll_all && !v.rolling && mine(v)) return ROLL_ALL;
+  if (v.advice_roll_all && v.phase === "rolling" && !v.rolling && mine(v)) return ROLL_ALL;
   const first = mine(v) && v.phase === "rolling" && !v.rolling && v.round <= HINT_ROUNDS;
   return first && !v.saved.some(Boolean) ? `${touch ? "Tap" : "Click"} a die to save it` : "";
 }
@@ -609,8 +609,9 @@ function drawDice() {
   // the dice the coach would save (its advice is for these dice: none while a roll is on its way)
   const coachDice = rolling && !view.rolling ? (view.advice_dice || []) : [];
   // once a person scores no die is marked saved: all five are the final dice (a computer's
-  // re-rolls played back keep theirs, which the line beside them names)
-  const stopped = view.phase === "scoring" && !view.computer_turn;
+  // re-rolls played back keep theirs, which the line beside them names; a last roll on its
+  // way still shows the dice it keeps)
+  const stopped = view.phase === "scoring" && !view.computer_turn && !view.rolling;
   view.dice.forEach((face, i) => {
     const {button, pips} = dice[i];
     const saved = view.saved[i] && !stopped;
@@ -788,7 +789,19 @@ function drawCard() {
       p.rows.forEach((r, i) => setText(cells[s].totals[`row${i}`], String(r[1])));
     }
   });
+  fitCard();
 }
+
+// A card wider than its panel (on a phone, two long names) scrolls sideways, as a panel that
+// clips what is too wide would hide a column; its Total row then stays under the card rather
+// than at the screen's foot (a scrolling panel holds a sticky row to itself).
+function fitCard() {
+  const table = $("cards");
+  const panel = table.closest(".cards");
+  panel.classList.toggle("wide", table.getBoundingClientRect().right
+                                 > panel.getBoundingClientRect().right + 1);
+}
+addEventListener("resize", () => { if (view !== null) fitCard(); });
 
 function statusText() {
   if (view.phase === "over") return `All ${view.rounds} rounds played`;  // "Game over" heads the end
