@@ -969,18 +969,30 @@ def test_on_a_phone_every_control_is_a_finger_s_target(browser: Browser, server:
     page.context.close()
 
 
-def test_on_a_phone_a_card_wider_than_the_screen_scrolls_sideways(
-        browser: Browser, server: Server) -> None:
-    """Two long names make a card of two players wider than a phone: it scrolls sideways, so
-    that the second column can be reached (the Total row then stays under the card)."""
+def phone_hot_seat(browser: Browser, server: Server, people: int, second: str,
+                   first: str = "") -> Page:
+    """Start, from the form on a phone, a game of ``people`` seats on one screen, the second a
+    person called ``second`` (the first called ``first``, if given); return the page."""
     page = form_page(browser, server, 390, 844, touch=True)
+    for _ in range(people - 2):
+        page.click("#add-seat")
     page.select_option(".seat:nth-of-type(2) .kind", "human")
-    page.fill(".seat:nth-of-type(1) .name", "Maximiliana Bartholomew")
-    page.fill(".seat:nth-of-type(2) .name", "Bartholomew Maximiliana")
+    if first:
+        page.fill(".seat:nth-of-type(1) .name", first)
+    page.fill(".seat:nth-of-type(2) .name", second)
     page.uncheck("#coach")
     page.check("#hot-seat")
     hook(page, "new-game").click()
     my_turn_or_end(page)
+    return page
+
+
+def test_on_a_phone_a_card_wider_than_the_screen_scrolls_sideways(
+        browser: Browser, server: Server) -> None:
+    """Two long names make a card of two players wider than a phone: it scrolls sideways, so
+    that the second column can be reached (the Total row then stays under the card)."""
+    page = phone_hot_seat(browser, server, 2, "Bartholomew Maximiliana",
+                          "Maximiliana Bartholomew")
     cards = page.locator(".cards")
     assert cards.evaluate("(c) => c.scrollWidth > c.clientWidth")
     assert cards.evaluate("(c) => getComputedStyle(c).overflowX") == "auto"
@@ -993,15 +1005,7 @@ def test_on_a_phone_a_card_wider_than_the_screen_scrolls_sideways(
 @pytest.mark.parametrize("people", [3, 6])
 def test_on_a_phone_every_player_s_card_is_on_screen_without_scrolling_sideways(
         browser: Browser, server: Server, people: int) -> None:
-    page = form_page(browser, server, 390, 844, touch=True)
-    for _ in range(people - 2):
-        page.click("#add-seat")
-    page.select_option(".seat:nth-of-type(2) .kind", "human")
-    page.fill(".seat:nth-of-type(2) .name", "Bartholomew Long")
-    page.uncheck("#coach")
-    page.check("#hot-seat")
-    hook(page, "new-game").click()
-    my_turn_or_end(page)
+    page = phone_hot_seat(browser, server, people, "Bartholomew Long")
     cards = page.locator(".cards")
     assert cards.evaluate("(c) => c.scrollWidth <= c.clientWidth"), "the card scrolls sideways"
     right = cards.evaluate("(c) => c.getBoundingClientRect().right")
