@@ -490,7 +490,7 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
     assert row is not None and die is not None and row["height"] <= die["height"] + 1
     assert hint.text_content() == f"{'Tap' if touch else 'Click'} a die to save it"
     assert hint.is_visible() == (width >= 368)
-    for said in ("Tap a die to save it", "Yahtzee!", "Coach: roll all"):   # whole, or unseen
+    for said in ("Tap a die to save it", "Yahtzee!", "Coach: roll\u00a0all"):  # whole, or unseen
         page.evaluate("(said) => { const h = document.getElementById('dice-hint');"
                       " h.textContent = said; h.classList.toggle('cheer', said === 'Yahtzee!'); }",
                       said)
@@ -526,7 +526,7 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
     assert said[:4] == ["Click a die to save it", "", "Yahtzee!", ""]
     assert said[4].endswith("Computer's turn (choosing a box)")
     # the coach's roll of every die, which stars none, is said there (not for dice rolling)
-    assert said[5:] == ["Coach: roll all", "", "Yahtzee!"]
+    assert said[5:] == ["Coach: roll\u00a0all", "", "Yahtzee!"]
     page.context.close()
 
 

@@ -589,7 +589,8 @@ function buildDice() {
 const HINT_ROUNDS = 3;   // the rounds in which a person is told, beside the dice, how to save one
 const CHEER = "Yahtzee!";   // what the room beside the dice says while they show a Yahtzee
 
-const ROLL_ALL = "Coach: roll all";   // the coach's one keep that stars no die, said instead
+// the coach's one keep that stars no die, said instead ("roll all" kept on one line)
+const ROLL_ALL = "Coach: roll\u00a0all";
 
 // What the room beside the dice says for ``v`` (a view): ``CHEER`` while a Yahtzee game's dice
 // show one; ``ROLL_ALL`` when the coach would roll every die; in a person's first rounds, on
