@@ -632,7 +632,8 @@ function drawDice() {
     button.disabled = !rolling;
   });
   const hint = $("dice-hint");
-  setText(hint, diceHint(view, matchMedia("(hover: none) and (pointer: coarse)").matches));
+  const touch = getComputedStyle(document.documentElement).getPropertyValue("--touch").trim() === "1";
+  setText(hint, diceHint(view, touch));   // the touch screen's media query is app.css's
   hint.classList.toggle("cheer", hint.textContent === CHEER);
 }
 
