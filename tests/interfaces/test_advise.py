@@ -72,6 +72,11 @@ def test_dice_are_read_as_the_person_types_them(game: str, text: str,
     ("poker", "5 5 2 1 6", "'5' is not a die face (9 10 J Q K A); type the five dice, "
                            "such as K K 10 9 A"),
     ("poker", "9 10 J Q", "that is 4 dice; type all five, such as K K 10 9 A"),
+    # digits typed together are counted die by die, however many
+    ("official", "5521", "that is 4 dice; type all five, such as 5 5 2 1 6"),
+    ("official", "552166", "that is 6 dice; type all five, such as 5 5 2 1 6"),
+    ("official", "55217", "'7' is not a die face (1 to 6); type the five dice, "
+                          "such as 5 5 2 1 6"),
 ])
 def test_bad_dice_are_refused_in_one_line(game: str, text: str, message: str) -> None:
     with pytest.raises(InputError) as refused:

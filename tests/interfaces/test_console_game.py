@@ -457,6 +457,23 @@ def test_poker_dice_keeps_are_typed_by_the_faces_shown(typed: str) -> None:
     assert [d.command for d in game.log][:3] == ["2", "3", "roll"]
 
 
+@pytest.mark.parametrize("typed", ["1", "78", "9 1"])
+def test_poker_dice_refuses_digits_that_are_no_face(typed: str) -> None:
+    # "1" is no Poker Dice face; read as a value it would have kept the 9
+    transcript, game = played_by_faces(get_variant("poker-dice", "poker-dice"),
+                                       f"{typed}\nK\nscore\n9\n", [1, 5, 5, 2, 3, 4, 6, 1])
+    assert f"{typed} is not a valid die value\n" in transcript
+    assert [d.command for d in game.log][:2] == ["2", "roll"]   # then the K typed kept die 2
+
+
+def test_a_face_no_die_has_is_refused_by_its_digit() -> None:
+    transcript, game = played_by_faces(yahtzee_variant(COURSE), "9\n79\n6\nscore\n13\n",
+                                       [6, 1, 6, 2, 3, 4, 5, 6])
+    assert "The dice do not show 9; type faces the dice show\n" in transcript
+    assert "The dice do not show 7 9; type faces the dice show\n" in transcript
+    assert [d.command for d in game.log][:2] == ["1", "roll"]
+
+
 def test_keeps_typed_as_faces_keep_those_dice_and_roll_the_others() -> None:
     transcript, game = played_by_faces(yahtzee_variant(COURSE), "55\n6x\n66\nscore\n13\n",
                                        [6, 1, 6, 2, 3, 4, 5, 6])

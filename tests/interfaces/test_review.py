@@ -17,7 +17,7 @@ from yahtzee.app.session import Solvers
 from yahtzee.interfaces.review import make_review
 from yahtzee.interfaces.review_html import (_x, _y, calibration_chart, histogram_chart,
                                             results_list, turn_table, win_chart)
-from yahtzee.interfaces.wording import name_and_kind
+from yahtzee.interfaces.wording import cost_text, name_and_kind
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
 from yahtzee.storage.history import History
@@ -345,3 +345,11 @@ def test_the_calibration_charts_last_label_is_inside_the_chart() -> None:
     ticks = re.findall(r'<text x="(\d+)" y="\d+" text-anchor="middle" font-size="10"[^>]*>'
                        r'100%</text>', chart)
     assert len(ticks) == 1 and int(ticks[0]) + 13 <= size   # "100%" is about 24 units wide
+
+
+@pytest.mark.parametrize("cost, text", [
+    (0.0, "0.0"), (0.004, "<0.01"), (0.03, "0.03"), (0.049, "0.05"), (0.05, "0.1"),
+    (1.26, "1.3"), (15.8, "15.8")])
+def test_a_costly_decision_never_reads_as_costing_nothing(cost: float, text: str) -> None:
+    # the play-to-win computer's departures from optimal play cost hundredths of a point
+    assert cost_text(cost) == text

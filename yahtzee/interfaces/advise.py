@@ -53,6 +53,8 @@ ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 """How rolls are numbered in the texts."""
 QUIT = ("quit", "exit", "q")
 """The words that stop the interactive session."""
+_DIGITS = re.compile(r"[0-9]+")
+"""ASCII digits typed together: a Yahtzee roll of any length, counted die by die."""
 
 
 class InputError(ValueError):
@@ -80,8 +82,9 @@ def parse_dice(variant: Variant, text: str, count: int = DICE) -> tuple[int, ...
     A Yahtzee roll may also be typed as digits together (``55216``).
     """
     tokens = text.replace(",", " ").split()
-    if len(tokens) == 1 and len(tokens[0]) == count and variant.name == YAHTZEE:
-        tokens = list(tokens[0])
+    if len(tokens) == 1 and variant.name == YAHTZEE and (
+            len(tokens[0]) == count or (len(tokens[0]) > 1 and _DIGITS.fullmatch(tokens[0]))):
+        tokens = list(tokens[0])  # digits together, too few or too many: counted as dice
     labels = [label.upper() for label in variant.face_labels]
     values = []
     for token in tokens:

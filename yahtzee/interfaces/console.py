@@ -24,10 +24,10 @@ from yahtzee.engine.records import TurnSummary
 from yahtzee.interfaces.reporting import Reporter
 from yahtzee.interfaces.review import analysis_json, assessment_json  # noqa: F401 (moved)
 from yahtzee.interfaces.streams import printable
-from yahtzee.interfaces.wording import (PROGRAM_NAME, faces, game_description, game_title,
-                                        joker_text, local_time, luck_line, move_text, percent,
-                                        profile_text, reroll_text, scored_text, scored_words,
-                                        winner_line)
+from yahtzee.interfaces.wording import (PROGRAM_NAME, cost_text, faces, game_description,
+                                        game_title, joker_text, local_time, luck_line,
+                                        move_text, percent, profile_text, reroll_text,
+                                        scored_text, scored_words, winner_line)
 from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.saves import SaveFile
 from yahtzee.storage.snapshot import record_variant
@@ -247,7 +247,7 @@ class Console(Reporter):
                 dice = " ".join(variant.face(v) for v in d.dice)
                 self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: "
                          f"played {move_text(d.choice, variant)}; "
-                         f"best was {move_text(d.best, variant)} (cost {d.cost:.1f})")
+                         f"best was {move_text(d.best, variant)} (cost {cost_text(d.cost)})")
         self.chances_chart(analyses)
 
     def chances_chart(self, analyses: Sequence[PlayerAnalysis]) -> None:

@@ -23,7 +23,7 @@ from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome, Phase, Prompt,
                                    Refusal, Rolled, Scored)
-from yahtzee.engine.moves import Notation, parse_box, parse_die_command
+from yahtzee.engine.moves import ROLL_WORD, SCORE_WORD, Notation, parse_box, parse_die_command
 from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.wording import box_advice_text, keep_advice_text, move_text
@@ -141,28 +141,44 @@ class Game:
             self._show_die_outcome(self.live.play(move))
             return
         text = self.console.ask_die_command(self.notation)
-        move = parse_die_command(self._as_values(text), self.notation, len(prompt.view.dice))
+        values = self._as_values(text)
+        move = None if values is None else parse_die_command(values, self.notation,
+                                                             len(prompt.view.dice))
         if move is None:
             self.console.invalid_die(text.strip())
         else:
             self._show_die_outcome(self.live.play(move))
 
-    def _as_values(self, text: str) -> str:
+    def _as_values(self, text: str) -> str | None:
         """Return the faces to keep typed by their labels (Poker Dice's ``K K 10``, ``kk``) as
-        the values the parser reads (``5510``); any other line as it was typed."""
+        the values the parser reads (``5510``); ``roll`` and ``score`` as typed.
+
+        Where the labels are not the values, a line that is neither labels nor
+        a command is None (refused): Poker Dice's ``1`` is no face, though the
+        parser would read it as the value that the 9 stands for.  With the
+        dice's own digits as labels, every line is returned as typed.
+        """
         labels = {label.upper(): str(value)
                   for value, label in enumerate(self.variant.face_labels, 1)}
         if self.notation is not Notation.FACES or all(k == v for k, v in labels.items()):
+            return text
+        if text.strip().lower() in (ROLL_WORD, SCORE_WORD):
             return text
         longest_first = sorted(labels, key=len, reverse=True)  # "10" before a "1"
         compact, values = "".join(text.split()).upper(), []
         while compact:
             label = next((k for k in longest_first if compact.startswith(k)), None)
             if label is None:
-                return text
+                return None
             values.append(labels[label])
             compact = compact[len(label):]
-        return "".join(values) or text
+        return "".join(values) or None
+
+    def _label(self, face: int) -> str:
+        """Return how a face typed to keep is printed: its die's label (Poker Dice's ``K``),
+        or the digit itself where no die has that face (a 9 typed in Yahtzee)."""
+        labels = self.variant.face_labels
+        return labels[face - 1] if 1 <= face <= len(labels) else str(face)
 
     def _coach(self, prompt: Prompt) -> None:
         """Print the coach's advice, its best options and the win chances (with a coach)."""
@@ -220,7 +236,7 @@ class Game:
         if outcome.refusal is Refusal.ALL_SAVED:
             self.console.all_saved()
         elif outcome.refusal is Refusal.NOT_SHOWN:
-            self.console.faces_not_shown([self.variant.face(face) for face in outcome.move.faces])
+            self.console.faces_not_shown([self._label(face) for face in outcome.move.faces])
         elif not outcome.accepted:
             self.console.invalid_die(str(outcome.move))
         for event in outcome.events:

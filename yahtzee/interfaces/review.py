@@ -20,7 +20,7 @@ from yahtzee.domain.card import Variant
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.records import REROLLS, Decision, TurnChances
 from yahtzee.interfaces.streams import printable
-from yahtzee.interfaces.wording import faces, move_text
+from yahtzee.interfaces.wording import cost_text, faces, move_text
 from yahtzee.players.kinds import strategies_of
 from yahtzee.solver.coach import Assessment, Keep, PlayerAnalysis, RollLuck
 from yahtzee.storage.history import HistoryGame
@@ -216,10 +216,10 @@ def mistake_words(a: Assessment, variant: Variant) -> str:
         done = ("scored these dice" if a.choice.scores_now
                 else f"kept {faces(a.choice.values, variant) or 'nothing'} and rolled")
         return (f"Round {a.round}, {stage_words(a)} ({dice}): {done}; "
-                f"{best_words(a, variant)} was worth {a.cost:.1f} points more on average.")
+                f"{best_words(a, variant)} was worth {cost_text(a.cost)} points more on average.")
     return (f"Round {a.round}, scoring {dice}: chose {a.choice.name}; "
             f"{a.best.name if not isinstance(a.best, Keep) else move_text(a.best, variant)} "
-            f"was worth {a.cost:.1f} points more on average.")
+            f"was worth {cost_text(a.cost)} points more on average.")
 
 
 def best_words(a: Assessment, variant: Variant) -> str:
@@ -242,7 +242,7 @@ def roll_words(roll: RollLuck, variant: Variant) -> str:
 
 def better_moves(row: TurnRow, variant: Variant) -> list[str]:
     """Return the better move at each of the turn's costly decisions, with its cost."""
-    return [f"{stage_words(a)}: {best_words(a, variant)} (cost {a.cost:.1f})"
+    return [f"{stage_words(a)}: {best_words(a, variant)} (cost {cost_text(a.cost)})"
             for a in row.mistakes()]
 
 

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from yahtzee.interfaces.review import (Review, Swing, TurnRow, better_moves, mistake_words,
                                        roll_words, swing_words)
-from yahtzee.interfaces.wording import (faces, game_name_and_rules, local_time, luck_line,
-                                        luck_tenths, name_and_kind)
+from yahtzee.interfaces.wording import (cost_text, faces, game_name_and_rules, local_time,
+                                        luck_line, luck_tenths, name_and_kind)
 from yahtzee.players.kinds import COMPUTER
 from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.stats import Bucket
@@ -331,7 +331,7 @@ def _turn_cells(row: TurnRow, review: Review) -> str:
             f'<td class="dice" data-label="Kept">{keeps}</td>'
             f'<td class="box" data-label="Scored">{esc(scored)}</td>'
             f'<td class="better" data-label="Better move">{esc(better)}</td>'
-            f'<td class="num" data-label="Cost">{row.cost:.1f}</td>'
+            f'<td class="num" data-label="Cost">{cost_text(row.cost)}</td>'
             f'<td class="num" data-label="Luck">{signed(row.luck)}</td>')
 
 

@@ -215,6 +215,15 @@ def percent(chance: float) -> str:
     return f"{round(chance * 100)}%"
 
 
+def cost_text(cost: float) -> str:
+    """Return a decision's cost in expected points: one decimal (nothing is ``0.0``), but two
+    below 0.05 and ``<0.01`` short of nothing, so that no decision listed as costly reads
+    ``0.0`` (a play-to-win computer gives up hundredths of a point on purpose)."""
+    if 0 < cost < 0.005:
+        return "<0.01"
+    return f"{cost:.2f}" if 0.005 <= cost < 0.05 else f"{cost:.1f}"
+
+
 class Goals(NamedTuple):
     """Which goals' chances a profile's words tell (``profile_text``, ``open_goals``)."""
 
