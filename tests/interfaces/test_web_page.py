@@ -1049,6 +1049,10 @@ def test_a_watcher_is_offered_no_controls(browser: Browser, server: Server) -> N
     own.goto(page.url.split("#")[0])
     own.wait_for_selector("#watching-yours", state="visible", timeout=WAIT_MS)
     assert hook(own, "seat-link-1").is_visible()
+    # and that link opened in the same tab (only the hash changes) plays the seat at once
+    own.goto(page.url)
+    hook(own, "roll").wait_for(state="visible", timeout=WAIT_MS)
+    assert own.locator("#watching").is_hidden()
     page.context.close()
     watcher.context.close()
 

@@ -1198,6 +1198,11 @@ async function showGame() {
   follow();
 }
 
+// A seat's link opened in a tab that shows its game already changes the hash alone, which
+// loads nothing: the page reads its seat once, so it starts again with the link's.
+window.addEventListener("hashchange", () => {
+  if (game && decodeURIComponent(location.hash.slice(1)) !== secret) location.reload();
+});
 window.addEventListener("DOMContentLoaded", () => (game ? showGame() : showSetup()).catch((error) => {
   $("loading").hidden = true;
   document.querySelector("main").prepend(el("p", {class: "message", role: "alert", text: error.message}));
