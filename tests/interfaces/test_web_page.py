@@ -26,6 +26,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from tests.browser_fixtures import CHROMIUM, LAUNCH_ARGS
 from tests.interfaces.test_web_browser import ROOT, WAIT_MS, hook
 from yahtzee.solver.cache import Solution
 from yahtzee.solver.moments import Moments
@@ -1029,6 +1030,25 @@ LAYOUT_SHIFT = """() => new Promise((done) => {
   setTimeout(() => done(shift), 1000);
 })"""
 """The page's cumulative layout shift so far (Chromium's measure of content jumping)."""
+
+
+def test_the_table_does_not_move_sideways_when_the_page_grows_a_scroll_bar(
+        browser: Browser, server: Server) -> None:
+    """A game's first rounds fit the screen; a longer list of moves brings a scroll bar, which
+    must not push the dice and the card aside.  Playwright hides scroll bars by default; this
+    browser shows them, as a desktop's does."""
+    desktop = browser.browser_type.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS,
+                                          ignore_default_args=["--hide-scrollbars"])
+    page = new_page(desktop)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    where = ("() => [document.documentElement.scrollHeight > innerHeight, Math.round("
+             "document.querySelector('[data-testid=die-1]').getBoundingClientRect().left)]")
+    short, left = page.evaluate(where)
+    page.evaluate("() => { document.body.style.minHeight = '3000px'; }")  # as a long game's
+    long, left_now = page.evaluate(where)
+    assert (short, long) == (False, True) and left_now == left
+    desktop.close()
 
 
 def test_a_watcher_is_offered_no_controls(browser: Browser, server: Server) -> None:
