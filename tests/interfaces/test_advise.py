@@ -438,7 +438,7 @@ def test_bad_lines_change_nothing(strategies: dict[str, ValueStrategy], data: Pa
         "that is 3 dice; type all five, such as 5 5 2 1 6",
         "'7' is not a die face (1 to 6); type the five dice, such as 5 5 2 1 6",
         "'chance' is not a die face (1 to 6); type the five dice, such as 5 5 2 1 6",
-        "The advice is to roll again: type the dice of your 2nd roll, or the box you score",
+        "The advice is to roll again: type your 2nd roll's dice, or the box you score",
         "'sixteen' is not a box; the boxes are 1 Ones, 2 Twos,",
         "there is no box 14: the boxes are numbered 1 to 13",
         "There is nothing to take back",

@@ -890,7 +890,8 @@ def test_the_printed_address_on_every_interface_is_one_the_server_answers() -> N
     printed = io.StringIO()
     announce(everywhere, printed)
     first = printed.getvalue().splitlines()[0]
-    assert first.startswith(f"Yahtzee is served at http://127.0.0.1:{port}/  (open it")
+    assert first == f"Yahtzee is served at http://127.0.0.1:{port}/  (open it in a browser)"
+    assert max(len(line) for line in printed.getvalue().splitlines()) <= 80  # a terminal's
     assert "0.0.0.0" not in printed.getvalue()
     assert "127.0.0.1" in allowed_hosts("0.0.0.0") and "0.0.0.0" not in allowed_hosts("0.0.0.0")
     everywhere.close()

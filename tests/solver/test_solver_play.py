@@ -613,14 +613,14 @@ def test_the_console_shows_a_build_and_its_progress_only_on_a_terminal(
     for event in build:
         console.solver_event(event)
     assert capsys.readouterr() == (
-        "", "Building the optimal-play table for official rules (done once, then cached)...\n"
+        "", "Building the optimal-play table for official rules (once, then cached)...\n"
             "  solved 13/13 turns in 7.3 s\n")
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     for event in build:
         console.solver_event(event)
     assert terminal.getvalue() == (
-        "Building the optimal-play table for official rules (done once, then cached)...\n"
+        "Building the optimal-play table for official rules (once, then cached)...\n"
         "\r  solved 1/13 turns\r  solved 13/13 turns\r  solved 13/13 turns in 7.3 s\n")
 
 
@@ -629,8 +629,8 @@ def test_each_table_built_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     for event in (BuildStarted("course", moments=True), BuildStarted("course", shape=True)):
         console.solver_event(event)
     assert capsys.readouterr().err == (
-        "Building the spread-and-chances table for course rules (done once, then cached)...\n"
-        "Building the win-chance table for course rules (done once, then cached)...\n")
+        "Building the spread-and-chances table for course rules (once, then cached)...\n"
+        "Building the win-chance table for course rules (once, then cached)...\n")
 
 
 def _random_dice(rng: random.Random, yahtzee_chance: float) -> list[int]:

@@ -504,8 +504,8 @@ class AdviseSession:
             self.console.say(f"Type the five dice you rolled, such as {example_dice(self.variant)} "
                              "('help' lists the commands)")
         else:
-            self.console.say(f"The advice is to roll again: type the dice of your "
-                             f"{ORDINALS[game.roll + 1]} roll, or the box you score")
+            self.console.say(f"The advice is to roll again: type your "
+                             f"{ORDINALS[game.roll + 1]} roll's dice, or the box you score")
 
     def _rolled(self, dice: tuple[int, ...]) -> None:
         """Take the dice typed as the turn's next roll and advise on them."""

@@ -49,7 +49,7 @@ class Reporter:
             table = ("win-chance" if event.shape else "spread-and-chances" if event.moments
                      else "optimal-play")
             err.write(f"Building the {table} table for {event.rules} rules "
-                      "(done once, then cached)...\n")
+                      "(once, then cached)...\n")
         elif isinstance(event, BuildProgress):
             if live:
                 err.write(f"\r  solved {event.done}/{event.total} turns")

@@ -918,11 +918,11 @@ def _listen(host: str, port: int, reporter: Reporter, *, shared_port: bool = Fal
 def announce(sock: socket.socket, stream: TextIO) -> None:
     """Print where the table is served (and where others on the network reach it)."""
     shared = reachable(sock)
-    stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser; "
-                 "Ctrl-C stops the server, and games go on after a restart)\n")
+    stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser)\n")
     if f"{shared}/" != address(sock):
-        stream.write(f"Others on your network open {shared}/  (plain HTTP: for a network "
-                     "you trust; see the README for a TLS proxy)\n")
+        stream.write(f"Others on your network open {shared}/\n"
+                     "  (plain HTTP: for a network you trust; see the README for a TLS proxy)\n")
+    stream.write("Ctrl-C stops the server; its games go on after a restart.\n")
     stream.flush()
 
 
