@@ -132,6 +132,20 @@ def test_the_turn_rows_add_up_to_the_analysis(
         assert sum(len(t["better"]) for t in turns) == len(costly)
 
 
+def test_a_yahtzee_bonus_is_shown_apart_from_the_box_it_filled(
+        official: Solution, official_moments: Moments, data: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 14: the computer's second Yahtzee, all 1s, goes in Ones: 5 points and the bonus
+    status, _, err = run_cli(["--players", "computer", "--rules", "official", "--seed", "14"],
+                             "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    target = tmp_path / "review.html"
+    assert run_cli(["analyze", "--html", str(target)], "", monkeypatch, capsys)[0] == 0
+    cells = re.findall(r'data-label="Scored">([^<]*)<', target.read_text(encoding="utf-8"))
+    assert len(cells) == 13 and "Ones (5 + 100 Yahtzee bonus)" in cells
+    assert [cell for cell in cells if "bonus" in cell] == ["Ones (5 + 100 Yahtzee bonus)"]
+
+
 def test_analyze_html_writes_one_self_contained_review(
         played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

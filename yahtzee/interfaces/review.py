@@ -12,13 +12,13 @@ same numbers.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import get_variant
-from yahtzee.engine.records import REROLLS, Decision, TurnChances
+from yahtzee.engine.records import REROLLS, Decision, TurnChances, turn_summaries
 from yahtzee.interfaces.streams import printable
 from yahtzee.interfaces.wording import cost_text, faces, move_text
 from yahtzee.players.kinds import strategies_of
@@ -48,7 +48,9 @@ class TurnRow:
     ``rolls`` are the dice shown after each roll, ``keeps`` the dice kept at
     each re-roll; ``cost`` is the sum of the turn's decisions' costs and
     ``luck`` of its rolls' luck; ``chance`` the player's win chance as the
-    turn started (None without chances).
+    turn started (None without chances).  ``points`` is all the turn added;
+    ``bonus`` the part of it that is a Yahtzee bonus earned on top of the box
+    (official rules' joker: 40 in Large Straight and 100 more).
     """
 
     round: int
@@ -61,6 +63,7 @@ class TurnRow:
     luck: float
     decisions: tuple[Assessment, ...]
     chance: float | None
+    bonus: int = 0
 
     def mistakes(self) -> list[Assessment]:
         """Return the turn's decisions that cost at least ``SHOWN_COST``, in order."""
@@ -167,13 +170,20 @@ def make_review(game: HistoryGame, log: Sequence[Decision], setup: Solvers) -> R
     strategies = strategies_of([p.kind for p in game.players])
     chances = tuple(game.chances if recorded else coach.turn_chances(len(names), log, strategies))
     analyses = tuple(coach.analyze(names, log, chances))
-    rows = tuple(turn_rows(a, seat, log, chances) for seat, a in enumerate(analyses))
+    bonuses = {(turn.round, turn.seat): turn.item.bonus
+               for turn in turn_summaries(log, variant, len(names))}
+    rows = tuple(turn_rows(a, seat, log, chances, bonuses)
+                 for seat, a in enumerate(analyses))
     return Review(game, variant, analyses, chances, recorded, rows)
 
 
 def turn_rows(analysis: PlayerAnalysis, seat: int, log: Sequence[Decision],
-              chances: Sequence[TurnChances] = ()) -> tuple[TurnRow, ...]:
+              chances: Sequence[TurnChances] = (),
+              bonuses: Mapping[tuple[int, int], int] | None = None) -> tuple[TurnRow, ...]:
     """Return the player's turns, each with its rolls, keeps, box, cost and luck.
+
+    ``bonuses`` gives the Yahtzee bonus within a turn's points, by round and
+    seat (``turn_summaries``'s; none given: no bonus shown apart).
 
     The rows' costs add up to ``analysis.total_cost`` and their luck to
     ``analysis.luck`` (up to float rounding).
@@ -181,8 +191,9 @@ def turn_rows(analysis: PlayerAnalysis, seat: int, log: Sequence[Decision],
     scored = {d.round: (d.label or "", d.points or 0) for d in log
               if d.seat == seat and d.label is not None}
     starts = {(t.round, t.seat): t.chances[t.seat] for t in chances}
-    return tuple(_turn_row(analysis, seat, number, scored.get(number, ("", 0)),
-                           starts.get((number, seat)))
+    return tuple(replace(_turn_row(analysis, seat, number, scored.get(number, ("", 0)),
+                                   starts.get((number, seat))),
+                         bonus=(bonuses or {}).get((number, seat), 0))
                  for number in sorted({d.round for d in log if d.seat == seat}))
 
 

@@ -324,7 +324,8 @@ def _turn_cells(row: TurnRow, review: Review) -> str:
                             for kept in row.keeps) or "\u2013"
     better = "; ".join(better_moves(row, variant)) or "\u2013"
     chance = "\u2013" if row.chance is None else f"{row.chance * 100:.0f}%"
-    scored = f"{row.box} ({row.points})" if row.box else "\u2013"
+    scored = ("\u2013" if not row.box else f"{row.box} ({row.points})" if not row.bonus
+              else f"{row.box} ({row.points - row.bonus} + {row.bonus} Yahtzee bonus)")
     chance_cell = (f'<td class="num" data-label="Win %">{chance}</td>' if versus(review)
                    else "")
     return (f'{chance_cell}<td class="dice" data-label="Rolls">{rolls}</td>'
