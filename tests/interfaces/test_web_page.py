@@ -476,7 +476,8 @@ of the card's columns begins."""
 def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
         browser: Browser, server: Server, width: int, height: int, touch: bool) -> None:
     """In a person's first rounds the room beside the dice says how to save a die ("Tap" on a
-    touch screen), whole and beside them, until one is saved; later rounds say nothing there,
+    touch screen), whole and beside them, until one is saved (then not again on that page);
+    later rounds say nothing there,
     a Yahtzee is cheered for (not while the dice roll), the coach's roll of every die is said
     there (it stars no die), and another seat's scoring is said as
     "choosing a box", not as an order.  A phone narrower than 368 px has no room for it: the
@@ -524,7 +525,11 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
               diceHint({...view, advice_roll_all: true, rolling: true}, false),
               diceHint({...view, advice_roll_all: true, dice: five(4)}, false)];
     }""")
-    assert said[:4] == ["Click a die to save it", "", "Yahtzee!", ""]
+    # once a die of theirs was saved the person knows how: no hint, even with none saved now
+    assert said[:4] == ["", "", "Yahtzee!", ""]
+    assert page.evaluate("() => { savedOne = false; return diceHint("
+                         "{...view, saved: [false, false, false, false, false]}, false); }"
+                         ) == "Click a die to save it"
     assert said[4].endswith("Computer's turn (choosing a box)")
     # the coach's roll of every die, which stars none, is said there (not for dice rolling)
     assert said[5:] == ["Coach: roll\u00a0all", "", "Yahtzee!"]

@@ -587,6 +587,7 @@ function buildDice() {
 }
 
 const HINT_ROUNDS = 3;   // the rounds in which a person is told, beside the dice, how to save one
+let savedOne = false;    // whether this page has shown one of its own dice saved: then it knows how
 const CHEER = "Yahtzee!";   // what the room beside the dice says while they show a Yahtzee
 
 // the coach's one keep that stars no die, said instead ("roll all" kept on one line)
@@ -594,7 +595,8 @@ const ROLL_ALL = "Coach: roll\u00a0all";
 
 // What the room beside the dice says for ``v`` (a view): ``CHEER`` while a Yahtzee game's dice
 // show one; ``ROLL_ALL`` when the coach would roll every die; in a person's first rounds, on
-// their turn before a die is saved, how to save one (``touch``: by a tap); else nothing.
+// their turn before a die is saved, how to save one (``touch``: by a tap), until this page has
+// shown a die of theirs saved (``savedOne``); else nothing.
 function diceHint(v, touch) {
   const faces = v.dice.map(Number);
   const yahtzee = !v.rolling && yahtzeeCard(v.players[0]) && faces.length === 5
@@ -602,7 +604,7 @@ function diceHint(v, touch) {
   if (yahtzee) return CHEER;
   if (v.advice_roll_all && v.phase === "rolling" && !v.rolling && mine(v)) return ROLL_ALL;
   const first = mine(v) && v.phase === "rolling" && !v.rolling && v.round <= HINT_ROUNDS;
-  return first && !v.saved.some(Boolean) ? `${touch ? "Tap" : "Click"} a die to save it` : "";
+  return first && !savedOne && !v.saved.some(Boolean) ? `${touch ? "Tap" : "Click"} a die to save it` : "";
 }
 
 function drawDice() {
@@ -631,6 +633,7 @@ function drawDice() {
                                   `${pick ? ", the coach would save it" : ""}`);
     button.disabled = !rolling;
   });
+  if (rolling && !view.rolling && view.saved.some(Boolean)) savedOne = true;
   const hint = $("dice-hint");
   const touch = getComputedStyle(document.documentElement).getPropertyValue("--touch").trim() === "1";
   setText(hint, diceHint(view, touch));   // the touch screen's media query is app.css's
