@@ -463,6 +463,9 @@ def test_poker_dice_refuses_digits_that_are_no_face(typed: str) -> None:
     transcript, game = played_by_faces(get_variant("poker-dice", "poker-dice"),
                                        f"{typed}\nK\nscore\n9\n", [1, 5, 5, 2, 3, 4, 6, 1])
     assert f"{typed} is not a valid die value\n" in transcript
+    # the prompt's example is made of Poker Dice's faces: its Yahtzee one would be refused
+    assert "Type the faces to keep (e.g. J J A) to roll the others" in transcript
+    assert FACES_PROMPT not in transcript
     assert [d.command for d in game.log][:2] == ["2", "roll"]   # then the K typed kept die 2
 
 

@@ -37,8 +37,19 @@ if TYPE_CHECKING:
     from yahtzee.solver.profiles import Profile
 
 DIE_PROMPT = 'Please select a die # to toggle it between save and unsave, "roll" or "score": '
-FACES_PROMPT = 'Type the faces to keep (e.g. 336) to roll the others, "roll" or "score": '
-"""The die prompt when keeps are typed as faces (``--keep-by faces``)."""
+
+
+def faces_prompt(labels: Sequence[str] = ("1", "2", "3", "4", "5", "6")) -> str:
+    """Return the die prompt when keeps are typed as faces (``--keep-by faces``), its example
+    made of the game's own faces: ``336`` in Yahtzee, ``J J A`` in Poker Dice (whose faces
+    are not digits, so a Yahtzee example would only be refused)."""
+    example = (labels[2], labels[2], labels[5])
+    shown = "".join(example) if all(len(label) == 1 for label in labels) else " ".join(example)
+    return f'Type the faces to keep (e.g. {shown}) to roll the others, "roll" or "score": '
+
+
+FACES_PROMPT = faces_prompt()
+"""The faces notation's die prompt in Yahtzee."""
 MENU_TITLE = "Select a category that you have not scored in yet:"
 BAD_CATEGORY = "Please enter a category you have not scored yet"
 OUT_OF_ROLLS = "Out of rolls, you must score"
@@ -132,13 +143,17 @@ class Console(Reporter):
             mark = " SAVE" if i < len(saved) and saved[i] else ""
             self.say(f"{i + 1}: value {variant.face(value)}{mark}")
 
-    def ask_die_command(self, notation: Notation = Notation.POSITIONS) -> str:
+    def ask_die_command(self, notation: Notation = Notation.POSITIONS,
+                        labels: Sequence[str] | None = None) -> str:
         """Ask for a die move, ``roll`` or ``score``; return the line typed.
 
         In the positions notation (the specification's) a die's number
-        toggles it; in the faces notation the faces typed are kept.
+        toggles it; in the faces notation the faces typed are kept, the
+        example made of ``labels`` (the game's faces; default Yahtzee's).
         """
-        return self.read(DIE_PROMPT if notation is Notation.POSITIONS else FACES_PROMPT)
+        if notation is Notation.POSITIONS:
+            return self.read(DIE_PROMPT)
+        return self.read(FACES_PROMPT if labels is None else faces_prompt(labels))
 
     def show_die_command(self, command: str) -> None:
         """Show a computer player's die command."""

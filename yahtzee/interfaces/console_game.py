@@ -140,7 +140,7 @@ class Game:
             self.console.show_die_command(str(move))
             self._show_die_outcome(self.live.play(move))
             return
-        text = self.console.ask_die_command(self.notation)
+        text = self.console.ask_die_command(self.notation, self.variant.face_labels)
         values = self._as_values(text)
         move = None if values is None else parse_die_command(values, self.notation,
                                                              len(prompt.view.dice))
