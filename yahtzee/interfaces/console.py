@@ -60,28 +60,6 @@ TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE
 """The banner's title of each game of the registry."""
 
 
-SCREEN_WIDTH = 80
-"""The terminal width listings keep to: the classic terminal's, where a longer line wraps."""
-MIN_WRAP = 20
-"""The narrowest room for a listing's last column that it is wrapped to."""
-
-
-def players_lines(players: Sequence[str], width: int) -> list[str]:
-    """Return ``players`` joined by commas in lines of at most ``width`` characters, each
-    player whole (one longer than ``width`` alone on its line); one line if ``width`` is
-    too small to be worth wrapping to."""
-    if width < MIN_WRAP:
-        return [", ".join(players)]
-    lines = [players[0]]
-    for player in players[1:]:
-        if len(lines[-1]) + len(", ") + len(player) + 1 <= width:
-            lines[-1] += ", " + player
-        else:
-            lines[-1] += ","
-            lines.append(player)
-    return lines
-
-
 class Console(Reporter):
     """Reads the players' lines and prints the game's screens; reports as a ``Reporter`` does."""
 
@@ -408,8 +386,7 @@ class Console(Reporter):
         if not saves:
             self.say("No unfinished games.")
             return
-        rows: list[tuple[str, str, str, str, list[str]]] = [
-            ("ID", "Saved", "Round", "Game", ["Players"])]
+        rows = [("ID", "Saved", "Round", "Game", "Players")]
         for save in saves:
             game = save.snapshot
             variant = record_variant(game)
@@ -420,15 +397,11 @@ class Console(Reporter):
                 rules += ", open in another window"
             rows.append((str(save.save_id), local_time(save.updated),
                          f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
-                         [f"{printable(p.name)} ({p.kind})" for p in game.players]))
+                         ", ".join(f"{printable(p.name)} ({p.kind})" for p in game.players)))
         widths = [max(len(row[i]) for row in rows) for i in range(4)]
-        indent = sum(widths) + 8
         for row in rows:
-            lines = players_lines(row[4], SCREEN_WIDTH - indent)
             self.say(f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  "
-                     f"{row[3]:<{widths[3]}}  {lines[0]}")
-            for line in lines[1:]:
-                self.say(" " * indent + line)
+                     f"{row[3]:<{widths[3]}}  {row[4]}")
 
     def stats_listing(self, stats: Stats) -> None:
         """Print the statistics: people by name, computers by strength, the chances' honesty."""
