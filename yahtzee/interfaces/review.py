@@ -13,7 +13,7 @@ same numbers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from yahtzee.domain.card import Variant
@@ -191,21 +191,23 @@ def turn_rows(analysis: PlayerAnalysis, seat: int, log: Sequence[Decision],
     scored = {d.round: (d.label or "", d.points or 0) for d in log
               if d.seat == seat and d.label is not None}
     starts = {(t.round, t.seat): t.chances[t.seat] for t in chances}
-    return tuple(replace(_turn_row(analysis, seat, number, scored.get(number, ("", 0)),
-                                   starts.get((number, seat))),
-                         bonus=(bonuses or {}).get((number, seat), 0))
+    bonuses = bonuses or {}
+    return tuple(_turn_row(analysis, seat, number, scored.get(number, ("", 0)),
+                           starts.get((number, seat)), bonuses.get((number, seat), 0))
                  for number in sorted({d.round for d in log if d.seat == seat}))
 
 
 def _turn_row(analysis: PlayerAnalysis, seat: int, number: int, scored: tuple[str, int],
-              chance: float | None) -> TurnRow:
-    """Return one turn's row: round ``number`` of the player, with the box and points scored."""
+              chance: float | None, bonus: int = 0) -> TurnRow:
+    """Return one turn's row: round ``number`` of the player, with the box and points scored
+    (``bonus`` of them a Yahtzee bonus)."""
     decisions = tuple(a for a in analysis.decisions if a.round == number)
     rolls = [r for r in analysis.rolls if r.round == number]
     keeps = tuple(a.choice.values for a in decisions
                   if isinstance(a.choice, Keep) and not a.choice.scores_now)
     return TurnRow(number, seat, tuple(r.dice for r in rolls), keeps, scored[0], scored[1],
-                   sum(a.cost for a in decisions), sum(r.luck for r in rolls), decisions, chance)
+                   sum(a.cost for a in decisions), sum(r.luck for r in rolls), decisions, chance,
+                   bonus)
 
 
 def roll_number(rolls_left: int) -> int:
