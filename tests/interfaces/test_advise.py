@@ -55,6 +55,9 @@ def strategies(coaches: dict[str, Coach]) -> dict[str, ValueStrategy]:
     ("course", "55216", (5, 5, 2, 1, 6)),
     ("poker", "9 10 j Q k", (1, 2, 3, 4, 5)),
     ("poker", "A,a,10,10,9", (6, 6, 2, 2, 1)),
+    # faces typed together, as the console's keep reads them: a 10 is never a 1 and a 0
+    ("poker", "kk109a", (5, 5, 2, 1, 6)),
+    ("official", "55 216", (5, 5, 2, 1, 6)),
 ])
 def test_dice_are_read_as_the_person_types_them(game: str, text: str,
                                                 values: tuple[int, ...]) -> None:
@@ -77,6 +80,9 @@ def test_dice_are_read_as_the_person_types_them(game: str, text: str,
     ("official", "552166", "that is 6 dice; type all five, such as 5 5 2 1 6"),
     ("official", "55217", "'7' is not a die face (1 to 6); type the five dice, "
                           "such as 5 5 2 1 6"),
+    # the piece named is where reading stopped, to the next blank, as typed
+    ("poker", "KK1x 9 A", "'1x' is not a die face (9 10 J Q K A); type the five dice, "
+                          "such as K K 10 9 A"),
 ])
 def test_bad_dice_are_refused_in_one_line(game: str, text: str, message: str) -> None:
     with pytest.raises(InputError) as refused:

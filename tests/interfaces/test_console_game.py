@@ -447,7 +447,7 @@ def played_by_faces(variant: Variant, lines: str, dice: list[int]) -> tuple[str,
     return out.getvalue(), game
 
 
-@pytest.mark.parametrize("typed", ["K K", "kk", " K  k "])
+@pytest.mark.parametrize("typed", ["K K", "kk", " K  k ", "K,K"])
 def test_poker_dice_keeps_are_typed_by_the_faces_shown(typed: str) -> None:
     transcript, game = played_by_faces(get_variant("poker-dice", "poker-dice"),
                                        f"{typed}\nJ\nscore\n9\n", [2, 5, 5, 2, 3, 4, 6, 1])

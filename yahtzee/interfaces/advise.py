@@ -37,7 +37,7 @@ from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable
 from yahtzee.interfaces.wording import (PROGRAM_NAME, faces, game_name_and_rules, joker_text,
-                                        keep_text, percent, scored_text)
+                                        keep_text, percent, read_faces, scored_text)
 from yahtzee.solver.coach import Keep
 from yahtzee.storage.stats import JSON_DIGITS
 
@@ -53,8 +53,6 @@ ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 """How rolls are numbered in the texts."""
 QUIT = ("quit", "exit", "q")
 """The words that stop the interactive session."""
-_DIGITS = re.compile(r"[0-9]+")
-"""ASCII digits typed together: a Yahtzee roll of any length, counted die by die."""
 
 
 class InputError(ValueError):
@@ -76,28 +74,27 @@ def _face_list(variant: Variant) -> str:
     return " ".join(variant.face_labels)
 
 
-def parse_dice(variant: Variant, text: str, count: int = DICE) -> tuple[int, ...]:
-    """Return the dice values (1 to 6) of a typed roll: ``count`` faces, blanks or commas between.
+def _not_a_face(piece: str, variant: Variant) -> InputError:
+    """Return the refusal of a typed piece that is no face of the game's dice."""
+    return InputError(f"'{printable(piece)}' is not a die face ({_face_list(variant)}); "
+                      f"type the five dice, such as {example_dice(variant)}")
 
-    A Yahtzee roll may also be typed as digits together (``55216``).
+
+def parse_dice(variant: Variant, text: str, count: int = DICE) -> tuple[int, ...]:
+    """Return the dice values (1 to 6) of a typed roll: ``count`` faces.
+
+    Read as the console reads a keep (``wording.read_faces``): blanks or
+    commas between, or none (``55216``, Poker Dice's ``kk10``).
     """
-    tokens = text.replace(",", " ").split()
-    if len(tokens) == 1 and variant.name == YAHTZEE and (
-            len(tokens[0]) == count or (len(tokens[0]) > 1 and _DIGITS.fullmatch(tokens[0]))):
-        tokens = list(tokens[0])  # digits together, too few or too many: counted as dice
-    labels = [label.upper() for label in variant.face_labels]
-    values = []
-    for token in tokens:
-        if token.upper() not in labels:
-            raise InputError(f"'{printable(token)}' is not a die face "
-                             f"({_face_list(variant)}); type the five dice, "
-                             f"such as {example_dice(variant)}")
-        values.append(labels.index(token.upper()) + 1)
-    if len(values) != count:
-        raise InputError(f"that is {len(values)} {'die' if len(values) == 1 else 'dice'}; "
+    read = read_faces(text, variant)
+    if read.unread:
+        raise _not_a_face(read.unread, variant)
+    typed = len(read.values)
+    if typed != count:
+        raise InputError(f"that is {typed} {'die' if typed == 1 else 'dice'}; "
                          + (f"type all five, such as {example_dice(variant)}" if count == DICE
                             else f"type the {count} you rolled"))
-    return tuple(values)
+    return read.values
 
 
 def parse_keep(variant: Variant, text: str, dice: Sequence[int]) -> tuple[int, ...]:
@@ -106,12 +103,13 @@ def parse_keep(variant: Variant, text: str, dice: Sequence[int]) -> tuple[int, .
     The faces notation of a keep: they must be one to four of the faces
     ``dice`` show; ``InputError`` saying what is wrong otherwise.
     """
-    tokens = text.replace(",", " ").split()
-    count = len(tokens[0]) if len(tokens) == 1 and variant.name == YAHTZEE else len(tokens)
-    if not 1 <= count < DICE:
+    read = read_faces(text, variant)
+    if read.unread:
+        raise _not_a_face(read.unread, variant)
+    if not 1 <= len(read.values) < DICE:
         raise InputError(f"type the faces you keep, one to four of them, such as keep "
                          f"{faces(sorted(dice)[:2], variant)}")
-    kept = tuple(sorted(parse_dice(variant, text, count)))
+    kept = tuple(sorted(read.values))
     if Counter(kept) - Counter(dice):
         raise InputError(f"the dice {faces(dice, variant)} do not show "
                          f"{faces(kept, variant)}")
@@ -489,9 +487,9 @@ class AdviseSession:
         """Return whether a line is meant as ``count`` dice rather than a box: ``count`` words,
         or faces only."""
         tokens = " ".join(words).replace(",", " ").split()
-        if len(tokens) == 1:
-            return (self.variant.name == YAHTZEE and len(tokens[0]) == count
-                    and tokens[0].isdigit())
+        if len(tokens) == 1:   # faces typed together: ``55216``, Poker Dice's ``kkq109``
+            read = read_faces(tokens[0], self.variant)
+            return not read.unread and len(read.values) == count
         labels = {label.upper() for label in self.variant.face_labels}
         return len(tokens) == count or all(token.upper() in labels for token in tokens)
 

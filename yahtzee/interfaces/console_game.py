@@ -26,7 +26,8 @@ from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome,
 from yahtzee.engine.moves import ROLL_WORD, SCORE_WORD, Notation, parse_box, parse_die_command
 from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
 from yahtzee.interfaces.console import Console
-from yahtzee.interfaces.wording import box_advice_text, keep_advice_text, move_text
+from yahtzee.interfaces.wording import (box_advice_text, keep_advice_text, move_text,
+                                        read_faces)
 from yahtzee.players.kinds import HUMAN, default_names
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
 from yahtzee.solver.coach import BoxAdvice, Coach
@@ -158,21 +159,13 @@ class Game:
         parser would read it as the value that the 9 stands for.  With the
         dice's own digits as labels, every line is returned as typed.
         """
-        labels = {label.upper(): str(value)
-                  for value, label in enumerate(self.variant.face_labels, 1)}
-        if self.notation is not Notation.FACES or all(k == v for k, v in labels.items()):
+        own_digits = all(label == str(v) for v, label in enumerate(self.variant.face_labels, 1))
+        if self.notation is not Notation.FACES or own_digits:
             return text
         if text.strip().lower() in (ROLL_WORD, SCORE_WORD):
             return text
-        longest_first = sorted(labels, key=len, reverse=True)  # "10" before a "1"
-        compact, values = "".join(text.split()).upper(), []
-        while compact:
-            label = next((k for k in longest_first if compact.startswith(k)), None)
-            if label is None:
-                return None
-            values.append(labels[label])
-            compact = compact[len(label):]
-        return "".join(values) or None
+        read = read_faces(text, self.variant)
+        return None if read.unread or not read.values else "".join(str(v) for v in read.values)
 
     def _label(self, face: int) -> str:
         """Return how a face typed to keep is printed: its die's label (Poker Dice's ``K``),

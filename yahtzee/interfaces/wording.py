@@ -98,6 +98,40 @@ def faces(values: Sequence[int], variant: Variant) -> str:
     return " ".join(variant.face(v) for v in values)
 
 
+class ReadFaces(NamedTuple):
+    """Dice typed as face labels, as ``read_faces`` read them.
+
+    ``values`` are the faces read, in order (1 to 6 whatever the labels);
+    ``unread`` is the first piece of the line that is no face (as typed, from
+    where reading stopped to the next blank), empty when all was read.
+    """
+
+    values: tuple[int, ...]
+    unread: str
+
+
+def read_faces(text: str, variant: Variant) -> ReadFaces:
+    """Read dice typed by their labels: blanks or commas between, or none at all.
+
+    ``3 3 6``, ``3,3,6`` and ``336`` are three dice in Yahtzee, ``K K 10``
+    and ``kk10`` three in Poker Dice (labels in any case; a longer label is
+    tried first, so ``10`` is never a ``1`` and a ``0``).  The console's keep
+    and ``advise`` read dice this one way.
+    """
+    longest_first = sorted((label.upper() for label in variant.face_labels), key=len, reverse=True)
+    value_of = {label.upper(): value for value, label in enumerate(variant.face_labels, 1)}
+    values: list[int] = []
+    for token in text.replace(",", " ").split():
+        rest = token
+        while rest:
+            label = next((k for k in longest_first if rest.upper().startswith(k)), None)
+            if label is None:
+                return ReadFaces(tuple(values), rest)
+            values.append(value_of[label])
+            rest = rest[len(label):]
+    return ReadFaces(tuple(values), "")
+
+
 def scored_words(item: MenuItem) -> str:
     """Return what a choice scored, the box's points and a bonus earned besides told apart.
 
