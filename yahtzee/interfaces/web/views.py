@@ -281,6 +281,18 @@ def _advice(view: GameView, you: frozenset[int]) -> str | None:
     return "Coach: " + keep_advice_words(view.advice, view.variant)
 
 
+def _keep_advice(view: GameView, you: frozenset[int]) -> KeepAdvice | None:
+    """Return the coach's advice to keep dice and roll, if it is the viewer's to see.
+
+    None when the seat is not the viewer's, the game is over, the coach is
+    still waiting for its tables, or its advice is a box (to score now).
+    """
+    if view.seat not in you or view.phase is Phase.OVER or view.coach_pending:
+        return None
+    advice = view.advice
+    return advice if isinstance(advice, KeepAdvice) and view.box_now is None else None
+
+
 def _advice_dice(view: GameView, you: frozenset[int]) -> list[int]:
     """Return the dice (numbers from 1) the coach would have saved for the next roll.
 
@@ -289,12 +301,8 @@ def _advice_dice(view: GameView, you: frozenset[int]) -> list[int]:
     so that the advice is seen where the dice are (on a phone the advice's
     line sits under the card).
     """
-    if view.seat not in you or view.phase is Phase.OVER or view.coach_pending:
-        return []
-    advice = view.advice
-    if not isinstance(advice, KeepAdvice) or view.box_now is not None:
-        return []
-    return list(advice.save)
+    keep = _keep_advice(view, you)
+    return [] if keep is None else list(keep.save)
 
 
 def _advice_roll_all(view: GameView, you: frozenset[int]) -> bool:
@@ -303,10 +311,8 @@ def _advice_roll_all(view: GameView, you: frozenset[int]) -> bool:
     The one keep that marks no die: the page says it beside the dice, where
     the coach's marks would be, lest the coach seem switched off.
     """
-    if view.seat not in you or view.phase is not Phase.ROLLING or view.coach_pending:
-        return False
-    advice = view.advice
-    return isinstance(advice, KeepAdvice) and view.box_now is None and not advice.save
+    keep = _keep_advice(view, you)
+    return keep is not None and view.phase is Phase.ROLLING and not keep.save
 
 
 def _advice_box(view: GameView, you: frozenset[int]) -> int | None:
