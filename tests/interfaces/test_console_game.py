@@ -402,6 +402,22 @@ def test_every_command_help_has_a_description(command: str,
                                                                        "positional arguments:"))
 
 
+@pytest.mark.parametrize("argv, usage", [
+    (["analyze", "--bogus"], "usage: python -m yahtzee analyze "),
+    (["serve", "--port", "8001", "extra"], "usage: python -m yahtzee serve "),
+    (["play", "--bogus"], "usage: python -m yahtzee play "),
+    (["--bogus"], "usage: python -m yahtzee [options]"),   # no command: the top level's
+])
+def test_an_unknown_option_is_refused_with_its_commands_usage(
+        argv: list[str], usage: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(usage)
+    assert err.endswith(f"error: unrecognized arguments: {argv[-1]}\n")
+
+
 def test_an_old_python_is_told_which_python_is_needed() -> None:
     code = ("import sys; sys.version_info = (3, 8, 10, 'final', 0); "
             "sys.path.insert(0, sys.argv[1]); import yahtzee")

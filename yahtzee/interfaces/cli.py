@@ -405,13 +405,30 @@ def play_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """Return the options of ``argv``, as ``ArgumentParser.parse_args`` does.
+
+    An option the command does not know is refused with that command's own
+    usage (``analyze --bogus`` shows how ``analyze`` is typed), where argparse
+    would show the top-level one; as there, the process exits with status 2.
+    """
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        commands = next(action for action in parser._actions
+                        if isinstance(action, argparse._SubParsersAction))
+        refusing = commands.choices.get(args.command, parser) if args.command else parser
+        refusing.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: the process's); return the exit status."""
     if not prepare_streams():
         Console().error("standard output is closed: there is nowhere to show anything")
         return 2
     try:
-        args = build_parser().parse_args(argv)
+        args = parse_command_line(argv)
         problem = play_problem(args)
         if problem is not None:
             Console().error(problem)
