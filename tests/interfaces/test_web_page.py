@@ -492,7 +492,8 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
     assert row is not None and die is not None and row["height"] <= die["height"] + 1
     assert hint.text_content() == f"{'Tap' if touch else 'Click'} a die to save it"
     assert hint.is_visible() == (width >= 368)
-    for said in ("Tap a die to save it", "Yahtzee!", "Coach: roll\u00a0all"):  # whole, or unseen
+    for said in ("Tap a die to save it", "Yahtzee!", "Coach: roll\u00a0all",   # whole, or unseen
+                 "All saved: unsave one to roll"):
         page.evaluate("(said) => { const h = document.getElementById('dice-hint');"
                       " h.textContent = said; h.classList.toggle('cheer', said === 'Yahtzee!'); }",
                       said)
@@ -523,7 +524,10 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
               diceHint({...view, dice: five(4), rolling: true}, false), theirs,
               diceHint({...view, advice_roll_all: true}, false),
               diceHint({...view, advice_roll_all: true, rolling: true}, false),
-              diceHint({...view, advice_roll_all: true, dice: five(4)}, false)];
+              diceHint({...view, advice_roll_all: true, dice: five(4)}, false),
+              diceHint({...view, saved: Array(5).fill(true)}, false),
+              diceHint({...view, saved: Array(5).fill(true), rolling: true}, false),
+              diceHint({...view, saved: Array(5).fill(true), dice: five(4)}, false)];
     }""")
     # once a die of theirs was saved the person knows how: no hint, even with none saved now
     assert said[:4] == ["", "", "Yahtzee!", ""]
@@ -532,7 +536,9 @@ def test_beside_the_dice_a_new_player_is_told_how_to_save_one(
                          ) == "Click a die to save it"
     assert said[4].endswith("Computer's turn (choosing a box)")
     # the coach's roll of every die, which stars none, is said there (not for dice rolling)
-    assert said[5:] == ["Coach: roll\u00a0all", "", "Yahtzee!"]
+    assert said[5:8] == ["Coach: roll\u00a0all", "", "Yahtzee!"]
+    # every die saved: said before Roll is pressed in vain (not while dice roll; a Yahtzee cheers)
+    assert said[8:] == ["All saved: unsave one to roll", "", "Yahtzee!"]
     page.context.close()
 
 

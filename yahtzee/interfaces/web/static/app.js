@@ -592,9 +592,12 @@ const CHEER = "Yahtzee!";   // what the room beside the dice says while they sho
 
 // the coach's one keep that stars no die, said instead ("roll all" kept on one line)
 const ROLL_ALL = "Coach: roll\u00a0all";
+// said before Roll is pressed in vain: a roll of no die is no roll (the server refuses it)
+const ALL_SAVED = "All saved: unsave one to roll";
 
 // What the room beside the dice says for ``v`` (a view): ``CHEER`` while a Yahtzee game's dice
-// show one; ``ROLL_ALL`` when the coach would roll every die; in a person's first rounds, on
+// show one; ``ROLL_ALL`` when the coach would roll every die; ``ALL_SAVED`` on a person's turn
+// with every die saved and a roll left; in a person's first rounds, on
 // their turn before a die is saved, how to save one (``touch``: by a tap), until this page has
 // shown a die of theirs saved (``savedOne``); else nothing.
 function diceHint(v, touch) {
@@ -603,6 +606,8 @@ function diceHint(v, touch) {
                   && faces.every((f) => PIPS[f] !== undefined && f === faces[0]);
   if (yahtzee) return CHEER;
   if (v.advice_roll_all && v.phase === "rolling" && !v.rolling && mine(v)) return ROLL_ALL;
+  if (mine(v) && v.phase === "rolling" && !v.rolling && v.rolls_left > 0 && v.saved.length
+      && v.saved.every(Boolean)) return ALL_SAVED;
   const first = mine(v) && v.phase === "rolling" && !v.rolling && v.round <= HINT_ROUNDS;
   return first && !savedOne && !v.saved.some(Boolean) ? `${touch ? "Tap" : "Click"} a die to save it` : "";
 }
