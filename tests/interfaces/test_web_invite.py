@@ -248,7 +248,8 @@ def test_the_waiting_room_survives_a_restart_and_the_start_page_offers_the_game(
 
 def test_two_games_of_the_same_players_are_told_apart_on_the_start_page(
         browser: Browser, server: Server) -> None:
-    """Each game to continue says when this browser last opened it."""
+    """Each game to continue says when this browser last opened it; on a phone its line comes
+    first and its two buttons side by side under it."""
     ann = new_page(browser)
     for _ in range(2):
         make_game(ann, server)
@@ -293,6 +294,16 @@ def test_two_games_of_the_same_players_are_told_apart_on_the_start_page(
     ann.goto(server.url)  # gone for good from this browser's list
     ann.locator("#continue-list li").first.wait_for(timeout=WAIT_MS)
     assert ann.locator("#continue-list li > span").all_inner_texts() == [lines[1]]
+    # on a phone the line comes first, whole, and its two buttons side by side under it,
+    # however long the line (a short one would have the buttons after its words)
+    ann.set_viewport_size({"width": 390, "height": 844})
+    row = ann.locator("#continue-list li").first
+    for words in (lines[1], "Yahtzee: Ann and Bo"):
+        row.locator("span").evaluate("(span, words) => { span.textContent = words; }", words)
+        text, go, drop = (row.locator(part).bounding_box() for part in ("span", "a", "button"))
+        assert text is not None and go is not None and drop is not None
+        assert go["y"] >= text["y"] + text["height"] and abs(drop["y"] - go["y"]) < go["height"]
+        assert drop["x"] > go["x"] + go["width"] and drop["x"] + drop["width"] <= 390
     ann.context.close()
 
 
