@@ -353,6 +353,40 @@ def test_a_double_click_or_tap_on_roll_rolls_once(
     page.context.close()
 
 
+LANDINGS = """() => {
+  window.landings = [];
+  new MutationObserver((changes) => changes.forEach((change) => {
+    const die = change.target;
+    if (die.classList.contains("landed")) window.landings.push(die.dataset.testid);
+  })).observe(document.getElementById("dice"), {subtree: true, attributeFilter: ["class"]});
+}"""
+"""Start noting, in ``window.landings``, each die whose face is drawn landing."""
+
+
+def test_the_dice_rolled_land_and_the_dice_saved_do_not(browser: Browser, server: Server) -> None:
+    """A roll's answer draws each die it rolled landing, even one that shows the face it showed
+    before (else a re-roll to the same face looks like no roll); a saved die, a die saved or
+    a Stop rolling draws none."""
+    page = new_page(browser)
+    start_game(page, server, seed=7, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    page.evaluate(LANDINGS)
+    hook(page, "die-1").click()
+    hook(page, "die-3").click()
+    settled(page)
+    assert page.evaluate("() => window.landings") == []
+    hook(page, "roll").click()
+    settled(page)
+    page.wait_for_function("() => window.landings.length > 0", timeout=WAIT_MS)
+    assert sorted(set(page.evaluate("() => window.landings"))) == ["die-2", "die-4", "die-5"]
+    page.evaluate("() => { window.landings = []; }")
+    hook(page, "score").click()
+    settled(page)
+    assert page.evaluate("() => window.landings") == []
+    page.context.close()
+
+
 @pytest.mark.parametrize("touch", [False, True])
 def test_a_box_pressed_with_re_rolls_left_scores_only_when_pressed_again(
         browser: Browser, server: Server, touch: bool) -> None:

@@ -579,6 +579,7 @@ function buildDice() {
     const label = el("span", {class: "saved-label", "aria-hidden": "true", text: "saved"});
     button.append(pips, face, label);
     button.addEventListener("click", () => enqueue({action: "toggle", die: index + 1}));
+    button.addEventListener("animationend", () => button.classList.remove("landed"));
     dice.push({button, pips, face});
     $("dice").append(button);
   }
@@ -612,8 +613,21 @@ function diceHint(v, touch) {
   return first && !savedOne && !v.saved.some(Boolean) ? `${touch ? "Tap" : "Click"} a die to save it` : "";
 }
 
+// The roll the dice show (its round, seat and re-rolls left): when a drawing shows another,
+// the dice just rolled land (app.css), so that a die rolled to the face it showed is seen rolled.
+let rollShown = null;
+
+function land(button) {
+  button.classList.remove("landed");
+  void button.offsetWidth;   // the animation starts again on a die that landed a moment ago
+  button.classList.add("landed");
+}
+
 function drawDice() {
   const rolling = canPlay() && view.phase === "rolling";
+  const roll = view.rolling ? rollShown : JSON.stringify([view.round, view.turn, view.rolls_left]);
+  const landing = rollShown !== null && roll !== rollShown && view.phase !== "over";
+  rollShown = roll;
   // the dice the coach would save (its advice is for these dice: none while a roll is on its way)
   const coachDice = rolling && !view.rolling ? (view.advice_dice || []) : [];
   // once a person scores no die is marked saved: all five are the final dice (a computer's
@@ -637,6 +651,7 @@ function drawDice() {
     setAttr(button, "aria-label", `Die ${i + 1}: ${face}${saved ? ", saved" : ""}` +
                                   `${pick ? ", the coach would save it" : ""}`);
     button.disabled = !rolling;
+    if (landing && !view.saved[i]) land(button);
   });
   if (rolling && !view.rolling && view.saved.some(Boolean)) savedOne = true;
   const hint = $("dice-hint");
