@@ -806,6 +806,11 @@ def test_the_card_the_legend_the_keys_and_the_announcements(
     others = page.locator("#cards tbody:not(.totals) tr:not(.bonus-progress) td:nth-child(3)")
     assert others.all_inner_texts() == [""] * 13
     assert "preview" in page.locator("#card-hint").inner_text()
+    # what the coach's numbers are is said in a line each, without opening the legend
+    assert page.locator("#options-note").inner_text().startswith(
+        "Your best moves: the final score each leads to on average, ± its usual spread, "
+        "and its chances of the upper bonus and a Yahtzee.")
+    assert page.locator("#chances-note").is_visible()
     # the legend opens with a tap or a click
     legend = page.locator("details.legend")
     legend.locator("summary").click()
@@ -1145,7 +1150,8 @@ def test_the_rule_sets_are_explained_only_for_the_game_they_belong_to(
 
 def test_the_coach_s_legend_for_poker_dice_tells_no_upper_bonus_nor_yahtzee(
         browser: Browser, server: Server) -> None:
-    """Poker Dice has no upper bonus and no Yahtzee: the legend leaves out their chances."""
+    """Poker Dice has no upper bonus and no Yahtzee: the legend and the line over the coach's
+    moves leave out their chances."""
     page = form_page(browser, server)
     page.click("#remove-seat")  # a person alone, with the coach
     page.select_option("#game", "poker-dice")
@@ -1155,6 +1161,8 @@ def test_the_coach_s_legend_for_poker_dice_tells_no_upper_bonus_nor_yahtzee(
     my_turn_or_end(page)
     page.wait_for_selector("#options li", timeout=WAIT_MS)
     assert "upper bonus" not in page.locator("#options").inner_text()
+    assert page.locator("#options-note").inner_text().startswith(
+        "Your best moves: the final score each leads to on average, ± its usual spread. ")
     legend = page.locator("details.legend")
     legend.locator("summary").click()
     assert legend.get_by_text("The average final score").is_visible()

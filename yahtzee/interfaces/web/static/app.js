@@ -1009,6 +1009,9 @@ function drawCoach() {
                                            "data-testid": `win-chance-${c.seat}`})));
     $("options").replaceChildren(...(view.options || []).map((line) => el("li", {text: line})));
   }
+  // what the numbers are, in a line each, where a casual player reads them (the legend says more)
+  $("options-note").hidden = !(view.options || []).length;
+  $("chances-note").hidden = !chances.length;
 }
 
 // "Ann: 231 = 254.6 expected + 12.3 luck - 35.9 decisions": the name, then the formula in one
