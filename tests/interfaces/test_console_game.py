@@ -253,6 +253,17 @@ def test_end_of_input_mid_turn_exits_cleanly(tmp_path: Path) -> None:
                                             "python -m yahtzee --resume 1")
 
 
+def test_a_game_kept_by_faces_is_resumed_kept_by_faces(tmp_path: Path) -> None:
+    # without --keep-by faces again, the 4 typed to keep a 4 would save die 4, whatever it shows
+    done = run_driver("55\n", "--seed", "3", "--keep-by", "faces", tmp_path=tmp_path)
+    assert done.returncode == 0
+    hint = done.stdout.splitlines()[-1]
+    assert hint == "Game saved. To continue it, run: python -m yahtzee --resume 1 --keep-by faces"
+    again = run_driver("1\n", *hint.split("python -m yahtzee ")[1].split(), tmp_path=tmp_path)
+    assert again.returncode == 0 and again.stderr == ""
+    assert "Type the faces to keep" in again.stdout and "Please select a die #" not in again.stdout
+
+
 def test_end_of_input_in_the_menu_exits_cleanly(tmp_path: Path) -> None:
     done = run_driver("score\n", tmp_path=tmp_path)
     assert done.returncode == 0 and "Traceback" not in done.stdout + done.stderr

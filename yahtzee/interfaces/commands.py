@@ -27,6 +27,7 @@ from yahtzee.app.session import (Autosave, NoUnfinishedGameError, Solvers,
                                  SolverUnavailableError, UnknownSaveError, autosave_for, find_save)
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
+from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.advise import run_advise
 from yahtzee.interfaces.console import Console, saves_json
 from yahtzee.interfaces.console_game import Game
@@ -61,19 +62,24 @@ DEFAULT_PLAYERS = [HUMAN, HUMAN]
 """The players of a game when ``--players`` is not given: the course's two people."""
 
 
-def resume_hint(saver: Autosave, database: str | None = None) -> str | None:
+def resume_hint(saver: Autosave, database: str | None = None,
+                notation: Notation = Notation.POSITIONS) -> str | None:
     """Return the command that resumes the game ``saver`` saves (None if it is not saved).
 
     It always names the game's own ID: plain ``--resume`` takes the game
     saved last, which may be another window's game saved a moment later.
     A ``database`` given as ``--database`` is named again (without its
-    password); one from ``YAHTZEE_DATABASE`` is found there again.
+    password); one from ``YAHTZEE_DATABASE`` is found there again.  A
+    game kept by faces says ``--keep-by faces`` again: the way of typing a
+    keep is the session's, not the save's, and a digit means a die's place
+    without it, so the same keys would keep other dice.
     """
     save_id = saver.resume_id()
     if save_id is None:
         return None
     where = "" if database is None else f" --database {shlex.quote(without_password(database))}"
-    return f"{PROGRAM_NAME}{where} --resume {save_id}"
+    typing = "" if notation is Notation.POSITIONS else f" --keep-by {notation.value}"
+    return f"{PROGRAM_NAME}{where} --resume {save_id}{typing}"
 
 
 def open_database(args: argparse.Namespace, console: Console) -> Storage | None:
@@ -194,7 +200,7 @@ def _play_to_the_end(game: Game, setup: Solvers, saver: Autosave,
         _end_of_game(game, game.live.coach, setup, console)
     except KeyboardInterrupt:
         console.say()
-        console.stopped_after_end(saver.filed, resume_hint(saver, database))
+        console.stopped_after_end(saver.filed, resume_hint(saver, database, game.notation))
         return 130
     return 0
 
@@ -227,9 +233,9 @@ def _stopped(console: Console, saver: Autosave, game: Game, database: str | None
     if saver.save is None and not game.log:
         console.stopped_before_any_move()
     elif game.engine.is_over():
-        console.stopped_after_end(saver.filed, resume_hint(saver, database))
+        console.stopped_after_end(saver.filed, resume_hint(saver, database, game.notation))
     else:
-        console.interrupted(resume_hint(saver, database))
+        console.interrupted(resume_hint(saver, database, game.notation))
 
 
 def _solver_setup(args: argparse.Namespace) -> tuple[Variant, Console, TableSource]:
