@@ -232,6 +232,9 @@ def test_a_keep_of_faces_not_shown_or_of_every_die_is_refused() -> None:
     before = engine.prompt()
     assert engine.apply(Move.keep([missing])).refusal is Refusal.NOT_SHOWN
     assert engine.apply(Move.keep(dice)).refusal is Refusal.ALL_SAVED
+    # five faces of which one is not shown: that is what is wrong, not a keep of every die
+    assert engine.apply(Move.keep([*dice[:4], missing])).refusal is Refusal.NOT_SHOWN
+    assert engine.apply(Move.keep([*dice, dice[0]])).refusal is Refusal.NOT_SHOWN
     assert engine.prompt() == before and engine.log == []
 
 

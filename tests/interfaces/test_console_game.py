@@ -504,6 +504,17 @@ def test_a_face_no_die_has_is_refused_by_its_digit() -> None:
     assert [d.command for d in game.log][:2] == ["1", "roll"]
 
 
+def test_a_keep_of_five_faces_is_refused_for_what_is_wrong_with_it() -> None:
+    # dice 6 1 6 2 3: five faces with a 5 among them are faces not shown, however many;
+    # the five shown are a keep that rolls nothing, said without the positions' "unsave"
+    transcript, game = played_by_faces(yahtzee_variant(COURSE), "66125\n66123\nscore\n13\n",
+                                       [6, 1, 6, 2, 3, 4, 5, 6])
+    assert "The dice do not show 1 2 5 6 6; type faces the dice show\n" in transcript
+    assert "A keep of all five dice rolls none: keep fewer, or type score\n" in transcript
+    assert "unsave" not in transcript
+    assert [d.command for d in game.log] == ["score", "13"]
+
+
 def test_keeps_typed_as_faces_keep_those_dice_and_roll_the_others() -> None:
     transcript, game = played_by_faces(yahtzee_variant(COURSE), "55\n6x\n66\nscore\n13\n",
                                        [6, 1, 6, 2, 3, 4, 5, 6])

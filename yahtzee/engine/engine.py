@@ -458,12 +458,12 @@ class Engine:
         The log records it as the toggles and the roll it stands for, so that
         every record reads the same whichever notation the player used.
         """
-        if len(move.faces) >= len(turn.saved):
-            return Outcome(move, Refusal.ALL_SAVED)
-        try:
+        try:   # faces not shown are the first thing wrong with a keep, however many
             target = saved_flags(turn.values(), turn.saved, move.faces)
         except ValueError:
             return Outcome(move, Refusal.NOT_SHOWN)
+        if all(target):
+            return Outcome(move, Refusal.ALL_SAVED)
         events: list[Event] = []
         for index, wanted in sorted(enumerate(target), key=lambda pair: pair[1]):
             if turn.saved[index] != wanted:

@@ -54,6 +54,8 @@ MENU_TITLE = "Select a category that you have not scored in yet:"
 BAD_CATEGORY = "Please enter a category you have not scored yet"
 OUT_OF_ROLLS = "Out of rolls, you must score"
 ALL_SAVED = "All five dice are saved: unsave one to roll it, or type score"
+KEEP_ALL = "A keep of all five dice rolls none: keep fewer, or type score"
+"""The faces notation's word for a keep of every die (it has no unsaving)."""
 BANNER_STARS = "*" * 31
 CARD_STARS = "*" * 30
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
@@ -153,9 +155,10 @@ class Console(Reporter):
         self.say(f"The dice do not show {' '.join(faces)}; "
                  "type faces the dice show")
 
-    def all_saved(self) -> None:
-        """Say that ``roll`` would roll nothing, and what to do instead."""
-        self.say(ALL_SAVED)
+    def all_saved(self, keep: bool = False) -> None:
+        """Say that ``roll`` (or, ``keep``, a keep of all five faces) would roll nothing, and
+        what to do instead."""
+        self.say(KEEP_ALL if keep else ALL_SAVED)
 
     def out_of_rolls(self) -> None:
         """Say that the player must score now."""

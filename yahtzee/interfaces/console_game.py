@@ -23,7 +23,8 @@ from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome, Phase, Prompt,
                                    Refusal, Rolled, Scored)
-from yahtzee.engine.moves import ROLL_WORD, SCORE_WORD, Notation, parse_box, parse_die_command
+from yahtzee.engine.moves import (ROLL_WORD, SCORE_WORD, MoveKind, Notation, parse_box,
+                                  parse_die_command)
 from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.wording import (box_advice_text, keep_advice_text, move_text,
@@ -227,7 +228,7 @@ class Game:
     def _show_die_outcome(self, outcome: Outcome) -> None:
         """Print what a die move did: refused, or the dice after the last re-roll."""
         if outcome.refusal is Refusal.ALL_SAVED:
-            self.console.all_saved()
+            self.console.all_saved(keep=outcome.move.kind is MoveKind.KEEP)
         elif outcome.refusal is Refusal.NOT_SHOWN:
             self.console.faces_not_shown([self._label(face) for face in outcome.move.faces])
         elif not outcome.accepted:
