@@ -504,6 +504,14 @@ def test_a_face_no_die_has_is_refused_by_its_digit() -> None:
     assert [d.command for d in game.log][:2] == ["1", "roll"]
 
 
+@pytest.mark.parametrize("typed", ["66", "6 6", "6,6", " 6, 6 "])
+def test_yahtzee_keeps_are_typed_with_blanks_or_commas_or_none(typed: str) -> None:
+    transcript, game = played_by_faces(yahtzee_variant(COURSE), f"{typed}\nscore\n13\n",
+                                       [6, 1, 6, 2, 3, 4, 5, 6])
+    assert "not a valid die value" not in transcript
+    assert [d.command for d in game.log][:3] == ["1", "3", "roll"]
+
+
 def test_a_keep_of_five_faces_is_refused_for_what_is_wrong_with_it() -> None:
     # dice 6 1 6 2 3: five faces with a 5 among them are faces not shown, however many;
     # the five shown are a keep that rolls nothing, said without the positions' "unsave"

@@ -152,21 +152,23 @@ class Game:
             self._show_die_outcome(self.live.play(move))
 
     def _as_values(self, text: str) -> str | None:
-        """Return the faces to keep typed by their labels (Poker Dice's ``K K 10``, ``kk``) as
-        the values the parser reads (``5510``); ``roll`` and ``score`` as typed.
+        """Return the faces to keep typed by their labels (Poker Dice's ``K K 10``, ``kk``;
+        Yahtzee's ``3 3 6``, ``3,3,6``) as the values the parser reads (``5510``, ``336``);
+        ``roll`` and ``score`` as typed.
 
         Where the labels are not the values, a line that is neither labels nor
         a command is None (refused): Poker Dice's ``1`` is no face, though the
         parser would read it as the value that the 9 stands for.  With the
-        dice's own digits as labels, every line is returned as typed.
+        dice's own digits as labels, such a line is returned as typed, for the
+        parser to refuse (or to find a 9 that no die shows).
         """
-        own_digits = all(label == str(v) for v, label in enumerate(self.variant.face_labels, 1))
-        if self.notation is not Notation.FACES or own_digits:
-            return text
-        if text.strip().lower() in (ROLL_WORD, SCORE_WORD):
+        if self.notation is not Notation.FACES or text.strip().lower() in (ROLL_WORD, SCORE_WORD):
             return text
         read = read_faces(text, self.variant)
-        return None if read.unread or not read.values else "".join(str(v) for v in read.values)
+        if read.values and not read.unread:   # ``3 3 6`` and ``3,3,6`` as ``336``
+            return "".join(str(v) for v in read.values)
+        own_digits = all(label == str(v) for v, label in enumerate(self.variant.face_labels, 1))
+        return text if own_digits else None   # a digit of no face (a 9) is the parser's to refuse
 
     def _label(self, face: int) -> str:
         """Return how a face typed to keep is printed: its die's label (Poker Dice's ``K``),
