@@ -18,7 +18,7 @@ from yahtzee.app.advice import ranked_moves
 from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
-from yahtzee.interfaces.advise import (InputError, card_option, find_box, parse_card,
+from yahtzee.interfaces.advise import (InputError, card_option, find_box, help_text, parse_card,
                                        parse_dice, parse_opponents)
 from yahtzee.interfaces.cli import main
 from yahtzee.interfaces.wording import keep_text
@@ -551,3 +551,17 @@ def test_a_keep_typed_as_faces_lets_the_next_line_give_only_the_dice_rolled(
     assert "Kept 2 5 5: type the 2 dice you roll" in out
     assert "that is 3 dice; type the 2 you rolled" in out
     assert "2nd roll: 2 5 5 5 3" in out
+
+
+@pytest.mark.parametrize("game, words, absent", [
+    ("official", ['"score 13", "chance"', "keep 5 5 6", "upper bonus and of a Yahtzee"], []),
+    ("poker", ['"score 9", "chance"', "keep K K A", "standard deviation, and"],
+     ["upper bonus", "Yahtzee", "3 3 6"]),
+])
+def test_help_speaks_of_the_game_played_in_80_columns(game: str, words: list[str],
+                                                      absent: list[str]) -> None:
+    text = help_text(variant_of(game))
+    flat = " ".join(text.split())
+    assert all(word in flat for word in words)
+    assert not any(word in flat for word in absent)
+    assert max(len(line) for line in text.splitlines()) <= 80

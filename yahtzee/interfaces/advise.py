@@ -21,6 +21,7 @@ import argparse
 import json
 import re
 import shlex
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -342,20 +343,29 @@ def move_lines(moves: Sequence[Move], variant: Variant) -> list[str]:
     return lines
 
 
-HELP = """\
-Type the five dice you rolled ({example}) for advice: the best move and the
-next two, each with where optimal play after it leads: the expected final
-score ± its standard deviation and the chances of the upper bonus and of a
-Yahtzee, and, once the opponents' totals are noted, the chance to win.
-Then type the dice of your next roll, or the box you score: its name or
-number, "score" and either ("score 13", "full house"), or Enter for the
-advised box when the advice is to score.
+def help_text(variant: Variant) -> str:
+    """Return what ``help`` says, in the game's own terms: its dice, its last box, its
+    chances (the upper bonus and a Yahtzee are Yahtzee's alone); no line past 80 columns."""
+    names = box_names(variant)
+    chances = (" and the chances of the upper bonus and of a Yahtzee"
+               if variant.name == YAHTZEE else "")
+    keep = faces(sorted([5, 5, 2, 1, 6])[2:], variant)
+    words = (f"Type the five dice you rolled ({example_dice(variant)}) for advice: the best "
+             "move and the next two, each with where optimal play after it leads: the "
+             f"expected final score ± its standard deviation{chances}, and, once the "
+             "opponents' totals are noted, the chance to win. Then type the dice of your "
+             "next roll, or the box you score: its name or number, \"score\" and either "
+             f"(\"score {len(names)}\", \"{names[-1].lower()}\"), or Enter for the advised "
+             "box when the advice is to score.")
+    return textwrap.fill(words, width=78) + f"""
 Commands:
   card              show your card
   undo              take back the last box you scored
   back              take back the last step (the dice typed last, or a box)
-  keep 3 3 6        say which dice you keep (their faces); then type just the dice you roll
-  opponents 120 95  note the other players' final totals ("opponents none" forgets them)
+  keep {keep:<12} say which dice you keep (their faces), then type just
+                    the dice you roll
+  opponents 120 95  note the other players' final totals
+                    ("opponents none" forgets them)
   help              show this text
   quit              stop (the last line tells how to go on later)"""
 
@@ -461,7 +471,7 @@ class AdviseSession:
         """Return the commands typed as one word, by that word."""
         commands: dict[str, Callable[[], None]] = {word: _quit for word in QUIT}
         commands.update({
-            "help": lambda: self.console.say(HELP.format(example=example_dice(self.variant))),
+            "help": lambda: self.console.say(help_text(self.variant)),
             "card": self._full_card,
             "undo": lambda: self._took_back(self.game.undo()),
             "back": lambda: self._took_back(self.game.back())})
