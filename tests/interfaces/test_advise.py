@@ -541,14 +541,16 @@ def test_a_keep_typed_as_faces_lets_the_next_line_give_only_the_dice_rolled(
         strategies: dict[str, ValueStrategy], data: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     plain = ["5 5 2 1 6", "2 5 5 5 3"]
-    kept = ["5 5 2 1 6", "keep 3", "keep 5 5 5", "keep 552", "3 5 2", "5 3"]
+    kept = ["5 5 2 1 6", "keep 3", "keep 5 5 5", "keep 7", "keep 552", "3 5 2", "5 3"]
     _, clean, _ = session(["--rules", "official"], plain, monkeypatch, capsys)
     status, out, err = session(["--rules", "official"], kept, monkeypatch, capsys)
     assert (status, err) == (0, "")
     assert len(advice_blocks(clean)) == 2 and advice_blocks(out) == advice_blocks(clean)
     assert "the dice 5 5 2 1 6 do not show 3" in out
     assert "the dice 5 5 2 1 6 do not show 5 5 5" in out
+    assert "'7' is not a die face (1 to 6); type the faces you keep, such as keep 1 2" in out
     assert "Kept 2 5 5: type the 2 dice you roll" in out
+    assert "2nd roll - the 2 dice you rolled, or the box you score: that is 3 dice" in out
     assert "that is 3 dice; type the 2 you rolled" in out
     assert "2nd roll: 2 5 5 5 3" in out
 

@@ -75,10 +75,11 @@ def _face_list(variant: Variant) -> str:
     return " ".join(variant.face_labels)
 
 
-def _not_a_face(piece: str, variant: Variant) -> InputError:
-    """Return the refusal of a typed piece that is no face of the game's dice."""
+def _not_a_face(piece: str, variant: Variant, then: str = "") -> InputError:
+    """Return the refusal of a typed piece that is no face of the game's dice, saying what to
+    type instead (``then``; by default the five dice)."""
     return InputError(f"'{printable(piece)}' is not a die face ({_face_list(variant)}); "
-                      f"type the five dice, such as {example_dice(variant)}")
+                      + (then or f"type the five dice, such as {example_dice(variant)}"))
 
 
 def parse_dice(variant: Variant, text: str, count: int = DICE) -> tuple[int, ...]:
@@ -105,11 +106,11 @@ def parse_keep(variant: Variant, text: str, dice: Sequence[int]) -> tuple[int, .
     ``dice`` show; ``InputError`` saying what is wrong otherwise.
     """
     read = read_faces(text, variant)
+    example = f"keep {faces(sorted(dice)[:2], variant)}"
     if read.unread:
-        raise _not_a_face(read.unread, variant)
+        raise _not_a_face(read.unread, variant, f"type the faces you keep, such as {example}")
     if not 1 <= len(read.values) < DICE:
-        raise InputError(f"type the faces you keep, one to four of them, such as keep "
-                         f"{faces(sorted(dice)[:2], variant)}")
+        raise InputError(f"type the faces you keep, one to four of them, such as {example}")
     kept = tuple(sorted(read.values))
     if Counter(kept) - Counter(dice):
         raise InputError(f"the dice {faces(dice, variant)} do not show "
@@ -436,8 +437,8 @@ class AdviseSession:
         default = f" (Enter: {advised.name})" if advised is not None else ""
         if game.roll == ROLLS:
             return f"{where} - the box you score{default}: "
-        return (f"{where}, {ORDINALS[game.roll + 1]} roll - your dice, "
-                f"or the box you score{default}: ")
+        dice = f"the {DICE - len(self._kept)} dice you rolled" if self._kept else "your dice"
+        return f"{where}, {ORDINALS[game.roll + 1]} roll - {dice}, or the box you score{default}: "
 
     def _handle(self, line: str) -> None:
         """Act on one line typed; a line that cannot be used is answered and changes nothing."""
