@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=prog,
         usage=(f"{prog} [options]           (plays a game)\n"
-               f"       {prog} COMMAND [options]   (the commands are listed below)"),
+               f"       {prog} COMMAND [options]   (--help lists the commands)"),
         description="Yahtzee in the terminal, with an exact optimal computer opponent. "
                     "With no command, plays a game (the options below are play's).")
     _play_options(parser, defaults=True)
