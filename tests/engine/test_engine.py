@@ -139,6 +139,8 @@ def test_the_faces_notation_reads_a_keep_sorted() -> None:
     assert str(Move.keep([6, 3, 6])) == "366"
     assert parse_die_command("3", Notation.FACES) == Move.keep([3])
     assert parse_die_command("roll", Notation.FACES) == Move.roll()
+    assert parse_die_command(" None ", Notation.FACES) == Move.keep([])  # all five roll
+    assert parse_die_command("none") is None   # the positions notation unsaves die by die
     assert parse_die_command("123456", Notation.FACES) is None
     assert parse_die_command("30", Notation.FACES) is None
 

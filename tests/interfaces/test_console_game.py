@@ -25,7 +25,8 @@ from yahtzee.domain.games import get_variant, yahtzee_variant
 from yahtzee.interfaces.cli import main
 from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.console import DIE_PROMPT, FACES_PROMPT, Console
-from yahtzee.interfaces.wording import local_time, time_element
+from yahtzee.interfaces.wording import keep_advice_by_faces, local_time, time_element
+from yahtzee.solver.coach import Keep, KeepAdvice
 from yahtzee.domain.rules import COURSE, OFFICIAL, Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -510,6 +511,19 @@ def test_yahtzee_keeps_are_typed_with_blanks_or_commas_or_none(typed: str) -> No
                                        [6, 1, 6, 2, 3, 4, 5, 6])
     assert "not a valid die value" not in transcript
     assert [d.command for d in game.log][:3] == ["1", "3", "roll"]
+
+
+def test_none_rolls_every_die_kept_by_faces_and_the_coach_says_faces_not_places() -> None:
+    # "roll" rolls the dice not saved; after a keep, "none" is how every die rolls again
+    transcript, game = played_by_faces(yahtzee_variant(COURSE), "66\nnone\nscore\n13\n",
+                                       [6, 1, 6, 2, 3, 4, 5, 6, 1, 2])
+    assert [d.command for d in game.log] == ["1", "3", "roll", "1", "3", "roll", "13"]
+    assert "not a valid die value" not in transcript
+    keep = KeepAdvice(Keep((6, 6), 5), (1, 3), False, False, 240.04)
+    variant = yahtzee_variant(COURSE)
+    assert keep_advice_by_faces(keep, variant) == "keep 6 6 and roll (expected 240.0)"
+    every = KeepAdvice(Keep((), 5), (), False, True, 230.0)
+    assert keep_advice_by_faces(every, variant) == "keep none and roll (expected 230.0)"
 
 
 def test_a_keep_of_five_faces_is_refused_for_what_is_wrong_with_it() -> None:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 ROLL_WORD = "roll"
 SCORE_WORD = "score"
+NONE_WORD = "none"
+"""The faces notation's keep of no die: every die rolls, the saved ones too."""
 _MENU_NUMBER = re.compile(r"[1-9][0-9]?")
 """A box number as the menu prints it: ASCII digits, no leading zero (``01`` is refused)."""
 _FACES = re.compile(r"[1-9]{1,5}")
@@ -134,7 +136,8 @@ def parse_die_command(text: str, notation: Notation = Notation.POSITIONS,
     """Return the move a line typed at the die prompt names, or None if it names none.
 
     ``roll`` and ``score`` in any case, blanks around ignored, in either
-    notation; then a die's position (1 to ``dice``) or the faces to keep.
+    notation; then a die's position (1 to ``dice``) or the faces to keep
+    (``none``: no die kept, all five rolled).
     """
     command = text.strip().lower()
     if command == ROLL_WORD:
@@ -142,6 +145,8 @@ def parse_die_command(text: str, notation: Notation = Notation.POSITIONS,
     if command == SCORE_WORD:
         return Move.score()
     if notation is Notation.FACES:
+        if command == NONE_WORD:   # ``roll`` rolls the dice not saved; this rolls all five
+            return Move.keep([])
         return Move.keep([int(c) for c in command]) if _FACES.fullmatch(command) else None
     number = whole_number(command)
     if number is not None and str(number) == command and 1 <= number <= dice:

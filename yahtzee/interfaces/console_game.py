@@ -23,12 +23,12 @@ from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome, Phase, Prompt,
                                    Refusal, Rolled, Scored)
-from yahtzee.engine.moves import (ROLL_WORD, SCORE_WORD, MoveKind, Notation, parse_box,
-                                  parse_die_command)
+from yahtzee.engine.moves import (NONE_WORD, ROLL_WORD, SCORE_WORD, MoveKind, Notation,
+                                  parse_box, parse_die_command)
 from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
 from yahtzee.interfaces.console import Console
-from yahtzee.interfaces.wording import (box_advice_text, keep_advice_text, move_text,
-                                        read_faces)
+from yahtzee.interfaces.wording import (box_advice_text, keep_advice_by_faces,
+                                        keep_advice_text, move_text, read_faces)
 from yahtzee.players.kinds import HUMAN, default_names
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
 from yahtzee.solver.coach import BoxAdvice, Coach
@@ -154,7 +154,7 @@ class Game:
     def _as_values(self, text: str) -> str | None:
         """Return the faces to keep typed by their labels (Poker Dice's ``K K 10``, ``kk``;
         Yahtzee's ``3 3 6``, ``3,3,6``) as the values the parser reads (``5510``, ``336``);
-        ``roll`` and ``score`` as typed.
+        ``roll``, ``score`` and ``none`` as typed.
 
         Where the labels are not the values, a line that is neither labels nor
         a command is None (refused): Poker Dice's ``1`` is no face, though the
@@ -162,7 +162,8 @@ class Game:
         dice's own digits as labels, such a line is returned as typed, for the
         parser to refuse (or to find a 9 that no die shows).
         """
-        if self.notation is not Notation.FACES or text.strip().lower() in (ROLL_WORD, SCORE_WORD):
+        if self.notation is not Notation.FACES or text.strip().lower() in (ROLL_WORD, SCORE_WORD,
+                                                                           NONE_WORD):
             return text
         read = read_faces(text, self.variant)
         if read.values and not read.unread:   # ``3 3 6`` and ``3,3,6`` as ``336``
@@ -183,6 +184,8 @@ class Game:
             return
         if isinstance(coaching.advice, BoxAdvice):
             self.console.advice(box_advice_text(coaching.advice))
+        elif self.notation is Notation.FACES:
+            self.console.advice(keep_advice_by_faces(coaching.advice, self.variant))
         else:
             self.console.advice(keep_advice_text(coaching.advice, self.variant))
         self._coach_options([(move_text(option, self.variant), profile)

@@ -346,6 +346,14 @@ def keep_advice_text(advice: KeepAdvice, variant: Variant) -> str:
     return f"{text} (expected {advice.expected:.1f})"
 
 
+def keep_advice_by_faces(advice: KeepAdvice, variant: Variant) -> str:
+    """Return the coach's advice at the faces notation's prompt: the faces to type, which
+    say the dice themselves (no die's place), or ``keep none`` to roll every die while some
+    are saved (``roll`` would roll only the others)."""
+    text = "keep none and roll" if advice.unsave_all else keep_text(advice.keep, variant)
+    return f"{text} (expected {advice.expected:.1f})"
+
+
 def box_advice_text(advice: BoxAdvice) -> str:
     """Return the coach's advice at the scoring menu."""
     return (f"score {advice.box.number} ({advice.box.name}) "
