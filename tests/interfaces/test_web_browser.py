@@ -178,6 +178,7 @@ def test_a_seeded_game_against_the_computer_played_by_clicks_ends_as_at_the_cons
     winner = "Player 1" if totals[0] > totals[1] else "Computer"
     assert hook(page, "winner").inner_text() == f"{winner} wins with {max(totals)} points"
     assert not hook(page, "roll").is_visible() and not hook(page, "die-1").is_visible()
+    assert page.locator("#cards td.fresh").count() == 0   # the computer's last box: no outline
     luck = page.locator("#luck li").all_inner_texts()
     assert [line.split(" = ")[0] for line in luck] == [f"Player 1: {totals[0]}",
                                                        f"Computer: {totals[1]}"]

@@ -774,7 +774,8 @@ function drawCard() {
       setText(text, box.score === null ? (never ? "\u2014" : "") : String(box.score));
       td.classList.toggle("open", box.score === null);
       td.classList.toggle("pending", view.pendingBox === box.number && turn);
-      td.classList.toggle("fresh", freshBox !== null && freshBox[0] === s && freshBox[1] === i);
+      td.classList.toggle("fresh", freshBox !== null && freshBox[0] === s && freshBox[1] === i
+                                   && view.phase !== "over");   // the end's card is all settled
       if (button !== null) {
         button.hidden = !offered;
         setAttr(button, "data-testid", offered ? `box-${box.number}` : null);
