@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from yahtzee.domain.dice import Dice
-from yahtzee.domain.games import POKER_DICE
+from yahtzee.domain.games import POKER_DICE, yahtzee_variant
+from yahtzee.domain.rules import COURSE
 from yahtzee.domain.poker_dice import (FACE_VALUES, FACES, PokerCategory, PokerScoreCard,
                                        add_values, are_valid, calculate_score, faces_of,
                                        num_faces, roll_dice)
@@ -38,6 +39,11 @@ ALL_TYPES = range(1, 10)
 
 def test_faces_in_increasing_order() -> None:
     assert FACES == ['9', '10', 'J', 'Q', 'K', 'A']
+
+
+def test_only_yahtzee_s_dice_are_printed_as_their_values() -> None:
+    # a digit typed is a Yahtzee face as it stands; Poker Dice's "9" stands for the value 1
+    assert yahtzee_variant(COURSE).faces_are_values and not POKER_DICE.faces_are_values
 
 
 def test_face_values() -> None:

@@ -140,6 +140,12 @@ class Variant:
         """Return how a die showing ``value`` (1 to 6) is printed."""
         return self.face_labels[value - 1]
 
+    @property
+    def faces_are_values(self) -> bool:
+        """Whether each die is printed as its own value (Yahtzee's ``1`` to ``6``), so that a
+        digit typed is a face as it stands; Poker Dice's ``9`` stands for the value 1."""
+        return all(label == str(value) for value, label in enumerate(self.face_labels, 1))
+
 
 def format_rows(rows: Sequence[tuple[str, int]],
                 dice_by_label: dict[str, str] | None = None) -> str:

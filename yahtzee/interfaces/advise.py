@@ -44,8 +44,9 @@ from yahtzee.storage.stats import JSON_DIGITS
 
 DICE = DiceRoll.NUM_DIE
 """Dice in a roll."""
-EXAMPLE_DICE = {YAHTZEE: "5 5 2 1 6"}
-"""An example roll for each game's texts (Poker Dice's is made from its faces)."""
+EXAMPLE_ROLL = (5, 5, 2, 1, 6)
+"""The values of the example roll that the texts show, in each game's own faces
+(``5 5 2 1 6``, Poker Dice's ``K K 10 9 A``)."""
 BONUS_KEY = "bonus"
 """The ``--card`` key of the number of Yahtzee bonuses taken."""
 MAX_TOTAL = 9999
@@ -65,12 +66,12 @@ class InputError(ValueError):
 
 def example_dice(variant: Variant) -> str:
     """Return a roll as the person would type it in this game: ``5 5 2 1 6``."""
-    return EXAMPLE_DICE.get(variant.name) or faces([5, 5, 2, 1, 6], variant)
+    return faces(EXAMPLE_ROLL, variant)
 
 
 def _face_list(variant: Variant) -> str:
     """Return the faces a die may show, for messages: ``1 to 6`` or ``9 10 J Q K A``."""
-    if variant.face_labels == tuple(str(n) for n in range(1, 7)):
+    if variant.faces_are_values:
         return "1 to 6"
     return " ".join(variant.face_labels)
 
@@ -350,7 +351,7 @@ def help_text(variant: Variant) -> str:
     names = box_names(variant)
     chances = (" and the chances of the upper bonus and of a Yahtzee"
                if variant.name == YAHTZEE else "")
-    keep = faces(sorted([5, 5, 2, 1, 6])[2:], variant)
+    keep = faces(sorted(EXAMPLE_ROLL)[2:], variant)   # 5 5 6 (K K A): faces the roll shows
     words = (f"Type the five dice you rolled ({example_dice(variant)}) for advice: the best "
              "move and the next two, each with where optimal play after it leads: the "
              f"expected final score ± its standard deviation{chances}, and, once the "

@@ -168,8 +168,8 @@ class Game:
         read = read_faces(text, self.variant)
         if read.values and not read.unread:   # ``3 3 6`` and ``3,3,6`` as ``336``
             return "".join(str(v) for v in read.values)
-        own_digits = all(label == str(v) for v, label in enumerate(self.variant.face_labels, 1))
-        return text if own_digits else None   # a digit of no face (a 9) is the parser's to refuse
+        # a digit of no face (a 9) is the parser's to refuse
+        return text if self.variant.faces_are_values else None
 
     def _label(self, face: int) -> str:
         """Return how a face typed to keep is printed: its die's label (Poker Dice's ``K``),

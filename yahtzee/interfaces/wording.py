@@ -122,13 +122,13 @@ def read_faces(text: str, variant: Variant) -> ReadFaces:
     value_of = {label.upper(): value for value, label in enumerate(variant.face_labels, 1)}
     values: list[int] = []
     for token in text.replace(",", " ").split():
-        rest = token
-        while rest:
-            label = next((k for k in longest_first if rest.upper().startswith(k)), None)
+        at, upper = 0, token.upper()
+        while at < len(token):
+            label = next((k for k in longest_first if upper.startswith(k, at)), None)
             if label is None:
-                return ReadFaces(tuple(values), rest)
+                return ReadFaces(tuple(values), token[at:])
             values.append(value_of[label])
-            rest = rest[len(label):]
+            at += len(label)
     return ReadFaces(tuple(values), "")
 
 
