@@ -70,6 +70,8 @@ def test_the_history_lists_pages_and_filters_the_finished_games(
     assert listed(client.get("/history?page=2").text) == [1]
     assert listed(client.get("/history?page=99").text) == [1]          # the last page
     assert listed(client.get("/history?page=x").text)[0] == PAGE_SIZE + 1
+    for before_the_first in ("0", "00"):                             # not "No game matches"
+        assert listed(client.get(f"/history?page={before_the_first}").text)[0] == PAGE_SIZE + 1
     bob = client.get("/history", params={"player": "BO"}).text
     assert listed(bob) == list(range(PAGE_SIZE, 0, -2))
     assert listed(client.get("/history", params={"game": "yahtzee/official"}).text) == [4]

@@ -205,7 +205,8 @@ def plural(count: int, noun: str) -> str:
 
 def _page_number(text: str) -> int:
     """Return the page asked for (1 for anything that is not a small positive number)."""
-    return int(text) if text.isascii() and text.isdigit() and 0 < len(text) < 6 else 1
+    number = int(text) if text.isascii() and text.isdigit() and 0 < len(text) < 6 else 1
+    return max(number, 1)  # "0" and "00" too: there is no page before the first
 
 
 class Pages:
