@@ -204,9 +204,9 @@ def plural(count: int, noun: str) -> str:
 
 
 def _page_number(text: str) -> int:
-    """Return the page asked for (1 for anything that is not a small positive number)."""
-    number = int(text) if text.isascii() and text.isdigit() and 0 < len(text) < 6 else 1
-    return max(number, 1)  # "0" and "00" too: there is no page before the first
+    """Return the page asked for (1 for anything that is not a small number; the history
+    page takes 0 as its first page)."""
+    return int(text) if text.isascii() and text.isdigit() and 0 < len(text) < 6 else 1
 
 
 class Pages:
@@ -232,7 +232,7 @@ class Pages:
         picked = [g for g in games if matches(g, player, label)]
         chosen = picked[::-1]
         pages = max(1, -(-len(chosen) // PAGE_SIZE))
-        number = min(number, pages)
+        number = min(max(number, 1), pages)  # page 0 is the first, past the last the last
         shown = chosen[(number - 1) * PAGE_SIZE:number * PAGE_SIZE]
         stats = compute_stats(results_of(picked), predictions(picked),
                               sum(1 for game in picked if game.chances))
