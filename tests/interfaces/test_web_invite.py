@@ -375,8 +375,17 @@ def test_play_again_on_a_device_that_did_not_make_the_game_starts_the_same_game_
              return [made.game, secret];
            }""")
     maker.context.close()
+    watcher = new_page(browser)
+    # watched without a seat's link: no seat to play again, only a game of one's own
+    watcher.goto(f"{server.url}game/{ended[0]}")
+    hook(watcher, "winner").wait_for(timeout=WAIT_MS)
+    assert watcher.locator("#play-again").is_hidden()
+    assert watcher.locator("#new-other").inner_text() == "Start a new game"
+    watcher.context.close()
     page = new_page(browser)   # another device: nothing of the game in its storage
     page.goto(f"{server.url}game/{ended[0]}#{ended[1]}")
+    hook(page, "winner").wait_for(timeout=WAIT_MS)
+    assert page.locator("#new-other").inner_text() == "New game with other players"
     page.locator("#play-again").click(timeout=WAIT_MS)
     page.wait_for_url(re.compile(r".*/game/(?!" + ended[0] + r")[0-9a-f]{32}#.+"),
                       timeout=WAIT_MS)

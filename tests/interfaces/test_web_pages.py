@@ -135,6 +135,18 @@ def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(
         # a browser game's address is no number: the page does not call it one
         assert ("No finished game has this number or address: a game is reviewed once it is "
                 "over.") in answer.text
+        # a browser game's address leads back to its table (most likely still in play)
+        back = f'<a href="/game/{missing}">Back to the game</a>'
+        assert (back in answer.text) == (len(missing) == 32)
+    # the history names games by number: /game/<number> is that game's review
+    moved = client.get("/game/1", follow_redirects=False)
+    assert (moved.status_code, moved.headers["location"]) == (303, "/game/1/review")
+    assert client.get("/game/1").text == review.text
+    assert client.get("/game/2").status_code == 404
+    table = client.get(f"/game/{'1' * 32}", follow_redirects=False)  # an address, not a number
+    assert table.status_code == 200 and 'id="missing"' in table.text
+    # the table's bar leads to the same pages as the review's
+    assert '<a href="/" class="wide-only">New game</a> <a href="/history">Finished games</a>' in table.text
 
 
 def test_the_pages_icon_is_answered_where_browsers_ask_for_it(client: TestClient) -> None:

@@ -56,10 +56,13 @@ LINKS = (("/", "New game"), ("/history", "Finished games"))
 """The pages' navigation: the table's start page and the history."""
 
 
-def not_found_page(message: str, status: int = 404) -> HTMLResponse:
+def not_found_page(message: str, status: int = 404,
+                   also: tuple[str, str] | None = None) -> HTMLResponse:
     """Return a small page saying what was not found (or could not be shown), with the
-    pages' navigation and a link to the finished games."""
-    content = f'<p>{esc(message)}</p><p><a href="/history">All finished games</a></p>'
+    pages' navigation and a link to the finished games; ``also`` (address, words) is a link
+    put before that one: where the player more likely wants to go."""
+    first = f'<a href="{esc(also[0])}">{esc(also[1])}</a><br>' if also else ""
+    content = f'<p>{esc(message)}</p><p>{first}<a href="/history">All finished games</a></p>'
     return HTMLResponse(page("Yahtzee", "Not here", content, stylesheet=STYLESHEET,
                              links=LINKS), status_code=status)
 
@@ -292,8 +295,11 @@ class Pages:
         except SolverUnavailableError:
             return not_found_page(f"The review needs the solver: {NUMPY_NEEDED}.", 503)
         except LookupError:
+            # a browser game's address: most likely a game still in play (or given up)
+            table = (f"/game/{game_id}", "Back to the game") if BROWSER_GAME.fullmatch(
+                game_id) else None
             return not_found_page("No finished game has this number or address: a game is "
-                                  "reviewed once it is over.")
+                                  "reviewed once it is over.", also=table)
         except StorageError as error:
             return not_found_page(f"The history cannot be read: {error}", 503)
         return HTMLResponse(review_document(review, stylesheet=STYLESHEET, links=LINKS))

@@ -56,7 +56,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -529,7 +529,15 @@ class WebTable:
 
     # -- routes ------------------------------------------------------------
     async def page(self, request: Request) -> Response:
-        """Answer with the page (the same for the form and for a game)."""
+        """Answer with the page (the same for the form and for a game).
+
+        ``/game/<number>`` is sent on to that finished game's review: the
+        history names games by number, and no game in play has a number for
+        an address (theirs are 32 hexadecimal digits).
+        """
+        number = request.path_params.get("game_id", "")
+        if number.isascii() and number.isdigit() and len(number) < 10:
+            return RedirectResponse(f"/game/{number}/review", status_code=303)
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
     async def options(self, request: Request) -> Response:

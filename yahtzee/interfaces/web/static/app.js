@@ -1049,6 +1049,10 @@ function drawEnd() {
   $("luck-computer").hidden = !(versus && view.players.some((p) => p.kind === "computer"));
   $("review-chances").hidden = !versus;
   $("review-link").href = `/game/${encodeURIComponent(view.game)}/review`;
+  // one watching without a seat's link has no place in this game to play again
+  const seated = state.you.length > 0;
+  $("play-again").hidden = !seated;
+  setText($("new-other"), seated ? "New game with other players" : "Start a new game");
 }
 
 function drawMoves() {
