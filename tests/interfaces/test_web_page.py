@@ -1038,6 +1038,32 @@ def phone_hot_seat(browser: Browser, server: Server, people: int, second: str,
     return page
 
 
+def test_on_one_screen_for_all_the_last_line_is_the_move_before_not_the_roll_to_play(
+        browser: Browser, server: Server) -> None:
+    """In a game on one screen every seat is "you": the line under the buttons shows the move
+    of the one who played before, not the roll of the one to play (their dice are above it)."""
+    page = form_page(browser, server)
+    page.select_option(".seat:nth-of-type(2) .kind", "human")
+    page.fill(".seat:nth-of-type(1) .name", "Ann")
+    page.fill(".seat:nth-of-type(2) .name", "Bob")
+    page.uncheck("#coach")
+    page.check("#hot-seat")
+    hook(page, "new-game").click()
+    my_turn_or_end(page)
+    settled(page)
+    assert server.state(page)["moves"][-1].startswith("Ann rolled")
+    assert page.locator("#last-move").inner_text() == ""   # nobody played before Ann
+    hook(page, "score").click()
+    hook(page, "box-13").click()
+    page.wait_for_function("() => document.querySelector('#last-move').textContent"
+                           ".startsWith('Last: Ann')", timeout=WAIT_MS)
+    moves = server.state(page)["moves"]
+    assert moves[-1].startswith("Bob rolled")
+    assert page.locator("#last-move").inner_text() == f"Last: {moves[-2]}"
+    assert moves[-2].startswith("Ann scored")
+    page.context.close()
+
+
 def test_on_a_phone_a_card_wider_than_the_screen_scrolls_sideways(
         browser: Browser, server: Server) -> None:
     """Two long names make a card of two players wider than a phone: it scrolls sideways, so

@@ -1067,8 +1067,9 @@ function drawMoves() {
 // below, on a phone or a long card); one line whose room is kept, so nothing under it moves.
 // Screen readers hear it from the live region (announce), so it is hidden from them here.
 function drawLastMove(over) {
-  const names = state.you.length === state.players.length ? []   // all on one screen: any move
-    : state.you.map((seat) => state.players[seat - 1].name);
+  // all on one screen: any move but those of the one to play, whose dice are above the line
+  const seats = state.you.length === state.players.length ? [state.turn] : state.you;
+  const names = seats.filter((seat) => state.players[seat - 1]).map((seat) => state.players[seat - 1].name);
   const line = [...state.moves].reverse().find(
     (text) => !names.some((name) => text.startsWith(`${name} `)));
   setText($("last-move"), line ? `Last: ${line}` : "");
