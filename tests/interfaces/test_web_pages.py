@@ -106,6 +106,14 @@ def test_the_statistics_are_those_of_the_games_the_filters_chose(
     assert listed(poker) == [] and "No finished game matches." in poker
     assert '<option value="poker-dice" selected>Poker Dice</option>' in poker
     assert 'value="" selected' not in poker and "Statistics" not in poker
+    # every game is offered, played or not, in the registry's order; a game no one can play
+    # (a hand-typed address) is no filter, and is not offered
+    offered = re.findall(r'<option value="([^"]*)"', poker)
+    assert offered == ["", "yahtzee/course", "yahtzee/official", "poker-dice"]
+    typed = client.get("/history", params={"game": "foo"}).text
+    assert re.findall(r'<option value="([^"]*)"', typed) == offered
+    assert '<option value="" selected>every game</option>' in typed and "foo" not in typed
+    assert listed(typed) == listed(every)
 
 
 def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(

@@ -31,6 +31,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from yahtzee.app.session import Solvers, SolverUnavailableError
+from yahtzee.domain.games import every_variant
 from yahtzee.engine.engine import MAX_NAME
 from yahtzee.interfaces.review import Review, make_review
 from yahtzee.interfaces.review_html import (REVIEW_CSS, calibration_chart, esc, histogram_chart,
@@ -100,12 +101,9 @@ def game_entry(game: HistoryGame) -> str:
 
 
 def filter_form(labels: Sequence[str], player: str, label: str) -> str:
-    """Return the filters' form: a player's name and one of the games played.
-
-    A game asked for that none of the finished games is (``poker-dice`` before any was
-    played, a hand-typed label) is offered too, so that the form shows the filter in force.
+    """Return the filters' form: a player's name and one of ``labels`` (every game).
     """
-    shown = ["", *labels, *([label] if label and label not in labels else [])]
+    shown = ["", *labels]
     options = "".join(f'<option value="{esc(v)}"{" selected" if v == label else ""}>'
                       f"{esc(label_words(v) if v else 'every game')}</option>"
                       for v in shown)
@@ -231,7 +229,9 @@ class Pages:
         """Return the page of finished games (filtered, newest first) and the statistics of
         the games the filters chose."""
         games = self.storage.history().games()
-        labels = sorted({game_label(g.variant, g.rules) for g in games})
+        labels = list(dict.fromkeys([*(game_label(v.name, v.rules_name) for v in every_variant()),
+                                     *sorted({game_label(g.variant, g.rules) for g in games})]))
+        label = label if label in labels else ""   # a game no one can play: no filter
         picked = [g for g in games if matches(g, player, label)]
         chosen = picked[::-1]
         pages = max(1, -(-len(chosen) // PAGE_SIZE))
