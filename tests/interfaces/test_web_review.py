@@ -154,12 +154,12 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
     status, _, err = run_cli(["--players", "human", "--names", "Eve Ray", "--seed", "6"],
                              script(13), monkeypatch, capsys)
     assert (status, err) == (0, "")
-    for number, cells in ((2, 52), (3, 26)):   # game 3: a name of two words, long better moves
+    for number, cells in ((2, 78), (3, 39)):   # game 3: a name of two words, long better moves
         page.goto(server.url + f"game/{number}/review")
         for width, height in SIZES.values():
             page.set_viewport_size({"width": width, "height": height})
-            lines = page.eval_on_selector_all(  # a box and its points, a name, on one line
-                "table.turns :is(td.box, th[scope=row])", """cells => cells.map((cell) => {
+            lines = page.eval_on_selector_all(  # a turn's rolls, a box and its points, a name
+                "table.turns :is(td.box, td.rolls, th[scope=row])", """cells => cells.map((cell) => {
                     const range = document.createRange();
                     range.selectNodeContents(cell);
                     return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;

@@ -77,6 +77,7 @@ th, td { padding: .25rem .45rem; border-bottom: 1px solid #eee; text-align: left
          vertical-align: top; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 td.box, table.turns th[scope="row"], span.roll { white-space: nowrap; }
+table.turns td.rolls { white-space: nowrap; }  /* a turn's rolls on one line, in order */
 tr.costly td, tr.costly th { background: #fdf0ec; }
 table.turns { min-width: 62rem; }
 td.better { min-width: 18rem; }
@@ -328,7 +329,11 @@ def _turn_cells(row: TurnRow, review: Review) -> str:
               else f"{row.box} ({row.points - row.bonus} + {row.bonus} Yahtzee bonus)")
     chance_cell = (f'<td class="num" data-label="Win %">{chance}</td>' if versus(review)
                    else "")
-    return (f'{chance_cell}<td class="dice" data-label="Rolls">{rolls}</td>'
+    # Yahtzee's rolls of one-character faces fit one line; Poker Dice's ("10 10 K 10 J") wrap
+    # between two rolls, so that Cost and Luck stay in sight
+    short = all(len(face) == 1 for dice in row.rolls for face in faces(dice, variant).split())
+    return (f'{chance_cell}<td class="dice{" rolls" if short else ""}" data-label="Rolls">'
+            f'{rolls}</td>'
             f'<td class="dice" data-label="Kept">{keeps}</td>'
             f'<td class="box" data-label="Scored">{esc(scored)}</td>'
             f'<td class="better" data-label="Better move">{esc(better)}</td>'
