@@ -170,7 +170,7 @@ def test_analyze_html_writes_one_self_contained_review(
     # the person and the computer that plays to win are taken to play their best; greedy
     # play is known to score less, so the two share more than two thirds at the start
     assert start[0] == pytest.approx(start[2]) and start[1] < 0.2 and start[0] > 0.4
-    assert re.search(f"&lt;Ann &amp; &quot;Bo&quot;&gt;: {round(100 * start[0])}% at the start, "
+    assert re.search(f"&lt;Ann &amp; &quot;Bo&quot;&gt;: {round(100 * start[0])}% before the game, "
                      r"\d+% at the start of round 13, (lost|won|tied)", text)
     # each player with its kind as the new-game form names it, unless the name says it
     results = re.search(r'<h2 id="results">Final scores</h2><ul>(.*?)</ul>', text)

@@ -194,7 +194,7 @@ def line_summary(name: str, line: Sequence[float], rounds: int) -> str:
         return f"{name}: no chances"
     last = line[-2] if len(line) > 1 else line[-1]
     end = "won" if line[-1] == 1 else ("lost" if line[-1] == 0 else "tied")
-    return (f"{name}: {line[0] * 100:.0f}% at the start, {last * 100:.0f}% at the start "
+    return (f"{name}: {line[0] * 100:.0f}% before the game, {last * 100:.0f}% at the start "
             f"of round {rounds}, {end} ({line[-1] * 100:.0f}% of the win)")
 
 
