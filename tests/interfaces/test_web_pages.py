@@ -154,7 +154,8 @@ def test_names_are_escaped_and_a_review_is_found_by_number_or_browser_id(
     table = client.get(f"/game/{'1' * 32}", follow_redirects=False)  # an address, not a number
     assert table.status_code == 200 and 'id="missing"' in table.text
     # the table's bar leads to the same pages as the review's
-    assert '<a href="/" class="wide-only">New game</a> <a href="/history">Finished games</a>' in table.text
+    assert ('<a href="/" class="wide-only">New game</a> <a href="/history">Finished games</a>'
+            in table.text)
 
 
 def test_the_pages_icon_is_answered_where_browsers_ask_for_it(client: TestClient) -> None:

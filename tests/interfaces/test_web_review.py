@@ -159,7 +159,8 @@ def test_a_console_game_and_a_browser_game_are_listed_and_reviewed(
         for width, height in SIZES.values():
             page.set_viewport_size({"width": width, "height": height})
             lines = page.eval_on_selector_all(  # a turn's rolls, a box and its points, a name
-                "table.turns :is(td.box, td.rolls, th[scope=row])", """cells => cells.map((cell) => {
+                "table.turns :is(td.box, td.rolls, th[scope=row])",
+                """cells => cells.map((cell) => {
                     const range = document.createRange();
                     range.selectNodeContents(cell);
                     return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
@@ -197,4 +198,26 @@ def test_a_poker_dice_games_table_of_turns_fits_a_laptops_screen(
         rolls = page.eval_on_selector_all("table.turns span.roll", """spans => spans.map(
             (span) => span.getClientRects().length)""")
         assert len(rolls) > 36 and set(rolls) == {1}, (width, rolls)  # no roll cut in two
+    page.close()
+
+
+def test_the_histories_score_charts_are_read_at_a_laptops_width_and_fit_a_phone(
+        browser: Browser, server: Server, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Five people's histograms: two a row at 1280 wide, so that each chart's words are at
+    least 12 px high (four a row drew them at about 8), one a row on a phone, none wider."""
+    status, _, err = run_cli(["--players", ",".join(["human"] * 5), "--seed", "7"],
+                             script(13) * 5, monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(server.url + "history")
+    charts = page.locator(".players svg")
+    assert charts.count() == 5
+    tops = {round(box["y"]) for box in (charts.nth(n).bounding_box() for n in range(5)) if box}
+    assert len(tops) == 3                                # rows of two, two and one
+    scale = page.eval_on_selector(  # a chart's drawn width against its drawing's (300)
+        ".players svg", "svg => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width")
+    assert 9 * scale >= 12, scale                        # the smallest words: 9 in the drawing
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.close()

@@ -67,6 +67,9 @@ figcaption, .note { color: var(--muted); font-size: .9rem; }
 .legend svg { width: 2.2rem; height: .8rem; vertical-align: middle; margin-right: .3rem; }
 .players { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr));
            gap: .75rem; }
+.histograms { grid-template-columns: repeat(auto-fill, minmax(min(26rem, 100%), 1fr));
+              margin: .6rem 0; }   /* two a row on a laptop: the charts' words readable */
+figure + .scroll { margin-top: .6rem; }
 .player { background: white; border: 1px solid #ddd; border-radius: .4rem; padding: .4rem .75rem; }
 .player ul { padding-left: 1.1rem; margin: .3rem 0; }
 .scroll { overflow-x: auto; background: white; border: 1px solid #ddd; border-radius: .4rem; }

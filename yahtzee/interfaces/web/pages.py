@@ -156,7 +156,7 @@ def figures_table(groups: Sequence[Figures], who: str,
     return (f'<div class="scroll" tabindex="0" role="region" aria-label="{who} figures">'
             f'<table class="figures labelled"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody>'
             "</table></div>"
-            f'<div class="players">{charts}</div>')
+            f'<div class="players histograms">{charts}</div>')
 
 
 def _histogram_words(f: Figures, named: Callable[[str], str] = str) -> str:
