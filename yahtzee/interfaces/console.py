@@ -249,23 +249,29 @@ class Console(Reporter):
         self.say(f"Win chances: {shown}")
 
     def analysis(self, analyses: Sequence[PlayerAnalysis], variant: Variant) -> None:
-        """Print each player's cost against optimal play and their three costliest decisions."""
+        """Print each player's cost against optimal play and their three costliest decisions.
+
+        Every line fits in ``TEXT_WIDTH`` columns: a decision takes two lines,
+        what was played, then the better move indented below it.
+        """
         self.say(BANNER_STARS)
         self.say("        COACH'S ANALYSIS")
         self.say(BANNER_STARS)
         for a in analyses:
             turns = max(a.turns(), 1)
             self.say(luck_line(a))
-            self.say(f"{a.name}: {a.total_cost:.1f} expected points lost against optimal play, "
-                     f"{a.total_cost / turns:.2f} a turn")
+            for line in within_width([f"{a.name}: {a.total_cost:.1f} expected points lost "
+                                      "against optimal play,",
+                                      f"{a.total_cost / turns:.2f} a turn"], "  "):
+                self.say(line)
             worst = a.costliest()
             if not worst:
                 self.say("  Every decision was optimal.")
             for d in worst:
                 dice = " ".join(variant.face(v) for v in d.dice)
                 self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: "
-                         f"played {move_text(d.choice, variant)}; "
-                         f"best was {move_text(d.best, variant)} (cost {cost_text(d.cost)})")
+                         f"played {move_text(d.choice, variant)};")
+                self.say(f"    best was {move_text(d.best, variant)} (cost {cost_text(d.cost)})")
         self.chances_chart(analyses)
 
     def chances_chart(self, analyses: Sequence[PlayerAnalysis]) -> None:
@@ -276,9 +282,9 @@ class Console(Reporter):
         if not any(a.chances for a in analyses):
             return
         rounds = max(len(a.chances) for a in analyses)
-        width = max(len(printable(a.name)) for a in analyses)
+        width = max(len(CHANCES_HEADING), *(len(printable(a.name)) for a in analyses))
         self.say("Win chances (%) at the start of each round:")
-        self.say(f"{'Round':<{width}} " + "".join(f"{n:>4}" for n in range(1, rounds + 1)))
+        self.say(f"{CHANCES_HEADING:<{width}} " + "".join(f"{n:>4}" for n in range(1, rounds + 1)))
         for a in analyses:
             self.say(f"{printable(a.name):<{width}} "
                      + "".join(f"{round(c * 100):>4}" for c in a.chances))
@@ -455,6 +461,25 @@ class Console(Reporter):
 
 HISTOGRAM_WIDTH = 40
 """The longest bar of a statistics histogram, in characters."""
+CHANCES_HEADING = "Round"
+"""The heading of the names' column in the analysis's table of win chances."""
+TEXT_WIDTH = 80
+"""The widest line of the analysis and of the saves' listing, in columns."""
+
+
+def within_width(parts: Sequence[str], indent: str, width: int = TEXT_WIDTH) -> list[str]:
+    """Return ``parts`` joined by blanks into lines of at most ``width`` columns where they
+    can be: a part that would pass the width starts a new line, after ``indent``.
+
+    A part longer than the width on its own still takes a line of its own, whole.
+    """
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += " " + part
+        else:
+            lines.append(indent + part if lines else part)
+    return lines
 
 
 ECHO_LIMIT = 40
