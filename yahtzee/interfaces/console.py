@@ -386,31 +386,36 @@ class Console(Reporter):
                    "(the command 'saves' lists them)")
 
     def saves_listing(self, saves: Sequence[SaveFile], opened: Set[int] = frozenset()) -> None:
-        """Print the unfinished games: ID, when last played, round, game and rules (and whether
-        it is played in the browser, or open in another window: the IDs in ``opened``), players.
+        """Print the unfinished games: a line with the ID, when last played, round, game and
+        rules (and whether it is played in the browser), then, indented below it, the players
+        and whether it is open in another window (the IDs in ``opened``).
 
         A game open elsewhere is marked because ``--resume`` and ``--delete``
         refuse it until that window is closed or the game there is stopped.
+        Every line fits in ``TEXT_WIDTH`` columns (the players wrap between
+        names), unless a single name is too long.
         """
         if not saves:
             self.say("No unfinished games.")
             return
-        rows = [("ID", "Saved", "Round", "Game", "Players")]
+        rows = [("ID", "Saved", "Round", "Game")]
         for save in saves:
             game = save.snapshot
             variant = record_variant(game)
             rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
             if save.browser is not None:
                 rules += " in the browser"  # its server's: resumed by its ID only
-            if save.save_id in opened:
-                rules += ", open in another window"
             rows.append((str(save.save_id), local_time(save.updated),
-                         f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
-                         ", ".join(f"{printable(p.name)} ({p.kind})" for p in game.players)))
-        widths = [max(len(row[i]) for row in rows) for i in range(4)]
-        for row in rows:
+                         f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules))
+        widths = [max(len(row[i]) for row in rows) for i in range(3)]
+        indent = " " * (widths[0] + 2)  # the details go under the time it was saved
+        for number, row in enumerate(rows):
             self.say(f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  "
-                     f"{row[3]:<{widths[3]}}  {row[4]}")
+                     f"{row[3]}".rstrip())
+            if number:
+                for line in save_details(saves[number - 1], saves[number - 1].save_id in opened,
+                                         TEXT_WIDTH - len(indent)):
+                    self.say(indent + line)
 
     def stats_listing(self, stats: Stats) -> None:
         """Print the statistics: people by name, computers by strength, the chances' honesty."""
@@ -480,6 +485,16 @@ def within_width(parts: Sequence[str], indent: str, width: int = TEXT_WIDTH) -> 
         else:
             lines.append(indent + part if lines else part)
     return lines
+
+
+def save_details(save: SaveFile, open_elsewhere: bool, width: int) -> list[str]:
+    """Return the lines under a game of the saves' listing, ``width`` columns at most:
+    ``Players: Ann (human), Computer (computer)``, wrapped between players, then
+    ``Open in another window`` when ``open_elsewhere``."""
+    players = [f"{printable(p.name)} ({p.kind})" for p in save.snapshot.players]
+    listed = [f"{player}," for player in players[:-1]] + players[-1:]
+    lines = within_width(["Players:", *listed], " " * len("Players: "), width)
+    return [*lines, "Open in another window"] if open_elsewhere else lines
 
 
 ECHO_LIMIT = 40
