@@ -180,6 +180,13 @@ def run_cli(argv: Sequence[str], text: str, monkeypatch: pytest.MonkeyPatch,
     return status, captured.out, captured.err
 
 
+def listed_ids(listing: str) -> list[str]:
+    """Return the IDs of the games of a ``saves`` listing, in its order (not the lines of
+    details under each game, which start with a word)."""
+    return [line.split()[0] for line in listing.splitlines()[1:]
+            if line.split()[0].isdigit()]
+
+
 SCRIPTS: dict[tuple[int, str], list[str]] = {}
 
 

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -16,14 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import final_screen, play_through, run_cli, script_for, variant_of
+from tests.helpers import (Problems, final_screen, play_through, run_cli, script_for,
+                           variant_of)
 from yahtzee.domain.die import Die
 from yahtzee.interfaces.cli import main
-from yahtzee.interfaces.console import DIE_PROMPT
+from yahtzee.interfaces.console import DIE_PROMPT, Console
 from yahtzee.storage import locks
 from yahtzee.storage.history import History
 from yahtzee.storage.problems import StorageError
-from yahtzee.storage.saves import SaveFile, SaveStore
+from yahtzee.storage.saves import BrowserSeats, SaveFile, SaveStore
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTHING_SAVED = "Game stopped before any move; nothing was saved.\n"
@@ -100,6 +102,38 @@ def test_resuming_says_which_game_and_whose_turn(
         assert (status, err) == (0, "")
         assert out.startswith(start)
         assert out.count("Resuming") == 1
+
+
+# -- the saves listing ---------------------------------------------------------------
+SIX_NAMES = "Alexandra Longname-Smith,Bartholomew Q. Jones,Cy,Di Lee,Ed,Flora Montgomery"
+
+
+def test_saves_lists_each_game_in_80_columns_its_players_below_it(
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Six players with long names, a browser game, a game open in another window: each
+    game's line, then its players wrapped between names and the window's mark, indented."""
+    run_cli(["--players", ",".join(["human"] * 6), "--names", SIX_NAMES, "--rules", "official",
+             "--seed", "3"], "roll\n", monkeypatch, capsys)
+    store = SaveStore(problems=Problems())
+    record = play_through(4, variant_of("course"), ["roll"]).game.engine.record()
+    browser = store.create(record, browser=BrowserSeats(4, True, False, (("d" * 64, (0, 1)),)))
+    store.release(browser.save_id)
+    status, out, err = run_cli(["saves"], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    listing = [
+        "ID  Saved             Round  Game",
+        " 2  YYYY-MM-DD HH:MM  1/13   yahtzee (course) in the browser",
+        "    Players: Player 1 (human), Player 2 (human)",
+        " 1  YYYY-MM-DD HH:MM  1/13   yahtzee (official)",
+        "    Players: Alexandra Longname-Smith (human), Bartholomew Q. Jones (human),",
+        "             Cy (human), Di Lee (human), Ed (human), Flora Montgomery (human)"]
+    times = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d")
+    assert times.sub("YYYY-MM-DD HH:MM", out).splitlines() == listing
+    assert max(len(line) for line in out.splitlines()) <= 80
+    shown = io.StringIO()
+    Console(io.StringIO(), shown).saves_listing(store.unfinished(), {1})
+    marked = [*out.splitlines()[4:], "    Open in another window"]
+    assert shown.getvalue().splitlines()[4:] == marked
 
 
 # -- saves --json and --delete --------------------------------------------------------
@@ -242,8 +276,9 @@ def test_a_game_open_in_another_process_is_refused_until_that_one_is_killed(
         assert run_cli(["saves", "--delete", "all"], "", monkeypatch, capsys) == (
             1, "", "yahtzee: game 1 is open in another window; it was not deleted\n")
         assert json.loads(run_cli(["saves", "--json"], "", monkeypatch, capsys)[1])[0]["open"]
-        listed = run_cli(["saves"], "", monkeypatch, capsys)[1].splitlines()[1]
-        assert "yahtzee (course), open in another window  Player 1 (human)" in listed
+        listed = run_cli(["saves"], "", monkeypatch, capsys)[1].splitlines()[1:]
+        assert listed[0].endswith("  yahtzee (course)") and listed[1:] == [
+            "    Players: Player 1 (human), Player 2 (human)", "    Open in another window"]
         assert save.read_bytes() == before
     finally:
         other.kill()

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Problems, play_through, run_cli, save_data, script_for, variant_of
+from tests.helpers import (Problems, listed_ids, play_through, run_cli, save_data,
+                           script_for, variant_of)
 from yahtzee.app.session import Autosave
 from yahtzee.interfaces.console import Console
 from yahtzee.solver.cache import Solution
@@ -59,8 +60,7 @@ def test_save_ids_stay_within_nine_digits(
     status, out, _ = run_cli(["--seed", "8"], "roll\n", monkeypatch, capsys)
     assert out.endswith("Game saved. To continue it, run: python -m yahtzee --resume 1\n")
     listing = run_cli(["saves"], "", monkeypatch, capsys)[1]
-    listed = [line.split()[0] for line in listing.splitlines()]
-    assert sorted(listed[1:]) == ["1", str(MAX_SAVE_ID)]
+    assert sorted(listed_ids(listing)) == ["1", str(MAX_SAVE_ID)]
 
 
 def test_ctrl_c_during_the_analysis_says_the_game_is_filed(
@@ -107,7 +107,7 @@ def test_a_stored_name_with_control_codes_is_shown_escaped(
     path.write_text(json.dumps(save))
     status, out, err = run_cli(["saves"], "", monkeypatch, capsys)
     assert (status, err) == (0, "")
-    assert out.splitlines()[1].endswith("Ann\\n\\x1b[2J (human), Player 2 (human)")
-    assert len(out.splitlines()) == 2
+    assert out.splitlines()[2] == "    Players: Ann\\n\\x1b[2J (human), Player 2 (human)"
+    assert len(out.splitlines()) == 3
     status, out, err = run_cli(["--resume"], "", monkeypatch, capsys)
     assert "*** Ann\\n\\x1b[2J: ***\n" in out and "\x1b" not in out

@@ -414,6 +414,20 @@ def test_every_command_help_has_a_description(command: str,
                                                                        "positional arguments:"))
 
 
+def test_serve_help_says_where_the_games_are_kept(capsys: pytest.CaptureFixture[str]) -> None:
+    """The data folder, its variable and the database's, as docs/saves-and-history.md says."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--help"])
+    assert stopped.value.code == 0
+    description = " ".join(capsys.readouterr().out.split("\n\n")[1].split())
+    assert description == (
+        "Serve Yahtzee in the browser: open the address it prints. Games are saved like "
+        "console games and go on after a restart of the server. They are kept in the data "
+        "folder: $YAHTZEE_DATA_DIR when set, otherwise the per-user data folder "
+        "(~/.local/share/yahtzee on Linux); with --database or $YAHTZEE_DATABASE, in that "
+        "PostgreSQL database instead.")
+
+
 @pytest.mark.parametrize("argv, usage", [
     (["analyze", "--bogus"], "usage: python -m yahtzee analyze "),
     (["serve", "--port", "8001", "extra"], "usage: python -m yahtzee serve "),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import re
@@ -14,12 +15,16 @@ import pytest
 
 from tests.helpers import run_cli
 from yahtzee.app.session import Solvers
+from yahtzee.domain.games import POKER_DICE
+from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.review import make_review
 from yahtzee.interfaces.review_html import (_x, _y, calibration_chart, histogram_chart,
                                             results_list, turn_table, win_chart)
 from yahtzee.interfaces.wording import cost_text, name_and_kind
 from yahtzee.solver.cache import Solution
+from yahtzee.solver.coach import Assessment, PlayerAnalysis, ScoreBox
 from yahtzee.solver.moments import Moments
+from yahtzee.solver.ranking import Keep
 from yahtzee.storage.history import History
 from yahtzee.storage.stats import Bucket
 
@@ -322,6 +327,67 @@ def test_analyze_draws_the_chances_in_80_columns(
     top = chart[2]
     assert top.startswith(" 100% |") and top.rstrip().endswith(
         str(1 + [p["name"] for p in json.loads(report)["players"]].index(winner["name"])))
+
+
+def test_analyze_fits_80_columns_and_lines_the_chances_up_with_their_headings(
+        official: Solution, official_moments: Moments, data: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Names shorter than the heading "Round" and decisions with long words: every line of
+    the text fits 80 columns, each decision on two lines, the chances under their rounds."""
+    status, _, err = run_cli(["--players", "computer,greedy", "--names", "Al,Bo",
+                              "--rules", "official", "--seed", "8"], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    status, out, err = run_cli(["analyze"], "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    start = lines.index("Bo: 46.1 expected points lost against optimal play, 3.55 a turn")
+    assert lines[start + 1:start + 7] == [
+        "  Round 7, after roll 1, dice 2 6 1 2 2: played keep 6 and roll;",
+        "    best was keep 2 2 2 and roll (cost 8.4)",
+        "  Round 7, scoring, dice 3 6 2 5 4: played score Sixes;",
+        "    best was score Ones (cost 8.3)",
+        "  Round 6, scoring, dice 3 1 3 3 3: played score Four of a Kind;",
+        "    best was score Threes (cost 6.9)"]
+    table = lines.index("Win chances (%) at the start of each round:")
+    heading, *rows = lines[table + 1:table + 4]
+    assert heading.startswith("Round    1   2   3") and heading.endswith("12  13")
+    assert [row[:14] for row in rows] == ["Al      71  72", "Bo      29  28"]
+    assert {len(row) for row in rows} == {len(heading)}
+
+
+def test_the_chances_table_lines_up_with_names_of_every_length() -> None:
+    """Rows under their headings whether the names are shorter or longer than "Round"."""
+    def table(*names: str) -> list[str]:
+        out = io.StringIO()
+        Console(io.StringIO(), out).chances_chart(
+            [PlayerAnalysis(name, (), chances=(0.5, 0.25 + seat / 2, 1.0))
+             for seat, name in enumerate(names)])
+        return out.getvalue().splitlines()[1:]
+
+    assert table("A", "Bo") == ["Round    1   2   3", "A       50  25 100", "Bo      50  75 100"]
+    assert table("Alexandra", "Bo") == ["Round        1   2   3", "Alexandra   50  25 100",
+                                        "Bo          50  75 100"]
+
+
+def test_each_costly_decision_takes_two_lines_within_80_columns() -> None:
+    """The widest words there are: Poker Dice's 10s kept in the last round, a name of 24."""
+    tens, kept = (2, 2, 2, 2, 2), Keep((2, 2, 2, 2), 5)
+    decision = Assessment(9, 0, 1, tens, kept, Keep((2, 2, 2), 5), 100.0, 413.37)
+    scoring = Assessment(9, 0, 0, tens, ScoreBox(3, "Three of a Kind"),
+                         ScoreBox(5, "Five of a Kind"), 0.0, 0.04)
+    name = "Bartholomew Q. Jonesbury"
+    out = io.StringIO()
+    Console(io.StringIO(), out).analysis([PlayerAnalysis(name, (decision, scoring))], POKER_DICE)
+    lines = out.getvalue().splitlines()
+    assert lines[4:] == [
+        f"{name}: 313.4 expected points lost against optimal play,",
+        "  313.41 a turn",
+        "  Round 9, after roll 2, dice 10 10 10 10 10: played keep 10 10 10 10 and roll;",
+        "    best was keep 10 10 10 and roll (cost 313.4)",
+        "  Round 9, scoring, dice 10 10 10 10 10: played score Three of a Kind;",
+        "    best was score Five of a Kind (cost 0.04)"]
+    assert max(len(line) for line in lines) == 79
 
 
 def test_analyze_html_refuses_a_folder_it_cannot_write(

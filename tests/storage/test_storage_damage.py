@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import (Problems, final_screen, play_through, resume_game, run_cli, save_data,
-                           script_for, variant_of)
+from tests.helpers import (Problems, final_screen, listed_ids, play_through, resume_game,
+                           run_cli, save_data, script_for, variant_of)
 from yahtzee.app.session import Autosave
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.interfaces.console import Console
@@ -121,7 +121,7 @@ def test_a_damaged_save_is_reported_once_and_kept_aside(
     assert status == 0
     assert re.fullmatch(rf"yahtzee: the save {re.escape(str(bad))} {message}; "
                         rf"it was moved aside to 2\.json{ASIDE}\n", err), err
-    assert [line.split()[0] for line in out.splitlines()] == ["ID", "1"]
+    assert listed_ids(out) == ["1"]
     aside = [p for p in (data / "saves").iterdir() if p.name.startswith("2.json.corrupt-")]
     assert len(aside) == 1 and not os.path.lexists(bad)
     assert _content(aside[0]) == before

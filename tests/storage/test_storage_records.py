@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import Problems, play_through, run_cli, save_data, script_for, variant_of
+from tests.helpers import (Problems, listed_ids, play_through, run_cli, save_data,
+                           script_for, variant_of)
 from tests.storage.test_storage_damage import _history, _saves
 from yahtzee.app.session import Autosave
 from yahtzee.domain.games import POKER_DICE
@@ -76,7 +77,7 @@ def test_a_save_with_impossible_values_is_set_aside(
     assert status == 0
     assert err.startswith(f"yahtzee: the save {bad} is corrupt; it was moved aside to 2.json")
     assert err.count("\n") == 1
-    assert [line.split()[0] for line in out.splitlines()] == ["ID", "1"]
+    assert listed_ids(out) == ["1"]
     assert run_cli(["--resume", "2"], "", monkeypatch, capsys)[0] == 2
 
 
@@ -243,8 +244,7 @@ def test_an_unreadable_saves_folder_is_reported_and_left_where_it_is(
     assert (status, out) == (0, "No unfinished games.\n")
     assert err == f"yahtzee: the saves folder {folder} cannot be read; it is left where it is\n"
     assert sorted(n for n in os.listdir(folder) if n.endswith(".json")) == ["1.json", "2.json"]
-    assert [line.split()[0] for line in run_cli(["saves"], "", monkeypatch,
-                                                capsys)[1].splitlines()] == ["ID", "2", "1"]
+    assert listed_ids(run_cli(["saves"], "", monkeypatch, capsys)[1]) == ["2", "1"]
 
 
 def test_an_unreadable_save_is_reported_and_left_where_it_is(

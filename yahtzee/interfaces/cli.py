@@ -350,12 +350,19 @@ def _listen_host(text: str) -> str:
     return text.strip()
 
 
+GAMES_KEPT = ("They are kept in the data folder: $YAHTZEE_DATA_DIR when set, otherwise the "
+              "per-user data folder (~/.local/share/yahtzee on Linux); with --database or "
+              "$YAHTZEE_DATABASE, in that PostgreSQL database instead.")
+"""Where ``serve``'s games are kept, as its help says it (and docs/saves-and-history.md)."""
+
+
 def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``serve``, the browser table, to the subcommands."""
     serve = sub.add_parser(
         "serve", help="serve the browser table (needs the web extra)",
         description="Serve Yahtzee in the browser: open the address it prints. Games are "
-                    "saved like console games and go on after a restart of the server.")
+                    "saved like console games and go on after a restart of the server. "
+                    f"{GAMES_KEPT}")
     serve.add_argument("--host", default="127.0.0.1", type=_listen_host,
                        help="the address to listen on (default: 127.0.0.1, this computer only; "
                             "0.0.0.0 lets the network in)")

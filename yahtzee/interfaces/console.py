@@ -249,23 +249,29 @@ class Console(Reporter):
         self.say(f"Win chances: {shown}")
 
     def analysis(self, analyses: Sequence[PlayerAnalysis], variant: Variant) -> None:
-        """Print each player's cost against optimal play and their three costliest decisions."""
+        """Print each player's cost against optimal play and their three costliest decisions.
+
+        Every line fits in ``TEXT_WIDTH`` columns: a decision takes two lines,
+        what was played, then the better move indented below it.
+        """
         self.say(BANNER_STARS)
         self.say("        COACH'S ANALYSIS")
         self.say(BANNER_STARS)
         for a in analyses:
             turns = max(a.turns(), 1)
             self.say(luck_line(a))
-            self.say(f"{a.name}: {a.total_cost:.1f} expected points lost against optimal play, "
-                     f"{a.total_cost / turns:.2f} a turn")
+            for line in within_width([f"{a.name}: {a.total_cost:.1f} expected points lost "
+                                      "against optimal play,",
+                                      f"{a.total_cost / turns:.2f} a turn"], "  "):
+                self.say(line)
             worst = a.costliest()
             if not worst:
                 self.say("  Every decision was optimal.")
             for d in worst:
                 dice = " ".join(variant.face(v) for v in d.dice)
                 self.say(f"  Round {d.round}, {d.stage()}, dice {dice}: "
-                         f"played {move_text(d.choice, variant)}; "
-                         f"best was {move_text(d.best, variant)} (cost {cost_text(d.cost)})")
+                         f"played {move_text(d.choice, variant)};")
+                self.say(f"    best was {move_text(d.best, variant)} (cost {cost_text(d.cost)})")
         self.chances_chart(analyses)
 
     def chances_chart(self, analyses: Sequence[PlayerAnalysis]) -> None:
@@ -276,9 +282,9 @@ class Console(Reporter):
         if not any(a.chances for a in analyses):
             return
         rounds = max(len(a.chances) for a in analyses)
-        width = max(len(printable(a.name)) for a in analyses)
+        width = max(len(CHANCES_HEADING), *(len(printable(a.name)) for a in analyses))
         self.say("Win chances (%) at the start of each round:")
-        self.say(f"{'Round':<{width}} " + "".join(f"{n:>4}" for n in range(1, rounds + 1)))
+        self.say(f"{CHANCES_HEADING:<{width}} " + "".join(f"{n:>4}" for n in range(1, rounds + 1)))
         for a in analyses:
             self.say(f"{printable(a.name):<{width}} "
                      + "".join(f"{round(c * 100):>4}" for c in a.chances))
@@ -380,31 +386,36 @@ class Console(Reporter):
                    "(the command 'saves' lists them)")
 
     def saves_listing(self, saves: Sequence[SaveFile], opened: Set[int] = frozenset()) -> None:
-        """Print the unfinished games: ID, when last played, round, game and rules (and whether
-        it is played in the browser, or open in another window: the IDs in ``opened``), players.
+        """Print the unfinished games: a line with the ID, when last played, round, game and
+        rules (and whether it is played in the browser), then, indented below it, the players
+        and whether it is open in another window (the IDs in ``opened``).
 
         A game open elsewhere is marked because ``--resume`` and ``--delete``
         refuse it until that window is closed or the game there is stopped.
+        Every line fits in ``TEXT_WIDTH`` columns (the players wrap between
+        names), unless a single name is too long.
         """
         if not saves:
             self.say("No unfinished games.")
             return
-        rows = [("ID", "Saved", "Round", "Game", "Players")]
+        rows = [("ID", "Saved", "Round", "Game")]
         for save in saves:
             game = save.snapshot
             variant = record_variant(game)
             rules = game.variant if game.variant == game.rules else f"{game.variant} ({game.rules})"
             if save.browser is not None:
                 rules += " in the browser"  # its server's: resumed by its ID only
-            if save.save_id in opened:
-                rules += ", open in another window"
             rows.append((str(save.save_id), local_time(save.updated),
-                         f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules,
-                         ", ".join(f"{printable(p.name)} ({p.kind})" for p in game.players)))
-        widths = [max(len(row[i]) for row in rows) for i in range(4)]
-        for row in rows:
+                         f"{min(game.round + 1, variant.rounds)}/{variant.rounds}", rules))
+        widths = [max(len(row[i]) for row in rows) for i in range(3)]
+        indent = " " * (widths[0] + 2)  # the details go under the time it was saved
+        for number, row in enumerate(rows):
             self.say(f"{row[0]:>{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  "
-                     f"{row[3]:<{widths[3]}}  {row[4]}")
+                     f"{row[3]}".rstrip())
+            if number:
+                for line in save_details(saves[number - 1], saves[number - 1].save_id in opened,
+                                         TEXT_WIDTH - len(indent)):
+                    self.say(indent + line)
 
     def stats_listing(self, stats: Stats) -> None:
         """Print the statistics: people by name, computers by strength, the chances' honesty."""
@@ -455,6 +466,35 @@ class Console(Reporter):
 
 HISTOGRAM_WIDTH = 40
 """The longest bar of a statistics histogram, in characters."""
+CHANCES_HEADING = "Round"
+"""The heading of the names' column in the analysis's table of win chances."""
+TEXT_WIDTH = 80
+"""The widest line of the analysis and of the saves' listing, in columns."""
+
+
+def within_width(parts: Sequence[str], indent: str, width: int = TEXT_WIDTH) -> list[str]:
+    """Return ``parts`` joined by blanks into lines of at most ``width`` columns where they
+    can be: a part that would pass the width starts a new line, after ``indent``.
+
+    A part longer than the width on its own still takes a line of its own, whole.
+    """
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += " " + part
+        else:
+            lines.append(indent + part if lines else part)
+    return lines
+
+
+def save_details(save: SaveFile, open_elsewhere: bool, width: int) -> list[str]:
+    """Return the lines under a game of the saves' listing, ``width`` columns at most:
+    ``Players: Ann (human), Computer (computer)``, wrapped between players, then
+    ``Open in another window`` when ``open_elsewhere``."""
+    players = [f"{printable(p.name)} ({p.kind})" for p in save.snapshot.players]
+    listed = [f"{player}," for player in players[:-1]] + players[-1:]
+    lines = within_width(["Players:", *listed], " " * len("Players: "), width)
+    return [*lines, "Open in another window"] if open_elsewhere else lines
 
 
 ECHO_LIMIT = 40
