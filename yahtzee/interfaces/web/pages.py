@@ -101,8 +101,7 @@ def game_entry(game: HistoryGame) -> str:
 
 
 def filter_form(labels: Sequence[str], player: str, label: str) -> str:
-    """Return the filters' form: a player's name and one of ``labels`` (every game).
-    """
+    """Return the filters' form: a player's name and one of ``labels`` (every game)."""
     shown = ["", *labels]
     options = "".join(f'<option value="{esc(v)}"{" selected" if v == label else ""}>'
                       f"{esc(label_words(v) if v else 'every game')}</option>"
