@@ -1064,6 +1064,25 @@ def test_on_one_screen_for_all_the_last_line_is_the_move_before_not_the_roll_to_
     page.context.close()
 
 
+def test_the_bar_leads_to_a_new_game_and_the_finished_games_as_two_links(
+        browser: Browser, server: Server) -> None:
+    """On a laptop the table's bar has both links, apart, as the history's has; a phone, short
+    of room, leaves "New game" to the name "Yahtzee", which leads there too."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    links = page.locator("header.top .nav a")
+    assert links.all_inner_texts() == ["New game", "Finished games"]
+    assert [links.nth(n).get_attribute("href") for n in range(2)] == ["/", "/history"]
+    first, second = (links.nth(n).bounding_box() for n in range(2))
+    assert first is not None and second is not None
+    assert second["x"] - (first["x"] + first["width"]) >= 12   # not read as one phrase
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert links.nth(0).is_hidden() and links.nth(1).is_visible()
+    assert page.locator("header.top h1 a").get_attribute("href") == "/"
+    page.context.close()
+
+
 def test_on_a_phone_a_card_wider_than_the_screen_scrolls_sideways(
         browser: Browser, server: Server) -> None:
     """Two long names make a card of two players wider than a phone: it scrolls sideways, so
