@@ -323,7 +323,8 @@ def versus(review: Review) -> bool:
 def _turn_cells(row: TurnRow, review: Review) -> str:
     """Return the cells of one turn's row after its round and player (no win chance alone)."""
     variant = review.variant
-    rolls = "\u00a0\u2192 ".join(_unbroken(faces(dice, variant)) for dice in row.rolls)
+    shown = [faces(dice, variant) for dice in row.rolls]
+    rolls = "\u00a0\u2192 ".join(_unbroken(text) for text in shown)
     keeps = "\u00a0/ ".join(_unbroken(faces(kept, variant) or "none")
                             for kept in row.keeps) or "\u2013"
     better = "; ".join(better_moves(row, variant)) or "\u2013"
@@ -334,7 +335,7 @@ def _turn_cells(row: TurnRow, review: Review) -> str:
                    else "")
     # Yahtzee's rolls of one-character faces fit one line; Poker Dice's ("10 10 K 10 J") wrap
     # between two rolls, so that Cost and Luck stay in sight
-    short = all(len(face) == 1 for dice in row.rolls for face in faces(dice, variant).split())
+    short = all(len(face) == 1 for text in shown for face in text.split())
     return (f'{chance_cell}<td class="dice{" rolls" if short else ""}" data-label="Rolls">'
             f'{rolls}</td>'
             f'<td class="dice" data-label="Kept">{keeps}</td>'

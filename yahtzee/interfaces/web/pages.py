@@ -57,6 +57,14 @@ LINKS = (("/", "New game"), ("/history", "Finished games"))
 """The pages' navigation: the table's start page and the history."""
 
 
+def history_number(text: str) -> int | None:
+    """Return the history's game number ``text`` spells (``/game/12/review``), or None.
+
+    A browser game's 32 hexadecimal digits are never one, even all digits.
+    """
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
 def not_found_page(message: str, status: int = 404,
                    also: tuple[str, str] | None = None) -> HTMLResponse:
     """Return a small page saying what was not found (or could not be shown), with the
@@ -257,8 +265,8 @@ class Pages:
             if not found:
                 raise LookupError(game_id)
             number = found[-1]
-        elif game_id.isascii() and game_id.isdigit() and len(game_id) < 10:
-            number = int(game_id)
+        elif (numbered := history_number(game_id)) is not None:
+            number = numbered
         else:
             raise LookupError(game_id)
         meta, log = history.load_game(number)

@@ -78,7 +78,7 @@ from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, RULES_MESSAGE,
                                             SEED_MESSAGE, BodyError, LinksRequest, MoveRequest,
                                             NewGame, Seat, StartRequest, decode, encode, openapi,
                                             reason)
-from yahtzee.interfaces.web.pages import not_found_page, page_routes
+from yahtzee.interfaces.web.pages import history_number, not_found_page, page_routes
 from yahtzee.interfaces.web.threads import in_save_thread, in_thread, use_worker_threads
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.web.workers import run_workers
@@ -535,8 +535,8 @@ class WebTable:
         history names games by number, and no game in play has a number for
         an address (theirs are 32 hexadecimal digits).
         """
-        number = request.path_params.get("game_id", "")
-        if number.isascii() and number.isdigit() and len(number) < 10:
+        number = history_number(request.path_params.get("game_id", ""))
+        if number is not None:
             return RedirectResponse(f"/game/{number}/review", status_code=303)
         return HTMLResponse((STATIC / "index.html").read_text(encoding="utf-8"))
 
