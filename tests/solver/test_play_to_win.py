@@ -14,7 +14,7 @@ import random
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -491,3 +491,19 @@ def test_strategies_on_one_table_share_its_exact_rows_which_any_batching_gives_a
     for name in ("pmf", "cdf", "width", "points", "chances", "size"):
         assert np.array_equal(getattr(together, name), getattr(alone, name))
     assert together.size[together.rows(index)].min() > 1  # rows worked out, not left empty
+
+
+def test_the_duels_99_percent_intervals_stay_within_0_and_1_and_have_a_width() -> None:
+    """Wilson's interval: a few games all won (or none) give an interval inside 0 to 100%
+    with a width; half of 100 games won gives 37.5% to 62.5%."""
+    from types import SimpleNamespace
+
+    from yahtzee.interfaces.commands import _win_rates
+    few = cast(Any, SimpleNamespace(games=3, wins=[3.0, 0.0]))
+    rates, ((low_all, high_all), (low_none, high_none)) = _win_rates(few)
+    assert rates == [1.0, 0.0]
+    assert 0 < low_all < high_all == pytest.approx(1.0) and high_all <= 1
+    assert 0 == low_none < high_none < 1 and high_none == pytest.approx(1 - low_all)
+    half = cast(Any, SimpleNamespace(games=100, wins=[50.0, 50.0]))
+    _, intervals = _win_rates(half)
+    assert intervals[0] == pytest.approx((0.3753, 0.6247), abs=1e-4)

@@ -316,23 +316,33 @@ def run_duel(args: argparse.Namespace) -> int:
     return 0
 
 
-def _win_rates(tally: Tally) -> tuple[list[float], list[float]]:
-    """Return each contender's share of the games won and the half-width of its 99% interval."""
-    rates = [float(w) / tally.games for w in tally.wins]
-    margins = [WIN_INTERVAL_Z * (r * (1 - r) / tally.games) ** 0.5 for r in rates]
-    return rates, margins
+def _win_rates(tally: Tally) -> tuple[list[float], list[tuple[float, float]]]:
+    """Return each contender's share of the games won and its 99% interval (low, high).
+
+    Wilson's score interval: unlike the rate plus or minus its standard
+    errors, it stays within 0 to 1 and has a width even when every game, or
+    none, was won (a few games make both likely).
+    """
+    n, z2 = tally.games, WIN_INTERVAL_Z ** 2
+    rates = [float(w) / n for w in tally.wins]
+    intervals = []
+    for r in rates:
+        centre = (r + z2 / (2 * n)) / (1 + z2 / n)
+        half = WIN_INTERVAL_Z / (1 + z2 / n) * (r * (1 - r) / n + z2 / (4 * n * n)) ** 0.5
+        intervals.append((max(0.0, centre - half), min(1.0, centre + half)))
+    return rates, intervals
 
 
 def _duel_json(kinds: Sequence[PlayerKind], variant: Variant, tally: Tally,
                seconds: float) -> dict[str, Any]:
     """Return ``duel --json``: the wins, win rates with their 99% intervals, and calibration."""
     games = tally.games
-    rates, margins = _win_rates(tally)
+    rates, intervals = _win_rates(tally)
     return {
         "rules": variant.rules_name, "players": [k.name for k in kinds], "games": games,
         "wins": [round(float(w), 1) for w in tally.wins],
         "win_rate": [round(r, 6) for r in rates],
-        "interval_99": [[round(r - m, 6), round(r + m, 6)] for r, m in zip(rates, margins)],
+        "interval_99": [[round(low, 6), round(high, 6)] for low, high in intervals],
         "mean_score": [round(float(p) / games, 4) for p in tally.points],
         "seconds": round(seconds, 3),
         "calibration": [{"predicted": round(b.predicted, 6), "observed": round(b.observed, 6),
@@ -343,15 +353,16 @@ def _show_duel(console: Console, kinds: Sequence[PlayerKind], variant: Variant, 
                seconds: float, seed: int | None) -> None:
     """Print the duel's games, each contender's wins, and the win chances' calibration."""
     games = tally.games
-    rates, margins = _win_rates(tally)
+    rates, intervals = _win_rates(tally)
     seeded = f", seed {seed}" if seed is not None else ""
     noun = "game" if games == 1 else "games"
     console.say(f"{games} {noun} {game_words(variant, 'under', 'of')}, seats rotating{seeded}, "
                 f"in {seconds:.2f} s ({games / max(seconds, 1e-9):.0f} games/s)")
     width = max(len(k.name) for k in kinds)
-    for kind, wins, rate, margin, points in zip(kinds, tally.wins, rates, margins, tally.points):
+    for kind, wins, rate, (low, high), points in zip(kinds, tally.wins, rates, intervals,
+                                                     tally.points):
         console.say(f"  {kind.name:<{width}}  won {float(wins):g}  ({100 * rate:.2f}%, 99% "
-                    f"interval {100 * (rate - margin):.2f}-{100 * (rate + margin):.2f}%)  "
+                    f"interval {100 * low:.2f}-{100 * high:.2f}%)  "
                     f"mean score {float(points) / games:.2f}")
     console.say("Win chances at each turn's start, against how the games ended:")
     console.say("  predicted  observed   count")
