@@ -7,6 +7,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+import pytest
+
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
 from yahtzee.domain.card import Variant
@@ -14,7 +16,9 @@ from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.interfaces.console import DIE_PROMPT, Console
 from yahtzee.interfaces.console_game import Game
 from yahtzee.players.kinds import COMPUTER, GREEDY, HUMAN, PlayerKind
+from yahtzee.players.players import HumanPlayer
 from yahtzee.solver.cache import Solution
+from yahtzee.solver.moments import Moments
 
 ROLLED = re.compile(r"(?P<name>.+?) rolled (?P<dice>[^:]+)$")
 REROLLED = re.compile(r"(?P<name>.+?) (?:kept (?P<kept>[^:]+) and rolled|rolled all five again): "
@@ -159,6 +163,27 @@ def test_five_computers_turns_fit_on_an_80_by_24_screen_with_the_prompt() -> Non
     assert len(totals) == 5
     for name in names[1:]:
         assert sum(row.startswith(f"  {name} rolled ") for row in recap) == 1, name
+
+
+def test_the_coachs_win_chances_wrap_between_players_within_80_columns(
+        course: Solution, course_moments: Moments) -> None:
+    # six names of the longest allowed, 24 characters: on one line they took 184 columns
+    variant = yahtzee_variant(COURSE)
+    names = [f"Ann-Sophie Vanderbilt-{n:02}" for n in range(1, 7)]
+    console = Screens("roll\n")
+    game = Game([HumanPlayer(name, variant.new_card()) for name in names], variant=variant,
+                console=console, seed=1, advisor=Solvers().coach(variant, profiles=True))
+    with pytest.raises(EOFError):
+        game.play_game()
+    lines = console.text().splitlines()
+    first = lines.index("Win chances: Ann-Sophie Vanderbilt-01 15%, Ann-Sophie Vanderbilt-02 17%,")
+    assert lines[first + 1:first + 3] == [
+        "             Ann-Sophie Vanderbilt-03 17%, Ann-Sophie Vanderbilt-04 17%,",
+        "             Ann-Sophie Vanderbilt-05 17%, Ann-Sophie Vanderbilt-06 17%"]
+    second = lines.index("Win chances: Ann-Sophie Vanderbilt-01 23%, Ann-Sophie Vanderbilt-02 15%,")
+    assert second > first + 3 and lines[second + 2].endswith("Ann-Sophie Vanderbilt-06 15%")
+    chances = [line for line in lines if line.startswith(("Win chances:", " " * 13 + "Ann"))]
+    assert len(chances) == 6 and max(len(line) for line in chances) <= 80
 
 
 def test_a_game_of_people_shows_no_recap() -> None:

@@ -243,10 +243,14 @@ class Console(Reporter):
             self.say(f"  {move}: {profile_text(profile)}")
 
     def win_chances(self, names: Sequence[str], chances: Sequence[float]) -> None:
-        """Print every player's chance to finish first, in seating order."""
-        shown = ", ".join(f"{printable(name)} {percent(chance)}"
-                          for name, chance in zip(names, chances))
-        self.say(f"Win chances: {shown}")
+        """Print every player's chance to finish first, in seating order.
+
+        The line wraps between players (never inside a name and its chance)
+        to stay within ``TEXT_WIDTH`` columns, unless a single player is too long.
+        """
+        for line in listing_lines("Win chances:", [f"{printable(name)} {percent(chance)}"
+                                                   for name, chance in zip(names, chances)]):
+            self.say(line)
 
     def analysis(self, analyses: Sequence[PlayerAnalysis], variant: Variant) -> None:
         """Print each player's cost against optimal play and their three costliest decisions.
@@ -469,7 +473,8 @@ HISTOGRAM_WIDTH = 40
 CHANCES_HEADING = "Round"
 """The heading of the names' column in the analysis's table of win chances."""
 TEXT_WIDTH = 80
-"""The widest line of the analysis and of the saves' listing, in columns."""
+"""The widest line of the analysis, of the coach's win chances and of the saves' listing,
+in columns."""
 
 
 def within_width(parts: Sequence[str], indent: str, width: int = TEXT_WIDTH) -> list[str]:
@@ -487,13 +492,20 @@ def within_width(parts: Sequence[str], indent: str, width: int = TEXT_WIDTH) -> 
     return lines
 
 
+def listing_lines(title: str, items: Sequence[str], width: int = TEXT_WIDTH) -> list[str]:
+    """Return ``title`` and ``items`` separated by commas (``Players: Ann, Bob``) in lines of
+    at most ``width`` columns where they can be: the lines break between items, never
+    inside one, and a line after the first starts under the first item."""
+    listed = [f"{item}," for item in items[:-1]] + list(items[-1:])
+    return within_width([title, *listed], " " * (len(title) + 1), width)
+
+
 def save_details(save: SaveFile, open_elsewhere: bool, width: int) -> list[str]:
     """Return the lines under a game of the saves' listing, ``width`` columns at most:
     ``Players: Ann (human), Computer (computer)``, wrapped between players, then
     ``Open in another window`` when ``open_elsewhere``."""
-    players = [f"{printable(p.name)} ({p.kind})" for p in save.snapshot.players]
-    listed = [f"{player}," for player in players[:-1]] + players[-1:]
-    lines = within_width(["Players:", *listed], " " * len("Players: "), width)
+    lines = listing_lines("Players:", [f"{printable(p.name)} ({p.kind})"
+                                       for p in save.snapshot.players], width)
     return [*lines, "Open in another window"] if open_elsewhere else lines
 
 
