@@ -545,10 +545,29 @@ def test_a_keep_of_five_faces_is_refused_for_what_is_wrong_with_it() -> None:
     # the five shown are a keep that rolls nothing, said without the positions' "unsave"
     transcript, game = played_by_faces(yahtzee_variant(COURSE), "66125\n66123\nscore\n13\n",
                                        [6, 1, 6, 2, 3, 4, 5, 6])
-    assert "The dice do not show 1 2 5 6 6; type faces the dice show\n" in transcript
+    assert "The dice do not show 5; type faces the dice show\n" in transcript
     assert "A keep of all five dice rolls none: keep fewer, or type score\n" in transcript
     assert "unsave" not in transcript
     assert [d.command for d in game.log] == ["score", "13"]
+
+
+def test_a_refused_keep_names_only_the_faces_the_dice_lack() -> None:
+    # dice 6 1 6 2 3: the 6 6 1 2 typed with a 5 are shown; a third 6 is not
+    transcript, game = played_by_faces(yahtzee_variant(COURSE), "6612 5\n666\n6665\n649\n"
+                                       "score\n13\n", [6, 1, 6, 2, 3, 4, 5, 6])
+    assert re.findall(r"The dice .*", transcript) == [
+        "The dice do not show 5; type faces the dice show",
+        "The dice show 6 only twice; type faces the dice show",
+        "The dice do not show 5 and show 6 only twice; type faces the dice show",
+        "The dice do not show 4 9; type faces the dice show"]
+    assert [d.command for d in game.log] == ["score", "13"]
+
+
+def test_a_poker_dice_keep_names_the_faces_missing_by_their_labels() -> None:
+    # dice Q K K A 9 (values 4 5 5 6 1): of K K K A 10 the dice lack a K and the 10
+    transcript, _ = played_by_faces(get_variant("poker-dice", "poker-dice"), "kkka10\n",
+                                    [4, 5, 5, 6, 1])
+    assert "The dice do not show 10 and show K only twice; type faces the dice show\n" in transcript
 
 
 def test_keeps_typed_as_faces_keep_those_dice_and_roll_the_others() -> None:

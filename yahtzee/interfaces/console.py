@@ -56,6 +56,8 @@ OUT_OF_ROLLS = "Out of rolls, you must score"
 ALL_SAVED = "All five dice are saved: unsave one to roll it, or type score"
 KEEP_ALL = "A keep of all five dice rolls none: keep fewer, or type score"
 """The faces notation's word for a keep of every die (it has no unsaving)."""
+TIMES = {1: "once", 2: "twice", 3: "three times", 4: "four times"}
+"""How often the dice show a face, in words (a keep that wants more of it is refused)."""
 BANNER_STARS = "*" * 31
 CARD_STARS = "*" * 30
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
@@ -149,11 +151,18 @@ class Console(Reporter):
             shown = f"{shown[:ECHO_LIMIT]}... ({len(text)} characters)"
         self.say(f"{shown} is not a valid die value")
 
-    def faces_not_shown(self, faces: Sequence[str]) -> None:
-        """Say that the dice do not show the faces a keep named (as printed: ``K``); nothing
-        changed."""
-        self.say(f"The dice do not show {' '.join(faces)}; "
-                 "type faces the dice show")
+    def faces_not_shown(self, absent: Sequence[str],
+                        short: Sequence[tuple[str, int]] = ()) -> None:
+        """Say which faces a keep named are missing from the dice; nothing changed.
+
+        ``absent`` are the faces typed that no die shows, as printed (``K``),
+        once for each time typed; ``short`` the faces typed more often than
+        the dice show them, each with how many dice show it:
+        ``The dice do not show 5 and show 6 only twice``.
+        """
+        parts = [f"do not show {' '.join(absent)}"] if absent else []
+        parts += [f"show {face} only {TIMES[count]}" for face, count in short]
+        self.say(f"The dice {' and '.join(parts)}; type faces the dice show")
 
     def all_saved(self, keep: bool = False) -> None:
         """Say that ``roll`` (or, ``keep``, a keep of all five faces) would roll nothing, and
