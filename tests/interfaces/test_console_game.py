@@ -527,6 +527,25 @@ def test_yahtzee_keeps_are_typed_with_blanks_or_commas_or_none(typed: str) -> No
     assert [d.command for d in game.log][:3] == ["1", "3", "roll"]
 
 
+@pytest.mark.parametrize("typed", ["keep 66", "keep 6 6", "KEEP 6,6", " Keep  66 "])
+def test_a_keep_may_be_typed_after_the_word_keep_as_advise_takes_it(typed: str) -> None:
+    transcript, game = played_by_faces(yahtzee_variant(COURSE), f"{typed}\nscore\n13\n",
+                                       [6, 1, 6, 2, 3, 4, 5, 6])
+    assert "not a valid die value" not in transcript
+    assert [d.command for d in game.log] == ["1", "3", "roll", "score", "13"]
+
+
+def test_the_word_keep_goes_only_before_faces_or_none() -> None:
+    # dice 6 1 6 2 3: "keep roll", "keep score" and "keep" alone keep nothing; "keep none"
+    # after a keep of 6 6 rolls all five (the coach's "keep none and roll")
+    transcript, game = played_by_faces(yahtzee_variant(COURSE),
+                                       "keep roll\nkeep score\nkeep\n66\nkeep none\n13\n",
+                                       [6, 1, 6, 2, 3, 4, 5, 6, 1, 2])
+    for refused in ("keep roll", "keep score", "keep"):
+        assert f"{refused} is not a valid die value\n" in transcript
+    assert [d.command for d in game.log] == ["1", "3", "roll", "1", "3", "roll", "13"]
+
+
 def test_none_rolls_every_die_kept_by_faces_and_the_coach_says_faces_not_places() -> None:
     # "roll" rolls the dice not saved; after a keep, "none" is how every die rolls again
     transcript, game = played_by_faces(yahtzee_variant(COURSE), "66\nnone\nscore\n13\n",

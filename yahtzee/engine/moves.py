@@ -26,6 +26,8 @@ ROLL_WORD = "roll"
 SCORE_WORD = "score"
 NONE_WORD = "none"
 """The faces notation's keep of no die: every die rolls, the saved ones too."""
+KEEP_WORD = "keep"
+"""The word that may come before the faces of a keep (``keep 3 3 6``), as the coach says it."""
 _MENU_NUMBER = re.compile(r"[1-9][0-9]?")
 """A box number as the menu prints it: ASCII digits, no leading zero (``01`` is refused)."""
 _FACES = re.compile(r"[1-9]{1,5}")

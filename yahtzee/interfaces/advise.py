@@ -33,7 +33,7 @@ from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import DiceRoll
 from yahtzee.domain.games import YAHTZEE, get_variant
-from yahtzee.engine.moves import whole_number
+from yahtzee.engine.moves import KEEP_WORD, whole_number
 from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable
@@ -482,7 +482,7 @@ class AdviseSession:
     def _commands_followed(self) -> dict[str, Callable[[Sequence[str]], None]]:
         """Return the commands that may have words after them, by their first word."""
         return {"opponent": self._opponents, "opponents": self._opponents,
-                "keep": self._keep, "score": lambda words: self._score(" ".join(words))}
+                KEEP_WORD: self._keep, "score": lambda words: self._score(" ".join(words))}
 
     def _keep(self, words: Sequence[str]) -> None:
         """Note the faces kept for the next roll (the faces notation), checked against the dice."""

@@ -24,7 +24,7 @@ from yahtzee.domain.card import Variant
 from yahtzee.domain.games import yahtzee_variant
 from yahtzee.engine.engine import (MAX_PLAYERS, Engine, EngineObserver, Outcome, Phase, Prompt,
                                    Refusal, Rolled, Scored)
-from yahtzee.engine.moves import (NONE_WORD, ROLL_WORD, SCORE_WORD, MoveKind, Notation,
+from yahtzee.engine.moves import (KEEP_WORD, NONE_WORD, ROLL_WORD, SCORE_WORD, MoveKind, Notation,
                                   parse_box, parse_die_command)
 from yahtzee.engine.records import REROLLS, Decision, TurnSummary, turn_summaries
 from yahtzee.interfaces.console import Console
@@ -157,20 +157,30 @@ class Game:
         Yahtzee's ``3 3 6``, ``3,3,6``) as the values the parser reads (``5510``, ``336``);
         ``roll``, ``score`` and ``none`` as typed.
 
-        Where the labels are not the values, a line that is neither labels nor
-        a command is None (refused): Poker Dice's ``1`` is no face, though the
-        parser would read it as the value that the 9 stands for.  With the
-        dice's own digits as labels, such a line is returned as typed, for the
-        parser to refuse (or to find a 9 that no die shows).
+        The faces may follow the word ``keep`` (``keep 3 3 6``, ``keep none``),
+        as ``advise`` and the coach's advice write a keep; ``keep roll`` is
+        no keep, and is refused.  Where the labels are not the values, a line
+        that is neither labels nor a command is None (refused): Poker Dice's
+        ``1`` is no face, though the parser would read it as the value that
+        the 9 stands for.  With the dice's own digits as labels, such a line
+        is returned as typed, for the parser to refuse (or to find a 9 that
+        no die shows).
         """
-        if self.notation is not Notation.FACES or text.strip().lower() in (ROLL_WORD, SCORE_WORD,
-                                                                           NONE_WORD):
+        if self.notation is not Notation.FACES:
             return text
-        read = read_faces(text, self.variant)
+        words = text.split(maxsplit=1)
+        keep = len(words) == 2 and words[0].lower() == KEEP_WORD
+        typed = words[1] if keep else text
+        command = typed.strip().lower()
+        if keep and command in (ROLL_WORD, SCORE_WORD):
+            return None
+        if command in (ROLL_WORD, SCORE_WORD, NONE_WORD):
+            return typed
+        read = read_faces(typed, self.variant)
         if read.values and not read.unread:   # ``3 3 6`` and ``3,3,6`` as ``336``
             return "".join(str(v) for v in read.values)
         # a digit of no face (a 9) is the parser's to refuse
-        return text if self.variant.faces_are_values else None
+        return typed if self.variant.faces_are_values else None
 
     def _label(self, face: int) -> str:
         """Return how a face typed to keep is printed: its die's label (Poker Dice's ``K``),
