@@ -255,14 +255,33 @@ def test_end_of_input_mid_turn_exits_cleanly(tmp_path: Path) -> None:
 
 
 def test_a_game_kept_by_faces_is_resumed_kept_by_faces(tmp_path: Path) -> None:
-    # without --keep-by faces again, the 4 typed to keep a 4 would save die 4, whatever it shows
+    # the save keeps --keep-by: resumed without it, the 4 typed to keep a 4 would otherwise
+    # save die 4, whatever it shows
     done = run_driver("55\n", "--seed", "3", "--keep-by", "faces", tmp_path=tmp_path)
     assert done.returncode == 0
     hint = done.stdout.splitlines()[-1]
-    assert hint == "Game saved. To continue it, run: python -m yahtzee --resume 1 --keep-by faces"
-    again = run_driver("1\n", *hint.split("python -m yahtzee ")[1].split(), tmp_path=tmp_path)
+    assert hint == "Game saved. To continue it, run: python -m yahtzee --resume 1"
+    again = run_driver("44\n", *hint.split("python -m yahtzee ")[1].split(), tmp_path=tmp_path)
     assert again.returncode == 0 and again.stderr == ""
     assert "Type the faces to keep" in again.stdout and "Please select a die #" not in again.stdout
+    assert "not a valid die value" not in again.stdout
+    assert again.stdout.splitlines()[-1] == hint
+
+
+def test_keep_by_given_to_a_resumed_game_is_kept_from_its_next_move_on(tmp_path: Path) -> None:
+    run_driver("55\n", "--seed", "3", "--keep-by", "faces", tmp_path=tmp_path)
+    # stopped before a move: the save still says faces, so the command says positions
+    unmoved = run_driver("", "--resume", "1", "--keep-by", "positions", tmp_path=tmp_path)
+    assert "Please select a die #" in unmoved.stdout
+    assert unmoved.stdout.splitlines()[-1] == ("Game saved. To continue it, run: "
+                                               "python -m yahtzee --resume 1 --keep-by positions")
+    moved = run_driver("1\n", "--resume", "1", "--keep-by", "positions", tmp_path=tmp_path)
+    assert moved.stdout.splitlines()[-1] == ("Game saved. To continue it, run: "
+                                             "python -m yahtzee --resume 1")
+    later = run_driver("1\n", "--resume", "1", tmp_path=tmp_path)  # dice 5 5 5 4 6, 1 2 3 saved
+    assert later.stderr == "" and "Type the faces to keep" not in later.stdout
+    assert "1: value 5 SAVE\n2: value 5 SAVE\n" in later.stdout   # then 1 unsaves die 1
+    assert "1: value 5\n2: value 5 SAVE\n3: value 5 SAVE\n4: value 4\n" in later.stdout
 
 
 def test_end_of_input_in_the_menu_exits_cleanly(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from tests.helpers import Problems, play_through, script_for, variant_of
 from tests.postgres_fixtures import Cluster, Relay
 from yahtzee.app.session import Autosave
 from yahtzee.engine.engine import Engine
+from yahtzee.engine.moves import Notation
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.port import Storage, open_storage
 from yahtzee.storage.problems import Damage, DamagedFileError, StoredFile
@@ -145,6 +146,26 @@ def test_a_save_written_by_another_store_is_written_whole(
     assert _steps(postgres_url, save.save_id) == [1]
     assert database.saves().load(save.save_id).snapshot == _later(save, 7).snapshot
     second.close()
+
+
+def test_a_change_of_the_way_a_keep_is_typed_is_written_whole(
+        database: Storage, postgres_url: str) -> None:
+    """``keep_by`` is kept; a write that changes it is whole, the next one a step again."""
+    store = database.saves()
+    save = store.create(_later(_later_base(), 4).snapshot, keep_by=Notation.FACES)
+    moved = _later(save, 5)
+    store.write(moved)
+    assert _steps(postgres_url, save.save_id) == [1]
+    other = open_storage(postgres_url, Problems())
+    assert other.saves().load(save.save_id) == moved
+    typed = replace(_later(save, 6), keep_by=Notation.POSITIONS)
+    store.write(typed)
+    assert _steps(postgres_url, save.save_id) == []
+    last = _later(typed, 7)
+    store.write(last)
+    assert _steps(postgres_url, save.save_id) == [1]
+    assert other.saves().load(save.save_id) == last
+    other.close()
 
 
 @pytest.mark.parametrize("damage", ["a step lost", "out of order"])

@@ -15,6 +15,7 @@ import pytest
 from tests.helpers import Problems, play_through, script_for, variant_of
 from yahtzee.app.session import Autosave
 from yahtzee.engine.engine import Engine
+from yahtzee.engine.moves import Notation
 from yahtzee.engine.records import GameRecord, rng_state
 from yahtzee.storage import atomic, saves
 from yahtzee.storage.problems import Damage, DamagedFileError, StoredFile
@@ -144,6 +145,27 @@ def test_a_failed_append_writes_the_save_whole(
     store.write(newer)
     assert len((tmp_path / "1.json").read_text().splitlines()) == 1
     assert SaveStore(tmp_path, problems=Problems()).load(1) == newer
+
+
+def test_the_way_a_keep_is_typed_is_saved_and_its_change_written_whole(tmp_path: Path) -> None:
+    """``keep_by`` reads back; a save whose ``keep_by`` changed is written whole, then steps
+    follow it as usual."""
+    store = SaveStore(tmp_path, problems=Problems())
+    record = play_through(7, variant_of("course"), script_for(7, "course")[:8]).game
+    save = store.create(record.engine.record(), keep_by=Notation.FACES)
+    path = tmp_path / f"{save.save_id}.json"
+    assert json.loads(path.read_text())["keep_by"] == "faces"
+    store.write(_later(save, 10))
+    assert len(path.read_text().splitlines()) == 2
+    typed = replace(_later(save, 12), keep_by=Notation.POSITIONS)
+    store.write(typed)
+    assert len(path.read_text().splitlines()) == 1 and "keep_by" not in path.read_text()
+    assert SaveStore(tmp_path, problems=Problems()).load(save.save_id) == typed
+    faces = replace(_later(save, 14), keep_by=Notation.FACES)
+    store.write(faces)
+    store.write(_later(faces, 16))
+    assert len(path.read_text().splitlines()) == 2
+    assert SaveStore(tmp_path, problems=Problems()).load(save.save_id) == _later(faces, 16)
 
 
 class _CuttingOs:

@@ -21,6 +21,7 @@ from yahtzee.app.background import TableLoader
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.games import rules_of
 from yahtzee.engine.engine import Engine, EngineObserver
+from yahtzee.engine.moves import Notation
 from yahtzee.engine.records import GameRecord, TurnChances
 from yahtzee.players.kinds import (EXPECTED, KINDS, PlayerKind, default_names, find_kind,
                                    strategies_of)
@@ -368,7 +369,8 @@ class Autosave:
     def __init__(self, store: SaveStorage, history: HistoryStorage | None = None, *,
                  resumed: SaveFile | None = None, uid: str | None = None,
                  setup: Solvers | None = None, coached: bool = False,
-                 browser: BrowserSeats | None = None) -> None:
+                 browser: BrowserSeats | None = None,
+                 keep_by: Notation = Notation.POSITIONS) -> None:
         """Save into ``store`` and file finished games in ``history``.
 
         ``resumed`` is the save a resumed game came from; its ID is kept.
@@ -376,6 +378,8 @@ class Autosave:
         ``setup`` gives the solver for the win chances filed with the game;
         ``coached`` says that the coach is on (the solver is used anyway).
         ``browser`` is a new browser game's seats, saved with it from the start.
+        ``keep_by`` is how the console's people type a keep, saved with every
+        write (a resumed game's save takes it at its next write).
         """
         self.uid = resumed.uid if resumed is not None else uid
         self.store = store
@@ -384,6 +388,7 @@ class Autosave:
         self.coached = coached
         self.save = resumed
         self.browser = browser
+        self.keep_by = keep_by
         self.up_to_date = resumed is not None
         """Whether the save on disk holds the game as it stands now."""
         self.warned = False
@@ -485,9 +490,10 @@ class Autosave:
         """
         try:
             if self.save is None:
-                self.save = self.store.create(record, uid=self.uid, browser=self.browser)
+                self.save = self.store.create(record, uid=self.uid, browser=self.browser,
+                                              keep_by=self.keep_by)
             else:
-                save = replace(self.save, updated=now(), snapshot=record)
+                save = replace(self.save, updated=now(), snapshot=record, keep_by=self.keep_by)
                 self.store.write(save, computer_to_play=computer_to_play,
                                  replayable=self.replayable)
                 self.save = save
@@ -569,17 +575,19 @@ class Autosave:
 
 def autosave_for(problems: StorageProblems, resumed: SaveFile | None = None, *,
                  store: SaveStorage | None = None, setup: Solvers | None = None,
-                 coached: bool = False, storage: Storage | None = None) -> Autosave:
+                 coached: bool = False, storage: Storage | None = None,
+                 keep_by: Notation = Notation.POSITIONS) -> Autosave:
     """Return an observer that saves a game in ``storage`` and files it when finished.
 
     ``storage`` defaults to the data folder's files.  ``store`` is its saves,
     holding the lock of ``resumed`` (``find_save`` takes it); by default a
     new store.  ``setup`` and ``coached`` are for the win chances filed with
-    the game (``Autosave``).
+    the game, ``keep_by`` is saved with it (``Autosave``).
     """
     where = storage if storage is not None else open_storage(None, problems)
     saves = store if store is not None else where.saves()
-    return Autosave(saves, where.history(), resumed=resumed, setup=setup, coached=coached)
+    return Autosave(saves, where.history(), resumed=resumed, setup=setup, coached=coached,
+                    keep_by=keep_by)
 
 
 def latest_to_resume(store: SaveStorage) -> SaveFile | None:

@@ -165,10 +165,11 @@ def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
                         help=f"pause before each line of a computer's turn, 0 to {MAX_DELAY:g} "
                              f"(default: {DEFAULT_DELAY} on a terminal, 0 otherwise)")
     parser.add_argument("--keep-by", type=_notation,
-                        default=default(Notation.POSITIONS), metavar="positions|faces",
+                        default=default(None), metavar="positions|faces",
                         help="how to say which dice to keep: 'positions' toggles a die by its "
                              "number, then 'roll' (the specification's, the default); 'faces' "
-                             "types the faces to keep, e.g. 336, and rolls the rest")
+                             "types the faces to keep, e.g. 336, and rolls the rest (a resumed "
+                             "game keeps its saved setting unless this is given)")
     _database_option(parser, default=default(None))
 
 

@@ -62,23 +62,23 @@ DEFAULT_PLAYERS = [HUMAN, HUMAN]
 """The players of a game when ``--players`` is not given: the course's two people."""
 
 
-def resume_hint(saver: Autosave, database: str | None = None,
-                notation: Notation = Notation.POSITIONS) -> str | None:
+def resume_hint(saver: Autosave, database: str | None = None) -> str | None:
     """Return the command that resumes the game ``saver`` saves (None if it is not saved).
 
     It always names the game's own ID: plain ``--resume`` takes the game
     saved last, which may be another window's game saved a moment later.
     A ``database`` given as ``--database`` is named again (without its
-    password); one from ``YAHTZEE_DATABASE`` is found there again.  A
-    game kept by faces says ``--keep-by faces`` again: the way of typing a
-    keep is the session's, not the save's, and a digit means a die's place
-    without it, so the same keys would keep other dice.
+    password); one from ``YAHTZEE_DATABASE`` is found there again.  The
+    way of typing a keep (``--keep-by``) is in the save, so the game
+    resumes with it; only a game resumed with another one and stopped
+    before its save took it (no move since) names it.
     """
     save_id = saver.resume_id()
     if save_id is None:
         return None
     where = "" if database is None else f" --database {shlex.quote(without_password(database))}"
-    typing = "" if notation is Notation.POSITIONS else f" --keep-by {notation.value}"
+    saved = saver.save.keep_by if saver.save is not None else Notation.POSITIONS
+    typing = "" if saver.keep_by is saved else f" --keep-by {saver.keep_by.value}"
     return f"{PROGRAM_NAME}{where} --resume {save_id}{typing}"
 
 
@@ -149,8 +149,9 @@ def _play(args: argparse.Namespace, console: Console, where: tuple[Storage, Save
         if resumed is None:
             return 2
         _ignored_on_resume(args, console)
+    keep_by = args.keep_by or (resumed.keep_by if resumed is not None else Notation.POSITIONS)
     saver = autosave_for(console, resumed, store=store, setup=setup, coached=args.coach,
-                         storage=storage)
+                         storage=storage, keep_by=keep_by)
     try:
         live = (resume_game(setup, resumed, coach=args.coach, autosave=saver)
                 if resumed is not None else
@@ -166,7 +167,7 @@ def _play(args: argparse.Namespace, console: Console, where: tuple[Storage, Save
         return 130
     if resumed is not None:
         console.resuming(resumed)
-    return _play_to_the_end(Game(live=live, console=console, notation=args.keep_by), setup,
+    return _play_to_the_end(Game(live=live, console=console, notation=keep_by), setup,
                             saver, getattr(args, "database", None))
 
 
@@ -200,7 +201,7 @@ def _play_to_the_end(game: Game, setup: Solvers, saver: Autosave,
         _end_of_game(game, game.live.coach, setup, console)
     except KeyboardInterrupt:
         console.say()
-        console.stopped_after_end(saver.filed, resume_hint(saver, database, game.notation))
+        console.stopped_after_end(saver.filed, resume_hint(saver, database))
         return 130
     return 0
 
@@ -233,9 +234,9 @@ def _stopped(console: Console, saver: Autosave, game: Game, database: str | None
     if saver.save is None and not game.log:
         console.stopped_before_any_move()
     elif game.engine.is_over():
-        console.stopped_after_end(saver.filed, resume_hint(saver, database, game.notation))
+        console.stopped_after_end(saver.filed, resume_hint(saver, database))
     else:
-        console.interrupted(resume_hint(saver, database, game.notation))
+        console.interrupted(resume_hint(saver, database))
 
 
 def _solver_setup(args: argparse.Namespace) -> tuple[Variant, Console, TableSource]:

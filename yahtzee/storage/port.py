@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Protocol
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
+from yahtzee.engine.moves import Notation
 from yahtzee.engine.records import Decision, GameRecord, TurnChances
 from yahtzee.storage.history import HistoryGame, PlayerResult
 from yahtzee.storage.problems import BadDatabaseError, StorageProblems
@@ -68,8 +69,12 @@ class SaveStorage(Protocol):
     problems: StorageProblems
 
     def create(self, snapshot: GameRecord, *, uid: str | None = None,
-               when: datetime | None = None, browser: BrowserSeats | None = None) -> SaveFile:
-        """Save ``snapshot`` under a new ID, held locked by this store; return the save."""
+               when: datetime | None = None, browser: BrowserSeats | None = None,
+               keep_by: Notation = Notation.POSITIONS) -> SaveFile:
+        """Save ``snapshot`` under a new ID, held locked by this store; return the save.
+
+        ``browser`` and ``keep_by`` are the save's parts beside the game (``SaveFile``).
+        """
         ...
 
     def write(self, save: SaveFile, *, computer_to_play: bool = False,

@@ -62,6 +62,7 @@ from psycopg.types.json import Jsonb
 
 from yahtzee.domain.card import Card
 from yahtzee.domain.games import get_variant
+from yahtzee.engine.moves import Notation
 from yahtzee.engine.records import Decision, GameRecord, TurnChances, scoring_dice
 from yahtzee.storage.fields import FieldError, mapping
 from yahtzee.storage.history import (DamagedGameError, HistoryGame, PlayerResult,
@@ -749,7 +750,8 @@ class PostgresSaves:
 
     # -- writing -----------------------------------------------------------
     def create(self, snapshot: GameRecord, *, uid: str | None = None,
-               when: datetime | None = None, browser: BrowserSeats | None = None) -> SaveFile:
+               when: datetime | None = None, browser: BrowserSeats | None = None,
+               keep_by: Notation = Notation.POSITIONS) -> SaveFile:
         """Save ``snapshot`` under a new ID, held locked by this store; return the save."""
         moment = when if when is not None else now()
         save_id = self.storage.run(lambda c: int(_one(c, "SELECT nextval('save_ids')")),
@@ -757,7 +759,7 @@ class PostgresSaves:
         if not self.storage._locks.take(save_id, self):
             raise SaveInUseError(save_id)
         save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot,
-                        browser)
+                        browser, keep_by)
         try:
             self.storage.run(lambda c: c.execute(
                 "INSERT INTO saves (id, uid, created, updated, finished, data) "
@@ -852,8 +854,7 @@ class PostgresSaves:
             return None
         before, steps, at = written
         if ((version is not None and version != at) or steps >= STEPS_BEFORE_REWRITE
-                or before.uid != save.uid or before.created != save.created
-                or before.browser != save.browser):
+                or not save.same_but_game(before)):
             return None
         step = step_of(before.snapshot, save.snapshot, steps + 1,
                        save.updated.isoformat(timespec="microseconds"), save.finished)

@@ -6,6 +6,10 @@ Each game in progress is one JSON file, ``<data folder>/saves/<id>.json``::
      "created": "<UTC ISO time>", "updated": "<UTC ISO time>", "finished": false,
      "game": <record_to_dict(GameRecord)>}
 
+with ``"browser"`` (a game played in the browser: ``BrowserSeats``) and
+``"keep_by": "faces"`` (a console game whose keeps are typed as faces)
+beside them where they apply.
+
 A new save is written atomically; a later write of the same game by the
 same process appends only what changed, one line per write, and the save
 is written whole again now and then (``yahtzee.storage.steps``).  A file
@@ -36,11 +40,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Protocol
 
+from yahtzee.engine.moves import Notation
 from yahtzee.engine.records import GameRecord
 from yahtzee.storage.paths import data_dir
 from yahtzee.storage.atomic import append, write_atomic
-from yahtzee.storage.fields import (FieldError, flag, hex_id, listed, mapping, optional, refuse,
-                                    whole, zoned_time)
+from yahtzee.storage.fields import (FieldError, flag, hex_id, listed, mapping, one_of, optional,
+                                    refuse, whole, zoned_time)
 from yahtzee.storage.locks import FileLock, try_lock
 from yahtzee.storage.problems import (Damage, SaveInUseError, SaveNotFoundError, StorageError,
                                       StorageProblems, StoredFile, left_in_place, set_aside)
@@ -63,6 +68,10 @@ without one is still written as version 1, which older programs read.  The
 browser part's ``joined`` and ``started`` came later within version 2: a
 program that does not know them ignores them, and one that does reads a
 save without them as a game already started."""
+KEEP_BY = tuple(notation.value for notation in Notation)
+"""The values of a save's ``keep_by``: how its people type a keep.  A save without one
+(every save of a game kept by positions, and every save before there was one) is kept by
+positions; a program that does not know it ignores it."""
 SECRET_HASH = re.compile(r"[0-9a-f]{64}")
 """A seat secret's SHA-256, in hex, as a browser game's save keeps it."""
 MAX_SAVE_ID = 999_999_999
@@ -143,7 +152,9 @@ class SaveFile:
     """One save: its ID, the game's unique ID, when it was created and updated, the game.
 
     ``browser`` is set for a game played in the browser: its seats' secrets
-    and settings, so that the save is the game's one record.
+    and settings, so that the save is the game's one record.  ``keep_by`` is
+    how the people at the console type a keep (``--keep-by``), which a
+    resumed game goes on with.
     """
 
     save_id: int
@@ -153,9 +164,10 @@ class SaveFile:
     finished: bool
     snapshot: GameRecord
     browser: BrowserSeats | None = None
+    keep_by: Notation = Notation.POSITIONS
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the save as JSON-able data."""
+        """Return the save as JSON-able data (``keep_by`` only when it is not the default)."""
         data = {"format": SAVE_FORMAT, "version": 1 if self.browser is None else 2,
                 "id": self.save_id, "uid": self.uid,
                 "created": self.created.isoformat(timespec="microseconds"),
@@ -163,7 +175,16 @@ class SaveFile:
                 "finished": self.finished, "game": record_to_dict(self.snapshot)}
         if self.browser is not None:
             data["browser"] = self.browser.to_dict()
+        if self.keep_by is not Notation.POSITIONS:
+            data["keep_by"] = self.keep_by.value
         return data
+
+    def same_but_game(self, before: SaveFile) -> bool:
+        """Return whether this save differs from ``before`` in its game alone (and when it was
+        updated, and whether it is finished): what a step appended to the save holds
+        (``yahtzee.storage.steps``); any other change rewrites the save whole."""
+        return ((self.uid, self.created, self.browser, self.keep_by)
+                == (before.uid, before.created, before.browser, before.keep_by))
 
     def to_bytes(self) -> bytes:
         """Return the save file's contents, written whole: one line (``encode_line``)."""
@@ -183,13 +204,16 @@ class SaveFile:
             raise NewerVersionError(f"save format {version} is newer than {SAVE_VERSION}")
         record = record_from_dict(data.get("game"))
         browser = data.get("browser")
+        keep_by = optional(data.get("keep_by"), "'keep_by'",
+                           lambda value, name: one_of(value, name, KEEP_BY))
         return cls(whole(data.get("id"), "the save's ID", low=1),
                    hex_id(data.get("uid"), "the save's unique ID"),
                    zoned_time(data.get("created"), "'created'"),
                    zoned_time(data.get("updated"), "'updated'"),
                    flag(data.get("finished"), "'finished'"), record,
                    None if browser is None or version < 2
-                   else BrowserSeats.from_dict(browser, len(record.players)))
+                   else BrowserSeats.from_dict(browser, len(record.players)),
+                   Notation(keep_by or Notation.POSITIONS.value))
 
     @property
     def sort_key(self) -> tuple[datetime, int]:
@@ -388,7 +412,8 @@ class SaveStore:
         return [int(m.group(1)) for m in map(_TAKEN_NAME.fullmatch, names) if m]
 
     def create(self, snapshot: GameRecord, *, uid: str | None = None,
-               when: datetime | None = None, browser: BrowserSeats | None = None) -> SaveFile:
+               when: datetime | None = None, browser: BrowserSeats | None = None,
+               keep_by: Notation = Notation.POSITIONS) -> SaveFile:
         """Write a new save of ``snapshot`` under a new ID, held locked by this store; return it.
 
         The ID is the first after every one in the folder that no other
@@ -402,7 +427,7 @@ class SaveStore:
             if save_id in self._locks or not self._try_lock(save_id):
                 continue
             save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot,
-                            browser)
+                            browser, keep_by)
             try:
                 write_atomic(self.path(save_id), save.to_bytes(), exclusive=True)
             except FileExistsError:
@@ -450,8 +475,7 @@ class SaveStore:
         if written is None:
             return False
         before, steps = written
-        if (steps >= STEPS_BEFORE_REWRITE or before.uid != save.uid
-                or before.created != save.created or before.browser != save.browser):
+        if steps >= STEPS_BEFORE_REWRITE or not save.same_but_game(before):
             return False
         step = step_of(before.snapshot, save.snapshot, steps + 1,
                        save.updated.isoformat(timespec="microseconds"), save.finished)

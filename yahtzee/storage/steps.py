@@ -15,7 +15,8 @@ that no step was lost or repeated).  The dice's generator is left out when
 it did not change; when only its position in its table of numbers moved
 (most rolls), ``rng_at`` gives the new position; otherwise ``rng`` holds it
 whole.  After ``STEPS_BEFORE_REWRITE`` steps, or when
-anything else changes (the browser seats), the save is written whole again.
+anything else changes (the browser seats, the way a keep is typed), the save is
+written whole again.
 
 A line is appended with one write; a process killed while writing leaves at
 most the last line unfinished (no newline at its end).  That line was never
