@@ -390,6 +390,21 @@ def test_each_costly_decision_takes_two_lines_within_80_columns() -> None:
     assert max(len(line) for line in lines) == 79
 
 
+def test_analyze_names_the_game_and_its_rules_as_every_other_page_does(
+        official: Solution, official_moments: Moments, data: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Poker Dice was "poker-dice rules", its registry name taken for a Yahtzee rule set
+    for game in (["--game", "poker-dice"], ["--rules", "official"]):
+        status, _, err = run_cli([*game, "--players", "computer,greedy", "--seed", "4"], "",
+                                 monkeypatch, capsys)
+        assert (status, err) == (0, "")
+    when = r"finished \d{4}-\d\d-\d\d \d\d:\d\d"
+    for number, title in ((1, "Poker Dice"), (2, "Yahtzee, official rules")):
+        status, out, err = run_cli(["analyze", str(number)], "", monkeypatch, capsys)
+        assert (status, err) == (0, "")
+        assert re.fullmatch(rf"Game {number}, {when}, {title}", out.splitlines()[0])
+
+
 def test_analyze_html_refuses_a_folder_it_cannot_write(
         played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

@@ -236,7 +236,7 @@ def test_analyze_judges_a_finished_game_of_the_history(official: Solution, solve
     text = run("analyze", str(data["game_id"]))
     assert text.returncode == 0 and "COACH'S ANALYSIS" in text.stdout
     assert re.match(r"Game 1, finished [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}, "
-                    r"official rules\n", text.stdout), text.stdout
+                    r"Yahtzee, official rules\n", text.stdout), text.stdout
     assert run("analyze", "99").returncode == 2 and run("analyze", "x").returncode == 2
 
 

@@ -34,7 +34,8 @@ from yahtzee.interfaces.console_game import Game
 from yahtzee.interfaces.review import Review, chart_lines, make_review, review_json
 from yahtzee.interfaces.review_html import review_document
 from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED,
-                                        WORKERS_NEED_DATABASE, game_words, local_time)
+                                        WORKERS_NEED_DATABASE, game_name_and_rules, game_words,
+                                        local_time)
 from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind, solo_strategy
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.atomic import write_atomic
@@ -536,7 +537,7 @@ def _analyze(args: argparse.Namespace, console: Console, game_id: str | None,
     if args.html is not None:
         return _write_review(review, args.html, console)
     console.say(f"Game {meta.game_id}, finished {local_time(meta.finished_at)}, "
-                f"{meta.rules} rules")
+                f"{game_name_and_rules(meta.variant, meta.rules)}")
     console.analysis(review.analyses, review.variant)
     for line in chart_lines(review):
         console.say(line)
