@@ -11,7 +11,7 @@ import pytest
 
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import POKER_DICE, yahtzee_variant
-from yahtzee.domain.card import Variant
+from yahtzee.domain.card import MenuItem, Variant
 from yahtzee.domain.rules import COURSE, OFFICIAL
 from yahtzee.interfaces.console import DIE_PROMPT, Console
 from yahtzee.interfaces.console_game import Game
@@ -23,7 +23,7 @@ from yahtzee.solver.moments import Moments
 ROLLED = re.compile(r"(?P<name>.+?) rolled (?P<dice>[^:]+)$")
 REROLLED = re.compile(r"(?P<name>.+?) (?:kept (?P<kept>[^:]+) and rolled|rolled all five again): "
                       r"(?P<dice>.+)$")
-SCORED = re.compile(r"(?P<name>.+?) scored (?P<points>\d+) points in (?P<box>.+) "
+SCORED = re.compile(r"(?P<name>.+?) scored (?P<points>\d+) points? in (?P<box>.+) "
                     r"\(total (?P<total>\d+)\)$")
 
 
@@ -163,6 +163,20 @@ def test_five_computers_turns_fit_on_an_80_by_24_screen_with_the_prompt() -> Non
     assert len(totals) == 5
     for name in names[1:]:
         assert sum(row.startswith(f"  {name} rolled ") for row in recap) == 1, name
+
+
+def test_a_computer_that_scores_one_point_is_said_to_score_1_point() -> None:
+    # no line of the specification's: it said "1 points"; the person's own line keeps them
+    console, _ = play([HUMAN, GREEDY], "".join(f"score\n{n}\n" for n in range(1, 14)),
+                      variant=yahtzee_variant(COURSE), seed=6)
+    lines = console.text().splitlines()
+    assert "Greedy scored 1 point in Ones (total 126)" in lines
+    assert "    and scored 1 point in Ones (total 126)" in lines   # the recap of that turn
+    assert "Greedy scored 3 points in Threes (total 125)" in lines
+    assert not any("1 points in" in line for line in lines)
+    person = Screens("")
+    person.scored(MenuItem(1, "Ones", 1))
+    assert person.text() == "You scored 1 points in Ones\n"
 
 
 def test_the_coachs_win_chances_wrap_between_players_within_80_columns(

@@ -196,8 +196,9 @@ class Console(Reporter):
         self.say(joker_text(joker))
 
     def scored(self, item: MenuItem) -> None:
-        """Say what the turn scored: the box's points, and any Yahtzee bonus earned besides."""
-        self.say(scored_text("You", item))
+        """Say what the turn scored: the box's points, and any Yahtzee bonus earned besides
+        (``You scored 1 points in Ones``: the specification's words, for one point too)."""
+        self.say(scored_text("You", item, as_specified=True))
 
     # -- a computer's turn -------------------------------------------------
     def computer_line(self, text: str) -> None:
@@ -223,7 +224,8 @@ class Console(Reporter):
         self.computer_line(f"{name} {reroll_text(kept, dice, variant)}")
 
     def computer_scored(self, name: str, item: MenuItem, total: int) -> None:
-        """Show the box a computer scored and its new total."""
+        """Show the box a computer scored and its new total: ``Computer scored 1 point in Ones
+        (total 1)`` (no line of the specification's, so one point is said plainly)."""
         self.computer_line(f"{scored_text(name, item)} (total {total})")
 
     def recap(self, turns: Sequence[TurnSummary], names: Sequence[str],

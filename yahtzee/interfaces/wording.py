@@ -6,8 +6,9 @@ the luck line and the winner line: each sentence is made here once, so
 that a game reads the same at the terminal and in the browser.  Nothing
 here reads or prints; the console and the web put these texts on screen.
 Where the page shows what the terminal does not (no menu numbers, no die
-numbers) or the specification's wording does not bind it (``1 points``),
-the browser words the coach's line and a box's points itself (``web/views.py``).
+numbers), the browser words the coach's line and a box's points itself
+(``web/views.py``).  One point is ``1 point`` wherever the specification's
+wording (``You scored 1 points``, the menu's ``1 points``) does not bind it.
 """
 
 from __future__ import annotations
@@ -132,19 +133,36 @@ def read_faces(text: str, variant: Variant) -> ReadFaces:
     return ReadFaces(tuple(values), "")
 
 
-def scored_words(item: MenuItem) -> str:
-    """Return what a choice scored, the box's points and a bonus earned besides told apart.
+def points_text(points: int) -> str:
+    """Return a number of points in words: ``15 points``, ``1 point``."""
+    return f"{points} point{'' if points == 1 else 's'}"
 
-    ``scored 30 points in Sixes and a 100-point Yahtzee bonus``; a course-rules
-    bonus, which is the whole turn, reads ``scored 100 points in Yahtzee``.
+
+def box_points_text(item: MenuItem, *, as_specified: bool = False) -> str:
+    """Return what a choice scores, the box's points and a bonus earned besides told apart:
+    ``30 points in Sixes and a 100-point Yahtzee bonus``, ``1 point in Ones``.
+
+    A course-rules bonus, which is the whole turn, reads ``100 points in
+    Yahtzee``.  ``as_specified`` keeps the specification's ``1 points``.
     """
-    text = f"scored {item.points - item.bonus} points in {item.name}"
+    points = item.points - item.bonus
+    text = f"{f'{points} points' if as_specified else points_text(points)} in {item.name}"
     return f"{text} and a {item.bonus}-point Yahtzee bonus" if item.bonus else text
 
 
-def scored_text(who: str, item: MenuItem) -> str:
-    """Return ``<who> scored <points> points in <box>`` (``who`` is ``You`` or a name)."""
-    return f"{who} {scored_words(item)}"
+def scored_words(item: MenuItem, *, as_specified: bool = False) -> str:
+    """Return what a choice scored: ``scored 30 points in Sixes and a 100-point Yahtzee
+    bonus``, ``scored 1 point in Ones`` (``box_points_text``)."""
+    return f"scored {box_points_text(item, as_specified=as_specified)}"
+
+
+def scored_text(who: str, item: MenuItem, *, as_specified: bool = False) -> str:
+    """Return ``<who> scored <points> points in <box>`` (``who`` is ``You`` or a name).
+
+    ``as_specified``: the specification's ``You scored 1 points in Ones``, the line
+    its transcripts hold; otherwise one point is ``1 point``.
+    """
+    return f"{who} {scored_words(item, as_specified=as_specified)}"
 
 
 def reroll_text(kept: Sequence[int], dice: Sequence[int], variant: Variant) -> str:

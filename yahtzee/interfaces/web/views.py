@@ -20,7 +20,7 @@ from yahtzee.engine.engine import Phase, Refusal
 from yahtzee.interfaces.web.limits import DAY, MINUTE, Limits
 from yahtzee.interfaces.wording import (faces, game_name_and_rules, joker_text, keep_advice_with,
                                         luck_line, move_text, open_goals, percent, profile_text,
-                                        reroll_text, winner_line)
+                                        reroll_text, scored_text, winner_line)
 from yahtzee.solver.coach import BoxAdvice, KeepAdvice
 
 _KEPT = Limits()
@@ -79,17 +79,12 @@ def happened_text(event: Happened, view: GameView) -> str:
 
 
 def scored_line(name: str, item: MenuItem, total: int) -> str:
-    """Return ``Ann scored 15 points in Fives (total 45)``, one point said as ``1 point``.
+    """Return ``Ann scored 15 points in Fives (total 45)``, one point said as ``1 point``,
+    as the console says a computer's turn.
 
-    The console keeps the specification's ``You scored 1 points``; the page
-    speaks plainly.  A Yahtzee bonus earned on top of a box is told apart, as
-    at the console.
+    A Yahtzee bonus earned on top of a box is told apart, as at the console.
     """
-    points = item.points - item.bonus
-    text = f"{name} scored {points} point{'' if points == 1 else 's'} in {item.name}"
-    if item.bonus:
-        text += f" and a {item.bonus}-point Yahtzee bonus"
-    return f"{text} (total {total})"
+    return f"{scored_text(name, item)} (total {total})"
 
 
 def _happened_line(event: Happened, name: str, variant: Variant) -> str:
