@@ -319,7 +319,7 @@ def advice_blocks(out: str) -> list[list[tuple[str, float]]]:
         rank, text, value = int(match.group(1)), match.group(2), float(match.group(3))
         if rank == 1 or rank != previous + 1:
             blocks.append([])
-        blocks[-1].append((re.sub(r", \d+ points$", "", text), value))
+        blocks[-1].append((re.sub(r", \d+ points?$", "", text), value))
         previous = rank
     return blocks
 
@@ -479,6 +479,24 @@ def test_undo_and_back_take_steps_back(strategies: dict[str, ValueStrategy], dat
     assert out.splitlines()[-1] == (
         "Stopped. To go on with this card: python -m yahtzee advise --rules official "
         "--card yahtzee=50")
+
+
+def test_a_yahtzee_bonus_is_told_apart_from_the_points_of_the_box(
+        strategies: dict[str, ValueStrategy], data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # 6 6 6 6 6 with 50 in Yahtzee (official rules): it read "score Sixes, 130 points"
+    status, out, _ = session(["--rules", "official", "--card", "yahtzee=50"],
+                             ["6 6 6 6 6", "sixes", "undo"], monkeypatch, capsys)
+    assert status == 0
+    lines = out.splitlines()
+    moves = [line for line in lines if MOVE_LINE.match(line)]
+    assert [move.split("  ")[1] for move in moves] == [
+        "1. score Sixes, 30 points", "2. keep 6 6 6 6 and roll", "3. keep 6 6 6 and roll"] * 2
+    note = "  Scored in any box, these dice also earn a 100-point Yahtzee bonus."
+    assert [lines[lines.index(move) + 1] for move in moves[2::3]] == [note, note]
+    assert "130" not in out
+    assert "You scored 30 points in Sixes and a 100-point Yahtzee bonus." in out
+    assert "Took back 30 points in Sixes and a 100-point Yahtzee bonus; back to round 2." in out
 
 
 def test_a_poker_dice_session_reads_faces_and_takes_the_opponents_totals(

@@ -37,8 +37,9 @@ from yahtzee.engine.moves import KEEP_WORD, whole_number
 from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable
-from yahtzee.interfaces.wording import (PROGRAM_NAME, faces, game_name_and_rules, joker_text,
-                                        keep_text, percent, read_faces, scored_text)
+from yahtzee.interfaces.wording import (PROGRAM_NAME, box_points_text, faces,
+                                        game_name_and_rules, joker_text, keep_text, percent,
+                                        points_text, read_faces, scored_text)
 from yahtzee.solver.coach import Keep
 from yahtzee.storage.stats import JSON_DIGITS
 
@@ -310,9 +311,19 @@ COLUMNS: tuple[tuple[str, Callable[[Move], str | None]], ...] = (
 
 
 def _move_text(move: Move, variant: Variant) -> str:
-    """Return a move as its line names it: ``keep 5 5 and roll``, ``score Ones, 3 points``."""
+    """Return a move as its line names it: ``keep 5 5 and roll``, ``score Ones, 3 points``
+    (the box's own points: a Yahtzee bonus earned besides is told below the moves)."""
     text = move_words(move, variant)
-    return text if move.box is None else f"{text}, {move.box.points} points"
+    return text if move.box is None else f"{text}, {points_text(move.box.points - move.box.bonus)}"
+
+
+def bonus_note(moves: Sequence[Move]) -> list[str]:
+    """Return the line that tells the Yahtzee bonus a box scored now earns besides its points
+    (the same for every box: the dice are a Yahtzee), or none when no move earns one."""
+    bonuses = [move.box.bonus for move in moves if move.box is not None and move.box.bonus]
+    if not bonuses:
+        return []
+    return [f"  Scored in any box, these dice also earn a {max(bonuses)}-point Yahtzee bonus."]
 
 
 def _columns(moves: Sequence[Move]) -> list[tuple[str, list[str]]]:
@@ -330,7 +341,9 @@ def move_lines(moves: Sequence[Move], variant: Variant) -> list[str]:
 
     Each move's columns: the expected final score; with profiles, ``± sd``
     (its standard deviation) and, in Yahtzee, the chances of the upper bonus
-    and of a Yahtzee; with the opponents' totals, the chance to win.
+    and of a Yahtzee; with the opponents' totals, the chance to win.  A box
+    shows its own points, and a Yahtzee bonus that scoring earns besides is
+    told in a line after the moves (``bonus_note``).
     """
     texts = [_move_text(move, variant) for move in moves]
     width = max(len(text) for text in texts)
@@ -342,7 +355,7 @@ def move_lines(moves: Sequence[Move], variant: Variant) -> list[str]:
         lines.append(f"  {rank}. {text:<{width}}"
                      + "".join(f"  {cells[rank - 1]:>{w}}"
                                for (_, cells), w in zip(shown, widths)))
-    return lines
+    return lines + bonus_note(moves)
 
 
 def help_text(variant: Variant) -> str:
@@ -557,8 +570,7 @@ class AdviseSession:
         self._kept = ()
         game = self.game
         if item is not None:
-            self.console.say(f"Took back {item.points} points in {item.name}; "
-                             f"back to round {game.round}.")
+            self.console.say(f"Took back {box_points_text(item)}; back to round {game.round}.")
         elif game.roll:
             self.console.say(f"Took back those dice; back to the {ORDINALS[game.roll]} roll.")
         else:
