@@ -181,10 +181,10 @@ def test_simulate_command_json_and_reproducibility(
         assert out.count("\n") == 1
         outs.append(json.loads(out))
     first, second = outs
-    assert set(first) == {"game", "rules", "strategy", "games", "mean", "stdev", "min", "max",
-                          "seconds"}
-    assert (first["game"], first["rules"], first["strategy"], first["games"]) == (
-        "yahtzee", "course", "optimal", 300)
+    assert set(first) == {"game", "rules", "strategy", "games", "seed", "mean", "stdev", "min",
+                          "max", "seconds"}
+    assert (first["game"], first["rules"], first["strategy"], first["games"], first["seed"]) == (
+        "yahtzee", "course", "optimal", 300, 5)
     assert {k: v for k, v in first.items() if k != "seconds"} == {
         k: v for k, v in second.items() if k != "seconds"}
     assert first["min"] <= first["mean"] <= first["max"]
@@ -226,6 +226,31 @@ def test_simulate_command_text_is_the_seeded_games_figures(
         "scores:",
         *_histogram_rows(scores, 20, 50)]
     assert sum(int(line.split()[1]) for line in lines[3:]) == 200
+
+
+def test_simulate_without_a_seed_tells_the_seed_that_plays_it_again(
+        official: Solution, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    unseeded = ["simulate", "--rules", "official", "--games", "200"]
+    status, out, err = run_cli(unseeded, "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    header = re.fullmatch(r"200 games of official rules played by the optimal strategy, "
+                          r"seed (\d+), in \d+\.\d\d s", out.splitlines()[0])
+    assert header is not None, out.splitlines()[0]
+    seed = int(header.group(1))
+    scores = [int(s) for s in simulate(OFFICIAL, "optimal", 200, seed,
+                                       tables_of((OFFICIAL, official)))]
+    assert out.splitlines()[1] == (f"mean {statistics.fmean(scores):.2f}  stdev "
+                                   f"{statistics.stdev(scores):.2f}  min {min(scores)}  "
+                                   f"max {max(scores)}")
+    _, again, _ = run_cli([*unseeded, "--seed", str(seed)], "", monkeypatch, capsys)
+    assert again.splitlines()[1:] == out.splitlines()[1:]
+    _, report, _ = run_cli([*unseeded, "--json"], "", monkeypatch, capsys)
+    figures = json.loads(report)
+    _, repeated, _ = run_cli([*unseeded, "--json", "--seed", str(figures["seed"])], "",
+                             monkeypatch, capsys)
+    assert {k: v for k, v in figures.items() if k != "seconds"} == {
+        k: v for k, v in json.loads(repeated).items() if k != "seconds"}
 
 
 @pytest.mark.parametrize("args, problem", [

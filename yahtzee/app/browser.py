@@ -33,7 +33,6 @@ import functools
 import hashlib
 import hmac
 import os
-import random
 import secrets
 import socket
 import threading
@@ -49,8 +48,8 @@ from yahtzee.app.session import Autosave, Solvers, SolverUnavailableError, find_
 from yahtzee.domain.card import Card, MenuItem, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.games import get_variant
-from yahtzee.engine.engine import (MAX_SEED, FirstRoll, Outcome, Phase, Rolled, Scored, Toggled,
-                                   TurnView)
+from yahtzee.engine.engine import (FirstRoll, Outcome, Phase, Rolled, Scored, Toggled, TurnView,
+                                   new_seed)
 from yahtzee.engine.moves import Move, MoveKind
 from yahtzee.engine.records import REROLLS, Decision, replayed_cards
 from yahtzee.players.kinds import HUMAN, PlayerKind, find_kind, strategies_of
@@ -924,8 +923,7 @@ class BrowserGames:
         solver's tables (for computers and the coach) load before the game
         starts; ``SolverUnavailableError`` without numpy.
         """
-        seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(
-            MAX_SEED + 1)
+        seed = settings.seed if settings.seed is not None else new_seed()
         humans = tuple(seat for seat, kind in enumerate(settings.kinds) if not kind.is_computer)
         given: list[tuple[str, tuple[int, ...]]] = []
         if settings.hot_seat and humans:

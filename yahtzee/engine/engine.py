@@ -44,6 +44,12 @@ MAX_SEED = 2 ** 63 - 1
 """The largest seed of a game's dice: seeds are whole numbers from 0 to this, everywhere."""
 
 
+def new_seed() -> int:
+    """Return a seed from 0 to ``MAX_SEED`` drawn from the system's randomness, for a run
+    whose seed was not given but must be told (so that it can be played again)."""
+    return random.SystemRandom().randrange(MAX_SEED + 1)
+
+
 class Seat(Protocol):
     """What the engine needs of a seated player: a name, a card and the kind it saves."""
 

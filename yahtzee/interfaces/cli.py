@@ -225,7 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--games", type=_positive, default=1000, metavar="N",
                           help=f"how many games, 1 to {MAX_GAMES} (default: 1000)")
     simulate.add_argument("--seed", type=_seed, metavar="S",
-                          help="seed the dice: same seed, same result")
+                          help="seed the dice: same seed, same result (default: a new seed, "
+                               "printed with the result)")
     simulate.add_argument("--json", action="store_true", help="print JSON")
 
     duel = sub.add_parser(

@@ -27,6 +27,7 @@ from yahtzee.app.session import (Autosave, NoUnfinishedGameError, Solvers,
                                  SolverUnavailableError, UnknownSaveError, autosave_for, find_save)
 from yahtzee.domain.card import Variant
 from yahtzee.domain.games import YAHTZEE, get_variant, rules_of
+from yahtzee.engine.engine import new_seed
 from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.advise import run_advise
 from yahtzee.interfaces.console import Console, saves_json
@@ -268,7 +269,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     """Play ``--games`` solitaire games with ``--strategy`` and print their statistics."""
     variant, console, tables = _solver_setup(args)
     from yahtzee.solver.factory import simulate_games
-    games, seed = args.games, args.seed
+    games = args.games
+    seed = args.seed if args.seed is not None else new_seed()  # told, so the run can be repeated
     started = time.perf_counter()
     strategy = solo_strategy(args.strategy) or args.strategy
     scores = [int(s) for s in simulate_games(variant, strategy, games, seed, tables)]
@@ -276,15 +278,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     mean = statistics.fmean(scores)
     stdev = statistics.stdev(scores) if games > 1 else 0.0
     report = {"game": variant.name, "rules": variant.rules_name, "strategy": args.strategy,
-              "games": games, "mean": round(mean, 4), "stdev": round(stdev, 4),
+              "games": games, "seed": seed, "mean": round(mean, 4), "stdev": round(stdev, 4),
               "min": min(scores), "max": max(scores), "seconds": round(seconds, 3)}
     if args.json:
         console.say(json.dumps(report))
         return 0
-    seeded = f", seed {seed}" if seed is not None else ""
     noun = "game" if games == 1 else "games"
     console.say(f"{games} {noun} {game_words(variant, 'of', 'of')} played by the "
-                f"{args.strategy} strategy{seeded}, in {seconds:.2f} s")
+                f"{args.strategy} strategy, seed {seed}, in {seconds:.2f} s")
     console.say(f"mean {mean:.2f}  stdev {stdev:.2f}  min {min(scores)}  max {max(scores)}")
     console.say("scores:")
     console.simulate_histogram(histogram(scores, SIMULATE_BIN), SIMULATE_BAR)
