@@ -97,7 +97,7 @@ def test_a_game_with_a_computer_ends_with_the_lines_of_analyze(
     assert (status, err) == (0, "")
     winner = WINNER.search(out)
     assert winner is not None
-    lines = out[winner.end():].splitlines()[1:]
+    lines = out[winner.end():].splitlines()[1:-1]   # the last: the game's number
     assert [line.split(":")[0] for line in lines] == ["Ann", "Greedy"]
     status, report, _ = run_cli(["analyze", "--json"], "", monkeypatch, capsys)
     players = json.loads(report)["players"]
@@ -114,6 +114,28 @@ def test_a_game_with_a_computer_ends_with_the_lines_of_analyze(
         assert player["final"] == pytest.approx(
             player["optimum"] + player["luck"] - player["total_cost"], abs=1e-5)
     assert players[0]["total_cost"] > players[1]["total_cost"] > 0
+
+
+def test_a_game_past_the_specifications_transcript_ends_with_its_number_for_analyze(
+        official: Solution, official_moments: Moments, data: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # with a computer, after the luck lines; with the coach, after the analysis's chart
+    people = "".join(f"score\n{n}\n" * 2 for n in range(1, 14))   # each of two, box N
+    for number, options, before in ((1, ["--players", "human,greedy"], "Greedy: 178 = "),
+                                    (2, ["--coach"], "Player 2 ")):
+        status, out, err = run_cli([*options, "--rules", "official", "--seed", "8"], people,
+                                   monkeypatch, capsys)
+        assert (status, err) == (0, "")
+        lines = out.splitlines()
+        assert lines[-1] == (f"Filed as game {number}: "
+                             f"python -m yahtzee analyze {number} reviews it.")
+        assert lines[-2].startswith(before)
+        status, review, _ = run_cli(["analyze", str(number)], "", monkeypatch, capsys)
+        assert status == 0 and review.startswith(f"Game {number}, finished ")
+    # a game of people alone ends as the specification's transcript does: with the winner
+    status, out, err = run_cli(["--rules", "official", "--seed", "8"], people, monkeypatch,
+                               capsys)
+    assert (status, err) == (0, "") and WINNER.fullmatch(out.splitlines()[-1])
 
 
 def test_without_the_solver_a_game_ends_with_the_winner(

@@ -64,7 +64,10 @@ def test_two_computers_play_poker_dice_from_the_command_line(
     expected = (f"{leaders[0]} wins with {best} points" if len(leaders) == 1
                 else f"Tie between Computer and Greedy with {best} points")
     lines = out.splitlines()
-    assert lines[-3] == expected
-    # Then each player's score split into expectation, luck and decisions' cost.
-    assert [line.split(" = ")[0] for line in lines[-2:]] == [
+    assert lines[-4] == expected
+    # Then each player's score split into expectation, luck and decisions' cost, and the
+    # game's number for analyze.
+    assert [line.split(" = ")[0] for line in lines[-3:-1]] == [
         f"Computer: {totals['Computer']}", f"Greedy: {totals['Greedy']}"]
+    assert re.fullmatch(r"Filed as game (\d+): python -m yahtzee analyze \1 reviews it\.",
+                        lines[-1])

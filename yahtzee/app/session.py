@@ -394,6 +394,8 @@ class Autosave:
         self.warned = False
         self.filed = False
         """Whether the finished game is in the history."""
+        self.game_number: int | None = None
+        """The finished game's number in the history, once filed (what ``analyze`` takes)."""
         self.replayable = False
         """Whether the changes being written are a computer's moves (``replaying``)."""
         self.holding = False
@@ -538,7 +540,8 @@ class Autosave:
                 turns = self.chances(record)
                 self.filed_chances = tuple(turns)
                 seats = self.save.browser if self.save is not None else self.browser
-                self.history.record(record, uid=uid, chances=turns, browser=seats)
+                self.game_number = self.history.record(record, uid=uid, chances=turns,
+                                                       browser=seats)
                 self.filed = True
                 self.up_to_date = False
                 if self.save is not None:

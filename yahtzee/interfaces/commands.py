@@ -200,7 +200,7 @@ def _play_to_the_end(game: Game, setup: Solvers, saver: Autosave,
         _stopped(console, saver, game, database)
         return 130
     try:
-        _end_of_game(game, game.live.coach, setup, console)
+        _end_of_game(game, game.live.coach, setup, console, saver.game_number)
     except KeyboardInterrupt:
         console.say()
         console.stopped_after_end(saver.filed, resume_hint(saver, database))
@@ -208,8 +208,10 @@ def _play_to_the_end(game: Game, setup: Solvers, saver: Autosave,
     return 0
 
 
-def _end_of_game(game: Game, coach: Coach | None, setup: Solvers, console: Console) -> None:
-    """Print each player's score as expected score plus luck minus decisions' cost.
+def _end_of_game(game: Game, coach: Coach | None, setup: Solvers, console: Console,
+                 game_number: int | None = None) -> None:
+    """Print each player's score as expected score plus luck minus decisions' cost, then
+    the number ``analyze`` takes for the game (``game_number``, once it is in the history).
 
     With ``--coach`` they head each player's part of the coach's analysis.
     Without it they are printed only when a computer played, whose solver is
@@ -220,14 +222,16 @@ def _end_of_game(game: Game, coach: Coach | None, setup: Solvers, console: Conso
     strategies = game.live.strategies()
     if coach is not None:
         console.analysis(coach.analyze(names, game.log, strategies=strategies), game.variant)
+    elif any(isinstance(p, ComputerPlayer) for p in game.players):
+        try:
+            judge = setup.coach(game.variant)
+        except SolverUnavailableError:
+            return
+        console.luck_lines(judge.analyze(names, game.log, strategies=strategies))
+    else:
         return
-    if not any(isinstance(p, ComputerPlayer) for p in game.players):
-        return
-    try:
-        judge = setup.coach(game.variant)
-    except SolverUnavailableError:
-        return
-    console.luck_lines(judge.analyze(names, game.log, strategies=strategies))
+    if game_number is not None:
+        console.filed_as(game_number)
 
 
 def _stopped(console: Console, saver: Autosave, game: Game, database: str | None) -> None:

@@ -326,6 +326,11 @@ class Console(Reporter):
         best = max(card.score() for _, card, _ in results)
         self.say(winner_line(leaders, best, solo=len(results) == 1))
 
+    def filed_as(self, game_number: int) -> None:
+        """Say the number a finished game has in the history, as ``analyze`` takes it."""
+        self.say(f"Filed as game {game_number}: {PROGRAM_NAME} analyze {game_number} "
+                 "reviews it.")
+
     def stopped_before_start(self, resuming: bool = False) -> None:
         """Say that the program stopped before play began (a resumed game's save is untouched)."""
         if resuming:
