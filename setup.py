@@ -1,8 +1,10 @@
-"""Build script: the metadata is in setup.cfg; this adds the solver's optional compiled kernel.
+"""Build script: the metadata is in setup.cfg; this adds the two optional compiled modules.
 
-``pip install .`` (or ``-e .``) compiles ``yahtzee/solver/_kernel.c`` when a C
-compiler is at hand.  The kernel is optional: if it cannot be compiled the
-install goes on without it and the solver runs on numpy alone.
+``pip install .`` (or ``-e .``) compiles ``yahtzee/solver/_kernel.c``, the
+solver's kernel, and ``yahtzee/storage/_disk.c``, the browser table's appends
+to the disk, when a C compiler is at hand.  Both are optional: if one cannot
+be compiled the install goes on without it; the solver then runs on numpy
+alone, and the table waits for the disk in Python threads.
 """
 
 from setuptools import Extension, setup
@@ -26,6 +28,8 @@ class BuildKernel(build_ext):
 
 setup(
     ext_modules=[Extension("yahtzee.solver._kernel", ["yahtzee/solver/_kernel.c"],
+                           optional=True),
+                 Extension("yahtzee.storage._disk", ["yahtzee/storage/_disk.c"],
                            optional=True)],
     cmdclass={"build_ext": BuildKernel},
 )

@@ -19,6 +19,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,8 @@ from yahtzee.solver.ranking import Keep, ScoreBox  # noqa: E402
 from yahtzee.solver.cache import Solution  # noqa: E402
 from yahtzee.solver.moments import Moments  # noqa: E402
 from yahtzee.storage.history import History  # noqa: E402
-from yahtzee.storage.saves import SaveStore  # noqa: E402
+from yahtzee.storage.appends import BackgroundAppends  # noqa: E402
+from yahtzee.storage.saves import PendingAppend, SaveFile, SaveStore  # noqa: E402
 from tests.helpers import Problems, collector_off, cycles_of_ours  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx`")
@@ -895,3 +897,61 @@ def test_the_printed_address_on_every_interface_is_one_the_server_answers() -> N
     assert "0.0.0.0" not in printed.getvalue()
     assert "127.0.0.1" in allowed_hosts("0.0.0.0") and "0.0.0.0" not in allowed_hosts("0.0.0.0")
     everywhere.close()
+
+
+def _count_whole_writes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Count the saves of people's moves written by ``BrowserGame.keep_move`` (a save thread)."""
+    whole: list[str] = []
+    keep_move = BrowserGame.keep_move
+
+    def counted(table: BrowserGame) -> None:
+        whole.append(table.game_id)
+        keep_move(table)
+    monkeypatch.setattr(BrowserGame, "keep_move", counted)
+    return whole
+
+
+def _moves_then_restart(toggles: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Toggle ``toggles`` dice and roll in a game of two people; return its state as the server
+    gave it after the roll and as a server started again on the same folder reads it."""
+    keys = ("version", "dice", "saved", "rolls_left", "turn", "moves")
+    with TestClient(make_app(delay=0)) as client:
+        game, (first, _) = new_game(client, players=[{"kind": "human"}, {"kind": "human"}],
+                                    coach=False)
+        for die in range(1, toggles + 1):
+            assert move(client, game, first, action="toggle", die=die).status_code == 200
+        answer = move(client, game, first, action="roll")
+        assert answer.status_code == 200
+        before = {key: answer.json()[key] for key in keys}
+    with TestClient(make_app(delay=0)) as client:
+        after = client.get(f"/api/games/{game}").json()
+        return before, {key: after[key] for key in keys}
+
+
+@pytest.mark.skipif(not BackgroundAppends.available(), reason="the compiled appends not built")
+def test_a_person_s_move_is_appended_on_the_disk_by_the_compiled_threads(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move made on the loop has its save's line appended without a Python thread, and is on
+    the disk when answered (a server started again has it)."""
+    whole = _count_whole_writes(monkeypatch)
+    before, after = _moves_then_restart(3)
+    assert after == before and before["saved"] == [True, True, True, False, False] and before["rolls_left"] == 1
+    assert whole == []
+
+
+@pytest.mark.skipif(not BackgroundAppends.available(), reason="the compiled appends not built")
+def test_a_failed_append_of_a_move_writes_its_save_whole_before_the_answer(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled threads cannot append (the file is not where the line goes): the move is
+    answered only once its save is written whole, and nothing is lost."""
+    whole = _count_whole_writes(monkeypatch)
+    append_later = SaveStore.append_later
+
+    def elsewhere(store: SaveStore, save: SaveFile) -> PendingAppend | None:
+        """Make the line, and send it to a file that is not there."""
+        line = append_later(store, save)
+        return None if line is None else replace(line, path=data / "nowhere" / "1.json")
+    monkeypatch.setattr(SaveStore, "append_later", elsewhere)
+    before, after = _moves_then_restart(3)
+    assert after == before and before["saved"] == [True, True, True, False, False] and before["rolls_left"] == 1
+    assert len(whole) == 3  # the moves made on the loop (the first is made in a thread)

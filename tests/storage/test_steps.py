@@ -195,3 +195,40 @@ def test_a_line_cut_by_an_interrupt_leaves_the_move_before(
     store.write(newer)
     assert len((tmp_path / "1.json").read_text().splitlines()) == 1
     assert SaveStore(tmp_path, problems=Problems()).load(1) == newer
+
+
+def test_a_line_made_for_the_caller_to_append_reads_back_as_the_game(tmp_path: Path) -> None:
+    """``append_later`` makes the very line ``write`` would append, and counts it written."""
+    store, _, save = _played(tmp_path, 10)
+    newer = _later(save, 12)
+    pending = store.append_later(newer)
+    assert pending is not None and pending.path == tmp_path / "1.json"
+    before = pending.path.read_bytes()
+    assert SaveStore(tmp_path, problems=Problems()).load(1) == save  # nothing written yet
+    atomic.append(pending.path, pending.line)
+    assert SaveStore(tmp_path, problems=Problems()).load(1) == newer
+    newest = _later(save, 14)
+    store.write(newest)  # the next change is appended after the caller's line
+    lines = pending.path.read_bytes()[len(before):].splitlines()
+    assert len(lines) == 2 and lines[0] + b"\n" == pending.line
+    assert SaveStore(tmp_path, problems=Problems()).load(1) == newest
+
+
+def test_a_line_the_caller_could_not_append_leads_to_a_whole_write(tmp_path: Path) -> None:
+    """After ``append_failed`` the save is written whole, with the change the line held."""
+    store, _, save = _played(tmp_path, 10)
+    newer = _later(save, 12)
+    assert store.append_later(newer) is not None
+    store.append_failed(1)
+    store.write(newer)
+    assert len((tmp_path / "1.json").read_text().splitlines()) == 1
+    assert SaveStore(tmp_path, problems=Problems()).load(1) == newer
+
+
+def test_no_line_is_made_for_a_save_due_to_be_written_whole(tmp_path: Path) -> None:
+    """A save this store has not written yet must be written whole: no line, nothing changed."""
+    _, _, save = _played(tmp_path, 10)
+    other = SaveStore(tmp_path, problems=Problems())
+    other.lock(1)
+    assert other.append_later(_later(save, 12)) is None
+    assert other.load(1) == save

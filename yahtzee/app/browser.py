@@ -59,7 +59,7 @@ from yahtzee.storage.history import HistoryGame
 from yahtzee.storage.port import SaveStorage, Storage, open_storage
 from yahtzee.storage.problems import (SaveInUseError, SaveNotFoundError, StorageError,
                                       StorageProblems)
-from yahtzee.storage.saves import BrowserSeats, SaveFile
+from yahtzee.storage.saves import BrowserSeats, PendingAppend, SaveFile
 from yahtzee.storage.snapshot import SnapshotError
 from yahtzee.storage.web_games import WebGame, forget_legacy_game, load_legacy_games
 
@@ -466,6 +466,28 @@ class BrowserGame:
                     self.saver.flush()  # a change made before a failure is not lost
                 finally:
                     self.lock.release()
+
+    def keep_move_later(self) -> PendingAppend | None:
+        """Return the save of the move ``act_at_once`` made as one line for the caller to append
+        and wait for on the disk, then to call ``kept``; None when ``keep_move`` must write it.
+
+        So that only the line is made on the caller's thread, and no Python
+        thread waits for the disk (``yahtzee.storage.appends``).  None, as
+        ``Autosave.flush_later`` says, for a save due to be written whole
+        and for a game not kept in a folder of files.
+        """
+        return self.saver.flush_later()
+
+    def kept(self, error: OSError | None) -> bool:
+        """After the caller's append of ``keep_move_later``'s line: let go of the game and return
+        True; or, the append failed (``error``), hold the move's change again and return False,
+        and the caller calls ``keep_move``, which writes the save whole and lets go."""
+        if error is not None:
+            self.saver.append_failed()
+            return False
+        self.saver.appended()
+        self.lock.release()
+        return True
 
     def keep_move(self) -> None:
         """Write the save of the move ``act_at_once`` made, on the disk; then let go of the game."""

@@ -28,7 +28,7 @@ from yahtzee.players.kinds import (EXPECTED, KINDS, PlayerKind, default_names, f
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player, Strategy
 from yahtzee.storage.port import HistoryStorage, SaveStorage, Storage, open_storage
 from yahtzee.storage.problems import SaveNotFoundError, StorageError, StorageProblems
-from yahtzee.storage.saves import BrowserSeats, SaveFile, now
+from yahtzee.storage.saves import BrowserSeats, PendingAppend, SaveFile, SaveStore, now
 from yahtzee.storage.snapshot import SnapshotError, make_card, record_variant
 from yahtzee.storage.solver_files import SolverFiles
 
@@ -403,6 +403,9 @@ class Autosave:
         self.pending: tuple[Engine, bool] | None = None
         """The engine whose change ``held`` kept (recorded when written), and whether that
         change was replayable."""
+        self.appending: tuple[Engine, bool] | None = None
+        """The change whose line ``flush_later`` handed to its caller, until it is on the disk
+        (held again by ``append_failed``)."""
         self.filed_chances: tuple[TurnChances, ...] = ()
         """The win chances filed with the finished game (none before, or none filed)."""
 
@@ -469,6 +472,44 @@ class Autosave:
             self.write(record, computer_to_play=computer_to_play(engine, record))
         finally:
             self.replayable = replaying
+
+    def flush_later(self) -> PendingAppend | None:
+        """``flush``, but leave the write of the change to the caller where it is one line to
+        append to a save file: return that line; None, nothing done, when ``flush`` must write it.
+
+        So that the line is made on one thread and written, and waited for
+        on the disk, elsewhere (``yahtzee.storage.appends``).  None when no
+        change is held, when it is replayable (not waited for), when the
+        game is not kept in a folder of files or has no save yet, and when
+        its save is due to be written whole.  The caller that cannot append
+        the line calls ``append_failed``, then ``flush``; the one that did,
+        ``appended``.
+        """
+        if self.pending is None or self.save is None or not isinstance(self.store, SaveStore):
+            return None
+        engine, replayable = self.pending
+        if replayable or self.replayable:
+            return None
+        save = replace(self.save, updated=now(), snapshot=engine.record())
+        try:
+            line = self.store.append_later(save)
+        except StorageError:  # no longer this process's to write: ``flush`` reports it
+            return None
+        if line is not None:
+            self.appending, self.pending = self.pending, None
+            self.save, self.up_to_date = save, True
+        return line
+
+    def appended(self) -> None:
+        """Note that the line of ``flush_later`` is on the disk (the change it held let go of)."""
+        self.appending = None
+
+    def append_failed(self) -> None:
+        """Note that the line of ``flush_later`` could not be appended: hold the change again, so
+        that ``flush`` writes the save whole."""
+        if self.save is not None and isinstance(self.store, SaveStore):
+            self.store.append_failed(self.save.save_id)
+        self.pending, self.appending, self.up_to_date = self.appending, None, False
 
     @contextlib.contextmanager
     def replaying(self) -> Iterator[None]:

@@ -312,6 +312,16 @@ def delete_unfinished(store: _Deletable, save_id: int, *, held: bool) -> SaveFil
     return save
 
 
+@dataclass(frozen=True)
+class PendingAppend:
+    """A save's change as the line to append to its file, made but not written
+    (``SaveStore.append_later``)."""
+
+    save_id: int
+    path: Path
+    line: bytes
+
+
 class SaveStore:
     """The save files in one folder, and the locks this process holds on some of them.
 
@@ -471,22 +481,53 @@ class SaveStore:
 
     def _append(self, save: SaveFile, *, durable: bool) -> bool:
         """Append what changed since this store's last write of ``save``; return whether done."""
-        written = self._written.pop(save.save_id, None)
-        if written is None:
-            return False
-        before, steps = written
-        if steps >= STEPS_BEFORE_REWRITE or not save.same_but_game(before):
-            return False
-        step = step_of(before.snapshot, save.snapshot, steps + 1,
-                       save.updated.isoformat(timespec="microseconds"), save.finished)
-        if step is None:
+        line = self._line(save)
+        written = self._written.pop(save.save_id, None)  # a failed append: a whole write next
+        if line is None or written is None:
             return False
         try:
-            append(self.path(save.save_id), encode_line(step), durable=durable)
+            append(self.path(save.save_id), line, durable=durable)
         except OSError:
             return False
-        self._written[save.save_id] = (save, steps + 1)
+        self._written[save.save_id] = (save, written[1] + 1)
         return True
+
+    def _line(self, save: SaveFile) -> bytes | None:
+        """Return the line to append for what changed since this store's last write of ``save``
+        (None: it must be written whole); nothing is changed."""
+        written = self._written.get(save.save_id)
+        if written is None:
+            return None
+        before, steps = written
+        if steps >= STEPS_BEFORE_REWRITE or not save.same_but_game(before):
+            return None
+        step = step_of(before.snapshot, save.snapshot, steps + 1,
+                       save.updated.isoformat(timespec="microseconds"), save.finished)
+        return None if step is None else encode_line(step)
+
+    def append_later(self, save: SaveFile) -> PendingAppend | None:
+        """Do what ``write`` does, but leave the line's write to the caller: return it, or None
+        (nothing done) when the save must be written whole (``write``).
+
+        For a caller that appends and waits for the disk elsewhere
+        (``yahtzee.storage.appends``), so that only the making of the line
+        is done here.  The store counts the save as written; if the
+        caller's append fails, it must call ``append_failed``, then write
+        the save (``write``), which then writes it whole.  Only a save this
+        store holds: ``SaveInUseError`` otherwise.
+        """
+        if save.save_id not in self._locks:
+            raise SaveInUseError(save.save_id)
+        line = self._line(save)
+        if line is None:
+            return None
+        self._written[save.save_id] = (save, self._written[save.save_id][1] + 1)
+        self._count_write(save.save_id)
+        return PendingAppend(save.save_id, self.path(save.save_id), line)
+
+    def append_failed(self, save_id: int) -> None:
+        """Note that the caller's append of ``append_later`` failed: the next write is whole."""
+        self._written.pop(save_id, None)
 
     def remove(self, save_id: int) -> None:
         """Delete the save ``save_id`` (a finished game's); no error if it is gone.

@@ -79,7 +79,7 @@ from yahtzee.interfaces.web.schemas import (FIELD_MESSAGES, RULES_MESSAGE,
                                             NewGame, Seat, StartRequest, decode, encode, openapi,
                                             reason)
 from yahtzee.interfaces.web.pages import history_number, not_found_page, page_routes
-from yahtzee.interfaces.web.threads import in_save_thread, in_thread, use_worker_threads
+from yahtzee.interfaces.web.threads import in_thread, keep_saved, use_worker_threads
 from yahtzee.interfaces.web.views import refusal, state_json
 from yahtzee.interfaces.web.workers import run_workers
 from yahtzee.interfaces.wording import (GAME_NAMES, GAME_WORDS, KIND_WORDS, NUMPY_NEEDED,
@@ -661,7 +661,7 @@ class WebTable:
         if view is None:
             view = await in_thread(table.act, secret, move, version)
         else:
-            await in_save_thread(table.keep_move)  # the save on the disk before the answer
+            await keep_saved(table)  # the save on the disk before the answer
         self.notify(table.game_id)
         self.drive(table)
         return state_answer(state_json(view, table.seats_of(secret), self.delay))
