@@ -15,6 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from yahtzee.app.session import LATEST
 from yahtzee.domain.games import GAMES, YAHTZEE
@@ -26,6 +27,20 @@ from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import prepare_streams, printable
 from yahtzee.players.kinds import (COMPUTER, EXPECTED, KINDS, SOLO_NAMES, SOLO_STRATEGIES,
                                    PlayerKind, find_kind)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` that reads no abbreviation of an option, for itself and each
+    subcommand's parser (``add_subparsers`` makes those of the same class).
+
+    argparse would read ``duel --game poker-dice`` as ``--games poker-dice``
+    (duel has no ``--game``) and refuse it as no number; whole names only.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Make the parser as ``ArgumentParser`` does, ``allow_abbrev`` off unless given."""
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
 
 def _player_kinds(text: str) -> list[PlayerKind]:
@@ -186,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the parser of the whole command line."""
     prog = program_name()
     others = [name for name in COMMANDS if name != "play"]
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog=prog,
         usage=(f"{prog} [options]           (plays a game)\n"
                f"       {prog} COMMAND [options]   (--help lists the commands)"),
@@ -356,7 +371,7 @@ GAMES_KEPT = ("They are kept in the data folder: $YAHTZEE_DATA_DIR when set, oth
 """Where ``serve``'s games are kept, as its help says it (and docs/saves-and-history.md)."""
 
 
-def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _serve_options(sub: argparse._SubParsersAction[CommandParser]) -> None:
     """Add ``serve``, the browser table, to the subcommands."""
     serve = sub.add_parser(
         "serve", help="serve the browser table (needs the web extra)",
