@@ -15,7 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yahtzee.app.session import LATEST
 from yahtzee.domain.games import GAMES, YAHTZEE
@@ -41,6 +41,44 @@ class CommandParser(argparse.ArgumentParser):
         """Make the parser as ``ArgumentParser`` does, ``allow_abbrev`` off unless given."""
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+
+
+if TYPE_CHECKING:
+    SubParsers = argparse._SubParsersAction[CommandParser]
+else:  # not subscriptable when the program runs
+    SubParsers = argparse._SubParsersAction
+
+
+class Commands(SubParsers):
+    """The subcommands, which refuse an option of ``play`` written before a command other
+    than ``play``.
+
+    Before the command, an option is the top-level parser's, which are
+    play's (a game starts with no command); ``--seed 3 stats`` or
+    ``--database URL stats`` would otherwise be dropped without a word.
+    """
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        """Refuse play's options given before the command ``values[0]``, then parse the rest."""
+        command = values[0] if values else ""
+        if command != "play" and command in self.choices:
+            given = [action.option_strings[-1] for action in parser._actions
+                     if action.dest in PLAY_DEFAULTS and hasattr(namespace, action.dest)]
+            if given:
+                self.choices[command].error(misplaced(given, command, self.choices[command]))
+        super().__call__(parser, namespace, values, option_string)
+
+
+def misplaced(options: Sequence[str], command: str, parser: argparse.ArgumentParser) -> str:
+    """Return the refusal of play's ``options`` written before ``command`` (whose parser is
+    ``parser``): those ``command`` has not are named first, as play's."""
+    known = {option for action in parser._actions for option in action.option_strings}
+    foreign = [option for option in options if option not in known]
+    if foreign:
+        are = "is an option" if len(foreign) == 1 else "are options"
+        return f"{', '.join(foreign)} {are} of play, not of {command}"
+    return f"write {', '.join(options)} after {command}: options before a command are play's"
 
 
 def _player_kinds(text: str) -> list[PlayerKind]:
@@ -147,44 +185,48 @@ def program_name() -> str:
     return started
 
 
-def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
-    """Add the options of ``play`` to ``parser``.
+PLAY_DEFAULTS: dict[str, object] = {
+    "players": None, "names": None, "rules": None, "game": YAHTZEE, "seed": None,
+    "coach": False, "resume": None, "delay": None, "keep_by": Notation.POSITIONS,
+    "database": None}
+"""What each option of ``play`` is when it is not given, by its ``dest``."""
 
-    The top-level parser holds the defaults; ``play``'s own copy leaves an
-    option it was not given alone (``argparse.SUPPRESS``), so that options
-    written before the word ``play`` still count.
+
+def _play_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``play`` to ``parser`` (the top-level one, or ``play``'s own).
+
+    Neither holds a default (``argparse.SUPPRESS``): an option given before
+    the word ``play`` counts as one given after it, an option given before
+    any other command is refused (``Commands``), and ``parse_command_line``
+    puts ``PLAY_DEFAULTS`` in place of the options left out.
     """
-    def default(value: object) -> object:
-        """Return ``value`` for the top-level parser, SUPPRESS for ``play``'s."""
-        return value if defaults else argparse.SUPPRESS
-
-    parser.add_argument("--players", type=_player_kinds, default=default(None), metavar="KINDS",
+    unset = argparse.SUPPRESS
+    parser.add_argument("--players", type=_player_kinds, default=unset, metavar="KINDS",
                         help="comma list of 1-6 players: human, computer (plays to win), "
                              "expected (plays for the highest expected score), skilled, "
                              "casual, novice (play like people, about 10, 25 and 45 points "
                              "a game below the best), greedy (default: human,human)")
-    parser.add_argument("--names", type=_names, default=default(None), metavar="NAMES",
+    parser.add_argument("--names", type=_names, default=unset, metavar="NAMES",
                         help="comma list of player names, in seating order")
-    parser.add_argument("--rules", choices=sorted(RULES), default=default(None),
+    parser.add_argument("--rules", choices=sorted(RULES), default=unset,
                         help=f"Yahtzee rule set (default: {COURSE.name})")
-    parser.add_argument("--game", choices=GAMES, default=default(YAHTZEE),
+    parser.add_argument("--game", choices=GAMES, default=unset,
                         help=f"which dice game (default: {YAHTZEE})")
-    parser.add_argument("--seed", type=_seed, default=default(None), metavar="N",
+    parser.add_argument("--seed", type=_seed, default=unset, metavar="N",
                         help="seed the dice: same seed, same dice")
-    parser.add_argument("--coach", action="store_true", default=default(False),
+    parser.add_argument("--coach", action="store_true", default=unset,
                         help="advise each human decision and analyze the game at its end")
-    parser.add_argument("--resume", nargs="?", const=LATEST, default=default(None), metavar="ID",
+    parser.add_argument("--resume", nargs="?", const=LATEST, default=unset, metavar="ID",
                         help="continue the most recent unfinished game, or the game ID "
                              "('saves' lists them)")
-    parser.add_argument("--delay", type=_seconds, default=default(None), metavar="SECONDS",
+    parser.add_argument("--delay", type=_seconds, default=unset, metavar="SECONDS",
                         help=f"pause before each line of a computer's turn, 0 to {MAX_DELAY:g} "
                              f"(default: {DEFAULT_DELAY} on a terminal, 0 otherwise)")
-    parser.add_argument("--keep-by", type=_notation,
-                        default=default(Notation.POSITIONS), metavar="positions|faces",
+    parser.add_argument("--keep-by", type=_notation, default=unset, metavar="positions|faces",
                         help="how to say which dice to keep: 'positions' toggles a die by its "
                              "number, then 'roll' (the specification's, the default); 'faces' "
                              "types the faces to keep, e.g. 336, and rolls the rest")
-    _database_option(parser, default=default(None))
+    _database_option(parser, default=unset)
 
 
 DATABASE_HELP = ("the PostgreSQL database keeping the saves and the history, as a URL "
@@ -207,13 +249,13 @@ def build_parser() -> argparse.ArgumentParser:
                f"       {prog} COMMAND [options]   (--help lists the commands)"),
         description="Yahtzee in the terminal, with an exact optimal computer opponent. "
                     "With no command, plays a game (the options below are play's).")
-    _play_options(parser, defaults=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=prog)
+    _play_options(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=prog, action=Commands)
     play = sub.add_parser(
         "play", help="play a game (the default command)",
         description="Play a game. With no options: the course's two-human Yahtzee game. "
                     f"Other commands: {', '.join(others)} ({prog} COMMAND --help).")
-    _play_options(play, defaults=False)
+    _play_options(play)
 
     rules_help = f"Yahtzee rule set (default: {COURSE.name})"
     game_help = f"which dice game (default: {YAHTZEE})"
@@ -428,7 +470,8 @@ def play_problem(args: argparse.Namespace) -> str | None:
 
 
 def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """Return the options of ``argv``, as ``ArgumentParser.parse_args`` does.
+    """Return the options of ``argv``, as ``ArgumentParser.parse_args`` does, with
+    ``PLAY_DEFAULTS`` for the options of ``play`` not given.
 
     An option the command does not know is refused with that command's own
     usage (``analyze --bogus`` shows how ``analyze`` is typed), where argparse
@@ -436,6 +479,9 @@ def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
+    for dest, value in PLAY_DEFAULTS.items():
+        if not hasattr(args, dest):
+            setattr(args, dest, value)
     if unknown:
         commands = next(action for action in parser._actions
                         if isinstance(action, argparse._SubParsersAction))
