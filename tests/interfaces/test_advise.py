@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from tests.helpers import run_cli, variant_of
+from tests.helpers import message_of, run_cli, variant_of
 from yahtzee.app.advice import ranked_moves
 from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, Variant
@@ -290,11 +290,11 @@ FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,7=20,8=20,9=25,10=30,
     (["--dice", "5 5 2 1 6", "--game", "poker-dice", "--rules", "official"],
      "--rules chooses Yahtzee rules; Poker Dice has one rule set"),
 ])
-def test_a_bad_one_shot_question_gets_one_line_and_status_2(
+def test_a_bad_one_shot_question_gets_one_message_and_status_2(
         argv: list[str], message: str, data: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(["advise", "--json", *argv], "", monkeypatch, capsys)
-    assert (status, out, err) == (2, "", f"yahtzee: {message}\n")
+    assert (status, out, message_of(err)) == (2, "", f"yahtzee: {message}")
 
 
 def test_dice_without_json_are_refused(data: Path, monkeypatch: pytest.MonkeyPatch,

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.cli import main, parse_command_line
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def refusal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | str | None, str]:
@@ -61,3 +69,81 @@ def test_play_options_still_count_before_play_and_with_no_command() -> None:
     before = parse_command_line(["--seed", "3", "play", "--rules", "official"])
     assert (before.command, before.seed, before.rules) == ("play", 3, "official")
     assert parse_command_line(["stats"]).seed is None  # every command's namespace has them
+
+
+LONG = "1" * 5000
+"""A value past what Python reads as a number, and past any line."""
+BAD_COMMAND_LINES: list[tuple[list[str], int]] = [
+    (["duel", "--game", "poker-dice"], 2),
+    (["--seed", "x"], 2),
+    (["--seed", LONG], 2),
+    (["simulate", "--seed", "-1"], 2),
+    (["--rules", "house"], 2),
+    (["frobnicate"], 2),
+    (["simulate", "--strategy", "foo"], 2),
+    (["--resume", "1", "2"], 2),
+    (["--resume", "77"], 2),
+    (["analyze", "abc"], 2),
+    (["analyze", "f" * 32], 2),
+    (["--players", "human,robot"], 2),
+    (["--players", "x" * 300], 2),
+    (["--players", ",".join(["computer"] * 7)], 2),
+    (["--names", "A" * 30 + ",B"], 2),
+    (["--names", "A\x1b[2J" + "b" * 60 + ",B"], 2),
+    (["--names", "A,B,C"], 2),
+    (["--delay", "1e9"], 2),
+    (["--keep-by", "nope"], 2),
+    (["--game", "poker-dice", "--rules", "official"], 2),
+    (["--database", "mysql://player@host/games"], 2),
+    (["--seed", "3", "--rules", "official", "simulate"], 2),
+    (["--seed", "3", "--players", "human,computer", "--coach", "stats"], 2),
+    (["serve", "--port", LONG], 2),
+    (["serve", "--allowed-host", "https://table.example.org:8000/a/long/path/to/nowhere"], 2),
+    (["serve", "--proxy", "the-proxy-in-front-of-the-server"], 2),
+    (["advise", "--card", "x" * 100], 2),
+    (["advise", "--json"], 2),
+    (["advise", "--json", "--dice", "5 5 2 1 6", "--roll", LONG], 2),
+    (["saves", "--delete", "99"], 2),
+    (["saves", "--delete", "all", "3"], 2),
+    (["duel", "--players", "human,computer"], 2),
+    (["simulate", "--games", "0"], 2),
+]
+"""Command lines that cannot run, and the exit status each ends with."""
+
+
+def assert_fits(err: str) -> None:
+    """Assert that ``err`` says something, without a traceback, in lines of 80 columns at most."""
+    assert err and "Traceback" not in err
+    assert all(len(line) <= 80 for line in err.splitlines()), err
+
+
+@pytest.mark.parametrize("argv, status", BAD_COMMAND_LINES)
+def test_every_command_line_error_fits_80_columns_with_its_status(
+        argv: list[str], status: int, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # argparse's usage lines follow the terminal's width
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    ended, err = refusal(argv, capsys)
+    assert ended == status
+    assert_fits(err)
+
+
+def test_the_missing_packages_are_named_within_80_columns(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    env = dict(os.environ, YAHTZEE_DATA_DIR=str(tmp_path), COLUMNS="80")
+    blocked = ("import sys; sys.modules['numpy'] = None; "
+               "from yahtzee.interfaces.cli import main; raise SystemExit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", blocked, "solve"], input="", text=True,
+                          capture_output=True, cwd=ROOT, env=env, timeout=60)
+    assert done.returncode == 1
+    assert_fits(done.stderr)
+    assert done.stderr.splitlines()[-1].strip().startswith("python -m pip install")
+    for name in [m for m in sys.modules if m.split(".")[0] in ("starlette", "uvicorn")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    monkeypatch.delitem(sys.modules, "yahtzee.interfaces.web.server", raising=False)
+    status, err = refusal(["serve", "--port", "0"], capsys)
+    assert status == 1
+    assert_fits(err)
+    assert err.splitlines()[-1].strip().startswith("python -m pip install -e '.[web]'")

@@ -37,7 +37,7 @@ from yahtzee.solver.play_to_win import (COURSE_LEAN, COURSE_LEAN_SCALE, LEAN, LE
                                         POINT_WEIGHT, PlayToWinStrategy, lean_for, lean_of,
                                         mean_worth, outlooks_of, turn_worth)
 from yahtzee.solver.strategy import OptimalStrategy
-from tests.helpers import run_cli
+from tests.helpers import message_of, run_cli
 
 RULE_SETS = [OFFICIAL, COURSE]
 
@@ -444,7 +444,7 @@ def test_the_duel_command_answers_in_json_and_refuses_people(
                              ("computer", "a duel needs 2 to 6 players")):
         with pytest.raises(SystemExit) as stopped:
             run_cli(["duel", "--players", players], "", monkeypatch, capsys)
-        assert stopped.value.code == 2 and message in capsys.readouterr().err
+        assert stopped.value.code == 2 and message in message_of(capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -36,7 +36,7 @@ from yahtzee.domain.games import YAHTZEE, get_variant
 from yahtzee.engine.moves import whole_number
 from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
-from yahtzee.interfaces.streams import printable
+from yahtzee.interfaces.streams import printable, quoted
 from yahtzee.interfaces.wording import (PROGRAM_NAME, faces, game_name_and_rules, joker_text,
                                         keep_text, percent, read_faces, scored_text)
 from yahtzee.solver.coach import Keep
@@ -161,11 +161,11 @@ def parse_card(variant: Variant, text: str) -> Card:
         key, equals, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not equals:
-            raise InputError(f"'{printable(item.strip())}' in --card needs '=' and the points "
+            raise InputError(f"{quoted(item.strip())} in --card needs '=' and the points "
                              f"(such as fives=15; fives= for an open box)")
         points = whole_number(value) if value else None
         if value and points is None:
-            raise InputError(f"'{printable(value)}' in --card is not a whole number of points")
+            raise InputError(f"{quoted(value)} in --card is not a whole number of points")
         if key.lower() == BONUS_KEY:
             target = BONUS_KEY
             bonus = points or 0
@@ -209,7 +209,7 @@ def parse_roll(text: str) -> int:
     numbers = [str(n) for n in range(1, ROLLS + 1)]
     typed = text.strip()
     if typed not in numbers:
-        raise InputError(f"--roll '{printable(text)}' is not a roll number: "
+        raise InputError(f"--roll {quoted(text)} is not a roll number: "
                          f"{', '.join(numbers[:-1])} or {numbers[-1]}")
     return int(typed)
 
@@ -677,7 +677,7 @@ def run_advise(args: argparse.Namespace) -> int:
         if is_full(variant, card):
             raise InputError(FULL_CARD)
     except InputError as error:
-        console.error(str(error))
+        console.refuse(str(error))
         return 2
     coach = Solvers(report=console.solver_event).coach(variant, profiles=True)
     if args.json:

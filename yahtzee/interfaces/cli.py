@@ -15,7 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from yahtzee.app.session import LATEST
 from yahtzee.domain.games import GAMES, YAHTZEE
@@ -24,14 +24,16 @@ from yahtzee.engine.engine import MAX_NAME, MAX_PLAYERS, MAX_SEED
 from yahtzee.engine.moves import Notation, whole_number
 from yahtzee.interfaces.commands import COMMANDS, DEFAULT_DELAY, run
 from yahtzee.interfaces.console import Console
-from yahtzee.interfaces.streams import prepare_streams, printable
+from yahtzee.interfaces.reporting import fit_error
+from yahtzee.interfaces.streams import prepare_streams, quoted
 from yahtzee.players.kinds import (COMPUTER, EXPECTED, KINDS, SOLO_NAMES, SOLO_STRATEGIES,
                                    PlayerKind, find_kind)
 
 
 class CommandParser(argparse.ArgumentParser):
-    """An ``ArgumentParser`` that reads no abbreviation of an option, for itself and each
-    subcommand's parser (``add_subparsers`` makes those of the same class).
+    """An ``ArgumentParser`` that reads no abbreviation of an option and whose errors fit 80
+    columns, for itself and each subcommand's parser (``add_subparsers`` makes those of the
+    same class).
 
     argparse would read ``duel --game poker-dice`` as ``--games poker-dice``
     (duel has no ``--game``) and refuse it as no number; whole names only.
@@ -41,6 +43,12 @@ class CommandParser(argparse.ArgumentParser):
         """Make the parser as ``ArgumentParser`` does, ``allow_abbrev`` off unless given."""
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and ``message`` to standard error, each line within
+        ``ERROR_WIDTH`` columns, and exit with status 2."""
+        self.print_usage(sys.stderr)
+        self.exit(2, fit_error(f"{self.prog}: error: {message}") + "\n")
 
 
 if TYPE_CHECKING:
@@ -88,7 +96,7 @@ def _player_kinds(text: str) -> list[PlayerKind]:
         kind = find_kind(part.strip().lower())
         if kind is None:
             raise argparse.ArgumentTypeError(
-                f"{part.strip().lower()!r} is not a player kind "
+                f"{quoted(part.strip().lower())} is not a player kind "
                 f"(choose from {', '.join(k.name for k in KINDS)})")
         kinds.append(kind)
     if not 1 <= len(kinds) <= MAX_PLAYERS:
@@ -121,10 +129,10 @@ def _names(text: str) -> list[str]:
     for name in names:
         if not name.isprintable():
             raise argparse.ArgumentTypeError(
-                f"'{printable(name)}' holds a control character; names must be plain text")
+                f"{quoted(name)} holds a control character; names must be plain text")
         if len(name) > MAX_NAME:
             raise argparse.ArgumentTypeError(
-                f"{name!r} is longer than {MAX_NAME} characters")
+                f"{quoted(name)} is longer than {MAX_NAME} characters")
     return names
 
 
@@ -142,7 +150,7 @@ def _seconds(text: str) -> float:
         value = -1.0
     if not 0 <= value <= MAX_DELAY:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds from 0 to {MAX_DELAY:g}")
+            f"{quoted(text)} is not a number of seconds from 0 to {MAX_DELAY:g}")
     return value
 
 
@@ -151,7 +159,7 @@ def _seed(text: str) -> int:
     seed = whole_number(text)
     if seed is None or seed > MAX_SEED:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a seed (a whole number from 0 to {MAX_SEED})")
+            f"{quoted(text)} is not a seed (a whole number from 0 to {MAX_SEED})")
     return seed
 
 
@@ -160,11 +168,11 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is less than 1")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is less than 1")
     if value > MAX_GAMES:
-        raise argparse.ArgumentTypeError(f"{text!r} is more than {MAX_GAMES}")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is more than {MAX_GAMES}")
     return value
 
 
@@ -174,7 +182,7 @@ def _notation(text: str) -> Notation:
         return Notation(text.strip().lower())
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{printable(text)!r}: choose positions or faces") from None
+            f"{quoted(text)}: choose positions or faces") from None
 
 
 def program_name() -> str:
@@ -326,9 +334,9 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("game_id", nargs="?", metavar="GAME_ID",
                          help="the finished game's number, or a browser game's ID as its "
                               "review's address has it (default: the latest)")
-    shown = analyze.add_mutually_exclusive_group()
-    shown.add_argument("--json", action="store_true", help="print JSON")
-    shown.add_argument("--html", metavar="FILE",
+    views = analyze.add_mutually_exclusive_group()
+    views.add_argument("--json", action="store_true", help="print JSON")
+    views.add_argument("--html", metavar="FILE",
                        help="write the review (charts, a row per turn) as one HTML file "
                             "that opens without a server")
     _database_option(analyze)
@@ -361,7 +369,8 @@ def _bounded(low: int, high: int) -> Callable[[str], int]:
         """Parse a whole number from ``low`` to ``high``."""
         value = whole_number(text)
         if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low} to {high}")
+            raise argparse.ArgumentTypeError(
+                f"{quoted(text)} is not a whole number from {low} to {high}")
         return value
     return parse
 
@@ -377,7 +386,7 @@ def _address(text: str) -> str:
         return str(ipaddress.ip_address(text.strip().strip("[]")))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"'{printable(text)}' is not an IP address (the proxy's own address, "
+            f"{quoted(text)} is not an IP address (the proxy's own address, "
             "e.g. 127.0.0.1)") from None
 
 
@@ -395,7 +404,7 @@ def _host(text: str) -> str:
         if HOST_NAME.fullmatch(name):
             return name.lower().rstrip(".")
     raise argparse.ArgumentTypeError(
-        f"'{printable(text)}' is not a host name (a name such as table.example.org, or an "
+        f"{quoted(text)} is not a host name (a name such as table.example.org, or an "
         "address; without scheme or port)")
 
 
@@ -499,7 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parse_command_line(argv)
         problem = play_problem(args)
         if problem is not None:
-            Console().error(problem)
+            Console().refuse(problem)
             return 2
         return run(args)
     except BrokenPipeError:

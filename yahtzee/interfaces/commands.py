@@ -33,6 +33,7 @@ from yahtzee.interfaces.console import Console, saves_json
 from yahtzee.interfaces.console_game import Game
 from yahtzee.interfaces.review import Review, chart_lines, make_review, review_json
 from yahtzee.interfaces.review_html import review_document
+from yahtzee.interfaces.streams import quoted
 from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED,
                                         WORKERS_NEED_DATABASE, game_words, local_time)
 from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind, solo_strategy
@@ -94,7 +95,7 @@ def open_database(args: argparse.Namespace, console: Console) -> Storage | None:
     try:
         return open_storage(database, console)
     except BadDatabaseError as error:
-        console.error(str(error))
+        console.refuse(str(error))
         return None
 
 
@@ -158,7 +159,7 @@ def _play(args: argparse.Namespace, console: Console, where: tuple[Storage, Save
                          args.players or DEFAULT_PLAYERS, args.names, seed=args.seed,
                          coach=args.coach, autosave=saver))
     except SolverUnavailableError:
-        console.error(NUMPY_NEEDED)
+        console.refuse(NUMPY_NEEDED)
         return 1
     except KeyboardInterrupt:
         console.say()
@@ -177,7 +178,7 @@ def _ignored_on_resume(args: argparse.Namespace, console: Console) -> None:
         ("--rules", args.rules), ("--game", args.game != YAHTZEE),
         ("--seed", args.seed is not None)) if given]
     if ignored:
-        console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
+        console.refuse(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
 
 
 def _play_to_the_end(game: Game, setup: Solvers, saver: Autosave,
@@ -405,7 +406,7 @@ def _delete_saves(requested: list[str], console: Console, store: SaveStorage) ->
     words = [text.strip() for text in requested]
     if DELETE_ALL in (word.lower() for word in words):
         if len(words) > 1:
-            console.error(f"saves --delete takes save IDs or '{DELETE_ALL}', not both")
+            console.refuse(f"saves --delete takes save IDs or '{DELETE_ALL}', not both")
             return 2
         targets = [save.save_id for save in store.unfinished()]
         if not targets:
@@ -505,7 +506,7 @@ def _analyze(args: argparse.Namespace, console: Console, game_id: str | None,
         if game_id is None:
             ids = history.game_ids()
             if not ids:
-                console.error("no finished games yet: there is nothing to analyze")
+                console.refuse("no finished games yet: there is nothing to analyze")
                 return 1
             number = ids[-1]
         elif game_id.isascii() and game_id.isdigit() and len(game_id) < 10:
@@ -513,9 +514,9 @@ def _analyze(args: argparse.Namespace, console: Console, game_id: str | None,
         elif GAME_ID.fullmatch(game_id) and (found := history.id_of(game_id)) is not None:
             number = found   # a browser game's ID, as its review's address has it
         else:
-            console.error(f"{game_id!r} is not a finished game's number "
-                          "(they count from 1 in the order the games ended) "
-                          "nor the ID of a finished browser game")
+            console.refuse(f"{quoted(game_id)} is not a finished game's number "
+                           "(they count from 1 in the order the games ended) "
+                           "nor the ID of a finished browser game")
             return 2
         meta, log = history.load_game(number)
     except DamagedGameError:
@@ -523,7 +524,7 @@ def _analyze(args: argparse.Namespace, console: Console, game_id: str | None,
     except LookupError:
         known = history.game_ids()
         numbers = f"1 to {known[-1]}" if known else "none yet"
-        console.error(f"no finished game has the number {game_id} (finished games: {numbers})")
+        console.refuse(f"no finished game has the number {game_id} (finished games: {numbers})")
         return 2
     except StorageError as error:
         console.error(f"the history cannot be read: {error}")
@@ -569,7 +570,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in WEB_PACKAGES:
             raise
-        Console().error(WEB_NEEDED)
+        Console().refuse(WEB_NEEDED)
         return 1
     storage = open_database(args, Console())
     if storage is None:
@@ -590,7 +591,7 @@ def _serve_workers(args: argparse.Namespace, storage: Storage) -> int:
     shared = storage.shared
     storage.close()  # each worker connects on its own
     if not shared:
-        Console().error(WORKERS_NEED_DATABASE)
+        Console().refuse(WORKERS_NEED_DATABASE)
         return 2
 
     def worker(port: int, solvers: Solvers) -> int:
@@ -621,12 +622,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         return COMMANDS[args.command or "play"](args)
     except SolverUnavailableError:
-        Console().error(NUMPY_NEEDED)
+        Console().refuse(NUMPY_NEEDED)
         return 1
     except ModuleNotFoundError as error:
         if error.name != "numpy":
             raise
-        Console().error(NUMPY_NEEDED)
+        Console().refuse(NUMPY_NEEDED)
         return 1
     except StorageError as error:  # the saves or the history failed (a database lost)
         Console().error(str(error))
