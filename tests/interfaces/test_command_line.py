@@ -102,6 +102,8 @@ BAD_COMMAND_LINES: list[tuple[list[str], int]] = [
     (["serve", "--proxy", "the-proxy-in-front-of-the-server"], 2),
     (["advise", "--card", "x" * 100], 2),
     (["advise", "--json"], 2),
+    (["advise", "--opponents", "120,,95"], 2),
+    (["advise", "--opponents", "-5"], 2),
     (["advise", "--json", "--dice", "5 5 2 1 6", "--roll", LONG], 2),
     (["saves", "--delete", "99"], 2),
     (["saves", "--delete", "all", "3"], 2),

@@ -192,14 +192,30 @@ def card_option(variant: Variant, card: Card) -> str:
     return ",".join(items)
 
 
-def parse_opponents(text: str) -> tuple[int, ...]:
-    """Return the opponents' totals: whole numbers from 0 to ``MAX_TOTAL``, blanks or commas."""
+OPPONENTS_OPTION = "--opponents"
+"""The command-line option of the opponents' totals."""
+
+
+def parse_opponents(text: str, option: str | None = None) -> tuple[int, ...]:
+    """Return the opponents' totals: whole numbers from 0 to ``MAX_TOTAL``, blanks or commas
+    between them (no total left empty between two commas).
+
+    ``option`` is the command-line option they were given with: a refusal
+    then names it and shows how it is written there (``--opponents
+    120,95``); without it, they were typed at the prompt (``opponents 120 95``).
+    """
+    where, then = ((f"{option} ", f"; write them as in {option} 120,95") if option else
+                   ("", "; type the opponents' totals, such as 120 95"))
+    if not text.strip():
+        raise InputError(f"{where}{quoted(text)} gives no total{then}")
+    if any(not piece.strip() for piece in text.split(",")):
+        raise InputError(f"{where}{quoted(text)} has an empty total between commas{then}")
     totals = []
     for token in text.replace(",", " ").split():
         total = whole_number(token)
         if total is None or total > MAX_TOTAL:
-            raise InputError(f"'{printable(token)}' is not a total (a whole number from 0 to "
-                             f"{MAX_TOTAL}); type the opponents' totals, such as 120 95")
+            raise InputError(f"{where}{quoted(token)} is not a total (a whole number from 0 to "
+                             f"{MAX_TOTAL}){then}")
         totals.append(total)
     return tuple(totals)
 
@@ -636,7 +652,7 @@ class AdviseSession:
         command = [*PROGRAM_NAME.split(), "advise", *_game_options(self.variant),
                    "--card", card_option(self.variant, card)]
         if self.game.opponents:
-            command += ["--opponents", ",".join(str(t) for t in self.game.opponents)]
+            command += [OPPONENTS_OPTION, ",".join(str(t) for t in self.game.opponents)]
         self.console.say(f"Stopped. To go on with this card: {shlex.join(command)}")
 
 
@@ -673,7 +689,8 @@ def run_advise(args: argparse.Namespace) -> int:
         elif args.dice is not None or args.roll is not None:
             raise InputError("--dice and --roll are for the one-shot answer: add --json")
         card = parse_card(variant, args.card) if args.card is not None else variant.new_card()
-        opponents = parse_opponents(args.opponents) if args.opponents is not None else ()
+        opponents = (parse_opponents(args.opponents, OPPONENTS_OPTION)
+                     if args.opponents is not None else ())
         if is_full(variant, card):
             raise InputError(FULL_CARD)
     except InputError as error:
