@@ -11,22 +11,34 @@ from pathlib import Path
 import pytest
 
 from yahtzee.domain.games import YAHTZEE
+from yahtzee.engine.engine import MAX_NAME
 from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.cli import main, parse_command_line
+from yahtzee.interfaces.commands import COMMANDS
+from yahtzee.players.kinds import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def refusal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | str | None, str]:
-    """Run the command line ``argv`` in this process; return its exit status and standard error.
+def run_main(argv: list[str],
+             capsys: pytest.CaptureFixture[str]) -> tuple[int | str | None, str, str]:
+    """Run the command line ``argv`` in this process; return its exit status and what it
+    printed on standard output and standard error.
 
-    argparse's refusals leave through ``SystemExit``; the others return a status.
+    argparse's refusals (and ``--help``) leave through ``SystemExit``; the rest return a status.
     """
     try:
         status: int | str | None = main(argv)
     except SystemExit as stopped:
         status = stopped.code
-    return status, capsys.readouterr().err
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def refusal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | str | None, str]:
+    """Run the command line ``argv`` in this process; return its exit status and standard error."""
+    status, _, err = run_main(argv, capsys)
+    return status, err
 
 
 @pytest.mark.parametrize("argv, unknown", [
@@ -149,3 +161,33 @@ def test_the_missing_packages_are_named_within_80_columns(
     assert status == 1
     assert_fits(err)
     assert err.splitlines()[-1].strip().startswith("python -m pip install -e '.[web]'")
+
+
+WHOLE = ("python -m yahtzee", "game_driver.py COMMAND", "pip install", "COMMAND --help",
+         "--resume ID")
+"""Commands that help texts never break across lines."""
+
+
+@pytest.mark.parametrize("started", ["__main__.py", "game_driver.py"])
+def test_no_help_text_breaks_a_command_across_lines(
+        started: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "argv", [started])
+    for width in range(60, 141):
+        monkeypatch.setenv("COLUMNS", str(width))
+        for command in [[], *([name] for name in COMMANDS)]:
+            status, text, _ = run_main([*command, "--help"], capsys)
+            assert status == 0
+            flat = " ".join(text.split())
+            for phrase in WHOLE:
+                assert text.count(phrase) == flat.count(phrase), (command, width, phrase)
+
+
+def test_the_help_names_every_kind_and_the_longest_name(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_main(["play", "--help"], capsys)
+    flat = " ".join(out.split())
+    assert status == 0
+    for kind in KINDS:
+        assert all(name in flat for name in (kind.name, *kind.aliases)), kind.name
+    assert f"each of {MAX_NAME} characters at most" in flat

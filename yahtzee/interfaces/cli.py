@@ -211,11 +211,13 @@ def _play_options(parser: argparse.ArgumentParser) -> None:
     unset = argparse.SUPPRESS
     parser.add_argument("--players", type=_player_kinds, default=unset, metavar="KINDS",
                         help="comma list of 1-6 players: human, computer (plays to win), "
-                             "expected (plays for the highest expected score), skilled, "
-                             "casual, novice (play like people, about 10, 25 and 45 points "
-                             "a game below the best), greedy (default: human,human)")
+                             "expected, also called optimal (plays for the highest expected "
+                             "score), skilled, casual, novice (play like people, about 10, 25 "
+                             "and 45 points a game below the best), greedy (default: "
+                             "human,human)")
     parser.add_argument("--names", type=_names, default=unset, metavar="NAMES",
-                        help="comma list of player names, in seating order")
+                        help="comma list of player names, in seating order, each of "
+                             f"{MAX_NAME} characters at most")
     parser.add_argument("--rules", choices=sorted(RULES), default=unset,
                         help=f"Yahtzee rule set (default: {COURSE.name})")
     parser.add_argument("--game", choices=GAMES, default=unset,
@@ -262,7 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser(
         "play", help="play a game (the default command)",
         description="Play a game. With no options: the course's two-human Yahtzee game. "
-                    f"Other commands: {', '.join(others)} ({prog} COMMAND --help).")
+                    f"Other commands: {', '.join(others)}; each takes --help.")
     _play_options(play)
 
     rules_help = f"Yahtzee rule set (default: {COURSE.name})"
@@ -312,8 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     saves = sub.add_parser(
         "saves", help="list the unfinished games (to resume or delete)",
-        description="List the unfinished games with their save IDs; continue one with "
-                    "--resume ID, or delete games you will not finish.")
+        description="List the unfinished games with their save IDs: play one on with "
+                    "--resume and its ID, or delete games you will not finish.")
     saves_mode = saves.add_mutually_exclusive_group()
     saves_mode.add_argument("--json", action="store_true", help="print the list as JSON")
     saves_mode.add_argument("--delete", nargs="+", metavar="ID",
