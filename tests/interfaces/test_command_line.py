@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import run_cli, script_for
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import MAX_NAME
 from yahtzee.engine.moves import Notation
@@ -94,9 +95,9 @@ BAD_COMMAND_LINES: list[tuple[list[str], int]] = [
     (["frobnicate"], 2),
     (["simulate", "--strategy", "foo"], 2),
     (["--resume", "1", "2"], 2),
-    (["--resume", "77"], 2),
+    (["--resume", "77"], 1),  # a fresh data folder: no game at all to work on
     (["analyze", "abc"], 2),
-    (["analyze", "f" * 32], 2),
+    (["analyze", "f" * 32], 1),
     (["--players", "human,robot"], 2),
     (["--players", "x" * 300], 2),
     (["--players", ",".join(["computer"] * 7)], 2),
@@ -117,7 +118,7 @@ BAD_COMMAND_LINES: list[tuple[list[str], int]] = [
     (["advise", "--opponents", "120,,95"], 2),
     (["advise", "--opponents", "-5"], 2),
     (["advise", "--json", "--dice", "5 5 2 1 6", "--roll", LONG], 2),
-    (["saves", "--delete", "99"], 2),
+    (["saves", "--delete", "99"], 1),
     (["saves", "--delete", "all", "3"], 2),
     (["duel", "--players", "human,computer"], 2),
     (["simulate", "--games", "0"], 2),
@@ -191,3 +192,23 @@ def test_the_help_names_every_kind_and_the_longest_name(
     for kind in KINDS:
         assert all(name in flat for name in (kind.name, *kind.aliases)), kind.name
     assert f"each of {MAX_NAME} characters at most" in flat
+
+
+def test_nothing_to_work_on_is_status_1_in_every_command_and_a_wrong_id_2(
+        data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    nothing = "yahtzee: no finished games yet: there is nothing to analyze\n"
+    no_save = "yahtzee: there is no unfinished game to resume\n"
+    for argv, status, err in [
+            (["analyze"], 1, nothing), (["analyze", "5"], 1, nothing),
+            (["analyze", "--json"], 1, nothing), (["--resume"], 1, no_save),
+            (["--resume", "5"], 1, no_save),
+            (["saves", "--delete", "5"], 1, "yahtzee: there is no unfinished game to delete\n"),
+            (["stats"], 0, ""), (["saves"], 0, ""), (["saves", "--delete", "all"], 0, "")]:
+        assert run_main(argv, capsys)[::2] == (status, err), argv
+    finished = "".join(line + "\n" for line in script_for(3, "course"))
+    assert run_cli(["--seed", "3"], finished, monkeypatch, capsys)[0] == 0
+    assert run_cli(["--seed", "3"], "roll\n", monkeypatch, capsys)[0] == 0  # one left unfinished
+    for argv in (["analyze", "99"], ["--resume", "7"], ["saves", "--delete", "7"],
+                 ["analyze", "abc"], ["--resume", "x"]):
+        assert run_main(argv, capsys)[0] == 2, argv

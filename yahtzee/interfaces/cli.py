@@ -249,6 +249,13 @@ def _database_option(parser: argparse.ArgumentParser, *, default: object = None)
     parser.add_argument("--database", default=default, metavar="URL", help=DATABASE_HELP)
 
 
+EXIT_STATUSES = ("Exit status: 0 when done (a listing may be empty); 1 when there is no game "
+                 "to work on (no finished game to analyze, no unfinished game to resume or "
+                 "delete) or something failed; 2 for a wrong command line (an option or value "
+                 "refused, an ID of none of the games there are); 130 when stopped by Ctrl-C.")
+"""The exit statuses of every command, as ``--help`` ends with them."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of the whole command line."""
     prog = program_name()
@@ -258,7 +265,8 @@ def build_parser() -> argparse.ArgumentParser:
         usage=(f"{prog} [options]           (plays a game)\n"
                f"       {prog} COMMAND [options]   (--help lists the commands)"),
         description="Yahtzee in the terminal, with an exact optimal computer opponent. "
-                    "With no command, plays a game (the options below are play's).")
+                    "With no command, plays a game (the options below are play's).",
+        epilog=EXIT_STATUSES)
     _play_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=prog, action=Commands)
     play = sub.add_parser(

@@ -359,9 +359,9 @@ class Console(Reporter):
         """Say that the game history cannot be read now (another program holds it locked, say)."""
         self.error(f"the game history cannot be read now ({error}); try again later")
 
-    def no_unfinished_game(self) -> None:
-        """Say that ``--resume`` has nothing to resume."""
-        self.refuse("there is no unfinished game to resume")
+    def no_unfinished_game(self, to: str = "resume") -> None:
+        """Say that there is no unfinished game to act on (``to``: ``resume``, ``delete``)."""
+        self.refuse(f"there is no unfinished game to {to}")
 
     def unknown_save(self, requested: str) -> None:
         """Say that no unfinished game has the ID ``requested``."""
