@@ -447,6 +447,19 @@ def test_the_duel_command_answers_in_json_and_refuses_people(
         assert stopped.value.code == 2 and message in message_of(capsys.readouterr().err)
 
 
+def test_the_duel_tells_apart_two_computers_of_one_kind(
+        official: Solution, official_moments: Moments, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["duel", "--players", "computer,computer,greedy", "--games", "6", "--seed", "1",
+            "--rules", "official"]
+    status, out, _ = run_cli(argv, "", monkeypatch, capsys)
+    assert status == 0
+    named = [line.split("  won ")[0].strip() for line in out.splitlines() if "  won " in line]
+    assert named == ["computer 1", "computer 2", "greedy"]
+    report = json.loads(run_cli([*argv, "--json"], "", monkeypatch, capsys)[1])
+    assert report["players"] == ["computer", "computer", "greedy"]  # kinds, by seat, as before
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_turns_ends_are_each_final_rolls_chances_worked_out_in_one_batch(
         players: int, official: Solution, official_moments: Moments) -> None:

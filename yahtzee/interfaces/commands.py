@@ -36,7 +36,8 @@ from yahtzee.interfaces.review_html import review_document
 from yahtzee.interfaces.streams import quoted
 from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED,
                                         WORKERS_NEED_DATABASE, game_words, local_time)
-from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind, solo_strategy
+from yahtzee.players.kinds import (COMPUTER, EXPECTED, HUMAN, PlayerKind, numbered,
+                                   solo_strategy)
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.atomic import write_atomic
 from yahtzee.storage.fields import GAME_ID
@@ -378,10 +379,11 @@ def _show_duel(console: Console, kinds: Sequence[PlayerKind], variant: Variant, 
     noun = "game" if games == 1 else "games"
     console.say(f"{games} {noun} {game_words(variant, 'under', 'of')}, seats rotating{seeded}, "
                 f"in {seconds:.2f} s ({games / max(seconds, 1e-9):.0f} games/s)")
-    width = max(len(k.name) for k in kinds)
-    for kind, wins, rate, (low, high), points in zip(kinds, tally.wins, rates, intervals,
+    names = numbered([kind.name for kind in kinds])  # computer 1, computer 2: two alike
+    width = max(len(name) for name in names)
+    for name, wins, rate, (low, high), points in zip(names, tally.wins, rates, intervals,
                                                      tally.points):
-        console.say(f"  {kind.name:<{width}}  won {float(wins):g}  ({100 * rate:.2f}%, 99% "
+        console.say(f"  {name:<{width}}  won {float(wins):g}  ({100 * rate:.2f}%, 99% "
                     f"interval {100 * low:.2f}-{100 * high:.2f}%)  "
                     f"mean score {float(points) / games:.2f}")
     console.say("Win chances at each turn's start, against how the games ended:")
