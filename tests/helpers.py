@@ -5,7 +5,8 @@
   reproducible game; ``script_for`` returns (and remembers) such a game's commands;
 - ``play_through`` plays a new game of people fed scripted lines;
 - ``resume_game`` seats a saved game at a console, as ``--resume`` does;
-- ``run_cli`` runs the command line in this process with scripted input;
+- ``run_cli`` runs the command line in this process with scripted input, and
+  ``message_of`` reads back the error it ended with;
 - ``collector_off`` and ``cycles_of_ours``: a block run as a server runs (the
   garbage collector's own passes off), and the project's garbage in cycles.
 """
@@ -178,6 +179,15 @@ def run_cli(argv: Sequence[str], text: str, monkeypatch: pytest.MonkeyPatch,
     status = main(list(argv))
     captured = capsys.readouterr()
     return status, captured.out, captured.err
+
+
+def message_of(err: str) -> str:
+    """Return the error message that ends ``err`` as one line: its first line (the last that
+    starts with no blank, after any usage) with the lines that go on from it joined back (a
+    message longer than 80 columns goes on to indented lines)."""
+    lines = err.splitlines()
+    start = max(index for index, line in enumerate(lines) if not line.startswith(" "))
+    return " ".join(line.strip() for line in lines[start:])
 
 
 def listed_ids(listing: str) -> list[str]:

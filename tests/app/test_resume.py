@@ -252,11 +252,11 @@ def test_resume_alone_prefers_the_console_s_game_to_a_newer_browser_game(
     assert run_cli(["--resume"], "", monkeypatch, capsys)[1].startswith("Resuming game 2: ")
 
 
-def test_resume_errors_exit_2_and_change_nothing(
+def test_resume_errors_exit_1_or_2_and_change_nothing(
         data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """Nothing to resume, or an unknown ID: one line on standard error and status 2."""
+    """Nothing to resume: one line on standard error and status 1; an unknown ID: status 2."""
     assert run_cli(["--resume"], "", monkeypatch, capsys) == (
-        2, "", "yahtzee: there is no unfinished game to resume\n")
+        1, "", "yahtzee: there is no unfinished game to resume\n")
     assert not data.exists()
     run_cli(["--seed", "1"], "roll\n", monkeypatch, capsys)
     before = sorted(os.listdir(data / "saves"))

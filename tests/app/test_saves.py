@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import (Problems, final_screen, play_through, run_cli, script_for,
-                           variant_of)
+from tests.helpers import (Problems, final_screen, message_of, play_through, run_cli,
+                           script_for, variant_of)
 from yahtzee.domain.die import Die
 from yahtzee.interfaces.cli import main
 from yahtzee.interfaces.console import DIE_PROMPT, Console
@@ -214,10 +214,11 @@ def test_saves_delete_ids_and_all(
 def test_saves_delete_with_a_wrong_id_deletes_nothing(
         argv: list[str], error: str, data: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    """An ID of no unfinished game: one line, status 2, and not one game deleted."""
+    """An ID of no unfinished game: one message, status 2, and not one game deleted."""
     two_games(monkeypatch, capsys)
     before = {name: (data / "saves" / name).read_bytes() for name in os.listdir(data / "saves")}
-    assert run_cli(["saves", "--delete", *argv], "", monkeypatch, capsys) == (2, "", error)
+    status, out, err = run_cli(["saves", "--delete", *argv], "", monkeypatch, capsys)
+    assert (status, out, message_of(err) + "\n") == (2, "", error)
     after = {name: (data / "saves" / name).read_bytes() for name in os.listdir(data / "saves")}
     assert after == before
 

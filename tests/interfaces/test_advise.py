@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from tests.helpers import run_cli, variant_of
+from tests.helpers import message_of, run_cli, variant_of
 from yahtzee.app.advice import ranked_moves
 from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, Variant
@@ -138,9 +138,13 @@ def test_an_impossible_card_is_refused_in_one_line(game: str, text: str, message
 
 def test_opponents_totals_are_whole_numbers() -> None:
     assert parse_opponents("120, 95 7") == (120, 95, 7)
-    for bad in ("12x", "-3", "10000", "1.5", "1" * 5000):
+    for bad in ("12x", "-3", "10000", "1.5", "1" * 5000, "120,,95", "120,", ",95", "120, ,95"):
         with pytest.raises(InputError):
             parse_opponents(bad)
+    with pytest.raises(InputError) as typed:  # at the prompt: the prompt's words
+        parse_opponents("120,,95")
+    assert str(typed.value) == ("'120,,95' has an empty total between commas; type the "
+                                "opponents' totals, such as 120 95")
     with pytest.raises(InputError, match="not a whole number of points"):
         parse_card(variant_of("official"), "ones=" + "1" * 5000)
     with pytest.raises(InputError, match="there is no box"):
@@ -284,17 +288,36 @@ FULL = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,7=20,8=20,9=25,10=30,
     (["--dice", "5 5 2 1 6", "--rules", "course", "--card", FULL.replace(",13=20", ",bonus=1")],
      "the card is full: every turn has been played"),
     (["--dice", "5 5 2 1 6", "--opponents", "lots"],
-     "'lots' is not a total (a whole number from 0 to 9999); type the opponents' totals, "
-     "such as 120 95"),
+     "--opponents 'lots' is not a total (a whole number from 0 to 9999); write them as in "
+     "--opponents 120,95"),
     (["--roll", "2"], "--json answers one roll: give it with --dice \"5 5 2 1 6\""),
     (["--dice", "5 5 2 1 6", "--game", "poker-dice", "--rules", "official"],
      "--rules chooses Yahtzee rules; Poker Dice has one rule set"),
 ])
-def test_a_bad_one_shot_question_gets_one_line_and_status_2(
+def test_a_bad_one_shot_question_gets_one_message_and_status_2(
         argv: list[str], message: str, data: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(["advise", "--json", *argv], "", monkeypatch, capsys)
-    assert (status, out, err) == (2, "", f"yahtzee: {message}\n")
+    assert (status, out, message_of(err)) == (2, "", f"yahtzee: {message}")
+
+
+@pytest.mark.parametrize("totals, message", [
+    ("120,,95", "--opponents '120,,95' has an empty total between commas; write them as in "
+                "--opponents 120,95"),
+    ("120,", "--opponents '120,' has an empty total between commas; write them as in "
+             "--opponents 120,95"),
+    ("", "--opponents '' gives no total; write them as in --opponents 120,95"),
+    ("-5", "--opponents '-5' is not a total (a whole number from 0 to 9999); write them as in "
+           "--opponents 120,95"),
+])
+def test_the_opponents_option_is_refused_in_the_command_lines_words(
+        totals: str, message: str, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--opponents", totals],
+                 ["--json", "--dice", "5 5 2 1 6", f"--opponents={totals}"]):
+        status, out, err = run_cli(["advise", *argv], "5 5 2 1 6\n", monkeypatch, capsys)
+        assert (status, out, message_of(err)) == (2, "", f"yahtzee: {message}")
+        assert all(len(line) <= 80 for line in err.splitlines())
 
 
 def test_dice_without_json_are_refused(data: Path, monkeypatch: pytest.MonkeyPatch,

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import message_of
 from tests.oracle import NAMES, ScriptedRandom, points
 from yahtzee import Game, HumanPlayer, ScoreCard
 from yahtzee.domain.card import Variant
@@ -327,7 +328,7 @@ def test_the_driver_and_the_module_play_the_same_seeded_game(tmp_path: Path) -> 
 ])
 def test_bad_options_get_a_clear_message(args: list[str], message: str, tmp_path: Path) -> None:
     done = run_driver("", *args, tmp_path=tmp_path)
-    assert done.returncode == 2 and message in done.stderr
+    assert done.returncode == 2 and message in message_of(done.stderr)
     assert "Traceback" not in done.stderr and done.stdout == ""
 
 

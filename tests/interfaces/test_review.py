@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_cli
+from tests.helpers import message_of, run_cli
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import POKER_DICE
 from yahtzee.interfaces.console import Console
@@ -420,9 +420,9 @@ def test_analyze_takes_a_game_by_its_id_as_the_review_address_has_it(
     by_number = run_cli(["analyze", "1"], "", monkeypatch, capsys)
     assert run_cli(["analyze", game.uid], "", monkeypatch, capsys) == by_number
     status, out, err = run_cli(["analyze", "f" * 32], "", monkeypatch, capsys)
-    assert (status, out) == (2, "") and err == (
+    assert (status, out) == (2, "") and message_of(err) == (
         f"yahtzee: {'f' * 32!r} is not a finished game's number (they count from 1 in the "
-        "order the games ended) nor the ID of a finished browser game\n")
+        "order the games ended) nor the ID of a finished browser game")
 
 
 def test_a_histogram_of_few_bars_names_each_bars_range() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import message_of
 from yahtzee.interfaces.streams import printable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +69,7 @@ def test_names_with_control_characters_or_too_long_are_refused(
                           capture_output=True, cwd=ROOT, timeout=60,
                           env={**os.environ, "YAHTZEE_DATA_DIR": str(tmp_path)})
     assert done.returncode == 2
-    assert done.stderr.decode().splitlines()[-1].endswith(f"argument --names: {problem}")
+    assert message_of(done.stderr.decode()).endswith(f"argument --names: {problem}")
     assert done.stdout == b""
 
 

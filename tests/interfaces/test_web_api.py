@@ -43,8 +43,8 @@ from yahtzee.interfaces.wording import NUMPY_NEEDED  # noqa: E402
 from yahtzee.interfaces.web import server  # noqa: E402
 from yahtzee.interfaces.web.guards import allowed_hosts  # noqa: E402
 from yahtzee.interfaces.web.limits import Limits  # noqa: E402
-from yahtzee.interfaces.web.server import (MAX_BODY, announce, bind, lan_address,  # noqa: E402
-                                           make_app, reachable)
+from yahtzee.interfaces.web.server import (MAX_BODY, PLAIN_HTTP, announce, bind,  # noqa: E402
+                                           lan_address, make_app, reachable)
 from yahtzee.domain.card import MenuItem  # noqa: E402
 from yahtzee.interfaces.web.views import (STEPS_SENT, box_advice_words,  # noqa: E402
                                           keep_advice_words, scored_line)
@@ -883,6 +883,16 @@ def test_the_address_to_share_is_the_network_s_when_bound_to_every_interface() -
     network = lan_address()
     assert reachable(everywhere) == f"http://{network or '127.0.0.1'}:{port}"
     everywhere.close()
+
+
+@pytest.mark.parametrize("text, paragraph", [
+    (PLAIN_HTTP, "**Behind a TLS reverse proxy.**"), (Limits.__doc__ or "", "**On a network.**")])
+def test_the_server_points_to_the_manual_s_page_that_says_more(text: str, paragraph: str) -> None:
+    """The TLS proxy and the limits are told in docs/browser.md (the README only links it)."""
+    pages = re.findall(r"docs/[\w-]+\.md", text)
+    assert pages, text
+    root = Path(__file__).resolve().parents[2]
+    assert all(paragraph in (root / page).read_text(encoding="utf-8") for page in pages)
 
 
 def test_the_printed_address_on_every_interface_is_one_the_server_answers() -> None:

@@ -1,4 +1,4 @@
-"""The ``serve`` command: its defaults, and one line, not a traceback, without the web extra."""
+"""The ``serve`` command: its defaults, and one message, not a traceback, without the web extra."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import sys
 
 import pytest
 
-from tests.helpers import run_cli
+from tests.helpers import message_of, run_cli
 from yahtzee.interfaces.cli import build_parser
+from yahtzee.interfaces.reporting import fit_error
 from yahtzee.interfaces.wording import WEB_NEEDED
 
 
@@ -30,7 +31,7 @@ def test_serve_refuses_bad_options(option: list[str], message: str,
         run_cli(["serve", *option], "", monkeypatch, capsys)
     assert stopped.value.code == 2
     err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    assert message in message_of(err) and "Traceback" not in err
 
 
 def test_serve_without_the_web_extra_says_how_to_install_it(
@@ -41,4 +42,4 @@ def test_serve_without_the_web_extra_says_how_to_install_it(
     monkeypatch.delitem(sys.modules, "yahtzee.interfaces.web.server", raising=False)
     status, out, err = run_cli(["serve", "--port", "0"], "", monkeypatch, capsys)
     assert (status, out) == (1, "")
-    assert err.splitlines() == [f"yahtzee: {WEB_NEEDED}"]
+    assert err == fit_error(f"yahtzee: {WEB_NEEDED}") + "\n"

@@ -24,6 +24,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # the test client's notice about httpx's successor
     from starlette.testclient import TestClient  # noqa: E402
 
+from tests.helpers import message_of  # noqa: E402
 from yahtzee.interfaces.cli import build_parser  # noqa: E402
 from yahtzee.interfaces.web.guards import (LOOPBACK_NAMES, allowed_hosts,  # noqa: E402
                                            host_name)
@@ -177,7 +178,7 @@ def test_a_host_or_proxy_no_request_could_match_is_refused(
         option: str, value: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
         build_parser().parse_args(["serve", f"{option}={value}"])
-    assert stopped.value.code == 2 and message in capsys.readouterr().err
+    assert stopped.value.code == 2 and message in message_of(capsys.readouterr().err)
 
 
 # -- what is already held: private advice, bad rules -----------------------------------------

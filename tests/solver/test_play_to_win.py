@@ -37,7 +37,7 @@ from yahtzee.solver.play_to_win import (COURSE_LEAN, COURSE_LEAN_SCALE, LEAN, LE
                                         POINT_WEIGHT, PlayToWinStrategy, lean_for, lean_of,
                                         mean_worth, outlooks_of, turn_worth)
 from yahtzee.solver.strategy import OptimalStrategy
-from tests.helpers import run_cli
+from tests.helpers import message_of, run_cli
 
 RULE_SETS = [OFFICIAL, COURSE]
 
@@ -444,7 +444,20 @@ def test_the_duel_command_answers_in_json_and_refuses_people(
                              ("computer", "a duel needs 2 to 6 players")):
         with pytest.raises(SystemExit) as stopped:
             run_cli(["duel", "--players", players], "", monkeypatch, capsys)
-        assert stopped.value.code == 2 and message in capsys.readouterr().err
+        assert stopped.value.code == 2 and message in message_of(capsys.readouterr().err)
+
+
+def test_the_duel_tells_apart_two_computers_of_one_kind(
+        official: Solution, official_moments: Moments, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["duel", "--players", "computer,computer,greedy", "--games", "6", "--seed", "1",
+            "--rules", "official"]
+    status, out, _ = run_cli(argv, "", monkeypatch, capsys)
+    assert status == 0
+    named = [line.split("  won ")[0].strip() for line in out.splitlines() if "  won " in line]
+    assert named == ["computer 1", "computer 2", "greedy"]
+    report = json.loads(run_cli([*argv, "--json"], "", monkeypatch, capsys)[1])
+    assert report["players"] == ["computer", "computer", "greedy"]  # kinds, by seat, as before
 
 
 @pytest.mark.parametrize("players", [2, 3])

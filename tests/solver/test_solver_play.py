@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.helpers import run_cli
+from tests.helpers import message_of, run_cli
 from yahtzee.domain.category_value import CategoryValue
 from yahtzee.domain.dice import Dice
 from yahtzee.domain.die import Die
@@ -266,7 +266,7 @@ def test_simulate_command_rejects_bad_arguments(args: tuple[str, str, int], prob
     out, err = capsys.readouterr()
     assert out == ""
     assert err.startswith("usage: ") and " simulate " in err.splitlines()[0]
-    last = err.splitlines()[-1]
+    last = message_of(err)
     assert re.fullmatch(r"\S.* simulate: error: " + re.escape(problem) + r".*", last), last
 
 
@@ -290,7 +290,7 @@ def test_solve_command(official: Solution, monkeypatch: pytest.MonkeyPatch,
     out, err = capsys.readouterr()
     assert out == ""
     assert re.fullmatch(r"\S.* solve: error: argument --rules: invalid choice: 'house'.*",
-                        err.splitlines()[-1]), err
+                        message_of(err)), err
 
 
 def test_solve_command_solves_poker_dice(monkeypatch: pytest.MonkeyPatch,

@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import Problems, play_through, run_cli, script_for, variant_of
+from tests.helpers import Problems, message_of, play_through, run_cli, script_for, variant_of
 from tests.postgres_fixtures import Cluster, free_port
 from yahtzee.app.browser import BrowserGames, Settings
 from yahtzee.app.session import Solvers
 from yahtzee.domain.games import get_variant
 from yahtzee.engine.moves import Move
 from yahtzee.engine.records import GameRecord
+from yahtzee.interfaces.reporting import fit_error
 from yahtzee.players.kinds import HUMAN
 from yahtzee.storage.files import FileStorage
 from yahtzee.storage.history import History
@@ -434,8 +435,8 @@ def test_a_bad_url_in_the_environment_is_named_as_such(
     monkeypatch.setenv("YAHTZEE_DATABASE", "mysql://player:s3cret-word@host/games")
     status, out, err = run_cli(["stats"], "", monkeypatch, capsys)
     assert (status, out) == (2, "")
-    assert err == ("yahtzee: --database (or YAHTZEE_DATABASE) takes a PostgreSQL URL "
-                   "(postgresql://user@host:port/database)\n")
+    assert message_of(err) == ("yahtzee: --database (or YAHTZEE_DATABASE) takes a PostgreSQL "
+                               "URL (postgresql://user@host:port/database)")
 
 
 def test_play_and_stats_use_the_database(
@@ -490,8 +491,9 @@ def test_a_reader_on_a_read_only_connection_sees_the_games_of_a_current_database
     schema, so a read-only replica or role serves them; a database not made yet is refused."""
     read_only = postgres_url + "?options=-c%20default_transaction_read_only%3Don"
     status, out, err = run_cli(["stats", "--database", read_only], "", monkeypatch, capsys)
-    assert (status, out) == (2, "") and "read-only transaction" in err
-    assert err.count("\n") == 1 and err.startswith("yahtzee: cannot use the database test_")
+    assert (status, out) == (2, "") and "read-only transaction" in message_of(err)
+    assert err == fit_error(message_of(err)) + "\n"  # one message, within 80 columns
+    assert err.startswith("yahtzee: cannot use the database test_")
     script = script_for(7, "course")
     assert run_cli(["--database", postgres_url, "--seed", "7"],
                    "".join(s + "\n" for s in script), monkeypatch, capsys)[0] == 0
@@ -502,19 +504,21 @@ def test_a_reader_on_a_read_only_connection_sees_the_games_of_a_current_database
     assert (status, out, err) == (0, "No unfinished games.\n", "")
 
 
-def test_a_bad_database_option_is_one_line_and_writes_nothing(
+def test_a_bad_database_option_is_one_message_and_writes_nothing(
         data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """Each command refuses it with status 2 and one line on standard error."""
+    """Each command refuses it with status 2 and one message on standard error, within 80
+    columns."""
     port = free_port()
     url = f"postgresql://player:s3cret-word@127.0.0.1:{port}/games"
     for argv in (["--database", url], ["stats", "--database", url], ["saves", "--database", url],
                  ["analyze", "--database", url], ["play", "--database", "games.db"]):
         status, out, err = run_cli(argv, "", monkeypatch, capsys)
-        assert (status, out) == (2, "") and err.count("\n") == 1 and err.startswith("yahtzee: ")
+        assert (status, out) == (2, "") and err.startswith("yahtzee: ")
+        assert err == fit_error(message_of(err)) + "\n"
         assert "s3cret-word" not in err
     monkeypatch.setenv("YAHTZEE_DATABASE", url)
     status, out, err = run_cli([], "", monkeypatch, capsys)
-    assert (status, out) == (2, "") and f"games at 127.0.0.1:{port}" in err
+    assert (status, out) == (2, "") and f"games at 127.0.0.1:{port}" in message_of(err)
     assert not data.exists()
 
 

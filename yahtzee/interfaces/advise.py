@@ -36,7 +36,7 @@ from yahtzee.domain.games import YAHTZEE, get_variant
 from yahtzee.engine.moves import KEEP_WORD, whole_number
 from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
-from yahtzee.interfaces.streams import printable
+from yahtzee.interfaces.streams import printable, quoted
 from yahtzee.interfaces.wording import (PROGRAM_NAME, box_points_text, faces,
                                         game_name_and_rules, joker_text, keep_text, percent,
                                         points_text, read_faces, scored_text)
@@ -162,11 +162,11 @@ def parse_card(variant: Variant, text: str) -> Card:
         key, equals, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not equals:
-            raise InputError(f"'{printable(item.strip())}' in --card needs '=' and the points "
+            raise InputError(f"{quoted(item.strip())} in --card needs '=' and the points "
                              f"(such as fives=15; fives= for an open box)")
         points = whole_number(value) if value else None
         if value and points is None:
-            raise InputError(f"'{printable(value)}' in --card is not a whole number of points")
+            raise InputError(f"{quoted(value)} in --card is not a whole number of points")
         if key.lower() == BONUS_KEY:
             target = BONUS_KEY
             bonus = points or 0
@@ -193,14 +193,30 @@ def card_option(variant: Variant, card: Card) -> str:
     return ",".join(items)
 
 
-def parse_opponents(text: str) -> tuple[int, ...]:
-    """Return the opponents' totals: whole numbers from 0 to ``MAX_TOTAL``, blanks or commas."""
+OPPONENTS_OPTION = "--opponents"
+"""The command-line option of the opponents' totals."""
+
+
+def parse_opponents(text: str, option: str | None = None) -> tuple[int, ...]:
+    """Return the opponents' totals: whole numbers from 0 to ``MAX_TOTAL``, blanks or commas
+    between them (no total left empty between two commas).
+
+    ``option`` is the command-line option they were given with: a refusal
+    then names it and shows how it is written there (``--opponents
+    120,95``); without it, they were typed at the prompt (``opponents 120 95``).
+    """
+    where, then = ((f"{option} ", f"; write them as in {option} 120,95") if option else
+                   ("", "; type the opponents' totals, such as 120 95"))
+    if not text.strip():
+        raise InputError(f"{where}{quoted(text)} gives no total{then}")
+    if any(not piece.strip() for piece in text.split(",")):
+        raise InputError(f"{where}{quoted(text)} has an empty total between commas{then}")
     totals = []
     for token in text.replace(",", " ").split():
         total = whole_number(token)
         if total is None or total > MAX_TOTAL:
-            raise InputError(f"'{printable(token)}' is not a total (a whole number from 0 to "
-                             f"{MAX_TOTAL}); type the opponents' totals, such as 120 95")
+            raise InputError(f"{where}{quoted(token)} is not a total (a whole number from 0 to "
+                             f"{MAX_TOTAL}){then}")
         totals.append(total)
     return tuple(totals)
 
@@ -210,7 +226,7 @@ def parse_roll(text: str) -> int:
     numbers = [str(n) for n in range(1, ROLLS + 1)]
     typed = text.strip()
     if typed not in numbers:
-        raise InputError(f"--roll '{printable(text)}' is not a roll number: "
+        raise InputError(f"--roll {quoted(text)} is not a roll number: "
                          f"{', '.join(numbers[:-1])} or {numbers[-1]}")
     return int(typed)
 
@@ -648,7 +664,7 @@ class AdviseSession:
         command = [*PROGRAM_NAME.split(), "advise", *_game_options(self.variant),
                    "--card", card_option(self.variant, card)]
         if self.game.opponents:
-            command += ["--opponents", ",".join(str(t) for t in self.game.opponents)]
+            command += [OPPONENTS_OPTION, ",".join(str(t) for t in self.game.opponents)]
         self.console.say(f"Stopped. To go on with this card: {shlex.join(command)}")
 
 
@@ -685,11 +701,12 @@ def run_advise(args: argparse.Namespace) -> int:
         elif args.dice is not None or args.roll is not None:
             raise InputError("--dice and --roll are for the one-shot answer: add --json")
         card = parse_card(variant, args.card) if args.card is not None else variant.new_card()
-        opponents = parse_opponents(args.opponents) if args.opponents is not None else ()
+        opponents = (parse_opponents(args.opponents, OPPONENTS_OPTION)
+                     if args.opponents is not None else ())
         if is_full(variant, card):
             raise InputError(FULL_CARD)
     except InputError as error:
-        console.error(str(error))
+        console.refuse(str(error))
         return 2
     coach = Solvers(report=console.solver_event).coach(variant, profiles=True)
     if args.json:

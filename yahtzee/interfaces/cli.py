@@ -15,6 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from yahtzee.app.session import LATEST
 from yahtzee.domain.games import GAMES, YAHTZEE
@@ -23,9 +24,69 @@ from yahtzee.engine.engine import MAX_NAME, MAX_PLAYERS, MAX_SEED
 from yahtzee.engine.moves import Notation, whole_number
 from yahtzee.interfaces.commands import COMMANDS, DEFAULT_DELAY, run
 from yahtzee.interfaces.console import Console
-from yahtzee.interfaces.streams import prepare_streams, printable
+from yahtzee.interfaces.reporting import fit_error
+from yahtzee.interfaces.streams import prepare_streams, quoted
 from yahtzee.players.kinds import (COMPUTER, EXPECTED, KINDS, SOLO_NAMES, SOLO_STRATEGIES,
                                    PlayerKind, find_kind)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` that reads no abbreviation of an option and whose errors fit 80
+    columns, for itself and each subcommand's parser (``add_subparsers`` makes those of the
+    same class).
+
+    argparse would read ``duel --game poker-dice`` as ``--games poker-dice``
+    (duel has no ``--game``) and refuse it as no number; whole names only.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Make the parser as ``ArgumentParser`` does, ``allow_abbrev`` off unless given."""
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and ``message`` to standard error, each line within
+        ``ERROR_WIDTH`` columns, and exit with status 2."""
+        self.print_usage(sys.stderr)
+        self.exit(2, fit_error(f"{self.prog}: error: {message}") + "\n")
+
+
+if TYPE_CHECKING:
+    SubParsers = argparse._SubParsersAction[CommandParser]
+else:  # not subscriptable when the program runs
+    SubParsers = argparse._SubParsersAction
+
+
+class Commands(SubParsers):
+    """The subcommands, which refuse an option of ``play`` written before a command other
+    than ``play``.
+
+    Before the command, an option is the top-level parser's, which are
+    play's (a game starts with no command); ``--seed 3 stats`` or
+    ``--database URL stats`` would otherwise be dropped without a word.
+    """
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: str | Sequence[Any] | None, option_string: str | None = None) -> None:
+        """Refuse play's options given before the command ``values[0]``, then parse the rest."""
+        command = values[0] if values else ""
+        if command != "play" and command in self.choices:
+            given = [action.option_strings[-1] for action in parser._actions
+                     if action.dest in PLAY_DEFAULTS and hasattr(namespace, action.dest)]
+            if given:
+                self.choices[command].error(misplaced(given, command, self.choices[command]))
+        super().__call__(parser, namespace, values, option_string)
+
+
+def misplaced(options: Sequence[str], command: str, parser: argparse.ArgumentParser) -> str:
+    """Return the refusal of play's ``options`` written before ``command`` (whose parser is
+    ``parser``): those ``command`` has not are named first, as play's."""
+    known = {option for action in parser._actions for option in action.option_strings}
+    foreign = [option for option in options if option not in known]
+    if foreign:
+        are = "is an option" if len(foreign) == 1 else "are options"
+        return f"{', '.join(foreign)} {are} of play, not of {command}"
+    return f"write {', '.join(options)} after {command}: options before a command are play's"
 
 
 def _player_kinds(text: str) -> list[PlayerKind]:
@@ -35,7 +96,7 @@ def _player_kinds(text: str) -> list[PlayerKind]:
         kind = find_kind(part.strip().lower())
         if kind is None:
             raise argparse.ArgumentTypeError(
-                f"{part.strip().lower()!r} is not a player kind "
+                f"{quoted(part.strip().lower())} is not a player kind "
                 f"(choose from {', '.join(k.name for k in KINDS)})")
         kinds.append(kind)
     if not 1 <= len(kinds) <= MAX_PLAYERS:
@@ -68,10 +129,10 @@ def _names(text: str) -> list[str]:
     for name in names:
         if not name.isprintable():
             raise argparse.ArgumentTypeError(
-                f"'{printable(name)}' holds a control character; names must be plain text")
+                f"{quoted(name)} holds a control character; names must be plain text")
         if len(name) > MAX_NAME:
             raise argparse.ArgumentTypeError(
-                f"{name!r} is longer than {MAX_NAME} characters")
+                f"{quoted(name)} is longer than {MAX_NAME} characters")
     return names
 
 
@@ -89,7 +150,7 @@ def _seconds(text: str) -> float:
         value = -1.0
     if not 0 <= value <= MAX_DELAY:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a number of seconds from 0 to {MAX_DELAY:g}")
+            f"{quoted(text)} is not a number of seconds from 0 to {MAX_DELAY:g}")
     return value
 
 
@@ -98,7 +159,7 @@ def _seed(text: str) -> int:
     seed = whole_number(text)
     if seed is None or seed > MAX_SEED:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a seed (a whole number from 0 to {MAX_SEED})")
+            f"{quoted(text)} is not a seed (a whole number from 0 to {MAX_SEED})")
     return seed
 
 
@@ -107,11 +168,11 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a whole number") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is less than 1")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is less than 1")
     if value > MAX_GAMES:
-        raise argparse.ArgumentTypeError(f"{text!r} is more than {MAX_GAMES}")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is more than {MAX_GAMES}")
     return value
 
 
@@ -121,7 +182,7 @@ def _notation(text: str) -> Notation:
         return Notation(text.strip().lower())
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"{printable(text)!r}: choose positions or faces") from None
+            f"{quoted(text)}: choose positions or faces") from None
 
 
 def program_name() -> str:
@@ -132,45 +193,51 @@ def program_name() -> str:
     return started
 
 
-def _play_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
-    """Add the options of ``play`` to ``parser``.
+PLAY_DEFAULTS: dict[str, object] = {
+    "players": None, "names": None, "rules": None, "game": YAHTZEE, "seed": None,
+    "coach": False, "resume": None, "delay": None, "keep_by": None,
+    "database": None}
+"""What each option of ``play`` is when it is not given, by its ``dest``."""
 
-    The top-level parser holds the defaults; ``play``'s own copy leaves an
-    option it was not given alone (``argparse.SUPPRESS``), so that options
-    written before the word ``play`` still count.
+
+def _play_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``play`` to ``parser`` (the top-level one, or ``play``'s own).
+
+    Neither holds a default (``argparse.SUPPRESS``): an option given before
+    the word ``play`` counts as one given after it, an option given before
+    any other command is refused (``Commands``), and ``parse_command_line``
+    puts ``PLAY_DEFAULTS`` in place of the options left out.
     """
-    def default(value: object) -> object:
-        """Return ``value`` for the top-level parser, SUPPRESS for ``play``'s."""
-        return value if defaults else argparse.SUPPRESS
-
-    parser.add_argument("--players", type=_player_kinds, default=default(None), metavar="KINDS",
+    unset = argparse.SUPPRESS
+    parser.add_argument("--players", type=_player_kinds, default=unset, metavar="KINDS",
                         help="comma list of 1-6 players: human, computer (plays to win), "
-                             "expected (plays for the highest expected score), skilled, "
-                             "casual, novice (play like people, about 10, 25 and 45 points "
-                             "a game below the best), greedy (default: human,human)")
-    parser.add_argument("--names", type=_names, default=default(None), metavar="NAMES",
-                        help="comma list of player names, in seating order")
-    parser.add_argument("--rules", choices=sorted(RULES), default=default(None),
+                             "expected, also called optimal (plays for the highest expected "
+                             "score), skilled, casual, novice (play like people, about 10, 25 "
+                             "and 45 points a game below the best), greedy (default: "
+                             "human,human)")
+    parser.add_argument("--names", type=_names, default=unset, metavar="NAMES",
+                        help="comma list of player names, in seating order, each of "
+                             f"{MAX_NAME} characters at most")
+    parser.add_argument("--rules", choices=sorted(RULES), default=unset,
                         help=f"Yahtzee rule set (default: {COURSE.name})")
-    parser.add_argument("--game", choices=GAMES, default=default(YAHTZEE),
+    parser.add_argument("--game", choices=GAMES, default=unset,
                         help=f"which dice game (default: {YAHTZEE})")
-    parser.add_argument("--seed", type=_seed, default=default(None), metavar="N",
+    parser.add_argument("--seed", type=_seed, default=unset, metavar="N",
                         help="seed the dice: same seed, same dice")
-    parser.add_argument("--coach", action="store_true", default=default(False),
+    parser.add_argument("--coach", action="store_true", default=unset,
                         help="advise each human decision and analyze the game at its end")
-    parser.add_argument("--resume", nargs="?", const=LATEST, default=default(None), metavar="ID",
+    parser.add_argument("--resume", nargs="?", const=LATEST, default=unset, metavar="ID",
                         help="continue the most recent unfinished game, or the game ID "
                              "('saves' lists them)")
-    parser.add_argument("--delay", type=_seconds, default=default(None), metavar="SECONDS",
+    parser.add_argument("--delay", type=_seconds, default=unset, metavar="SECONDS",
                         help=f"pause before each line of a computer's turn, 0 to {MAX_DELAY:g} "
                              f"(default: {DEFAULT_DELAY} on a terminal, 0 otherwise)")
-    parser.add_argument("--keep-by", type=_notation,
-                        default=default(None), metavar="positions|faces",
+    parser.add_argument("--keep-by", type=_notation, default=unset, metavar="positions|faces",
                         help="how to say which dice to keep: 'positions' toggles a die by its "
                              "number, then 'roll' (the specification's, the default); 'faces' "
                              "types the faces to keep, e.g. 336, and rolls the rest (a resumed "
                              "game keeps its saved setting unless this is given)")
-    _database_option(parser, default=default(None))
+    _database_option(parser, default=unset)
 
 
 DATABASE_HELP = ("the PostgreSQL database keeping the saves and the history, as a URL "
@@ -183,23 +250,31 @@ def _database_option(parser: argparse.ArgumentParser, *, default: object = None)
     parser.add_argument("--database", default=default, metavar="URL", help=DATABASE_HELP)
 
 
+EXIT_STATUSES = ("Exit status: 0 when done (a listing may be empty); 1 when there is no game "
+                 "to work on (no finished game to analyze, no unfinished game to resume or "
+                 "delete) or something failed; 2 for a wrong command line (an option or value "
+                 "refused, an ID of none of the games there are); 130 when stopped by Ctrl-C.")
+"""The exit statuses of every command, as ``--help`` ends with them."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of the whole command line."""
     prog = program_name()
     others = [name for name in COMMANDS if name != "play"]
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog=prog,
         usage=(f"{prog} [options]           (plays a game)\n"
                f"       {prog} COMMAND [options]   (--help lists the commands)"),
         description="Yahtzee in the terminal, with an exact optimal computer opponent. "
-                    "With no command, plays a game (the options below are play's).")
-    _play_options(parser, defaults=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=prog)
+                    "With no command, plays a game (the options below are play's).",
+        epilog=EXIT_STATUSES)
+    _play_options(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog=prog, action=Commands)
     play = sub.add_parser(
         "play", help="play a game (the default command)",
         description="Play a game. With no options: the course's two-human Yahtzee game. "
-                    f"Other commands: {', '.join(others)} ({prog} COMMAND --help).")
-    _play_options(play, defaults=False)
+                    f"Other commands: {', '.join(others)}; each takes --help.")
+    _play_options(play)
 
     rules_help = f"Yahtzee rule set (default: {COURSE.name})"
     game_help = f"which dice game (default: {YAHTZEE})"
@@ -249,8 +324,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     saves = sub.add_parser(
         "saves", help="list the unfinished games (to resume or delete)",
-        description="List the unfinished games with their save IDs; continue one with "
-                    "--resume ID, or delete games you will not finish.")
+        description="List the unfinished games with their save IDs: play one on with "
+                    "--resume and its ID, or delete games you will not finish.")
     saves_mode = saves.add_mutually_exclusive_group()
     saves_mode.add_argument("--json", action="store_true", help="print the list as JSON")
     saves_mode.add_argument("--delete", nargs="+", metavar="ID",
@@ -271,9 +346,9 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_argument("game_id", nargs="?", metavar="GAME_ID",
                          help="the finished game's number, or a browser game's ID as its "
                               "review's address has it (default: the latest)")
-    shown = analyze.add_mutually_exclusive_group()
-    shown.add_argument("--json", action="store_true", help="print JSON")
-    shown.add_argument("--html", metavar="FILE",
+    views = analyze.add_mutually_exclusive_group()
+    views.add_argument("--json", action="store_true", help="print JSON")
+    views.add_argument("--html", metavar="FILE",
                        help="write the review (charts, a row per turn) as one HTML file "
                             "that opens without a server")
     _database_option(analyze)
@@ -306,7 +381,8 @@ def _bounded(low: int, high: int) -> Callable[[str], int]:
         """Parse a whole number from ``low`` to ``high``."""
         value = whole_number(text)
         if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from {low} to {high}")
+            raise argparse.ArgumentTypeError(
+                f"{quoted(text)} is not a whole number from {low} to {high}")
         return value
     return parse
 
@@ -322,7 +398,7 @@ def _address(text: str) -> str:
         return str(ipaddress.ip_address(text.strip().strip("[]")))
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"'{printable(text)}' is not an IP address (the proxy's own address, "
+            f"{quoted(text)} is not an IP address (the proxy's own address, "
             "e.g. 127.0.0.1)") from None
 
 
@@ -340,7 +416,7 @@ def _host(text: str) -> str:
         if HOST_NAME.fullmatch(name):
             return name.lower().rstrip(".")
     raise argparse.ArgumentTypeError(
-        f"'{printable(text)}' is not a host name (a name such as table.example.org, or an "
+        f"{quoted(text)} is not a host name (a name such as table.example.org, or an "
         "address; without scheme or port)")
 
 
@@ -358,7 +434,7 @@ GAMES_KEPT = ("They are kept in the data folder: $YAHTZEE_DATA_DIR when set, oth
 """Where ``serve``'s games are kept, as its help says it (and docs/saves-and-history.md)."""
 
 
-def _serve_options(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _serve_options(sub: argparse._SubParsersAction[CommandParser]) -> None:
     """Add ``serve``, the browser table, to the subcommands."""
     serve = sub.add_parser(
         "serve", help="serve the browser table (needs the web extra)",
@@ -415,7 +491,8 @@ def play_problem(args: argparse.Namespace) -> str | None:
 
 
 def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """Return the options of ``argv``, as ``ArgumentParser.parse_args`` does.
+    """Return the options of ``argv``, as ``ArgumentParser.parse_args`` does, with
+    ``PLAY_DEFAULTS`` for the options of ``play`` not given.
 
     An option the command does not know is refused with that command's own
     usage (``analyze --bogus`` shows how ``analyze`` is typed), where argparse
@@ -423,6 +500,9 @@ def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """
     parser = build_parser()
     args, unknown = parser.parse_known_args(argv)
+    for dest, value in PLAY_DEFAULTS.items():
+        if not hasattr(args, dest):
+            setattr(args, dest, value)
     if unknown:
         commands = next(action for action in parser._actions
                         if isinstance(action, argparse._SubParsersAction))
@@ -440,7 +520,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parse_command_line(argv)
         problem = play_problem(args)
         if problem is not None:
-            Console().error(problem)
+            Console().refuse(problem)
             return 2
         return run(args)
     except BrokenPipeError:

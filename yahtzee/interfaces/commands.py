@@ -34,16 +34,18 @@ from yahtzee.interfaces.console import Console, saves_json
 from yahtzee.interfaces.console_game import Game
 from yahtzee.interfaces.review import Review, chart_lines, make_review, review_json
 from yahtzee.interfaces.review_html import review_document
+from yahtzee.interfaces.streams import quoted
 from yahtzee.interfaces.wording import (NUMPY_NEEDED, PROGRAM_NAME, WEB_NEEDED,
                                         WORKERS_NEED_DATABASE, game_name_and_rules, game_words,
                                         local_time)
-from yahtzee.players.kinds import COMPUTER, EXPECTED, HUMAN, PlayerKind, solo_strategy
+from yahtzee.players.kinds import (COMPUTER, EXPECTED, HUMAN, PlayerKind, numbered,
+                                   solo_strategy)
 from yahtzee.players.players import ComputerPlayer
 from yahtzee.storage.atomic import write_atomic
 from yahtzee.storage.fields import GAME_ID
 from yahtzee.storage.history import DamagedGameError
-from yahtzee.storage.port import (DATABASE_VARIABLE, BadDatabaseError, SaveStorage, Storage,
-                                  open_storage, without_password)
+from yahtzee.storage.port import (DATABASE_VARIABLE, BadDatabaseError, HistoryStorage,
+                                  SaveStorage, Storage, open_storage, without_password)
 from yahtzee.storage.problems import (DamagedFileError, SaveInUseError, SaveNotFoundError,
                                       StorageError)
 from yahtzee.storage.saves import SaveFile
@@ -62,6 +64,17 @@ SIMULATE_BIN = 20
 """Points per row of ``simulate``'s histogram."""
 DEFAULT_PLAYERS = [HUMAN, HUMAN]
 """The players of a game when ``--players`` is not given: the course's two people."""
+NOTHING_THERE = 1
+"""The exit status when there is no game at all to work on: no finished game to analyze, no
+unfinished game to resume or delete (``stats`` and ``saves`` list none with 0)."""
+USAGE_ERROR = 2
+"""The exit status of a command line that is wrong: an option or a value refused, or an ID
+or number that names none of the games there are."""
+
+
+def is_game_number(text: str) -> bool:
+    """Return whether ``text`` is written as a game's number or a save's ID: 1 to 9 digits."""
+    return text.isascii() and text.isdigit() and len(text) < 10
 
 
 def resume_hint(saver: Autosave, database: str | None = None) -> str | None:
@@ -96,23 +109,30 @@ def open_database(args: argparse.Namespace, console: Console) -> Storage | None:
     try:
         return open_storage(database, console)
     except BadDatabaseError as error:
-        console.error(str(error))
+        console.refuse(str(error))
         return None
 
 
-def _find_save(requested: str, console: Console, store: SaveStorage) -> SaveFile | None:
-    """Return the save to resume, locked in ``store``, or None after saying why there is none."""
+def _find_save(requested: str, console: Console, store: SaveStorage) -> SaveFile | int:
+    """Return the save to resume, locked in ``store``, or the exit status after saying why
+    there is none: ``NOTHING_THERE`` when there is no unfinished game at all (whatever ID
+    was asked for, if written as one), else ``USAGE_ERROR`` (an ID of none of them, a game
+    open elsewhere, a damaged save)."""
     try:
         return find_save(requested, store)
     except NoUnfinishedGameError:
         console.no_unfinished_game()
+        return NOTHING_THERE
     except UnknownSaveError:
+        if is_game_number(requested.strip()) and not store.unfinished():
+            console.no_unfinished_game()
+            return NOTHING_THERE
         console.unknown_save(requested)
     except SaveInUseError as error:
         console.save_in_use(error.save_id)
     except DamagedFileError:
         pass
-    return None
+    return USAGE_ERROR
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -147,9 +167,10 @@ def _play(args: argparse.Namespace, console: Console, where: tuple[Storage, Save
     storage, store = where
     resumed: SaveFile | None = None
     if args.resume is not None:
-        resumed = _find_save(args.resume, console, store)
-        if resumed is None:
-            return 2
+        found = _find_save(args.resume, console, store)
+        if isinstance(found, int):
+            return found
+        resumed = found
         _ignored_on_resume(args, console)
     keep_by = args.keep_by or (resumed.keep_by if resumed is not None else Notation.POSITIONS)
     saver = autosave_for(console, resumed, store=store, setup=setup, coached=args.coach,
@@ -161,7 +182,7 @@ def _play(args: argparse.Namespace, console: Console, where: tuple[Storage, Save
                          args.players or DEFAULT_PLAYERS, args.names, seed=args.seed,
                          coach=args.coach, autosave=saver))
     except SolverUnavailableError:
-        console.error(NUMPY_NEEDED)
+        console.refuse(NUMPY_NEEDED)
         return 1
     except KeyboardInterrupt:
         console.say()
@@ -180,7 +201,7 @@ def _ignored_on_resume(args: argparse.Namespace, console: Console) -> None:
         ("--rules", args.rules), ("--game", args.game != YAHTZEE),
         ("--seed", args.seed is not None)) if given]
     if ignored:
-        console.error(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
+        console.refuse(f"{', '.join(ignored)} ignored: a resumed game keeps its own settings")
 
 
 def _play_to_the_end(game: Game, setup: Solvers, saver: Autosave,
@@ -365,10 +386,11 @@ def _show_duel(console: Console, kinds: Sequence[PlayerKind], variant: Variant, 
     noun = "game" if games == 1 else "games"
     console.say(f"{games} {noun} {game_words(variant, 'under', 'of')}, seats rotating{seeded}, "
                 f"in {seconds:.2f} s ({games / max(seconds, 1e-9):.0f} games/s)")
-    width = max(len(k.name) for k in kinds)
-    for kind, wins, rate, (low, high), points in zip(kinds, tally.wins, rates, intervals,
+    names = numbered([kind.name for kind in kinds])  # computer 1, computer 2: two alike
+    width = max(len(name) for name in names)
+    for name, wins, rate, (low, high), points in zip(names, tally.wins, rates, intervals,
                                                      tally.points):
-        console.say(f"  {kind.name:<{width}}  won {float(wins):g}  ({100 * rate:.2f}%, 99% "
+        console.say(f"  {name:<{width}}  won {float(wins):g}  ({100 * rate:.2f}%, 99% "
                     f"interval {100 * low:.2f}-{100 * high:.2f}%)  "
                     f"mean score {float(points) / games:.2f}")
     console.say("Win chances at each turn's start, against how the games ended:")
@@ -407,21 +429,26 @@ def _delete_saves(requested: list[str], console: Console, store: SaveStorage) ->
     """Delete the unfinished games ``requested`` (IDs, or ``all``); return the exit status.
 
     Every ID is checked first: one that names no unfinished game deletes
-    nothing (status 2).  A game open in another process is kept (status 1).
+    nothing (``USAGE_ERROR``; ``NOTHING_THERE`` when there is none at all
+    and every ID is written as one).  A game open in another process is kept
+    (status 1).
     """
     words = [text.strip() for text in requested]
     if DELETE_ALL in (word.lower() for word in words):
         if len(words) > 1:
-            console.error(f"saves --delete takes save IDs or '{DELETE_ALL}', not both")
+            console.refuse(f"saves --delete takes save IDs or '{DELETE_ALL}', not both")
             return 2
         targets = [save.save_id for save in store.unfinished()]
         if not targets:
             console.saves_listing([])
             return 0
+    elif all(is_game_number(word) for word in words) and not store.unfinished():
+        console.no_unfinished_game("delete")
+        return NOTHING_THERE
     else:
         named = _named_saves(requested, console, store)
         if named is None:
-            return 2
+            return USAGE_ERROR
         targets = named
     return max([_delete_save(save_id, console, store) for save_id in targets], default=0)
 
@@ -442,7 +469,7 @@ def _named_saves(requested: list[str], console: Console,
 
 def _unfinished_id(word: str, store: SaveStorage) -> int | None:
     """Return the ID ``word`` if it names an unfinished game of ``store``, else None."""
-    save_id = int(word) if word.isascii() and word.isdigit() and len(word) < 10 else 0
+    save_id = int(word) if is_game_number(word) else 0
     try:
         known = save_id > 0 and not store.load(save_id).finished
     except StorageError:
@@ -490,8 +517,9 @@ def run_analyze(args: argparse.Namespace) -> int:
     The win chances are those filed with the game; a game filed without
     them has them worked out from its decisions (the same numbers).
 
-    Exit status 2 for a number that names no finished game, 1 when there is
-    nothing to analyze or the history cannot be read.
+    Exit status ``USAGE_ERROR`` for a game's number or ID that names none of
+    the finished games, ``NOTHING_THERE`` when there is none at all (whatever
+    was asked), 1 when the history cannot be read.
     """
     console = Console()
     game_id: str | None = args.game_id
@@ -508,30 +536,25 @@ def _analyze(args: argparse.Namespace, console: Console, game_id: str | None,
              storage: Storage) -> int:
     """Analyze the finished game ``game_id`` (None: the latest) of ``storage``'s history."""
     history = storage.history()
+    written = game_id is None or is_game_number(game_id) or bool(GAME_ID.fullmatch(game_id))
     try:
-        if game_id is None:
-            ids = history.game_ids()
-            if not ids:
-                console.error("no finished games yet: there is nothing to analyze")
-                return 1
-            number = ids[-1]
-        elif game_id.isascii() and game_id.isdigit() and len(game_id) < 10:
-            number = int(game_id)
-        elif GAME_ID.fullmatch(game_id) and (found := history.id_of(game_id)) is not None:
-            number = found   # a browser game's ID, as its review's address has it
-        else:
-            console.error(f"{game_id!r} is not a finished game's number "
-                          "(they count from 1 in the order the games ended) "
-                          "nor the ID of a finished browser game")
-            return 2
+        ids = history.game_ids() if written else []
+        if written and not ids:
+            console.refuse("no finished games yet: there is nothing to analyze")
+            return NOTHING_THERE
+        number = _finished_number(game_id, ids, history) if written else None
+        if number is None:
+            console.refuse(f"{quoted(game_id or '')} is not a finished game's number "
+                           "(they count from 1 in the order the games ended) "
+                           "nor the ID of a finished browser game")
+            return USAGE_ERROR
         meta, log = history.load_game(number)
     except DamagedGameError:
         return 1
     except LookupError:
-        known = history.game_ids()
-        numbers = f"1 to {known[-1]}" if known else "none yet"
-        console.error(f"no finished game has the number {game_id} (finished games: {numbers})")
-        return 2
+        console.refuse(f"no finished game has the number {game_id} "
+                       f"(finished games: 1 to {ids[-1]})")
+        return USAGE_ERROR
     except StorageError as error:
         console.error(f"the history cannot be read: {error}")
         return 1
@@ -547,6 +570,18 @@ def _analyze(args: argparse.Namespace, console: Console, game_id: str | None,
     for line in chart_lines(review):
         console.say(line)
     return 0
+
+
+def _finished_number(game_id: str | None, ids: Sequence[int],
+                     history: HistoryStorage) -> int | None:
+    """Return the number of the finished game ``game_id`` names: the latest of ``ids`` for
+    None, a number as written, or the game a browser game's ID (as its review's address has
+    it) names in ``history``; None when it names none."""
+    if game_id is None:
+        return ids[-1]
+    if is_game_number(game_id):
+        return int(game_id)
+    return history.id_of(game_id)
 
 
 def _write_review(review: Review, path: str, console: Console) -> int:
@@ -576,7 +611,7 @@ def run_serve(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as error:
         if (error.name or "").split(".")[0] not in WEB_PACKAGES:
             raise
-        Console().error(WEB_NEEDED)
+        Console().refuse(WEB_NEEDED)
         return 1
     storage = open_database(args, Console())
     if storage is None:
@@ -597,7 +632,7 @@ def _serve_workers(args: argparse.Namespace, storage: Storage) -> int:
     shared = storage.shared
     storage.close()  # each worker connects on its own
     if not shared:
-        Console().error(WORKERS_NEED_DATABASE)
+        Console().refuse(WORKERS_NEED_DATABASE)
         return 2
 
     def worker(port: int, solvers: Solvers) -> int:
@@ -628,12 +663,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         return COMMANDS[args.command or "play"](args)
     except SolverUnavailableError:
-        Console().error(NUMPY_NEEDED)
+        Console().refuse(NUMPY_NEEDED)
         return 1
     except ModuleNotFoundError as error:
         if error.name != "numpy":
             raise
-        Console().error(NUMPY_NEEDED)
+        Console().refuse(NUMPY_NEEDED)
         return 1
     except StorageError as error:  # the saves or the history failed (a database lost)
         Console().error(str(error))

@@ -23,7 +23,7 @@ from yahtzee.engine.moves import Notation
 from yahtzee.engine.records import TurnSummary
 from yahtzee.interfaces.reporting import Reporter
 from yahtzee.interfaces.review import analysis_json, assessment_json  # noqa: F401 (moved)
-from yahtzee.interfaces.streams import printable
+from yahtzee.interfaces.streams import printable, quoted
 from yahtzee.interfaces.wording import (PROGRAM_NAME, cost_text, faces, game_description,
                                         game_title, joker_text, local_time, luck_line,
                                         move_text, percent, profile_text, reroll_text,
@@ -379,18 +379,18 @@ class Console(Reporter):
         """Say that the game history cannot be read now (another program holds it locked, say)."""
         self.error(f"the game history cannot be read now ({error}); try again later")
 
-    def no_unfinished_game(self) -> None:
-        """Say that ``--resume`` has nothing to resume."""
-        self.error("there is no unfinished game to resume")
+    def no_unfinished_game(self, to: str = "resume") -> None:
+        """Say that there is no unfinished game to act on (``to``: ``resume``, ``delete``)."""
+        self.refuse(f"there is no unfinished game to {to}")
 
     def unknown_save(self, requested: str) -> None:
         """Say that no unfinished game has the ID ``requested``."""
-        self.error(f"no unfinished game has the ID {requested!r}; "
-                   "the command 'saves' lists them")
+        self.refuse(f"no unfinished game has the ID {quoted(requested)}; "
+                    "the command 'saves' lists them")
 
     def save_in_use(self, save_id: int) -> None:
         """Say that the game ``save_id`` is being played by another process."""
-        self.error(f"game {save_id} is open in another window; finish or stop it there first")
+        self.refuse(f"game {save_id} is open in another window; finish or stop it there first")
 
     def deleted(self, save: SaveFile) -> None:
         """Say that the unfinished game ``save`` was deleted."""
@@ -402,8 +402,8 @@ class Console(Reporter):
 
     def nothing_deleted(self, requested: str) -> None:
         """Say that ``saves --delete`` was given an ID of no unfinished game: nothing is deleted."""
-        self.error(f"no unfinished game has the ID {requested!r}; nothing was deleted "
-                   "(the command 'saves' lists them)")
+        self.refuse(f"no unfinished game has the ID {quoted(requested)}; nothing was deleted "
+                    "(the command 'saves' lists them)")
 
     def saves_listing(self, saves: Sequence[SaveFile], opened: Set[int] = frozenset()) -> None:
         """Print the unfinished games: a line with the ID, when last played, round, game and

@@ -10,6 +10,7 @@ of these sentences is written once, here.
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 from yahtzee.solver.events import (BuildFinished, BuildProgress, BuildStarted, SolverEvent,
@@ -24,12 +25,51 @@ DAMAGES = {"truncated": "is cut short", "corrupt": "is corrupt",
 """How a damaged stored file is described, by its kind and its ``Damage``."""
 
 
+ERROR_WIDTH = 80
+"""The widest line of an error message, in columns (an 80-column terminal's)."""
+ERROR_INDENT = "  "
+"""What starts each further line of an error message too long for one."""
+COMMAND_GAP = "  "
+"""What sets a command apart in an error message, on each side: ``fit_error`` keeps it whole."""
+NO_BREAK = "\x00"
+"""What stands for a blank within such a command while the message is broken into lines."""
+
+
+def fit_error(text: str, width: int = ERROR_WIDTH) -> str:
+    """Return an error message in lines of at most ``width`` columns.
+
+    Each line of ``text`` that is longer is broken between words (never at
+    a hyphen, so ``--keep-by`` and ``poker-dice`` stay whole) and goes on
+    to lines indented by ``ERROR_INDENT``.  A command set off by two blanks
+    on each side (``run  python -m pip install numpy  to ...``) is kept on
+    one line, to be copied whole; a single word longer than a line is cut.
+    """
+    lines: list[str] = []
+    for part in text.split("\n"):
+        pieces = part.split(COMMAND_GAP)
+        kept = COMMAND_GAP.join(piece.replace(" ", NO_BREAK) if index % 2 else piece
+                                for index, piece in enumerate(pieces))
+        wrapped = textwrap.wrap(kept, width, subsequent_indent=ERROR_INDENT,
+                                break_on_hyphens=False) or [""]
+        lines.extend(line.replace(NO_BREAK, " ") for line in wrapped)
+    return "\n".join(lines)
+
+
 class Reporter:
     """Writes errors, the solver's progress and storage problems to standard error, a line each."""
 
     def error(self, message: str) -> None:
         """Print a one-line error message to standard error."""
         sys.stderr.write(f"yahtzee: {message}\n")
+
+    def refuse(self, message: str) -> None:
+        """Print why the command line cannot run as given (an option or a value refused, a
+        package missing) to standard error, in lines of ``ERROR_WIDTH`` columns at most.
+
+        ``error``'s reports of what happened while a command ran (a damaged
+        file, a lost database) stay on one line each, whole, as logs want.
+        """
+        sys.stderr.write(fit_error(f"yahtzee: {message}") + "\n")
 
     def solver_event(self, event: SolverEvent) -> None:
         """Show what the solver's table cache reports, on standard error.

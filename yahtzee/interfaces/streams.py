@@ -72,3 +72,14 @@ def printable(text: str) -> str:
         else:
             shown.append(char.encode("unicode_escape").decode("ascii"))
     return "".join(shown)
+
+
+ECHO_LIMIT = 40
+"""The most characters of a refused value that a command-line error repeats."""
+
+
+def quoted(text: str, limit: int = ECHO_LIMIT) -> str:
+    """Return ``text`` as an error repeats it: ``printable``, in quotes, and cut short with
+    its length when longer than ``limit`` characters (``'xxxx...' (5000 characters)``)."""
+    seen = printable(text)
+    return f"'{seen}'" if len(seen) <= limit else f"'{seen[:limit]}...' ({len(text)} characters)"

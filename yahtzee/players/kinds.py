@@ -92,19 +92,23 @@ SOLO_NAMES: tuple[str, ...] = tuple(dict.fromkeys(
 """What ``simulate --strategy`` takes: every solitaire strategy and every computer kind."""
 
 
+def numbered(names: Sequence[str]) -> list[str]:
+    """Return ``names`` told apart: a name given more than once is numbered in order
+    (``Computer 1``, ``Computer 2``), a name given once stays as it is."""
+    totals = Counter(names)
+    seen: Counter[str] = Counter()
+    told = []
+    for name in names:
+        seen[name] += 1
+        told.append(name if totals[name] == 1 else f"{name} {seen[name]}")
+    return told
+
+
 def default_names(kinds: Sequence[PlayerKind]) -> list[str]:
     """Return default names: ``Player N`` for a person in seat N, the kind's label otherwise.
 
     A computer label shared by several seats is numbered (``Computer 1``, ``Computer 2``).
     """
-    totals = Counter(kind.label for kind in kinds)
-    seen: Counter[str] = Counter()
-    names = []
-    for seat, kind in enumerate(kinds, start=1):
-        seen[kind.label] += 1
-        if not kind.is_computer:
-            names.append(f"{kind.label} {seat}")
-        else:
-            numbered = f"{kind.label} {seen[kind.label]}"
-            names.append(kind.label if totals[kind.label] == 1 else numbered)
-    return names
+    computers = iter(numbered([kind.label for kind in kinds if kind.is_computer]))
+    return [next(computers) if kind.is_computer else f"{kind.label} {seat}"
+            for seat, kind in enumerate(kinds, start=1)]

@@ -22,7 +22,8 @@ DAY = 24 * 60 * MINUTE
 
 @dataclass(frozen=True)
 class Limits:
-    """The browser table's limits (the defaults are those of ``serve``; see the README)."""
+    """The browser table's limits (the defaults are those of ``serve``; docs/browser.md
+    tells them under "On a network")."""
 
     creations_burst: int = 10
     """New games a client may start in a row."""

@@ -923,13 +923,17 @@ def _listen(host: str, port: int, reporter: Reporter, *, shared_port: bool = Fal
         return None
 
 
+PLAIN_HTTP = "(plain HTTP: for a network you trust; see docs/browser.md for a TLS proxy)"
+"""What ``announce`` says under the address others on the network open: the manual's page
+with the paragraph "Behind a TLS reverse proxy"."""
+
+
 def announce(sock: socket.socket, stream: TextIO) -> None:
     """Print where the table is served (and where others on the network reach it)."""
     shared = reachable(sock)
     stream.write(f"Yahtzee is served at {address(sock)}  (open it in a browser)\n")
     if f"{shared}/" != address(sock):
-        stream.write(f"Others on your network open {shared}/\n"
-                     "  (plain HTTP: for a network you trust; see the README for a TLS proxy)\n")
+        stream.write(f"Others on your network open {shared}/\n  {PLAIN_HTTP}\n")
     stream.write("Ctrl-C stops the server; its games go on after a restart.\n")
     stream.flush()
 
