@@ -909,6 +909,10 @@ def test_the_printed_address_on_every_interface_is_one_the_server_answers() -> N
     everywhere.close()
 
 
+COMPILED_APPENDS = pytest.mark.skipif(not BackgroundAppends.available(),
+                                      reason="the compiled appends were not built")
+
+
 def _count_whole_writes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Count the saves of people's moves written by ``BrowserGame.keep_move`` (a save thread)."""
     whole: list[str] = []
@@ -938,18 +942,19 @@ def _moves_then_restart(toggles: int) -> tuple[dict[str, Any], dict[str, Any]]:
         return before, {key: after[key] for key in keys}
 
 
-@pytest.mark.skipif(not BackgroundAppends.available(), reason="the compiled appends not built")
+@COMPILED_APPENDS
 def test_a_person_s_move_is_appended_on_the_disk_by_the_compiled_threads(
         data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A move made on the loop has its save's line appended without a Python thread, and is on
     the disk when answered (a server started again has it)."""
     whole = _count_whole_writes(monkeypatch)
     before, after = _moves_then_restart(3)
-    assert after == before and before["saved"] == [True, True, True, False, False] and before["rolls_left"] == 1
+    assert after == before and before["rolls_left"] == 1
+    assert before["saved"] == [True, True, True, False, False]
     assert whole == []
 
 
-@pytest.mark.skipif(not BackgroundAppends.available(), reason="the compiled appends not built")
+@COMPILED_APPENDS
 def test_a_failed_append_of_a_move_writes_its_save_whole_before_the_answer(
         data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled threads cannot append (the file is not where the line goes): the move is
@@ -963,5 +968,6 @@ def test_a_failed_append_of_a_move_writes_its_save_whole_before_the_answer(
         return None if line is None else replace(line, path=data / "nowhere" / "1.json")
     monkeypatch.setattr(SaveStore, "append_later", elsewhere)
     before, after = _moves_then_restart(3)
-    assert after == before and before["saved"] == [True, True, True, False, False] and before["rolls_left"] == 1
+    assert after == before and before["rolls_left"] == 1
+    assert before["saved"] == [True, True, True, False, False]
     assert len(whole) == 3  # the moves made on the loop (the first is made in a thread)
