@@ -13,7 +13,6 @@ import pytest
 from tests.helpers import run_cli, script_for
 from yahtzee.domain.games import YAHTZEE
 from yahtzee.engine.engine import MAX_NAME
-from yahtzee.engine.moves import Notation
 from yahtzee.interfaces.cli import main, parse_command_line
 from yahtzee.interfaces.commands import COMMANDS
 from yahtzee.players.kinds import KINDS
@@ -78,7 +77,7 @@ def test_play_options_still_count_before_play_and_with_no_command() -> None:
     plain = vars(parse_command_line(["--seed", "3"]))
     assert plain == {"command": None, "players": None, "names": None, "rules": None,
                      "game": YAHTZEE, "seed": 3, "coach": False, "resume": None, "delay": None,
-                     "keep_by": Notation.POSITIONS, "database": None}
+                     "keep_by": None, "database": None}  # None: a resumed game's own
     before = parse_command_line(["--seed", "3", "play", "--rules", "official"])
     assert (before.command, before.seed, before.rules) == ("play", 3, "official")
     assert parse_command_line(["stats"]).seed is None  # every command's namespace has them
