@@ -9,6 +9,7 @@ answer and changes nothing; a game comes back after the server restarts.
 from __future__ import annotations
 
 import asyncio
+import errno
 import gc
 import io
 import json
@@ -967,6 +968,23 @@ def test_a_failed_append_of_a_move_writes_its_save_whole_before_the_answer(
         line = append_later(store, save)
         return None if line is None else replace(line, path=data / "nowhere" / "1.json")
     monkeypatch.setattr(SaveStore, "append_later", elsewhere)
+    before, after = _moves_then_restart(3)
+    assert after == before and before["rolls_left"] == 1
+    assert before["saved"] == [True, True, True, False, False]
+    assert len(whole) == 3  # the moves made on the loop (the first is made in a thread)
+
+
+@COMPILED_APPENDS
+def test_an_append_that_cannot_be_handed_to_the_threads_writes_the_save_whole(
+        data: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No thread or pipe to be had (``OSError`` at the hand-off): the move's save is written
+    whole before the answer, and the game is let go of."""
+    whole = _count_whole_writes(monkeypatch)
+
+    def refused(*args: object) -> None:
+        """Fail as a process out of threads does."""
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+    monkeypatch.setattr(BackgroundAppends, "submit", refused)
     before, after = _moves_then_restart(3)
     assert after == before and before["rolls_left"] == 1
     assert before["saved"] == [True, True, True, False, False]

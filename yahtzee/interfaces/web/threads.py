@@ -91,11 +91,14 @@ async def keep_saved(table: BrowserGame) -> None:
         await in_save_thread(table.keep_move)
         return
     loop = asyncio.get_running_loop()
-    if loop not in _WATCHING:
-        loop.add_reader(_APPENDS.fileno(), _APPENDS.collect)
-        _WATCHING.add(loop)
     appended: asyncio.Future[OSError | None] = loop.create_future()
-    _APPENDS.submit(line.path, line.line, True, functools.partial(_settle, appended))
+    try:
+        if loop not in _WATCHING:
+            loop.add_reader(_APPENDS.fileno(), _APPENDS.collect)
+            _WATCHING.add(loop)
+        _APPENDS.submit(line.path, line.line, True, functools.partial(_settle, appended))
+    except OSError as error:  # no thread or pipe to be had: the save is written whole
+        appended.set_result(error)
 
     async def finish() -> None:
         """Let go of the game once the line is on the disk; else write the save whole."""
