@@ -61,6 +61,25 @@ def test_a_missing_file_is_told_as_not_found_and_is_not_made(tmp_path: Path) -> 
     assert not (tmp_path / "gone.json").exists()
 
 
+def test_lines_queued_together_are_each_told_their_own_outcome(tmp_path: Path) -> None:
+    """A thread writes every line queued before it waits for any: a missing file among them
+    fails its own line only, and every other line is on the disk when told done."""
+    appends = BackgroundAppends()
+    told: dict[int, OSError | None] = {}
+    for number in range(300):
+        if number % 3:
+            (tmp_path / f"{number}.json").write_bytes(b"whole\n")
+        appends.submit(tmp_path / f"{number}.json", f"{number}\n".encode(), True,
+                       functools.partial(told.__setitem__, number))
+    wait_for_all(appends)
+    assert sorted(told) == list(range(300))
+    assert all(isinstance(told[number], FileNotFoundError) for number in range(0, 300, 3))
+    assert all(told[number] is None for number in range(300) if number % 3)
+    assert all((tmp_path / f"{number}.json").read_bytes() == f"whole\n{number}\n".encode()
+               for number in range(300) if number % 3)
+    assert not any((tmp_path / f"{number}.json").exists() for number in range(0, 300, 3))
+
+
 def test_a_child_after_fork_appends_by_threads_of_its_own(tmp_path: Path) -> None:
     """The parent's threads run, and may hold the queue's lock, as the child is made."""
     appends = BackgroundAppends()
