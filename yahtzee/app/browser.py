@@ -1063,10 +1063,13 @@ class BrowserGames:
         """
         if len(self.live) < self.capacity:
             return
-        idle = [t for t in self.live.values() if not t.computer_to_play()]
-        filed = [t for t in idle if not self._to_file_again(t)]
-        finished = [t for t in filed if t.is_over()]
-        pool = finished or filed or idle
+        # the finished games first, each looked at once: at a full table of thousands of
+        # games this runs at every game made, on a worker thread holding the interpreter
+        pool = [t for t in self.live.values()
+                if t.is_over() and not t.computer_to_play() and not self._to_file_again(t)]
+        if not pool:
+            idle = [t for t in self.live.values() if not t.computer_to_play()]
+            pool = [t for t in idle if not self._to_file_again(t)] or idle
         if not pool:
             raise GameRequestError(Denial.FULL)
         oldest = min(pool, key=lambda t: t.touched)
