@@ -15,10 +15,10 @@
  * A thread takes every line queued (up to ``BATCH``) and writes them all
  * before it waits for any: the first wait then commits the file system's
  * journal for the whole batch, and the others find little left to do.
- * Waited for one by one, each line cost a journal commit of its own, and
- * at a thousand games that cost a third of the server's processor time
- * and queued the answers (measured: docs/scaling.md).  Each line is still
- * told done only once its own file is on the disk.
+ * Waited for one by one, each line cost a journal commit of its own: at a
+ * thousand games, in an hour when the disk was slow, a quarter of the
+ * server's processor time (docs/scaling.md).  Each line is still told
+ * done only once its own file is on the disk.
  *
  * After ``fork`` the child has none of the parent's threads: its queues
  * start empty and ``start`` starts threads of its own.
