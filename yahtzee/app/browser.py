@@ -1063,13 +1063,7 @@ class BrowserGames:
         """
         if len(self.live) < self.capacity:
             return
-        # the finished games first, each looked at once: at a full table of thousands of
-        # games this runs at every game made, on a worker thread holding the interpreter
-        pool = [t for t in self.live.values()
-                if t.is_over() and not t.computer_to_play() and not self._to_file_again(t)]
-        if not pool:
-            idle = [t for t in self.live.values() if not t.computer_to_play()]
-            pool = [t for t in idle if not self._to_file_again(t)] or idle
+        pool = self._let_go_first()
         if not pool:
             raise GameRequestError(Denial.FULL)
         oldest = min(pool, key=lambda t: t.touched)
@@ -1079,6 +1073,21 @@ class BrowserGames:
         save_id = oldest.saver.save_id
         if (not oldest.is_over() or unfiled) and save_id is not None:
             self.known[oldest.game_id] = save_id  # taken up again when asked for
+
+    def _let_go_first(self) -> list[BrowserGame]:
+        """Return the games ``_make_room`` chooses among: the finished and filed ones, else
+        the idle filed ones, else the idle ones (none: no computer's turn may be cut short).
+
+        The finished games are looked for first, each game looked at once: at
+        a full table of thousands of games this runs at every game made, on a
+        worker thread that holds the interpreter's lock meanwhile.
+        """
+        finished = [t for t in self.live.values()
+                    if t.is_over() and not t.computer_to_play() and not self._to_file_again(t)]
+        if finished:
+            return finished
+        idle = [t for t in self.live.values() if not t.computer_to_play()]
+        return [t for t in idle if not self._to_file_again(t)] or idle
 
     def _new(self, game_id: str, seats: BrowserSeats, variant: Variant,
              kinds: Sequence[PlayerKind], names: Sequence[str]) -> BrowserGame:
