@@ -19,7 +19,7 @@ from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.interfaces.advise import (InputError, card_option, find_box, help_text, parse_card,
-                                       parse_dice, parse_opponents)
+                                       parse_dice, parse_keep, parse_opponents)
 from yahtzee.interfaces.cli import main
 from yahtzee.interfaces.wording import keep_text
 from yahtzee.solver.cache import Solution
@@ -87,6 +87,23 @@ def test_dice_are_read_as_the_person_types_them(game: str, text: str,
 def test_bad_dice_are_refused_in_one_line(game: str, text: str, message: str) -> None:
     with pytest.raises(InputError) as refused:
         parse_dice(variant_of(game), text)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("game, text, dice, message", [
+    # only the faces the dice lack are named, as the console's keep names them
+    ("official", "5 3", (5, 5, 2, 1, 6), "The dice do not show 3; type faces the dice show"),
+    ("official", "555", (5, 5, 2, 1, 6), "The dice show 5 only twice; type faces the dice show"),
+    ("official", "3 5 5 5", (5, 5, 2, 1, 6),
+     "The dice do not show 3 and show 5 only twice; type faces the dice show"),
+    ("official", "4 3 4", (5, 5, 2, 1, 6), "The dice do not show 4 3 4; type faces the dice show"),
+    ("poker", "k k k Q", (5, 5, 2, 1, 6),
+     "The dice do not show Q and show K only twice; type faces the dice show"),
+])
+def test_a_keep_of_faces_the_dice_lack_names_only_those(
+        game: str, text: str, dice: tuple[int, ...], message: str) -> None:
+    with pytest.raises(InputError) as refused:
+        parse_keep(variant_of(game), text, dice)
     assert str(refused.value) == message
 
 
@@ -587,8 +604,8 @@ def test_a_keep_typed_as_faces_lets_the_next_line_give_only_the_dice_rolled(
     status, out, err = session(["--rules", "official"], kept, monkeypatch, capsys)
     assert (status, err) == (0, "")
     assert len(advice_blocks(clean)) == 2 and advice_blocks(out) == advice_blocks(clean)
-    assert "the dice 5 5 2 1 6 do not show 3" in out
-    assert "the dice 5 5 2 1 6 do not show 5 5 5" in out
+    assert "The dice do not show 3; type faces the dice show\n" in out
+    assert "The dice show 5 only twice; type faces the dice show\n" in out
     assert "'7' is not a die face (1 to 6); type the faces you keep, such as keep 1 2" in out
     assert "Kept 2 5 5: type the 2 dice you roll" in out
     assert "2nd roll - the 2 dice you rolled, or the box you score: that is 3 dice" in out

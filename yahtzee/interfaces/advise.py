@@ -37,7 +37,7 @@ from yahtzee.engine.moves import KEEP_WORD, whole_number
 from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable, quoted
-from yahtzee.interfaces.wording import (PROGRAM_NAME, box_points_text, faces,
+from yahtzee.interfaces.wording import (PROGRAM_NAME, box_points_text, faces, faces_not_shown_text,
                                         game_name_and_rules, joker_text, keep_text, percent,
                                         points_text, read_faces, scored_text)
 from yahtzee.solver.coach import Keep
@@ -115,8 +115,7 @@ def parse_keep(variant: Variant, text: str, dice: Sequence[int]) -> tuple[int, .
         raise InputError(f"type the faces you keep, one to four of them, such as {example}")
     kept = tuple(sorted(read.values))
     if Counter(kept) - Counter(dice):
-        raise InputError(f"the dice {faces(dice, variant)} do not show "
-                         f"{faces(kept, variant)}")
+        raise InputError(faces_not_shown_text(read.values, dice, variant))
     return kept
 
 
