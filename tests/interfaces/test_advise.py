@@ -262,10 +262,35 @@ def test_the_json_answer_ranks_the_strategys_moves(
         else:
             item = menu[option["box"]["number"]]
             assert (option["keep"], option["box"]) == (
-                None, {"number": item.number, "name": item.name, "points": item.points})
+                None, {"number": item.number, "name": item.name,
+                       "points": item.points - item.bonus, "yahtzee_bonus": item.bonus})
             assert option["move"] == f"score {item.name}"
     rest = sorted((v for m, v in everything.items() if m != options[0]["move"]), reverse=True)
     assert [o["expected_final"] for o in options[1:]] == [round(v, 6) for v in rest[:2]]
+
+
+@pytest.mark.parametrize("rules, dice, box", [
+    # official rules: the box's own 30 points, the 100-point bonus earned besides told apart
+    ("official", "6 6 6 6 6", {"number": 6, "name": "Sixes", "points": 30,
+                               "yahtzee_bonus": 100}),
+    # course rules: the bonus is the whole turn, filling no box: the Yahtzee line's points
+    ("course", "3 3 3 3 3", {"number": 12, "name": "Yahtzee", "points": 100,
+                             "yahtzee_bonus": 0}),
+])
+def test_the_json_answer_gives_a_yahtzee_bonus_apart_from_the_boxs_points(
+        rules: str, dice: str, box: dict[str, Any], strategies: dict[str, ValueStrategy],
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """As the text says ``score Sixes, 30 points`` and the 100-point bonus in a line apart."""
+    argv = ["--rules", rules, "--card", "yahtzee=50"]
+    status, out, err = run_cli(["advise", "--json", "--dice", dice, "--roll", "3", *argv], "",
+                               monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    best = json.loads(out)["options"][0]
+    assert (best["move"], best["box"]) == (f"score {box['name']}", box)
+    _, text, _ = session(argv, [dice], monkeypatch, capsys)
+    assert f"1. score {box['name']}, {box['points']} points  " in text
+    assert ("these dice also earn a 100-point Yahtzee bonus" in text) == bool(
+        box["yahtzee_bonus"])
 
 
 def test_the_json_answer_names_the_opponents_and_each_moves_chance_to_beat_them(

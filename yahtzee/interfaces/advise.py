@@ -259,11 +259,21 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, JSON_DIGITS)
 
 
+def _box_json(box: MenuItem) -> dict[str, Any]:
+    """Return a box for JSON: its ``number``, ``name``, its own ``points`` and, apart, the
+    ``yahtzee_bonus`` that scoring it earns besides (0 when none; a course-rules bonus,
+    which fills no box, is the box's points)."""
+    return {"number": box.number, "name": box.name, "points": box.points - box.bonus,
+            "yahtzee_bonus": box.bonus}
+
+
 def advice_json(variant: Variant, roll: int, dice: Sequence[int], moves: Sequence[Move],
                 opponents: Sequence[int] = ()) -> dict[str, Any]:
     """Return the one-shot answer: the game, the position and the ranked moves, best first.
 
-    Each move has its outcome profile: ``sd``, the standard deviation of the
+    A box gives its own ``points`` and, apart, the ``yahtzee_bonus`` that
+    scoring it earns besides (as the text tells them, ``_box_json``).  Each
+    move has its outcome profile: ``sd``, the standard deviation of the
     final score, and the chances ``upper_bonus_chance`` and ``yahtzee_chance``
     (null in a game without them).  With ``opponents`` the answer names them
     and each move has its ``win_chance`` against them.
@@ -274,9 +284,7 @@ def advice_json(variant: Variant, roll: int, dice: Sequence[int], moves: Sequenc
         option: dict[str, Any] = {
             "move": move_words(move, variant),
             "keep": None if move.keep is None else [_die_json(v, variant) for v in move.keep],
-            "box": None if move.box is None else {"number": move.box.number,
-                                                  "name": move.box.name,
-                                                  "points": move.box.points},
+            "box": None if move.box is None else _box_json(move.box),
             "expected_final": round(move.expected, JSON_DIGITS),
             "sd": _rounded(None if profile is None else profile.sd),
             "upper_bonus_chance": _rounded(None if profile is None else profile.bonus),
