@@ -19,7 +19,7 @@ from yahtzee.app.session import Solvers
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.dice import Dice
 from yahtzee.interfaces.advise import (InputError, card_option, find_box, help_text, parse_card,
-                                       parse_dice, parse_opponents)
+                                       parse_dice, parse_keep, parse_opponents)
 from yahtzee.interfaces.cli import main
 from yahtzee.interfaces.wording import keep_text
 from yahtzee.solver.cache import Solution
@@ -87,6 +87,23 @@ def test_dice_are_read_as_the_person_types_them(game: str, text: str,
 def test_bad_dice_are_refused_in_one_line(game: str, text: str, message: str) -> None:
     with pytest.raises(InputError) as refused:
         parse_dice(variant_of(game), text)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("game, text, dice, message", [
+    # only the faces the dice lack are named, as the console's keep names them
+    ("official", "5 3", (5, 5, 2, 1, 6), "The dice do not show 3; type faces the dice show"),
+    ("official", "555", (5, 5, 2, 1, 6), "The dice show 5 only twice; type faces the dice show"),
+    ("official", "3 5 5 5", (5, 5, 2, 1, 6),
+     "The dice do not show 3 and show 5 only twice; type faces the dice show"),
+    ("official", "4 3 4", (5, 5, 2, 1, 6), "The dice do not show 4 3 4; type faces the dice show"),
+    ("poker", "k k k Q", (5, 5, 2, 1, 6),
+     "The dice do not show Q and show K only twice; type faces the dice show"),
+])
+def test_a_keep_of_faces_the_dice_lack_names_only_those(
+        game: str, text: str, dice: tuple[int, ...], message: str) -> None:
+    with pytest.raises(InputError) as refused:
+        parse_keep(variant_of(game), text, dice)
     assert str(refused.value) == message
 
 
@@ -245,10 +262,35 @@ def test_the_json_answer_ranks_the_strategys_moves(
         else:
             item = menu[option["box"]["number"]]
             assert (option["keep"], option["box"]) == (
-                None, {"number": item.number, "name": item.name, "points": item.points})
+                None, {"number": item.number, "name": item.name,
+                       "points": item.points - item.bonus, "yahtzee_bonus": item.bonus})
             assert option["move"] == f"score {item.name}"
     rest = sorted((v for m, v in everything.items() if m != options[0]["move"]), reverse=True)
     assert [o["expected_final"] for o in options[1:]] == [round(v, 6) for v in rest[:2]]
+
+
+@pytest.mark.parametrize("rules, dice, box", [
+    # official rules: the box's own 30 points, the 100-point bonus earned besides told apart
+    ("official", "6 6 6 6 6", {"number": 6, "name": "Sixes", "points": 30,
+                               "yahtzee_bonus": 100}),
+    # course rules: the bonus is the whole turn, filling no box: the Yahtzee line's points
+    ("course", "3 3 3 3 3", {"number": 12, "name": "Yahtzee", "points": 100,
+                             "yahtzee_bonus": 0}),
+])
+def test_the_json_answer_gives_a_yahtzee_bonus_apart_from_the_boxs_points(
+        rules: str, dice: str, box: dict[str, Any], strategies: dict[str, ValueStrategy],
+        data: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """As the text says ``score Sixes, 30 points`` and the 100-point bonus in a line apart."""
+    argv = ["--rules", rules, "--card", "yahtzee=50"]
+    status, out, err = run_cli(["advise", "--json", "--dice", dice, "--roll", "3", *argv], "",
+                               monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    best = json.loads(out)["options"][0]
+    assert (best["move"], best["box"]) == (f"score {box['name']}", box)
+    _, text, _ = session(argv, [dice], monkeypatch, capsys)
+    assert f"1. score {box['name']}, {box['points']} points  " in text
+    assert ("these dice also earn a 100-point Yahtzee bonus" in text) == bool(
+        box["yahtzee_bonus"])
 
 
 def test_the_json_answer_names_the_opponents_and_each_moves_chance_to_beat_them(
@@ -587,8 +629,8 @@ def test_a_keep_typed_as_faces_lets_the_next_line_give_only_the_dice_rolled(
     status, out, err = session(["--rules", "official"], kept, monkeypatch, capsys)
     assert (status, err) == (0, "")
     assert len(advice_blocks(clean)) == 2 and advice_blocks(out) == advice_blocks(clean)
-    assert "the dice 5 5 2 1 6 do not show 3" in out
-    assert "the dice 5 5 2 1 6 do not show 5 5 5" in out
+    assert "The dice do not show 3; type faces the dice show\n" in out
+    assert "The dice show 5 only twice; type faces the dice show\n" in out
     assert "'7' is not a die face (1 to 6); type the faces you keep, such as keep 1 2" in out
     assert "Kept 2 5 5: type the 2 dice you roll" in out
     assert "2nd roll - the 2 dice you rolled, or the box you score: that is 3 dice" in out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from math import factorial
@@ -433,6 +434,7 @@ def test_the_duel_command_answers_in_json_and_refuses_people(
     assert status == 0
     report = json.loads(out)
     assert report["rules"] == "official" and report["players"] == ["computer", "greedy"]
+    assert report["seed"] == 4
     assert report["games"] == 30 and sum(report["wins"]) == pytest.approx(30)
     assert report["win_rate"][0] == pytest.approx(report["wins"][0] / 30, abs=1e-6)
     assert report["wins"][0] > report["wins"][1]
@@ -445,6 +447,29 @@ def test_the_duel_command_answers_in_json_and_refuses_people(
         with pytest.raises(SystemExit) as stopped:
             run_cli(["duel", "--players", players], "", monkeypatch, capsys)
         assert stopped.value.code == 2 and message in message_of(capsys.readouterr().err)
+
+
+def test_a_duel_without_a_seed_tells_the_seed_that_plays_it_again(
+        official: Solution, official_moments: Moments, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As ``simulate`` does: the drawn seed is in the first line and in the JSON's ``seed``."""
+    unseeded = ["duel", "--players", "computer,greedy", "--games", "12", "--rules", "official"]
+    status, out, err = run_cli(unseeded, "", monkeypatch, capsys)
+    assert (status, err) == (0, "")
+    header = re.fullmatch(r"12 games under official rules, seats rotating, seed (\d+), "
+                          r"in \d+\.\d\d s \(\d+ games/s\)", out.splitlines()[0])
+    assert header is not None, out.splitlines()[0]
+    _, again, _ = run_cli([*unseeded, "--seed", header.group(1)], "", monkeypatch, capsys)
+    assert again.splitlines()[0].startswith(f"12 games under official rules, seats rotating, "
+                                            f"seed {header.group(1)}, in ")
+    assert again.splitlines()[1:] == out.splitlines()[1:]
+    _, report, _ = run_cli([*unseeded, "--json"], "", monkeypatch, capsys)
+    figures = json.loads(report)
+    assert isinstance(figures["seed"], int)
+    _, repeated, _ = run_cli([*unseeded, "--json", "--seed", str(figures["seed"])], "",
+                             monkeypatch, capsys)
+    assert {k: v for k, v in figures.items() if k != "seconds"} == {
+        k: v for k, v in json.loads(repeated).items() if k != "seconds"}
 
 
 def test_the_duel_tells_apart_two_computers_of_one_kind(

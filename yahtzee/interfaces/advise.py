@@ -37,7 +37,7 @@ from yahtzee.engine.moves import KEEP_WORD, whole_number
 from yahtzee.engine.records import ROLLS
 from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable, quoted
-from yahtzee.interfaces.wording import (PROGRAM_NAME, box_points_text, faces,
+from yahtzee.interfaces.wording import (PROGRAM_NAME, box_points_text, faces, faces_not_shown_text,
                                         game_name_and_rules, joker_text, keep_text, percent,
                                         points_text, read_faces, scored_text)
 from yahtzee.solver.coach import Keep
@@ -115,8 +115,7 @@ def parse_keep(variant: Variant, text: str, dice: Sequence[int]) -> tuple[int, .
         raise InputError(f"type the faces you keep, one to four of them, such as {example}")
     kept = tuple(sorted(read.values))
     if Counter(kept) - Counter(dice):
-        raise InputError(f"the dice {faces(dice, variant)} do not show "
-                         f"{faces(kept, variant)}")
+        raise InputError(faces_not_shown_text(read.values, dice, variant))
     return kept
 
 
@@ -260,11 +259,21 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, JSON_DIGITS)
 
 
+def _box_json(box: MenuItem) -> dict[str, Any]:
+    """Return a box for JSON: its ``number``, ``name``, its own ``points`` and, apart, the
+    ``yahtzee_bonus`` that scoring it earns besides (0 when none; a course-rules bonus,
+    which fills no box, is the box's points)."""
+    return {"number": box.number, "name": box.name, "points": box.points - box.bonus,
+            "yahtzee_bonus": box.bonus}
+
+
 def advice_json(variant: Variant, roll: int, dice: Sequence[int], moves: Sequence[Move],
                 opponents: Sequence[int] = ()) -> dict[str, Any]:
     """Return the one-shot answer: the game, the position and the ranked moves, best first.
 
-    Each move has its outcome profile: ``sd``, the standard deviation of the
+    A box gives its own ``points`` and, apart, the ``yahtzee_bonus`` that
+    scoring it earns besides (as the text tells them, ``_box_json``).  Each
+    move has its outcome profile: ``sd``, the standard deviation of the
     final score, and the chances ``upper_bonus_chance`` and ``yahtzee_chance``
     (null in a game without them).  With ``opponents`` the answer names them
     and each move has its ``win_chance`` against them.
@@ -275,9 +284,7 @@ def advice_json(variant: Variant, roll: int, dice: Sequence[int], moves: Sequenc
         option: dict[str, Any] = {
             "move": move_words(move, variant),
             "keep": None if move.keep is None else [_die_json(v, variant) for v in move.keep],
-            "box": None if move.box is None else {"number": move.box.number,
-                                                  "name": move.box.name,
-                                                  "points": move.box.points},
+            "box": None if move.box is None else _box_json(move.box),
             "expected_final": round(move.expected, JSON_DIGITS),
             "sd": _rounded(None if profile is None else profile.sd),
             "upper_bonus_chance": _rounded(None if profile is None else profile.bonus),

@@ -317,10 +317,11 @@ def build_parser() -> argparse.ArgumentParser:
     duel.add_argument("--games", type=_positive, default=1000, metavar="N",
                       help=f"how many games, 1 to {MAX_GAMES} (default: 1000)")
     duel.add_argument("--seed", type=_seed, metavar="S",
-                      help="seed the dice: same seed, same result")
+                      help="seed the dice: same seed, same result (default: a new seed, "
+                           "printed with the result)")
     duel.add_argument("--json", action="store_true",
-                      help='print {"rules", "players", "games", "wins", "win_rate", "seconds", '
-                           '"calibration", ...}')
+                      help='print {"rules", "players", "games", "seed", "wins", "win_rate", '
+                           '"seconds", "calibration", ...}')
 
     saves = sub.add_parser(
         "saves", help="list the unfinished games (to resume or delete)",

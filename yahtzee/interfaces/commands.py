@@ -334,13 +334,14 @@ def run_duel(args: argparse.Namespace) -> int:
     assert rules is not None
     tables(rules)
     moments(rules)
+    seed = args.seed if args.seed is not None else new_seed()  # told, so the run can be repeated
     started = time.perf_counter()
-    tally = duel_games(strategies, variant, args.games, args.seed, tables, moments)
+    tally = duel_games(strategies, variant, args.games, seed, tables, moments)
     seconds = time.perf_counter() - started
     if args.json:
-        console.say(json.dumps(_duel_json(kinds, variant, tally, seconds)))
+        console.say(json.dumps(_duel_json(kinds, variant, tally, seconds, seed)))
     else:
-        _show_duel(console, kinds, variant, tally, seconds, args.seed)
+        _show_duel(console, kinds, variant, tally, seconds, seed)
     return 0
 
 
@@ -362,12 +363,13 @@ def _win_rates(tally: Tally) -> tuple[list[float], list[tuple[float, float]]]:
 
 
 def _duel_json(kinds: Sequence[PlayerKind], variant: Variant, tally: Tally,
-               seconds: float) -> dict[str, Any]:
+               seconds: float, seed: int) -> dict[str, Any]:
     """Return ``duel --json``: the wins, win rates with their 99% intervals, and calibration."""
     games = tally.games
     rates, intervals = _win_rates(tally)
     return {
         "rules": variant.rules_name, "players": [k.name for k in kinds], "games": games,
+        "seed": seed,
         "wins": [round(float(w), 1) for w in tally.wins],
         "win_rate": [round(r, 6) for r in rates],
         "interval_99": [[round(low, 6), round(high, 6)] for low, high in intervals],
@@ -378,14 +380,13 @@ def _duel_json(kinds: Sequence[PlayerKind], variant: Variant, tally: Tally,
 
 
 def _show_duel(console: Console, kinds: Sequence[PlayerKind], variant: Variant, tally: Tally,
-               seconds: float, seed: int | None) -> None:
+               seconds: float, seed: int) -> None:
     """Print the duel's games, each contender's wins, and the win chances' calibration."""
     games = tally.games
     rates, intervals = _win_rates(tally)
-    seeded = f", seed {seed}" if seed is not None else ""
     noun = "game" if games == 1 else "games"
-    console.say(f"{games} {noun} {game_words(variant, 'under', 'of')}, seats rotating{seeded}, "
-                f"in {seconds:.2f} s ({games / max(seconds, 1e-9):.0f} games/s)")
+    console.say(f"{games} {noun} {game_words(variant, 'under', 'of')}, seats rotating, "
+                f"seed {seed}, in {seconds:.2f} s ({games / max(seconds, 1e-9):.0f} games/s)")
     names = numbered([kind.name for kind in kinds])  # computer 1, computer 2: two alike
     width = max(len(name) for name in names)
     for name, wins, rate, (low, high), points in zip(names, tally.wins, rates, intervals,

@@ -24,10 +24,10 @@ from yahtzee.engine.records import TurnSummary
 from yahtzee.interfaces.reporting import Reporter
 from yahtzee.interfaces.review import analysis_json, assessment_json  # noqa: F401 (moved)
 from yahtzee.interfaces.streams import printable, quoted
-from yahtzee.interfaces.wording import (PROGRAM_NAME, cost_text, faces, game_description,
-                                        game_title, joker_text, local_time, luck_line,
-                                        move_text, percent, profile_text, reroll_text,
-                                        scored_text, scored_words, winner_line)
+from yahtzee.interfaces.wording import (PROGRAM_NAME, cost_text, faces, faces_not_shown_text,
+                                        game_description, game_title, joker_text, local_time,
+                                        luck_line, move_text, percent, profile_text,
+                                        reroll_text, scored_text, scored_words, winner_line)
 from yahtzee.solver.coach import PlayerAnalysis
 from yahtzee.storage.saves import SaveFile
 from yahtzee.storage.snapshot import record_variant
@@ -56,8 +56,6 @@ OUT_OF_ROLLS = "Out of rolls, you must score"
 ALL_SAVED = "All five dice are saved: unsave one to roll it, or type score"
 KEEP_ALL = "A keep of all five dice rolls none: keep fewer, or type score"
 """The faces notation's word for a keep of every die (it has no unsaving)."""
-TIMES = {1: "once", 2: "twice", 3: "three times", 4: "four times"}
-"""How often the dice show a face, in words (a keep that wants more of it is refused)."""
 BANNER_STARS = "*" * 31
 CARD_STARS = "*" * 30
 TITLES = {YAHTZEE: "WELCOME TO YAHTZEE", POKER_DICE_NAME: "WELCOME TO POKER DICE"}
@@ -151,18 +149,11 @@ class Console(Reporter):
             shown = f"{shown[:ECHO_LIMIT]}... ({len(text)} characters)"
         self.say(f"{shown} is not a valid die value")
 
-    def faces_not_shown(self, absent: Sequence[str],
-                        short: Sequence[tuple[str, int]] = ()) -> None:
-        """Say which faces a keep named are missing from the dice; nothing changed.
-
-        ``absent`` are the faces typed that no die shows, as printed (``K``),
-        once for each time typed; ``short`` the faces typed more often than
-        the dice show them, each with how many dice show it:
-        ``The dice do not show 5 and show 6 only twice``.
-        """
-        parts = [f"do not show {' '.join(absent)}"] if absent else []
-        parts += [f"show {face} only {TIMES[count]}" for face, count in short]
-        self.say(f"The dice {' and '.join(parts)}; type faces the dice show")
+    def faces_not_shown(self, typed: Sequence[int], dice: Sequence[int],
+                        variant: Variant) -> None:
+        """Say which of the faces ``typed`` to keep ``dice`` lack (``wording.faces_not_shown_text``:
+        ``The dice do not show 5 and show 6 only twice``); nothing changed."""
+        self.say(faces_not_shown_text(typed, dice, variant))
 
     def all_saved(self, keep: bool = False) -> None:
         """Say that ``roll`` (or, ``keep``, a keep of all five faces) would roll nothing, and

@@ -15,7 +15,6 @@ dice, so that it stays on an 80x24 screen with the prompt.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -182,12 +181,6 @@ class Game:
         # a digit of no face (a 9) is the parser's to refuse
         return typed if self.variant.faces_are_values else None
 
-    def _label(self, face: int) -> str:
-        """Return how a face typed to keep is printed: its die's label (Poker Dice's ``K``),
-        or the digit itself where no die has that face (a 9 typed in Yahtzee)."""
-        labels = self.variant.face_labels
-        return labels[face - 1] if 1 <= face <= len(labels) else str(face)
-
     def _coach(self, prompt: Prompt) -> None:
         """Print the coach's advice, its best options and the win chances (with a coach)."""
         coaching = self.live.coaching()
@@ -246,23 +239,14 @@ class Game:
         if outcome.refusal is Refusal.ALL_SAVED:
             self.console.all_saved(keep=outcome.move.kind is MoveKind.KEEP)
         elif outcome.refusal is Refusal.NOT_SHOWN:
-            self._faces_not_shown(outcome.move.faces)
+            self.console.faces_not_shown(outcome.move.faces, self.live.prompt().view.dice,
+                                         self.variant)
         elif not outcome.accepted:
             self.console.invalid_die(str(outcome.move))
         for event in outcome.events:
             if isinstance(event, Rolled) and event.rolls_left == 0:
                 self.console.out_of_rolls()
                 self.console.dice(self.variant, event.dice)
-
-    def _faces_not_shown(self, typed: Sequence[int]) -> None:
-        """Say which of the faces ``typed`` to keep the dice lack: those no die shows, and
-        those typed more often than the dice show them (not the faces the dice do show)."""
-        shown = Counter(self.live.prompt().view.dice)
-        wanted = Counter(typed)
-        absent = [self._label(face) for face in typed if not shown[face]]
-        short = [(self._label(face), shown[face]) for face in sorted(wanted)
-                 if 0 < shown[face] < wanted[face]]
-        self.console.faces_not_shown(absent, short)
 
     def _score(self, player: Player, prompt: Prompt) -> None:
         """Show the menu until the player names an offered box; say what it scored."""

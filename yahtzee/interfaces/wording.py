@@ -14,6 +14,7 @@ wording (``You scored 1 points``, the menu's ``1 points``) does not bind it.
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, NamedTuple
@@ -131,6 +132,31 @@ def read_faces(text: str, variant: Variant) -> ReadFaces:
             values.append(value_of[label])
             at += len(label)
     return ReadFaces(tuple(values), "")
+
+
+TIMES = {1: "once", 2: "twice", 3: "three times", 4: "four times"}
+"""How often the dice show a face, in words (a keep that wants more of it is refused)."""
+
+
+def face_label(face: int, variant: Variant) -> str:
+    """Return how a face typed to keep is printed: its die's label (Poker Dice's ``K``),
+    or the digit itself where no die has that face (a 9 typed in Yahtzee)."""
+    labels = variant.face_labels
+    return labels[face - 1] if 1 <= face <= len(labels) else str(face)
+
+
+def faces_not_shown_text(typed: Sequence[int], dice: Sequence[int], variant: Variant) -> str:
+    """Return the refusal of a keep of faces ``typed`` that ``dice`` lack, naming only what is
+    missing: the faces no die shows, once for each time typed, and the faces typed more
+    often than the dice show them, with how many do: ``The dice do not show 5 and show 6
+    only twice; type faces the dice show``.  The console and ``advise`` say this alike."""
+    shown, wanted = Counter(dice), Counter(typed)
+    absent = [face_label(face, variant) for face in typed if not shown[face]]
+    short = [(face_label(face, variant), shown[face]) for face in sorted(wanted)
+             if 0 < shown[face] < wanted[face]]
+    parts = [f"do not show {' '.join(absent)}"] if absent else []
+    parts += [f"show {face} only {TIMES[count]}" for face, count in short]
+    return f"The dice {' and '.join(parts)}; type faces the dice show"
 
 
 def points_text(points: int) -> str:
