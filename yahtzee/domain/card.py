@@ -70,6 +70,11 @@ class MenuItem(NamedTuple):
     points: int
     bonus: int = 0
 
+    @property
+    def box_points(self) -> int:
+        """The points written in the box itself: ``points`` less a Yahtzee bonus earned besides."""
+        return self.points - self.bonus
+
 
 class JokerBar(NamedTuple):
     """Why the joker rule keeps an open box off the menu for a Yahtzee.

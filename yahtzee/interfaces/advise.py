@@ -263,7 +263,7 @@ def _box_json(box: MenuItem) -> dict[str, Any]:
     """Return a box for JSON: its ``number``, ``name``, its own ``points`` and, apart, the
     ``yahtzee_bonus`` that scoring it earns besides (0 when none; a course-rules bonus,
     which fills no box, is the box's points)."""
-    return {"number": box.number, "name": box.name, "points": box.points - box.bonus,
+    return {"number": box.number, "name": box.name, "points": box.box_points,
             "yahtzee_bonus": box.bonus}
 
 
@@ -337,7 +337,7 @@ def _move_text(move: Move, variant: Variant) -> str:
     """Return a move as its line names it: ``keep 5 5 and roll``, ``score Ones, 3 points``
     (the box's own points: a Yahtzee bonus earned besides is told below the moves)."""
     text = move_words(move, variant)
-    return text if move.box is None else f"{text}, {points_text(move.box.points - move.box.bonus)}"
+    return text if move.box is None else f"{text}, {points_text(move.box.box_points)}"
 
 
 def bonus_note(moves: Sequence[Move]) -> list[str]:

@@ -171,7 +171,7 @@ def box_points_text(item: MenuItem, *, as_specified: bool = False) -> str:
     A course-rules bonus, which is the whole turn, reads ``100 points in
     Yahtzee``.  ``as_specified`` keeps the specification's ``1 points``.
     """
-    points = item.points - item.bonus
+    points = item.box_points
     text = f"{f'{points} points' if as_specified else points_text(points)} in {item.name}"
     return f"{text} and a {item.bonus}-point Yahtzee bonus" if item.bonus else text
 
