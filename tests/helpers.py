@@ -41,7 +41,7 @@ from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.console_game import Game
 from yahtzee.players.players import HumanPlayer, Player
 from yahtzee.storage.problems import Damage, StoredFile
-from yahtzee.storage.saves import SaveFile
+from yahtzee.storage.saves import SaveFile, SaveStore
 from yahtzee.storage.steps import apply_steps
 
 FINAL_BANNER = "*" * 31 + "\n          FINAL SCORES\n"
@@ -174,8 +174,12 @@ def card_state(game: Game) -> list[tuple[str, list[tuple[str, int]]]]:
 
 def run_cli(argv: Sequence[str], text: str, monkeypatch: pytest.MonkeyPatch,
             capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Run the command line in this process with ``text`` as input; return status, out, err."""
+    """Run the command line in this process with ``text`` as input; return status, out, err.
+
+    Each run stands for a new process: it counts save IDs from the folder afresh.
+    """
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    monkeypatch.setattr(SaveStore, "_next_ids", {})
     status = main(list(argv))
     captured = capsys.readouterr()
     return status, captured.out, captured.err

@@ -114,6 +114,40 @@ def test_a_new_save_skips_an_id_reserved_by_another_process(store: SaveStore) ->
     assert sorted(os.listdir(store.directory)) == ["1.json", "1.lock", "2.lock", "3.json", "3.lock"]
 
 
+def test_new_saves_are_numbered_without_listing_the_folder_again(
+        store: SaveStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a store's first new save, the next IDs come from the process's count: a busy
+    table's folder of thousands of files is not listed for each game made."""
+    record = store.load(1).snapshot
+    listed: list[str] = []
+    real = os.listdir
+
+    def listing(path: object = ".") -> list[str]:
+        """Note a listing of the saves folder, then list it."""
+        if path == store.directory:
+            listed.append(str(path))
+        return real(path)  # type: ignore[call-overload, no-any-return]
+
+    monkeypatch.setattr(os, "listdir", listing)
+    assert [store.create(record).save_id for _ in range(3)] == [2, 3, 4]
+    assert listed == []
+    store.remove(4)
+    assert store.create(record).save_id == 5, "a removed save's ID is not given again"
+
+
+def test_a_file_in_the_counted_id_s_way_sends_the_count_past_the_folder(
+        store: SaveStore) -> None:
+    """Files made meanwhile by another program (here: by hand) are found when one is in the
+    way: the new save goes after every ID in the folder, a file kept aside included."""
+    record = store.load(1).snapshot
+    assert store.create(record).save_id == 2
+    (store.directory / "3.json").write_text("made elsewhere")
+    (store.directory / "9.json.damaged").write_text("kept aside elsewhere")
+    assert store.create(record).save_id == 10
+    assert (store.directory / "3.json").read_text() == "made elsewhere"
+    assert store.create(record).save_id == 11
+
+
 def test_the_lock_of_a_save_held_in_this_process_is_refused_to_another(
         store: SaveStore, tmp_path: Path) -> None:
     """A store holding a save's lock keeps it from a second store (as from another process)."""

@@ -335,6 +335,8 @@ class SaveStore:
     """Per folder and save: held by ``transaction``, shared by every store of this process."""
     _versions: dict[tuple[str, int], int] = {}
     """Per folder and save: how many times a store of this process wrote it."""
+    _next_ids: dict[str, int] = {}
+    """Per folder: the ID the next new save of this process tries first (``_new_ids``)."""
 
     def __init__(self, directory: Path | None = None, *, problems: StorageProblems) -> None:
         """Use the saves in ``directory`` (default: ``saves_dir()``), reporting to ``problems``."""
@@ -421,19 +423,54 @@ class SaveStore:
             return []
         return [int(m.group(1)) for m in map(_TAKEN_NAME.fullmatch, names) if m]
 
+    def _new_ids(self) -> Iterator[int]:
+        """Yield the IDs a new save may take, best first, each to this caller alone in this process.
+
+        The first comes from this process's count for the folder
+        (``_next_ids``), with no look at the folder: a busy table holds
+        thousands of files, and listing them took about a millisecond of
+        the interpreter's lock for every game made.  The folder is listed
+        the first time (per process and folder), when the count runs past
+        ``MAX_SAVE_ID``, and once the counted ID turns out to be taken (a
+        file or lock of another process, or a file put there by hand); the
+        count then goes on after every ID in the folder.
+        """
+        key = os.path.abspath(self.directory)
+        with self._shared_lock:
+            counted = key in self._next_ids
+        if not counted:
+            self._count_after(key, self._taken_ids())
+        while True:
+            with self._shared_lock:
+                save_id = self._next_ids[key]
+                self._next_ids[key] = save_id + 1
+            if save_id > MAX_SAVE_ID:
+                break
+            yield save_id
+            if counted:  # the count was behind the folder: it goes on after the folder's IDs
+                counted = False
+                self._count_after(key, self._taken_ids())
+        yield from _free_ids(set(self._taken_ids()))
+
+    def _count_after(self, key: str, taken: list[int]) -> None:
+        """Move the folder's count (``_next_ids``) past every ID in ``taken``."""
+        with self._shared_lock:
+            self._next_ids[key] = max(self._next_ids.get(key, 1), max(taken, default=0) + 1)
+
     def create(self, snapshot: GameRecord, *, uid: str | None = None,
                when: datetime | None = None, browser: BrowserSeats | None = None,
                keep_by: Notation = Notation.POSITIONS) -> SaveFile:
         """Write a new save of ``snapshot`` under a new ID, held locked by this store; return it.
 
-        The ID is the first after every one in the folder that no other
+        The ID is the first after every one this process has seen in the
+        folder (``_new_ids``: made here, or found in it) that no other
         process has reserved (locked); past ``MAX_SAVE_ID`` it is the lowest
-        free one.  An existing file is never replaced.
+        free one.  An existing file is never replaced, and a removed save's
+        ID is not given again while this process runs.
         """
         self._ensure_folder()
         moment = when if when is not None else now()
-        taken = set(self._taken_ids())
-        for save_id in _free_ids(taken):
+        for save_id in self._new_ids():
             if save_id in self._locks or not self._try_lock(save_id):
                 continue
             save = SaveFile(save_id, uid or uuid.uuid4().hex, moment, moment, False, snapshot,
