@@ -7,10 +7,12 @@ import re
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.helpers import Problems, humans, play_through, run_cli, script_for, variant_of
+from tests.helpers import (Problems, humans, make_script, play_through, run_cli, script_for,
+                           variant_of)
 from yahtzee.app.session import Autosave, Solvers
 from yahtzee.domain.card import Card, Variant
 from yahtzee.domain.category_value import CategoryValue
@@ -22,7 +24,7 @@ from yahtzee.engine.engine import Engine
 from yahtzee.engine.records import GameRecord
 from yahtzee.players.kinds import find_kind
 from yahtzee.players.players import Player
-from yahtzee.storage.history import History, load_history_game
+from yahtzee.storage.history import MOST_BOUND, History, load_history_game
 from yahtzee.storage.saves import SaveStore
 from yahtzee.storage.stats import Bucket, histogram, load_stats
 
@@ -93,6 +95,33 @@ def test_a_game_is_filed_once_even_if_reported_twice(tmp_path: Path) -> None:
         history.load_game(2)
     with pytest.raises(LookupError):
         load_history_game(1, path=tmp_path / "missing.sqlite3")
+
+
+def test_a_game_s_rows_are_filed_many_to_a_statement(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A four-player game's decisions go in as few statements as SQLite's bound values allow
+    (each statement hands the interpreter's lock back), and read back as they were."""
+    variant = variant_of("course")
+    game = play_through(3, variant, make_script(3, variant, 4), players=4).game
+    statements: list[str] = []
+    real_connect = sqlite3.connect
+
+    def traced(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        """Connect, noting every statement the connection runs."""
+        connection: sqlite3.Connection = real_connect(*args, **kwargs)
+        connection.set_trace_callback(statements.append)
+        return connection
+
+    monkeypatch.setattr(sqlite3, "connect", traced)
+    history = History(tmp_path / "history.sqlite3")
+    assert history.record(game.engine.record(), uid="c" * 32) == 1
+    per_statement = MOST_BOUND // 10  # a decisions row holds ten values
+    assert len(game.log) > per_statement
+    inserts = [sql for sql in statements if sql.startswith("INSERT INTO decisions")]
+    assert len(inserts) == -(-len(game.log) // per_statement)
+    assert [sql.count("(") for sql in inserts][0] == per_statement
+    assert sum(1 for sql in statements if sql.startswith("INSERT INTO card_rows")) == 1
+    assert history.load_game(1)[1] == game.log
 
 
 # -- statistics --------------------------------------------------------------------
