@@ -798,7 +798,7 @@ def _insert_rows(connection: sqlite3.Connection, table: str,
     Each statement is one step of SQLite, and each step hands the
     interpreter's lock back and waits to take it again, behind the busy
     threads of a server.  A game's hundred or so rows inserted one step
-    each (``executemany``) took a game's filing 47 ms on average at the
+    each (``executemany``) took a game's filing about 48 ms on average at the
     1,000-game load, in a few statements 27 ms (docs/scaling.md).
     """
     if not rows:
