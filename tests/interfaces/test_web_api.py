@@ -351,6 +351,12 @@ def test_the_coach_s_keep_in_the_page_s_words() -> None:
     # a box the dice score nothing in is given up: no Yahtzee rolled, none said
     assert box_advice_words(BoxAdvice(ScoreBox(12, "Yahtzee"), 200.0), 0) == (
         "score 0 in Yahtzee, giving it up (expected final score 200.0)")
+    # a Yahtzee bonus earned besides is told apart from the box's own points
+    assert box_advice_words(BoxAdvice(ScoreBox(6, "Sixes"), 250.0), 30, 100) == (
+        "score 30 in Sixes and a 100-point Yahtzee bonus (expected final score 250.0)")
+    assert box_advice_words(BoxAdvice(ScoreBox(1, "Ones"), 250.0), 0, 100) == (
+        "score 0 in Ones, giving it up, and a 100-point Yahtzee bonus "
+        "(expected final score 250.0)")
 
 
 def test_the_moves_list_says_one_point_as_one_point() -> None:

@@ -173,3 +173,42 @@ def test_the_coach_s_roll_of_every_die_is_told_to_the_page_which_stars_no_die(
     now = state_json(replace(view, advice=roll_all,
                              box_now=BoxAdvice(ScoreBox(13, "Chance"), 200.0)), frozenset({0}))
     assert now["advice_roll_all"] is False and now["advice_box"] == 13   # score now instead
+
+
+def test_the_coach_tells_a_yahtzee_bonus_apart_from_the_box_s_points(
+        games: BrowserGames) -> None:
+    """A second Yahtzee of sixes under official rules: the coach's box gets 30, the bonus is
+    100 apart (as ``advise`` and the moves' lines tell them); under course rules a bonus,
+    which is the whole turn, is the Yahtzee box's 100, as ``advise`` says it.  The box's
+    button keeps all the choice adds."""
+    from yahtzee.domain.dice import Dice
+    from yahtzee.solver.coach import BoxAdvice, KeepAdvice
+    from yahtzee.solver.ranking import Keep, ScoreBox
+    sixes = Dice.of([6, 6, 6, 6, 6])
+    score_now = KeepAdvice(Keep((6, 6, 6, 6, 6), 5), (), False, False, 250.04)
+
+    def coach_says(rules: str, card: list[int | None], box: ScoreBox,
+                   phase: Phase = Phase.SCORING) -> tuple[str, dict[int, int]]:
+        variant = get_variant("yahtzee", rules)
+        made = games.create(Settings(variant, (HUMAN, HUMAN), ("Ann", "Bo"), 11,
+                                     coach=False, hot_seat=True))
+        offers = tuple(variant.restore_card(card, 0).menu(sixes))
+        advice = BoxAdvice(box, 250.04)
+        view = replace(made.table.view(), variant=variant, phase=phase, dice=(6,) * 5,
+                       offers=offers, box_now=advice,
+                       advice=advice if phase is Phase.SCORING else score_now)
+        state = state_json(view, frozenset({0}))
+        return state["advice"], {box["number"]: box["now"] for box in state["players"][0]["boxes"]
+                                 if box["now"] is not None}
+    yahtzee_scored = [None] * 11 + [50, None]
+    said, now = coach_says("official", yahtzee_scored, ScoreBox(6, "Sixes"))
+    assert said == ("Coach: score 30 in Sixes and a 100-point Yahtzee bonus "
+                    "(expected final score 250.0)")
+    assert now == {6: 130}
+    said, _ = coach_says("official", [None] * 5 + [18, 0, 0, 0, 0, 0, 50, 5], ScoreBox(1, "Ones"),
+                         Phase.ROLLING)
+    assert said == ("Coach: stop rolling and score 0 in Ones, giving it up, and a 100-point "
+                    "Yahtzee bonus (expected final score 250.0)")
+    said, now = coach_says("course", yahtzee_scored, ScoreBox(12, "Yahtzee"))
+    assert said == "Coach: score 100 in Yahtzee (expected final score 250.0)"
+    assert now[12] == 100

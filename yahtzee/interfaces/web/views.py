@@ -219,25 +219,34 @@ def _expected(expected: float) -> str:
     return f"(expected final score {expected:.1f})"
 
 
-def box_advice_words(advice: BoxAdvice, points: int | None = None) -> str:
+def box_advice_words(advice: BoxAdvice, points: int | None = None, bonus: int = 0) -> str:
     """Return the coach's box in the page's words: ``score 30 in Small Straight (expected ...)``.
 
     The console's advice names the box by its menu number (``score 10 (Small
     Straight)``), which the console's menu shows; the page shows no box
     numbers, and a number there reads like points.  ``points``, what the dice
-    score there (None: not known), is said, so that "score Yahtzee" with no
-    Yahtzee rolled does not read as if there were one: ``score 0 in Yahtzee,
-    giving it up``.
+    score in the box itself (None: not known), is said, so that "score
+    Yahtzee" with no Yahtzee rolled does not read as if there were one:
+    ``score 0 in Yahtzee, giving it up``.  ``bonus``, a Yahtzee bonus the
+    dice earn besides, is told apart, as ``advise`` and the moves tell it:
+    ``score 30 in Sixes and a 100-point Yahtzee bonus``.
     """
     if points is None:
         return f"score {advice.box.name} {_expected(advice.expected)}"
     given_up = ", giving it up" if points == 0 else ""
-    return f"score {points} in {advice.box.name}{given_up} {_expected(advice.expected)}"
+    besides = f"{',' if given_up else ''} and a {bonus}-point Yahtzee bonus" if bonus else ""
+    return (f"score {points} in {advice.box.name}{given_up}{besides} "
+            f"{_expected(advice.expected)}")
 
 
-def _points_in(view: GameView, advice: BoxAdvice) -> int | None:
-    """Return what the dice shown score in the coach's box (None if the card offers none)."""
-    return next((item.points for item in view.offers if item.number == advice.box.number), None)
+def _box_words(view: GameView, advice: BoxAdvice) -> str:
+    """Return ``box_advice_words`` for the coach's box and the dice shown: the box's own
+    points and a Yahtzee bonus earned besides, from the card's offer (a course-rules bonus,
+    which is the whole turn, is the Yahtzee box's points, as ``advise`` says it)."""
+    item = next((item for item in view.offers if item.number == advice.box.number), None)
+    if item is None:
+        return box_advice_words(advice)
+    return box_advice_words(advice, item.box_points, item.bonus)
 
 
 def _dice_places(advice: KeepAdvice) -> str:
@@ -269,10 +278,9 @@ def _advice(view: GameView, you: frozenset[int]) -> str | None:
     if view.advice is None:
         return None
     if isinstance(view.advice, BoxAdvice):
-        return "Coach: " + box_advice_words(view.advice, _points_in(view, view.advice))
+        return "Coach: " + _box_words(view, view.advice)
     if view.box_now is not None:
-        return ("Coach: stop rolling and "
-                + box_advice_words(view.box_now, _points_in(view, view.box_now)))
+        return "Coach: stop rolling and " + _box_words(view, view.box_now)
     return "Coach: " + keep_advice_words(view.advice, view.variant)
 
 
