@@ -47,6 +47,7 @@ def refusal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int | 
     (["stats", "--js"], "--js"),
     (["--see=3"], "--see=3"),
     (["play", "--coa"], "--coa"),
+    (["--gam", "poker-dice"], "--gam poker-dice"),
 ])
 def test_an_abbreviated_option_is_refused_not_read_as_another(
         argv: list[str], unknown: str, capsys: pytest.CaptureFixture[str]) -> None:

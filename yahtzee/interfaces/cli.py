@@ -44,11 +44,30 @@ class CommandParser(argparse.ArgumentParser):
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
+    given: Sequence[str] = ()
+    """The command line being read (``parse_command_line``), for ``error`` to look at."""
+
     def error(self, message: str) -> NoReturn:
         """Print the usage and ``message`` to standard error, each line within
-        ``ERROR_WIDTH`` columns, and exit with status 2."""
+        ``ERROR_WIDTH`` columns, and exit with status 2.
+
+        Before the command, ``--gam poker-dice`` leaves argparse taking
+        ``poker-dice`` for the command, refused as none: the option it
+        does not know is named instead, with its value, as after a command.
+        """
+        found = _INVALID_COMMAND.fullmatch(message)
+        if found is not None:
+            for before, value in zip(self.given, self.given[1:]):
+                if (value == found.group(1) and before.startswith("-")
+                        and before not in self._option_string_actions):
+                    message = f"unrecognized arguments: {before} {value}"
+                    break
         self.print_usage(sys.stderr)
         self.exit(2, fit_error(f"{self.prog}: error: {message}") + "\n")
+
+
+_INVALID_COMMAND = re.compile(r"argument COMMAND: invalid choice: '(.*?)' \(.*", re.DOTALL)
+"""argparse's refusal of a command that is none (the command's name in the group)."""
 
 
 if TYPE_CHECKING:
@@ -257,7 +276,7 @@ EXIT_STATUSES = ("Exit status: 0 when done (a listing may be empty); 1 when ther
 """The exit statuses of every command, as ``--help`` ends with them."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> CommandParser:
     """Return the parser of the whole command line."""
     prog = program_name()
     others = [name for name in COMMANDS if name != "play"]
@@ -366,7 +385,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help='the card so far, such as "ones=3,fives=15,yahtzee=50,bonus=1" '
                              "(box names or numbers; bonus: Yahtzee bonuses taken)")
     advise.add_argument("--opponents", metavar="TOTALS",
-                        help="the other players' totals now, such as 120,95")
+                        help="the other players' final totals, such as 120,95 (taken as "
+                             "final: chances to win are too high while they still play)")
     advise.add_argument("--json", action="store_true",
                         help="answer the roll of --dice in JSON and stop")
     advise.add_argument("--dice", metavar="DICE", help='with --json: the dice, such as "5 5 2 1 6"')
@@ -500,6 +520,7 @@ def parse_command_line(argv: Sequence[str] | None = None) -> argparse.Namespace:
     would show the top-level one; as there, the process exits with status 2.
     """
     parser = build_parser()
+    parser.given = list(argv if argv is not None else sys.argv[1:])
     args, unknown = parser.parse_known_args(argv)
     for dest, value in PLAY_DEFAULTS.items():
         if not hasattr(args, dest):
