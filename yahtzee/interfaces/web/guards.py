@@ -124,7 +124,7 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 async def _refuse(send: Send, status: int, message: str) -> None:
     """Answer ``{"error": message}`` with ``status`` and close the exchange."""
-    body = json.dumps({"error": message}).encode("utf-8")
+    body = json.dumps({"error": message}, separators=(",", ":")).encode("utf-8")
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()),
