@@ -58,7 +58,7 @@ class CommandParser(argparse.ArgumentParser):
         found = _INVALID_COMMAND.fullmatch(message)
         if found is not None:
             for before, value in zip(self.given, self.given[1:]):
-                if (value == found.group(1) and before.startswith("-")
+                if (value == found.group(1) and _OPTION.fullmatch(before)
                         and before not in self._option_string_actions):
                     message = f"unrecognized arguments: {before} {value}"
                     break
@@ -68,6 +68,8 @@ class CommandParser(argparse.ArgumentParser):
 
 _INVALID_COMMAND = re.compile(r"argument COMMAND: invalid choice: '(.*?)' \(.*", re.DOTALL)
 """argparse's refusal of a command that is none (the command's name in the group)."""
+_OPTION = re.compile(r"--?[A-Za-z][\w-]*")
+"""An option's name as typed, not a negative number such as ``-3``."""
 
 
 if TYPE_CHECKING:
