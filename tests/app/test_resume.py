@@ -36,6 +36,7 @@ from yahtzee.interfaces.console_game import Game
 from yahtzee.players.kinds import GREEDY
 from yahtzee.players.players import ComputerPlayer, HumanPlayer, Player
 from yahtzee.storage import atomic
+from yahtzee.solver.cache import Solution
 from yahtzee.storage.history import History
 from yahtzee.storage.saves import BrowserSeats, SaveFile, SaveStore
 from yahtzee.storage.snapshot import record_from_dict, record_to_dict
@@ -250,6 +251,22 @@ def test_resume_alone_prefers_the_console_s_game_to_a_newer_browser_game(
         "Resuming game 1: Yahtzee, course rules, round 1 of 13; Ann to play.\n")
     assert run_cli(["saves", "--delete", "1"], "", monkeypatch, capsys)[0] == 0
     assert run_cli(["--resume"], "", monkeypatch, capsys)[1].startswith("Resuming game 2: ")
+
+
+@pytest.mark.parametrize("coached", [True, False])
+def test_a_browser_game_goes_on_at_the_console_with_its_coach(
+        coached: bool, course: Solution, data: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A browser game set up with the coach is resumed at the console with it, no --coach
+    needed; one set up without it is resumed without it, as a console game is."""
+    store = SaveStore(problems=Problems())
+    record = play_through(4, variant_of("course"), ["roll"]).game.engine.record()
+    made = store.create(record, browser=BrowserSeats(4, coached, False, (("d" * 64, (0, 1)),)))
+    store.release(made.save_id)
+    status, out, _ = run_cli(["--resume", str(made.save_id)], "", monkeypatch, capsys)
+    assert status == 0
+    assert out.startswith(f"Resuming game {made.save_id}: ")
+    assert ("\nCoach: keep " in out) is coached
 
 
 def test_resume_errors_exit_1_or_2_and_change_nothing(

@@ -173,14 +173,17 @@ def _play(args: argparse.Namespace, console: Console, where: tuple[Storage, Save
         resumed = found
         _ignored_on_resume(args, console)
     keep_by = args.keep_by or (resumed.keep_by if resumed is not None else Notation.POSITIONS)
-    saver = autosave_for(console, resumed, store=store, setup=setup, coached=args.coach,
+    # a browser game set up with the coach goes on with it; a console game's is --coach's
+    coach = args.coach or (resumed is not None and resumed.browser is not None
+                           and resumed.browser.coach)
+    saver = autosave_for(console, resumed, store=store, setup=setup, coached=coach,
                          storage=storage, keep_by=keep_by)
     try:
-        live = (resume_game(setup, resumed, coach=args.coach, autosave=saver)
+        live = (resume_game(setup, resumed, coach=coach, autosave=saver)
                 if resumed is not None else
                 new_game(setup, get_variant(args.game, args.rules),
                          args.players or DEFAULT_PLAYERS, args.names, seed=args.seed,
-                         coach=args.coach, autosave=saver))
+                         coach=coach, autosave=saver))
     except SolverUnavailableError:
         console.refuse(NUMPY_NEEDED)
         return 1
