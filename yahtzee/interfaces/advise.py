@@ -39,7 +39,7 @@ from yahtzee.interfaces.console import Console
 from yahtzee.interfaces.streams import printable, quoted
 from yahtzee.interfaces.wording import (PROGRAM_NAME, box_points_text, faces, faces_not_shown_text,
                                         game_name_and_rules, joker_text, keep_text, percent,
-                                        points_text, read_faces, scored_text)
+                                        points_text, read_faces, scored_text, yahtzee_bonus_text)
 from yahtzee.solver.coach import Keep
 from yahtzee.storage.stats import JSON_DIGITS
 
@@ -346,7 +346,7 @@ def bonus_note(moves: Sequence[Move]) -> list[str]:
     bonuses = [move.box.bonus for move in moves if move.box is not None and move.box.bonus]
     if not bonuses:
         return []
-    return [f"  Scored in any box, these dice also earn a {max(bonuses)}-point Yahtzee bonus."]
+    return [f"  Scored in any box, these dice also earn {yahtzee_bonus_text(max(bonuses))}."]
 
 
 def _columns(moves: Sequence[Move]) -> list[tuple[str, list[str]]]:

@@ -159,6 +159,12 @@ def faces_not_shown_text(typed: Sequence[int], dice: Sequence[int], variant: Var
     return f"The dice {' and '.join(parts)}; type faces the dice show"
 
 
+def yahtzee_bonus_text(bonus: int) -> str:
+    """Return a Yahtzee bonus earned besides a box's points: ``a 100-point Yahtzee bonus``
+    (the console's moves, ``advise`` and the page's coach say it alike)."""
+    return f"a {bonus}-point Yahtzee bonus"
+
+
 def points_text(points: int) -> str:
     """Return a number of points in words: ``15 points``, ``1 point``."""
     return f"{points} point{'' if points == 1 else 's'}"
@@ -173,7 +179,7 @@ def box_points_text(item: MenuItem, *, as_specified: bool = False) -> str:
     """
     points = item.box_points
     text = f"{f'{points} points' if as_specified else points_text(points)} in {item.name}"
-    return f"{text} and a {item.bonus}-point Yahtzee bonus" if item.bonus else text
+    return f"{text} and {yahtzee_bonus_text(item.bonus)}" if item.bonus else text
 
 
 def scored_words(item: MenuItem, *, as_specified: bool = False) -> str:

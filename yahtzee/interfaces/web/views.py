@@ -20,7 +20,7 @@ from yahtzee.engine.engine import Phase, Refusal
 from yahtzee.interfaces.web.limits import DAY, MINUTE, Limits
 from yahtzee.interfaces.wording import (faces, game_name_and_rules, joker_text, keep_advice_with,
                                         luck_line, move_text, open_goals, percent, profile_text,
-                                        reroll_text, scored_text, winner_line)
+                                        reroll_text, scored_text, winner_line, yahtzee_bonus_text)
 from yahtzee.solver.coach import BoxAdvice, KeepAdvice
 
 _KEPT = Limits()
@@ -234,7 +234,7 @@ def box_advice_words(advice: BoxAdvice, points: int | None = None, bonus: int = 
     if points is None:
         return f"score {advice.box.name} {_expected(advice.expected)}"
     given_up = ", giving it up" if points == 0 else ""
-    besides = f"{',' if given_up else ''} and a {bonus}-point Yahtzee bonus" if bonus else ""
+    besides = f"{',' if given_up else ''} and {yahtzee_bonus_text(bonus)}" if bonus else ""
     return (f"score {points} in {advice.box.name}{given_up}{besides} "
             f"{_expected(advice.expected)}")
 
