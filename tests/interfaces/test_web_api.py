@@ -388,7 +388,8 @@ def test_each_seat_acts_only_for_itself_and_a_refusal_changes_nothing(
         (move(client, game, first, action="jump"), 400,
          "A move is toggle (with a die), roll, score or box (with a box)."),
         (move(client, game, first, action="roll", version=before["version"] - 1), 409,
-         "The game has moved on; the page now shows where it stands."),
+         "The game moved on before this move came, so it was not made; "
+         "choose again from where the game stands now."),
         (client.post(f"/api/games/{game}/moves", content=b"{roll", headers={
             "X-Seat-Secret": first, **JSON}), 400, "The request is not JSON."),
         (client.post(f"/api/games/{game}/moves", content=b" " * (MAX_BODY + 1), headers={

@@ -39,7 +39,8 @@ DENIALS = {
     Denial.COMPUTER_TURN: (409, "The computer is playing; wait for your turn."),
     Denial.STILL_ROLLING: (409, "Stop rolling first, then choose a box."),
     Denial.DONE_ROLLING: (409, "No more rolling this turn: choose a box."),
-    Denial.STALE: (409, "The game has moved on; the page now shows where it stands."),
+    Denial.STALE: (409, "The game moved on before this move came, so it was not made; "
+                         "choose again from where the game stands now."),
     Denial.GAME_OVER: (409, "The game is over."),
     Denial.WAITING: (409, "Waiting for players to join."),
     Denial.NOT_HOST: (403, "Only the player who made the game can start it before everyone "
