@@ -22,7 +22,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
 
@@ -1415,3 +1415,76 @@ def test_an_address_of_no_game_says_the_server_s_words_for_it(
     assert page.locator("#table").is_hidden()
     accessible(page, "the page of an address of no game")
     page.context.close()
+
+
+def api(server: Server, path: str, body: dict[str, Any] | None = None, secret: str = "") -> Any:
+    """Ask the server's API as a script does (a POST of ``body``, else a GET); return its JSON."""
+    headers = {"Content-Type": "application/json", **({"X-Seat-Secret": secret} if secret else {})}
+    request = urllib.request.Request(
+        f"{server.url}api/{path}", data=None if body is None else json.dumps(body).encode(),
+        headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def chase_yahtzees(state: Any) -> dict[str, Any] | None:
+    """Return the next move of a person alone who chases Yahtzees; None at a Yahtzee that earns
+    a bonus (the Yahtzee box holds 50).
+
+    Rolling, the dice of the most common face are saved (the highest face of equals) and the
+    others rolled, and a Yahtzee stops; a Yahtzee goes in its box while it is open, any other
+    dice in the open box worth most now (the lowest of equals) but the Yahtzee box.
+    """
+    faces = [int(face) for face in state["dice"]]
+    yahtzee = len(set(faces)) == 1
+    if state["phase"] == "rolling":
+        if yahtzee:
+            return {"action": "score"}
+        most = max(set(faces), key=lambda face: (faces.count(face), face))
+        for die, (face, saved) in enumerate(zip(faces, state["saved"]), 1):
+            if (face == most) != saved:
+                return {"action": "toggle", "die": die}
+        return {"action": "roll"}
+    boxes = state["players"][0]["boxes"]
+    if yahtzee and boxes[11]["score"] == 50:
+        return None
+    offered = [box for box in boxes if box["now"] is not None]
+    if yahtzee and boxes[11]["score"] is None:
+        return {"action": "box", "box": 12}
+    rest = [box for box in offered if box["number"] != 12] or offered
+    return {"action": "box", "box": max(rest, key=lambda box: (box["now"], -box["number"]))[
+        "number"]}
+
+
+def test_a_yahtzee_bonus_is_shown_apart_from_the_box_s_points_on_its_button(
+        browser: Browser, server: Server) -> None:
+    """A second Yahtzee under official rules (five sixes in round 2 of seed 24, the first
+    Yahtzee scored 50): the joker's one box, Sixes, reads "30 + 100 bonus", not "130", and
+    its label and tooltip say it in the coach's words; the move's line says the same."""
+    made = api(server, "games", {"players": [{"kind": "human", "name": "Ann"}],
+                                 "rules": "official", "seed": 24, "coach": False})
+    game, secret = made["game"], made["links"][0]["secret"]
+    state = api(server, f"games/{game}", secret=secret)
+    while (move := chase_yahtzees(state)) is not None:
+        state = api(server, f"games/{game}/moves", move, secret)
+    assert (state["round"], state["dice"], state["phase"]) == (2, ["6"] * 5, "scoring")
+    assert state["players"][0]["boxes"][11]["score"] == 50
+    said = "Score 30 in Sixes and a 100-point Yahtzee bonus"
+    for width, height, touch in ((375, 667, True), (1280, 800, False)):   # the last one scores
+        page = new_page(browser, width, height, touch)
+        page.goto(f"{server.url}game/{game}#{quote(secret)}")
+        box = hook(page, "box-6")
+        box.wait_for(timeout=WAIT_MS)
+        where = f"{width}x{height}"
+        assert page.locator('[data-testid^="box-"]:visible').count() == 1, where  # the joker's
+        assert box.inner_text() == "30 + 100 bonus", where
+        assert (box.get_attribute("aria-label"), box.get_attribute("title")) == (said, said), where
+        assert box.evaluate("(b) => b.scrollWidth <= b.clientWidth"), where   # nothing cut off
+        if touch:
+            page.context.close()
+            continue
+        box.click()   # no re-roll left: one press scores
+        page.wait_for_selector("#moves li:has-text('Ann scored 30 points in Sixes and a "
+                               "100-point Yahtzee bonus')", timeout=WAIT_MS)
+        assert hook(page, "box-6").count() == 0
+        page.context.close()

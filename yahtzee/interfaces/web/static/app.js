@@ -781,17 +781,22 @@ function drawCard() {
         setAttr(button, "data-testid", offered ? `box-${box.number}` : null);
         if (offered) {
           const filled = box.score !== null;
-          setText(button, filled ? `${box.score} +${box.now}` : String(box.now));
+          // a Yahtzee bonus earned besides the box is shown apart, its label in the coach's words
+          const said = box.now_said ? `Score ${box.now_said}` : null;
+          setText(button, box.now_shown || (filled ? `${box.score} +${box.now}` : String(box.now)));
           text.hidden = filled;
           button.classList.toggle("zero", box.now === 0);
+          button.classList.toggle("with-bonus", said !== null);
           button.classList.toggle("coach-pick", coachBox === box.number);
           const ready = isArmed(box.number);
           button.classList.toggle("armed", ready);
-          setAttr(button, "aria-label", (ready ? "Press again to end your turn: " : "") + (box.now === 0
-            ? `Score 0 in ${box.name} (nothing scores there with these dice)`
-            : `Score ${box.now} in ${box.name}${filled ? " (a bonus)" : ""}`));
+          setAttr(button, "title", said);
+          setAttr(button, "aria-label", (ready ? "Press again to end your turn: " : "") + (said
+            || (box.now === 0 ? `Score 0 in ${box.name} (nothing scores there with these dice)`
+                              : `Score ${box.now} in ${box.name}${filled ? " (a bonus)" : ""}`)));
         } else {
           text.hidden = false;
+          setAttr(button, "title", null);
         }
       }
     });
