@@ -1488,3 +1488,42 @@ def test_a_yahtzee_bonus_is_shown_apart_from_the_box_s_points_on_its_button(
                                "100-point Yahtzee bonus')", timeout=WAIT_MS)
         assert hook(page, "box-6").count() == 0
         page.context.close()
+
+
+ONE_LINE = """() => {
+  const rows = [...document.querySelectorAll('#cards tr.bonus-progress, #cards tbody.totals tr')];
+  const lines = (cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  };
+  return rows.map((row) => [row.firstChild.textContent, row.classList.contains('total'),
+                            Math.round(row.getBoundingClientRect().height),
+                            Math.max(...[...row.cells].map(lines))]);
+}"""
+"""Each of the card's progress and total rows: its label, whether it is the Total row, its
+height and the most lines of text one of its cells holds."""
+
+
+@pytest.mark.parametrize("width, height", [(375, 667), (390, 844)])
+def test_on_a_phone_with_three_players_every_total_s_row_is_one_line(
+        browser: Browser, server: Server, width: int, height: int) -> None:
+    """A person and two computers on a phone: "Bonus at 63", the section totals, the bonuses
+    and the Total each keep to one line, the totals' rows as high as the bonus's progress."""
+    page = form_page(browser, server, width, height, touch=True)
+    page.click("#add-seat")
+    page.select_option(".seat:nth-of-type(3) .kind", "computer")
+    page.select_option("#rules", "course")
+    page.fill("#seed", "4")
+    page.uncheck("#coach")
+    hook(page, "new-game").click()
+    my_turn_or_end(page)
+    settled(page)
+    rows = page.evaluate(ONE_LINE)
+    assert [label for label, *_ in rows] == [
+        "Bonus at 63", "Upper section", "Upper bonus", "Lower section", "Yahtzee bonus", "Total"]
+    assert [(label, lines) for label, _, _, lines in rows if lines != 1] == []
+    progress = rows[0][2]
+    assert [(label, high) for label, total, high, _ in rows if not total and high != progress] == []
+    assert hook(page, "total-3").is_visible()
+    page.context.close()
