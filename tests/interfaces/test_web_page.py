@@ -1527,3 +1527,45 @@ def test_on_a_phone_with_three_players_every_total_s_row_is_one_line(
     assert [(label, high) for label, total, high, _ in rows if not total and high != progress] == []
     assert hook(page, "total-3").is_visible()
     page.context.close()
+
+
+REACHED = """(id) => {
+  window.scrollTo(0, 0);
+  const box = document.querySelector(`[data-testid="${id}"]`);
+  const total = document.querySelector('[data-testid="total-1"]').getBoundingClientRect();
+  const below = box.getBoundingClientRect().bottom - total.top;
+  if (below > 0) window.scrollBy(0, below + 2);
+  const seen = (node) => {
+    const r = node.getBoundingClientRect();
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return r.top >= 0 && r.bottom <= innerHeight && hit !== null && node.contains(hit);
+  };
+  const ids = ['die-1', 'die-2', 'die-3', 'die-4', 'die-5', 'roll', 'score', id];
+  return [scrollY, ids.filter((i) => !seen(document.querySelector(`[data-testid="${i}"]`)))];
+}"""
+"""Scroll the page, as a player does, until the box ``id`` is above the Total row at the
+screen's foot (not at all if it is already); return how far the page is scrolled and which of
+the dice, Roll, Stop and that box are then out of the screen or covered at their middle."""
+
+
+def test_on_a_short_phone_the_dice_and_buttons_stay_in_view_beside_every_box(
+        browser: Browser, server: Server) -> None:
+    """At 375x667 the card of two players is taller than the screen below the dice: scrolled to
+    its last boxes, the dice, Roll and Stop are still on screen, uncovered, while rolling and
+    while choosing a box; a box pressed brings the page back to its top."""
+    page = new_page(browser, 375, 667, touch=True)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    for stage in ("rolling", "choosing a box"):
+        reached = {number: page.evaluate(REACHED, f"box-{number}") for number in range(1, 14)}
+        assert {number: hidden for number, (_, hidden) in reached.items() if hidden} == {}, stage
+        assert reached[13][0] > 0, stage   # the last box was below the screen: scrolled to
+        if stage == "rolling":
+            page.evaluate("window.scrollTo(0, 0)")
+            hook(page, "score").click()
+            settled(page)
+    with page.expect_response("**/moves"):
+        hook(page, "box-13").click()
+    assert page.evaluate("scrollY") == 0
+    page.context.close()

@@ -1083,6 +1083,8 @@ function drawLastMove(over) {
   // style sheet writes it there (controls::after), so nothing on the screen moves
   setAttr($("controls"), "data-last", line ? `Last: ${line}` : null);
   $("play").classList.toggle("others-turn", !over && !waitingFor(view) && !canPlay());
+  // on a short phone your dice and buttons stay at the screen's top while the card scrolls
+  $("play").classList.toggle("your-turn", canPlay());
 }
 
 // Say once what is new: the other players' moves, whose turn it is, the winner.
@@ -1175,9 +1177,11 @@ function draw() {
 }
 let lastShownOver = null;
 
+// The board's top, where the dice are when nothing is scrolled (a short phone keeps the dice
+// themselves at the screen's top on your turn: app.css).
 function toTop() {
-  const play = $("play").getBoundingClientRect();
-  if (play.top < 0 || play.top > window.innerHeight / 3) window.scrollTo({top: 0, behavior: "auto"});
+  const board = $("play").parentNode.getBoundingClientRect();
+  if (board.top < 0 || board.top > window.innerHeight / 3) window.scrollTo({top: 0, behavior: "auto"});
 }
 
 // -- keys ---------------------------------------------------------------------------
