@@ -22,7 +22,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 import pytest
 
@@ -1414,4 +1414,158 @@ def test_an_address_of_no_game_says_the_server_s_words_for_it(
     assert page.locator("#missing-text").inner_text() == MISSING_GAME
     assert page.locator("#table").is_hidden()
     accessible(page, "the page of an address of no game")
+    page.context.close()
+
+
+def api(server: Server, path: str, body: dict[str, Any] | None = None, secret: str = "") -> Any:
+    """Ask the server's API as a script does (a POST of ``body``, else a GET); return its JSON."""
+    headers = {"Content-Type": "application/json", **({"X-Seat-Secret": secret} if secret else {})}
+    request = urllib.request.Request(
+        f"{server.url}api/{path}", data=None if body is None else json.dumps(body).encode(),
+        headers=headers)
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+def chase_yahtzees(state: Any) -> dict[str, Any] | None:
+    """Return the next move of a person alone who chases Yahtzees; None at a Yahtzee that earns
+    a bonus (the Yahtzee box holds 50).
+
+    Rolling, the dice of the most common face are saved (the highest face of equals) and the
+    others rolled, and a Yahtzee stops; a Yahtzee goes in its box while it is open, any other
+    dice in the open box worth most now (the lowest of equals) but the Yahtzee box.
+    """
+    faces = [int(face) for face in state["dice"]]
+    yahtzee = len(set(faces)) == 1
+    if state["phase"] == "rolling":
+        if yahtzee:
+            return {"action": "score"}
+        most = max(set(faces), key=lambda face: (faces.count(face), face))
+        for die, (face, saved) in enumerate(zip(faces, state["saved"]), 1):
+            if (face == most) != saved:
+                return {"action": "toggle", "die": die}
+        return {"action": "roll"}
+    boxes = state["players"][0]["boxes"]
+    if yahtzee and boxes[11]["score"] == 50:
+        return None
+    offered = [box for box in boxes if box["now"] is not None]
+    if yahtzee and boxes[11]["score"] is None:
+        return {"action": "box", "box": 12}
+    rest = [box for box in offered if box["number"] != 12] or offered
+    return {"action": "box", "box": max(rest, key=lambda box: (box["now"], -box["number"]))[
+        "number"]}
+
+
+def test_a_yahtzee_bonus_is_shown_apart_from_the_box_s_points_on_its_button(
+        browser: Browser, server: Server) -> None:
+    """A second Yahtzee under official rules (five sixes in round 2 of seed 24, the first
+    Yahtzee scored 50): the joker's one box, Sixes, reads "30 + 100 bonus", not "130", and
+    its label and tooltip say it in the coach's words; the move's line says the same."""
+    made = api(server, "games", {"players": [{"kind": "human", "name": "Ann"}],
+                                 "rules": "official", "seed": 24, "coach": False})
+    game, secret = made["game"], made["links"][0]["secret"]
+    state = api(server, f"games/{game}", secret=secret)
+    while (move := chase_yahtzees(state)) is not None:
+        state = api(server, f"games/{game}/moves", move, secret)
+    assert (state["round"], state["dice"], state["phase"]) == (2, ["6"] * 5, "scoring")
+    assert state["players"][0]["boxes"][11]["score"] == 50
+    said = "Score 30 in Sixes and a 100-point Yahtzee bonus"
+    for width, height, touch in ((375, 667, True), (1280, 800, False)):   # the last one scores
+        page = new_page(browser, width, height, touch)
+        page.goto(f"{server.url}game/{game}#{quote(secret)}")
+        box = hook(page, "box-6")
+        box.wait_for(timeout=WAIT_MS)
+        where = f"{width}x{height}"
+        assert page.locator('[data-testid^="box-"]:visible').count() == 1, where  # the joker's
+        assert box.inner_text() == "30 + 100 bonus", where
+        assert (box.get_attribute("aria-label"), box.get_attribute("title")) == (said, said), where
+        assert box.evaluate("(b) => b.scrollWidth <= b.clientWidth"), where   # nothing cut off
+        if touch:
+            page.context.close()
+            continue
+        box.click()   # no re-roll left: one press scores
+        page.wait_for_selector("#moves li:has-text('Ann scored 30 points in Sixes and a "
+                               "100-point Yahtzee bonus')", timeout=WAIT_MS)
+        assert hook(page, "box-6").count() == 0
+        page.context.close()
+
+
+ONE_LINE = """() => {
+  const rows = [...document.querySelectorAll('#cards tr.bonus-progress, #cards tbody.totals tr')];
+  const lines = (cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  };
+  return rows.map((row) => [row.firstChild.textContent, row.classList.contains('total'),
+                            Math.round(row.getBoundingClientRect().height),
+                            Math.max(...[...row.cells].map(lines))]);
+}"""
+"""Each of the card's progress and total rows: its label, whether it is the Total row, its
+height and the most lines of text one of its cells holds."""
+
+
+@pytest.mark.parametrize("width, height", [(375, 667), (390, 844)])
+def test_on_a_phone_with_three_players_every_total_s_row_is_one_line(
+        browser: Browser, server: Server, width: int, height: int) -> None:
+    """A person and two computers on a phone: "Bonus at 63", the section totals, the bonuses
+    and the Total each keep to one line, the totals' rows as high as the bonus's progress."""
+    page = form_page(browser, server, width, height, touch=True)
+    page.click("#add-seat")
+    page.select_option(".seat:nth-of-type(3) .kind", "computer")
+    page.select_option("#rules", "course")
+    page.fill("#seed", "4")
+    page.uncheck("#coach")
+    hook(page, "new-game").click()
+    my_turn_or_end(page)
+    settled(page)
+    rows = page.evaluate(ONE_LINE)
+    assert [label for label, *_ in rows] == [
+        "Bonus at 63", "Upper section", "Upper bonus", "Lower section", "Yahtzee bonus", "Total"]
+    assert [(label, lines) for label, _, _, lines in rows if lines != 1] == []
+    progress = rows[0][2]
+    assert [(label, high) for label, total, high, _ in rows if not total and high != progress] == []
+    assert hook(page, "total-3").is_visible()
+    page.context.close()
+
+
+REACHED = """(id) => {
+  window.scrollTo(0, 0);
+  const box = document.querySelector(`[data-testid="${id}"]`);
+  const total = document.querySelector('[data-testid="total-1"]').getBoundingClientRect();
+  const below = box.getBoundingClientRect().bottom - total.top;
+  if (below > 0) window.scrollBy(0, below + 2);
+  const seen = (node) => {
+    const r = node.getBoundingClientRect();
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return r.top >= 0 && r.bottom <= innerHeight && hit !== null && node.contains(hit);
+  };
+  const ids = ['die-1', 'die-2', 'die-3', 'die-4', 'die-5', 'roll', 'score', id];
+  return [scrollY, ids.filter((i) => !seen(document.querySelector(`[data-testid="${i}"]`)))];
+}"""
+"""Scroll the page, as a player does, until the box ``id`` is above the Total row at the
+screen's foot (not at all if it is already); return how far the page is scrolled and which of
+the dice, Roll, Stop and that box are then out of the screen or covered at their middle."""
+
+
+def test_on_a_short_phone_the_dice_and_buttons_stay_in_view_beside_every_box(
+        browser: Browser, server: Server) -> None:
+    """At 375x667 the card of two players is taller than the screen below the dice: scrolled to
+    its last boxes, the dice, Roll and Stop are still on screen, uncovered, while rolling and
+    while choosing a box; a box pressed brings the page back to its top."""
+    page = new_page(browser, 375, 667, touch=True)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    for stage in ("rolling", "choosing a box"):
+        reached = {number: page.evaluate(REACHED, f"box-{number}") for number in range(1, 14)}
+        assert {number: hidden for number, (_, hidden) in reached.items() if hidden} == {}, stage
+        assert reached[13][0] > 0, stage   # the last box was below the screen: scrolled to
+        if stage == "rolling":
+            page.evaluate("window.scrollTo(0, 0)")
+            hook(page, "score").click()
+            settled(page)
+    with page.expect_response("**/moves"):
+        hook(page, "box-13").click()
+    assert page.evaluate("scrollY") == 0
     page.context.close()

@@ -179,8 +179,9 @@ def test_the_coach_tells_a_yahtzee_bonus_apart_from_the_box_s_points(
         games: BrowserGames) -> None:
     """A second Yahtzee of sixes under official rules: the coach's box gets 30, the bonus is
     100 apart (as ``advise`` and the moves' lines tell them); under course rules a bonus,
-    which is the whole turn, is the Yahtzee box's 100, as ``advise`` says it.  The box's
-    button keeps all the choice adds."""
+    which is the whole turn, is the Yahtzee box's 100, as ``advise`` says it.  A box's
+    ``now`` keeps all the choice adds; its ``bonus``, what the button shows and its label in
+    the coach's words tell the bonus apart."""
     from yahtzee.domain.dice import Dice
     from yahtzee.solver.coach import BoxAdvice, KeepAdvice
     from yahtzee.solver.ranking import Keep, ScoreBox
@@ -198,17 +199,33 @@ def test_the_coach_tells_a_yahtzee_bonus_apart_from_the_box_s_points(
                        offers=offers, box_now=advice,
                        advice=advice if phase is Phase.SCORING else score_now)
         state = state_json(view, frozenset({0}))
-        return state["advice"], {box["number"]: box["now"] for box in state["players"][0]["boxes"]
+        boxes = state["players"][0]["boxes"]
+        offers_sent[:] = [{key: box[key] for key in ("number", "now", "bonus", "now_shown",
+                                                     "now_said")}
+                          for box in boxes if box["now"] is not None]
+        return state["advice"], {box["number"]: box["now"] for box in boxes
                                  if box["now"] is not None}
+    offers_sent: list[dict[str, Any]] = []
     yahtzee_scored = [None] * 11 + [50, None]
     said, now = coach_says("official", yahtzee_scored, ScoreBox(6, "Sixes"))
     assert said == ("Coach: score 30 in Sixes and a 100-point Yahtzee bonus "
                     "(expected final score 250.0)")
     assert now == {6: 130}
+    assert offers_sent == [{"number": 6, "now": 130, "bonus": 100, "now_shown": "30 + 100 bonus",
+                            "now_said": "30 in Sixes and a 100-point Yahtzee bonus"}]
     said, _ = coach_says("official", [None] * 5 + [18, 0, 0, 0, 0, 0, 50, 5], ScoreBox(1, "Ones"),
                          Phase.ROLLING)
     assert said == ("Coach: stop rolling and score 0 in Ones, giving it up, and a 100-point "
                     "Yahtzee bonus (expected final score 250.0)")
+    assert [(offer["now_shown"], offer["now_said"]) for offer in offers_sent] == [
+        ("0 + 100 bonus", "0 in Ones, giving it up, and a 100-point Yahtzee bonus"),
+        ("0 + 100 bonus", "0 in Twos, giving it up, and a 100-point Yahtzee bonus"),
+        ("0 + 100 bonus", "0 in Threes, giving it up, and a 100-point Yahtzee bonus"),
+        ("0 + 100 bonus", "0 in Fours, giving it up, and a 100-point Yahtzee bonus"),
+        ("0 + 100 bonus", "0 in Fives, giving it up, and a 100-point Yahtzee bonus")]
     said, now = coach_says("course", yahtzee_scored, ScoreBox(12, "Yahtzee"))
     assert said == "Coach: score 100 in Yahtzee (expected final score 250.0)"
     assert now[12] == 100
+    # a course-rules bonus is the whole turn: no box's points to tell it apart from
+    assert [offer for offer in offers_sent if offer["number"] == 12] == [
+        {"number": 12, "now": 100, "bonus": 0, "now_shown": None, "now_said": None}]

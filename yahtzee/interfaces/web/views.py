@@ -179,22 +179,39 @@ def title(view: GameView) -> str:
     return game_name_and_rules(view.variant.name, view.variant.rules_name)
 
 
-def _boxes(view: GameView, seat: int, offers: dict[int, int]) -> list[dict[str, Any]]:
+def _boxes(view: GameView, seat: int, offers: dict[int, MenuItem]) -> list[dict[str, Any]]:
     """Return one seat's boxes for the page: number, name, score, and what it would give now.
 
     ``now`` is given for the seat to play only, in its open boxes and, under
-    course rules, in a filled Yahtzee box that would take a Yahtzee bonus.
+    course rules, in a filled Yahtzee box that would take a Yahtzee bonus:
+    all the choice adds to the card.  ``bonus`` is the part of ``now`` that
+    is a Yahtzee bonus earned besides the box (0: none; None without
+    ``now``); with one, ``now_shown`` is what the box's button shows (``30 +
+    100 bonus``) and ``now_said`` the offer in the coach's words (``30 in
+    Sixes and a 100-point Yahtzee bonus``), else both are None.
     """
     to_play = seat == view.seat and view.phase is not Phase.OVER
-    return [{"number": n, "name": name, "score": score,
-             "now": offers.get(n) if to_play and (score is None or view.variant.name == YAHTZEE)
-             else None}
-            for n, name, score in view.seats[seat].boxes]
+    boxes = []
+    for n, name, score in view.seats[seat].boxes:
+        offered = to_play and (score is None or view.variant.name == YAHTZEE)
+        item = offers.get(n) if offered else None
+        boxes.append({"number": n, "name": name, "score": score, **_offer(item)})
+    return boxes
+
+
+def _offer(item: MenuItem | None) -> dict[str, Any]:
+    """Return ``_boxes``'s ``now``, ``bonus``, ``now_shown`` and ``now_said`` of one box."""
+    if item is None:
+        return {"now": None, "bonus": None, "now_shown": None, "now_said": None}
+    if not item.bonus:
+        return {"now": item.points, "bonus": 0, "now_shown": None, "now_said": None}
+    return {"now": item.points, "bonus": item.bonus, "now_shown": bonus_offer_text(item),
+            "now_said": offer_words(item.name, item.box_points, item.bonus)}
 
 
 def _players(view: GameView) -> list[dict[str, Any]]:
     """Return every seat's card as the page draws it (seats from 1)."""
-    offers = {item.number: item.points for item in view.offers}
+    offers = {item.number: item for item in view.offers}
     return [{"seat": number + 1, "name": seat.name, "kind": seat.kind,
              "computer": seat.computer, "boxes": _boxes(view, number, offers),
              "rows": [[label, value] for label, value in seat.rows], "total": seat.total}
@@ -234,10 +251,26 @@ def box_advice_words(advice: BoxAdvice, points: int | None = None, bonus: int = 
     """
     if points is None:
         return f"score {advice.box.name} {_expected(advice.expected)}"
+    return f"score {offer_words(advice.box.name, points, bonus)} {_expected(advice.expected)}"
+
+
+def offer_words(name: str, points: int, bonus: int = 0) -> str:
+    """Return a box's offer as the coach says it: ``30 in Sixes and a 100-point Yahtzee
+    bonus``, ``0 in Yahtzee, giving it up``, ``16 in Chance``.
+
+    ``points`` are the box's own; ``bonus``, a Yahtzee bonus earned besides
+    (``wording.yahtzee_bonus_text``).  The coach's advice and the label of a
+    box's button on the card say an offer in these words.
+    """
     given_up = ", giving it up" if points == 0 else ""
     besides = f"{',' if given_up else ''} and {yahtzee_bonus_text(bonus)}" if bonus else ""
-    return (f"score {points} in {advice.box.name}{given_up}{besides} "
-            f"{_expected(advice.expected)}")
+    return f"{points} in {name}{given_up}{besides}"
+
+
+def bonus_offer_text(item: MenuItem) -> str:
+    """Return what a box's button shows for an offer with a Yahtzee bonus besides: ``30 + 100
+    bonus`` (its label says it in full: ``offer_words``)."""
+    return f"{item.box_points} + {item.bonus} bonus"
 
 
 def _box_words(view: GameView, advice: BoxAdvice) -> str:

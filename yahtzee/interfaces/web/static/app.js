@@ -781,17 +781,22 @@ function drawCard() {
         setAttr(button, "data-testid", offered ? `box-${box.number}` : null);
         if (offered) {
           const filled = box.score !== null;
-          setText(button, filled ? `${box.score} +${box.now}` : String(box.now));
+          // a Yahtzee bonus earned besides the box is shown apart, its label in the coach's words
+          const said = box.now_said ? `Score ${box.now_said}` : null;
+          setText(button, box.now_shown || (filled ? `${box.score} +${box.now}` : String(box.now)));
           text.hidden = filled;
           button.classList.toggle("zero", box.now === 0);
+          button.classList.toggle("with-bonus", said !== null);
           button.classList.toggle("coach-pick", coachBox === box.number);
           const ready = isArmed(box.number);
           button.classList.toggle("armed", ready);
-          setAttr(button, "aria-label", (ready ? "Press again to end your turn: " : "") + (box.now === 0
-            ? `Score 0 in ${box.name} (nothing scores there with these dice)`
-            : `Score ${box.now} in ${box.name}${filled ? " (a bonus)" : ""}`));
+          setAttr(button, "title", said);
+          setAttr(button, "aria-label", (ready ? "Press again to end your turn: " : "") + (said
+            || (box.now === 0 ? `Score 0 in ${box.name} (nothing scores there with these dice)`
+                              : `Score ${box.now} in ${box.name}${filled ? " (a bonus)" : ""}`)));
         } else {
           text.hidden = false;
+          setAttr(button, "title", null);
         }
       }
     });
@@ -1078,6 +1083,8 @@ function drawLastMove(over) {
   // style sheet writes it there (controls::after), so nothing on the screen moves
   setAttr($("controls"), "data-last", line ? `Last: ${line}` : null);
   $("play").classList.toggle("others-turn", !over && !waitingFor(view) && !canPlay());
+  // on a short phone your dice and buttons stay at the screen's top while the card scrolls
+  $("play").classList.toggle("your-turn", canPlay());
 }
 
 // Say once what is new: the other players' moves, whose turn it is, the winner.
@@ -1170,9 +1177,11 @@ function draw() {
 }
 let lastShownOver = null;
 
+// The board's top, where the dice are when nothing is scrolled (a short phone keeps the dice
+// themselves at the screen's top on your turn: app.css).
 function toTop() {
-  const play = $("play").getBoundingClientRect();
-  if (play.top < 0 || play.top > window.innerHeight / 3) window.scrollTo({top: 0, behavior: "auto"});
+  const board = $("play").parentNode.getBoundingClientRect();
+  if (board.top < 0 || board.top > window.innerHeight / 3) window.scrollTo({top: 0, behavior: "auto"});
 }
 
 // -- keys ---------------------------------------------------------------------------
