@@ -200,9 +200,7 @@ def test_the_coach_tells_a_yahtzee_bonus_apart_from_the_box_s_points(
                        advice=advice if phase is Phase.SCORING else score_now)
         state = state_json(view, frozenset({0}))
         boxes = state["players"][0]["boxes"]
-        offers_sent[:] = [{key: box[key] for key in ("number", "now", "bonus", "now_shown",
-                                                     "now_said")}
-                          for box in boxes if box["now"] is not None]
+        offers_sent[:] = [box for box in boxes if box["now"] is not None]
         return state["advice"], {box["number"]: box["now"] for box in boxes
                                  if box["now"] is not None}
     offers_sent: list[dict[str, Any]] = []
@@ -211,7 +209,8 @@ def test_the_coach_tells_a_yahtzee_bonus_apart_from_the_box_s_points(
     assert said == ("Coach: score 30 in Sixes and a 100-point Yahtzee bonus "
                     "(expected final score 250.0)")
     assert now == {6: 130}
-    assert offers_sent == [{"number": 6, "now": 130, "bonus": 100, "now_shown": "30 + 100 bonus",
+    assert offers_sent == [{"number": 6, "name": "Sixes", "score": None, "now": 130,
+                            "bonus": 100, "now_shown": "30 + 100 bonus",
                             "now_said": "30 in Sixes and a 100-point Yahtzee bonus"}]
     said, _ = coach_says("official", [None] * 5 + [18, 0, 0, 0, 0, 0, 50, 5], ScoreBox(1, "Ones"),
                          Phase.ROLLING)
@@ -227,5 +226,6 @@ def test_the_coach_tells_a_yahtzee_bonus_apart_from_the_box_s_points(
     assert said == "Coach: score 100 in Yahtzee (expected final score 250.0)"
     assert now[12] == 100
     # a course-rules bonus is the whole turn: no box's points to tell it apart from
+    # (and an offer without a bonus besides carries no words for one)
     assert [offer for offer in offers_sent if offer["number"] == 12] == [
-        {"number": 12, "now": 100, "bonus": 0, "now_shown": None, "now_said": None}]
+        {"number": 12, "name": "Yahtzee", "score": None, "now": 100}]

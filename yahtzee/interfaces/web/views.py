@@ -184,11 +184,12 @@ def _boxes(view: GameView, seat: int, offers: dict[int, MenuItem]) -> list[dict[
 
     ``now`` is given for the seat to play only, in its open boxes and, under
     course rules, in a filled Yahtzee box that would take a Yahtzee bonus:
-    all the choice adds to the card.  ``bonus`` is the part of ``now`` that
-    is a Yahtzee bonus earned besides the box (0: none; None without
-    ``now``); with one, ``now_shown`` is what the box's button shows (``30 +
-    100 bonus``) and ``now_said`` the offer in the coach's words (``30 in
-    Sixes and a 100-point Yahtzee bonus``), else both are None.
+    all the choice adds to the card.  An offer that earns a Yahtzee bonus
+    besides the box also has ``bonus``, that part of ``now``, ``now_shown``,
+    what the box's button shows (``30 + 100 bonus``), and ``now_said``, the
+    offer in the coach's words (``30 in Sixes and a 100-point Yahtzee
+    bonus``); the other boxes leave the three out, so that every answer does
+    not grow by them.
     """
     to_play = seat == view.seat and view.phase is not Phase.OVER
     boxes = []
@@ -200,11 +201,10 @@ def _boxes(view: GameView, seat: int, offers: dict[int, MenuItem]) -> list[dict[
 
 
 def _offer(item: MenuItem | None) -> dict[str, Any]:
-    """Return ``_boxes``'s ``now``, ``bonus``, ``now_shown`` and ``now_said`` of one box."""
-    if item is None:
-        return {"now": None, "bonus": None, "now_shown": None, "now_said": None}
-    if not item.bonus:
-        return {"now": item.points, "bonus": 0, "now_shown": None, "now_said": None}
+    """Return ``_boxes``'s ``now`` of one box, with ``bonus``, ``now_shown`` and ``now_said``
+    for an offer that earns a Yahtzee bonus besides the box."""
+    if item is None or not item.bonus:
+        return {"now": None if item is None else item.points}
     return {"now": item.points, "bonus": item.bonus, "now_shown": bonus_offer_text(item),
             "now_said": offer_words(item.name, item.box_points, item.bonus)}
 
