@@ -150,6 +150,10 @@ def test_the_game_waits_until_the_second_person_opens_their_link_then_plays(
     assert hook(ann, "seat-link-1").is_visible()
     assert ann.locator("#links button.copy").count() == 1
     assert "send it to no one" in ann.locator("#links li").first.inner_text()
+    # a link breaks anywhere to fit a phone; the words beside it only between words
+    assert ann.locator("#links .own-link").evaluate("(e) => getComputedStyle(e).wordBreak") == (
+        "normal")
+    assert link.evaluate("(e) => getComputedStyle(e).wordBreak") == "break-all"
     # 127.0.0.1 is this machine's own: no phone could open a QR code of it, so none is drawn
     assert ann.locator("#links svg.qr").count() == 0
     assert ann.locator("#address-line").inner_text() == (

@@ -982,6 +982,19 @@ def test_no_box_is_offered_while_a_roll_is_on_its_way(browser: Browser, server: 
     page.context.close()
 
 
+def test_the_longest_status_line_fits_a_small_phone(browser: Browser, server: Server) -> None:
+    """On a 375 px phone the status line keeps to one line, whole, even at its longest with
+    the computer's own name: "Round 13/13: Computer's turn (choosing a box)"."""
+    page = new_page(browser, 375, 667, True)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    status = page.locator("#status")
+    status.evaluate("(s) => { s.textContent = \"Round 13/13: Computer's turn (choosing a box)\"; }")
+    assert status.evaluate("(s) => s.scrollWidth <= s.clientWidth"), "the line's end is cut"
+    page.context.close()
+
+
 def test_the_coach_says_nothing_in_the_waiting_room_where_no_dice_are_shown(
         browser: Browser, server: Server) -> None:
     host = form_page(browser, server)
