@@ -40,7 +40,7 @@ DENIALS = {
     Denial.STILL_ROLLING: (409, "Stop rolling first, then choose a box."),
     Denial.DONE_ROLLING: (409, "No more rolling this turn: choose a box."),
     Denial.STALE: (409, "The game moved on before this move came, so it was not made; "
-                         "choose again from where the game stands now."),
+                        "choose again from where the game stands now."),
     Denial.GAME_OVER: (409, "The game is over."),
     Denial.WAITING: (409, "Waiting for players to join."),
     Denial.NOT_HOST: (403, "Only the player who made the game can start it before everyone "
@@ -192,21 +192,17 @@ def _boxes(view: GameView, seat: int, offers: dict[int, MenuItem]) -> list[dict[
     not grow by them.
     """
     to_play = seat == view.seat and view.phase is not Phase.OVER
+    refill = view.variant.name == YAHTZEE
     boxes = []
     for n, name, score in view.seats[seat].boxes:
-        offered = to_play and (score is None or view.variant.name == YAHTZEE)
-        item = offers.get(n) if offered else None
-        boxes.append({"number": n, "name": name, "score": score, **_offer(item)})
+        item = offers.get(n) if to_play and (score is None or refill) else None
+        box: dict[str, Any] = {"number": n, "name": name, "score": score,
+                               "now": None if item is None else item.points}
+        if item is not None and item.bonus:
+            box.update(bonus=item.bonus, now_shown=bonus_offer_text(item),
+                       now_said=offer_words(item.name, item.box_points, item.bonus))
+        boxes.append(box)
     return boxes
-
-
-def _offer(item: MenuItem | None) -> dict[str, Any]:
-    """Return ``_boxes``'s ``now`` of one box, with ``bonus``, ``now_shown`` and ``now_said``
-    for an offer that earns a Yahtzee bonus besides the box."""
-    if item is None or not item.bonus:
-        return {"now": None if item is None else item.points}
-    return {"now": item.points, "bonus": item.bonus, "now_shown": bonus_offer_text(item),
-            "now_said": offer_words(item.name, item.box_points, item.bonus)}
 
 
 def _players(view: GameView) -> list[dict[str, Any]]:
