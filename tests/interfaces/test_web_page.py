@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -940,24 +940,39 @@ def test_the_coach_s_box_is_starred_on_the_card_and_named_as_the_card_names_it(
     page.context.close()
 
 
-def roll_on_a_slow_link(page: Page) -> None:
-    """Slow the page's link to 1.5 s each way, press Roll, and wait until the roll is sent."""
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {
-        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+def roll_on_its_way(page: Page) -> Callable[[], None]:
+    """Press Roll and hold its request before it leaves the page (the server has not got it,
+    so no look brings the new dice either); return what lets it go on.
+
+    A link slowed by the browser's own emulation delays the answers, not the requests: the
+    server would make the roll at once and the page's long poll bring it first.
+    """
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        """Keep the request from leaving until ``let_go``."""
+        held.append(route)
+    page.route("**/api/games/*/moves", hold)
     hook(page, "roll").click()
     page.wait_for_selector("#table[data-pending='1']", state="attached")
+    page.wait_for_function("() => true")   # the route's handler runs as the page is asked
+    assert len(held) == 1
+
+    def let_go() -> None:
+        held[0].continue_()
+        page.unroute("**/api/games/*/moves")
+    return let_go
 
 
 def test_the_coach_s_stars_and_line_go_while_a_roll_is_on_its_way(
         browser: Browser, server: Server) -> None:
     page = coached_first_turn(browser, server)
     assert page.locator("#dice .coach-pick").count() == 3
-    roll_on_a_slow_link(page)
+    let_go = roll_on_its_way(page)
     # the advice was for the dice now rolling: it says nothing until the new dice are in
     assert page.locator("#dice .coach-pick").count() == 0
     assert page.locator("#advice").is_hidden()
+    let_go()
     settled(page)
     page.wait_for_selector("#advice:not([hidden])", timeout=WAIT_MS)
     page.context.close()
@@ -971,14 +986,39 @@ def test_no_box_is_offered_while_a_roll_is_on_its_way(browser: Browser, server: 
     my_turn_or_end(page)
     settled(page)
     assert page.locator("#cards button.box:visible").count() == 13
-    roll_on_a_slow_link(page)
+    let_go = roll_on_its_way(page)
     assert page.locator("#cards button.box:visible").count() == 0
     assert page.locator('[data-testid^="box-"]').count() == 0
+    let_go()
     settled(page)
     page.wait_for_selector("#cards button.box:visible", timeout=WAIT_MS)
     assert page.locator("#cards button.box:visible").count() == 13
     stood = server.state(page)
     assert stood["rolls_left"] == 1 and stood["phase"] == "rolling"   # the roll alone was sent
+    page.context.close()
+
+
+def test_a_move_on_its_way_shows_once_when_a_look_brings_it_before_its_answer(
+        browser: Browser, server: Server) -> None:
+    """Over a slow link the page's long poll, asked long before, brings the state with a die
+    saved before the move's own answer comes: the die shows saved, not saved again on top of
+    that state (which would show it free until the answer came)."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    drawn = int(str(page.locator("#table").get_attribute("data-version")))
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    hook(page, "die-1").click()
+    page.wait_for_function(  # the look's answer is in, the move's not yet
+        f"() => Number(document.querySelector('#table').dataset.version) > {drawn}"
+        " && document.querySelector('#table').dataset.pending === '1'", timeout=WAIT_MS)
+    assert dice_labels(page)[0].endswith(", saved")
+    settled(page)
+    assert dice_labels(page)[0].endswith(", saved") and server.state(page)["saved"][0]
     page.context.close()
 
 
@@ -992,6 +1032,26 @@ def test_the_longest_status_line_fits_a_small_phone(browser: Browser, server: Se
     status = page.locator("#status")
     status.evaluate("(s) => { s.textContent = \"Round 13/13: Computer's turn (choosing a box)\"; }")
     assert status.evaluate("(s) => s.scrollWidth <= s.clientWidth"), "the line's end is cut"
+    page.context.close()
+
+
+def test_a_die_is_not_saved_while_a_roll_is_on_its_way(browser: Browser, server: Server) -> None:
+    """A die pressed while a roll is on its way would be saved at a face not seen yet: the
+    press (or its key) does nothing, and the roll's dice come in with none saved."""
+    page = new_page(browser)
+    start_game(page, server, seed=5, coach=False)
+    my_turn_or_end(page)
+    settled(page)
+    let_go = roll_on_its_way(page)
+    assert "rolling" in str(hook(page, "die-3").get_attribute("class"))
+    hook(page, "die-3").click(force=True)   # a die shaking is not "stable" to Playwright
+    page.keyboard.press("4")
+    assert page.locator("#table").get_attribute("data-pending") == "1"   # the roll alone
+    let_go()
+    settled(page)
+    stood = server.state(page)
+    assert (stood["rolls_left"], stood["saved"]) == (1, [False] * 5)
+    assert dice_labels(page) == api_labels(stood)
     page.context.close()
 
 

@@ -362,7 +362,10 @@ function predict() {
   view.pendingDice = [false, false, false, false, false];
   view.rolling = false;
   view.pendingBox = null;
-  for (const move of queue) {
+  for (const [at, move] of queue.entries()) {
+    // the move on its way, sent at an older state than the one shown: a long poll brought the
+    // state with it before its own answer came, so it is not made again on top
+    if (at === 0 && move.version !== undefined && state.version > move.version) continue;
     if (move.action === "toggle") {
       view.saved[move.die - 1] = !view.saved[move.die - 1];
       view.pendingDice[move.die - 1] = true;
@@ -389,6 +392,7 @@ function enqueue(move) {
     if (view.phase !== "rolling") return false;
   }
   if (move.action === "box" && view.rolling) return false;   // its points were for other dice
+  if (move.action === "toggle" && view.rolling) return false;   // a face not seen yet
   if (move.action === "box" && !confirmed(move.box)) return false;
   armed = null;
   if (move.action === "box" && view.phase === "rolling") queue.push({action: "score"});
