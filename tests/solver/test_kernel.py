@@ -16,6 +16,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -34,8 +35,10 @@ from yahtzee.solver.dynamic import (States, TurnValues, level_states, single_tur
 from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, IntArray, best_sub_keep,
                                   expected_over_keeps)
 from yahtzee.solver.model import ScoringModel, yahtzee_model
-from yahtzee.solver.moments import Moments, raw_shape, solve_moments, turn_moments, turn_shape
-from yahtzee.solver.outlook import KNOWN, Field, Outlooks, chance_to_win
+from yahtzee.solver.moments import (LastTurn, Moments, raw_shape, solve_moments, turn_moments,
+                                    turn_shape)
+from yahtzee.solver.outlook import (_EXCESS_STEPS, _SKEW_LIMITS, _Z_NODES, _Z_WEIGHTS, KNOWN,
+                                    Field, Outlooks, chance_to_win, seat_chances)
 from yahtzee.solver.play_to_win import PlayToWinStrategy, TurnEnds
 from yahtzee.solver.poker import PokerStrategy, poker_solution
 from yahtzee.solver.profiles import moments_inside
@@ -587,6 +590,121 @@ def test_the_kernel_s_chances_refuse_arrays_that_do_not_fit(
     with pytest.raises(ValueError, match="exact rows"):
         accel_call(players, none, zero, field, np.full((1, 2), -1), *tables, last.pmf[:-1],
                    *rows[1:], out)
+
+
+def _needs_the_seat_chances() -> None:
+    """Skip a test when the kernel was built before ``seat_chances`` (an error where the
+    kernel is required)."""
+    if accel._SEAT_CHANCES is None:
+        if os.environ.get("YAHTZEE_REQUIRE_KERNEL"):
+            raise RuntimeError("the compiled kernel predates seat_chances: build it again "
+                               "(pip install -e .)")
+        pytest.skip("the compiled kernel predates seat_chances (build it again)")
+
+
+def _seats_by_numpy(monkeypatch: pytest.MonkeyPatch, banked: np.ndarray, index: IntArray,
+                    outlooks: Outlooks) -> np.ndarray:
+    """Return ``seat_chances`` worked out by numpy alone (the kernel's ``win_chances`` left
+    out too)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(accel, "_SEAT_CHANCES", None)
+        patch.setattr(accel, "_WIN_CHANCES", None)
+        return seat_chances(banked, index, outlooks)
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
+def test_the_kernel_s_chances_of_every_seat_are_numpys_to_the_last_bit(
+        rules: Rules, official: Solution, course: Solution, official_moments: Moments,
+        course_moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two to six players of every kind (spread, exact, known) in each position; the kernel
+    # gathers them as Field.of does, so its numbers are those of win_chances on numpy's
+    # gathering, and within 1e-12 of numpy's own (as win_chances is).
+    _needs_the_seat_chances()
+    winner = _winner(rules, official, course, official_moments, course_moments)
+    outlooks = winner.outlooks
+    assert outlooks.last is not None
+    rng = np.random.default_rng(11)
+    reachable = np.flatnonzero(np.isfinite(outlooks.mean) & (outlooks.variance > 0))
+    exact = np.flatnonzero(outlooks.last.row_of >= 0)
+    finished = np.array([winner.finished_index()])
+    kinds = (reachable, exact, finished)
+    for trial in range(60):
+        players, count = 2 + trial % 5, int(rng.integers(1, 30))
+        index = np.stack([rng.choice(kinds[(trial // 5 + p) % 3], count)
+                          for p in range(players)])
+        banked = rng.integers(0, 320, (players, count)).astype(np.float64)
+        outlooks.rows(index.ravel())  # every row worked out, so the kernel takes them all
+        fast = accel.seat_chances(banked, index, outlooks, (_Z_NODES, _Z_WEIGHTS),
+                                  (_EXCESS_STEPS, _SKEW_LIMITS))
+        assert fast is not None and fast.shape == (players, count)
+        with monkeypatch.context() as patch:
+            patch.setattr(accel, "_SEAT_CHANCES", None)
+            assert np.array_equal(seat_chances(banked, index, outlooks), fast)
+        np.testing.assert_allclose(_seats_by_numpy(monkeypatch, banked, index, outlooks), fast,
+                                   rtol=0, atol=1e-12)
+        if players == 2:  # two players' chances add up to 1 as they are
+            np.testing.assert_allclose(fast.sum(axis=0), 1.0, rtol=0, atol=1e-9)
+
+
+def test_the_kernel_leaves_seats_whose_rows_are_not_worked_out_to_numpy(
+        official: Solution, official_moments: Moments) -> None:
+    # A fresh LastTurn has no row yet: the kernel gives None (nothing written), numpy's
+    # path works the rows out, and then the kernel takes the same positions itself.
+    _needs_the_seat_chances()
+    winner = _winner(OFFICIAL, official, official, official_moments, official_moments)
+    shared = winner.outlooks
+    assert shared.last is not None
+    fresh = LastTurn(winner.model, winner.base.values, 2)
+    outlooks = replace(shared, last=fresh)
+    exact = np.flatnonzero(fresh.row_of >= 0)[[5, 900, 10_000]]
+    index = np.array([exact, [winner.finished_index()] * 3])
+    banked = np.array([[100.0, 150.0, 200.0], [180.0, 250.0, 120.0]])
+    quadrature, steps = (_Z_NODES, _Z_WEIGHTS), (_EXCESS_STEPS, _SKEW_LIMITS)
+    assert not fresh.solved.any()
+    assert accel.seat_chances(banked, index, outlooks, quadrature, steps) is None
+    assert not fresh.solved.any()
+    by_numpy = seat_chances(banked, index, outlooks)
+    assert fresh.solved[fresh.row_of[exact]].all()
+    again = accel.seat_chances(banked, index, outlooks, quadrature, steps)
+    assert again is not None and np.array_equal(again, by_numpy)
+    assert np.array_equal(seat_chances(banked, index, shared), by_numpy)
+
+
+def test_the_kernel_s_seat_chances_refuse_what_does_not_fit(
+        official: Solution, official_moments: Moments) -> None:
+    _needs_the_seat_chances()
+    outlooks = _winner(OFFICIAL, official, official, official_moments,
+                       official_moments).outlooks
+    last = outlooks.last
+    assert last is not None
+    columns = (outlooks.mean, outlooks.variance, outlooks.third, outlooks.fourth)
+    tables = (np.zeros(24), np.ones(24), np.linspace(0.0, 4.0, 21), np.full(21, 0.5))
+    rows = (last.pmf, last.cdf, last.points, last.chances, last.size)
+    call = accel._SEAT_CHANCES
+    assert call is not None
+    finished = int(np.argmin(outlooks.variance + (outlooks.mean != 0)))
+    index, banked, out = np.full((2, 1), finished), np.array([[10.0], [10.0]]), np.empty((2, 1))
+    assert call(banked, index, *columns, last.row_of, last.solved, *tables, *rows, out)
+    assert np.array_equal(out, [[0.5], [0.5]])  # level, known scores: a tie, halved
+    with pytest.raises(ValueError, match="no such state"):
+        call(banked, np.full((2, 1), len(outlooks.mean)), *columns, last.row_of, last.solved,
+             *tables, *rows, out)
+    with pytest.raises(ValueError, match="arrays that do not fit"):  # one seat: no one to beat
+        call(banked[:1], index[:1], *columns, last.row_of, last.solved, *tables, *rows,
+             out[:1])
+    with pytest.raises(ValueError, match="arrays that do not fit"):
+        call(banked, index, *columns, last.row_of, last.solved, *tables, *rows, np.empty(3))
+    with pytest.raises(ValueError, match="arrays that do not fit"):  # rows, and no row table
+        call(banked, index, *columns, last.row_of, last.solved, *tables, *(None,) * 5, out)
+    with pytest.raises(ValueError, match="outlook columns that do not fit"):
+        call(banked, index, *columns[:3], outlooks.fourth[:-1], last.row_of, last.solved,
+             *tables, *rows, out)
+    with pytest.raises(ValueError, match="wrong shape or items"):  # third as float64
+        call(banked, index, *columns[:2], outlooks.mean, outlooks.fourth, last.row_of,
+             last.solved, *tables, *rows, out)
+    with pytest.raises(ValueError, match="no such row"):
+        call(banked, index, *columns, np.full(len(outlooks.mean), len(last.size)),
+             last.solved, *tables, *rows, out)
 
 
 @pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)

@@ -2121,7 +2121,7 @@ strided(PyObject *obj, Py_buffer *view, int ndim, Py_ssize_t itemsize, const cha
         return -1;
     }
     if (view->ndim != ndim || view->itemsize != itemsize || view->strides == NULL) {
-        PyErr_Format(PyExc_ValueError, "win_chances: %s of the wrong shape or items", what);
+        PyErr_Format(PyExc_ValueError, "the outlook's %s: wrong shape or items", what);
         PyBuffer_Release(view);
         return -1;
     }
@@ -2274,6 +2274,191 @@ win_chances(PyObject *self, PyObject *args)
     return release_views(views, got, ok);
 }
 
+/* Read a 1-d strided buffer of `itemsize` (the outlook's columns); 0, or -1 with the error set. */
+static int
+column(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *what)
+{
+    return strided(obj, view, 1, itemsize, what);
+}
+
+static inline double
+column_at(const Py_buffer *view, int64_t at)
+{
+    const char *item = (const char *)view->buf + at * view->strides[0];
+    return view->itemsize == 4 ? (double)*(const float *)item : *(const double *)item;
+}
+
+/* Gather every player (P * N, player-major) from its points and state, as outlook.Field.of
+   and chance_to_win gather them: 1 when done, 0 when a row is not worked out yet, -1 with
+   the error set when an index or a row does not fit. */
+static int
+gather_players(Player *all, const double *banked, const int64_t *index, Py_ssize_t total,
+               Py_buffer cols[4], const Py_buffer *row_of, const Py_buffer *solved,
+               Py_ssize_t rows)
+{
+    Py_ssize_t states = cols[0].shape[0];
+    for (Py_ssize_t i = 0; i < total; i++) {
+        int64_t at = index[i];
+        if (at < 0 || at >= states) {
+            PyErr_SetString(PyExc_ValueError, "seat_chances: no such state");
+            return -1;
+        }
+        int64_t row = -1;
+        if (row_of != NULL) {
+            row = *(const int64_t *)((const char *)row_of->buf + at * row_of->strides[0]);
+            if (row < -1 || row >= rows) {
+                PyErr_SetString(PyExc_ValueError, "seat_chances: no such row");
+                return -1;
+            }
+            if (row >= 0 && !*((const char *)solved->buf + row * solved->strides[0])) {
+                return 0;
+            }
+        }
+        all[i] = (Player){banked[i], banked[i] + column_at(&cols[0], at),
+                          column_at(&cols[1], at), column_at(&cols[2], at),
+                          column_at(&cols[3], at), row};
+    }
+    return 1;
+}
+
+/* Every seat's chance against the others of its position, from the gathered players. */
+static void
+seat_loop(const Outlook *o, const Player *all, Py_ssize_t seats, Py_ssize_t count,
+          double *out)
+{
+    for (Py_ssize_t seat = 0; seat < seats; seat++) {
+        for (Py_ssize_t n = 0; n < count; n++) {
+            Player field[MAX_OTHERS];
+            int others = 0;
+            for (Py_ssize_t p = 0; p < seats; p++) {
+                if (p != seat) {
+                    field[others++] = all[p * count + n];
+                }
+            }
+            out[seat * count + n] = chance_one(o, &all[seat * count + n], field, others);
+        }
+    }
+}
+
+/* The outlook's columns, its rows of the table (or None) and their flags of being worked
+   out; 0, or -1 with the error set (every view taken released). */
+static int
+seat_inputs(PyObject **objs, Py_buffer cols[4], Py_buffer *row_of, Py_buffer *solved,
+            int *with_rows)
+{
+    static const char *names[4] = {"mean", "variance", "third", "fourth"};
+    int got = 0;
+    while (got < 4 && column(objs[got], &cols[got], got < 2 ? 8 : 4, names[got]) == 0) {
+        got++;
+    }
+    int ok = got == 4;
+    for (int i = 1; ok && i < 4; i++) {
+        ok = cols[i].shape[0] == cols[0].shape[0];
+    }
+    *with_rows = objs[4] != Py_None;
+    if (ok && *with_rows) {
+        if (column(objs[4], row_of, 8, "row_of") < 0) {
+            ok = 0;
+        } else if (column(objs[5], solved, 1, "solved") < 0) {
+            PyBuffer_Release(row_of);
+            ok = 0;
+        } else if (row_of->shape[0] != cols[0].shape[0]) {
+            PyBuffer_Release(row_of);
+            PyBuffer_Release(solved);
+            ok = 0;
+        }
+    }
+    if (got == 4 && !ok && !PyErr_Occurred()) {
+        PyErr_SetString(PyExc_ValueError, "seat_chances: outlook columns that do not fit");
+    }
+    if (!ok) {
+        for (int i = 0; i < got; i++) {
+            PyBuffer_Release(&cols[i]);
+        }
+    }
+    return ok ? 0 : -1;
+}
+
+/*
+ * seat_chances(banked, index, mean, variance, third, fourth, row_of, solved, nodes, weights,
+ *              steps, limits, pmf, cdf, points, chances, size, out): every player's chance
+ * to finish first against the others of its position, play_to_win._chances in one call.
+ * `banked` (P, N) float64 and `index` (P, N) int64 are each player's points and flat state
+ * in each of N positions; mean and variance (float64) and third and fourth (float32) are
+ * the outlook's columns by state, row_of (int64) each state's exact row (-1: none) and
+ * solved (bool) whether each row is worked out, or both None; the rest as win_chances.
+ * `out` (P, N) gets the chances (not scaled to add up to 1).  Returns True, or False
+ * (nothing written) when a row the players need is not worked out yet.
+ */
+static PyObject *
+seat_chances(PyObject *self, PyObject *args)
+{
+    PyObject *objs[18];
+    Py_buffer views[3], cols[4], row_of, solved;
+    static const Py_ssize_t sizes[3] = {8, 8, 8};
+    static const int writable[3] = {0, 0, 1};
+    Outlook o;
+    int with_rows = 0, done = -1;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOOOO", &objs[0], &objs[1], &objs[2],
+                          &objs[3], &objs[4], &objs[5], &objs[6], &objs[7], &objs[8],
+                          &objs[9], &objs[10], &objs[11], &objs[12], &objs[13], &objs[14],
+                          &objs[15], &objs[16], &objs[17])) {
+        return NULL;
+    }
+    if (outlook_tables(&o, objs[8], objs[9], objs[10], objs[11]) < 0
+            || outlook_rows(&o, objs + 12) < 0) {
+        return NULL;
+    }
+    if (seat_inputs(objs + 2, cols, &row_of, &solved, &with_rows) < 0) {
+        release_rows(&o, objs[12]);
+        return NULL;
+    }
+    PyObject *arrays[3] = {objs[0], objs[1], objs[17]};
+    int got = get_buffers(arrays, views, 3, sizes, "seat_chances", writable);
+    int ok = got == 3 && views[0].ndim == 2 && items(&views[1]) == items(&views[0])
+        && items(&views[2]) == items(&views[0]) && views[0].shape[0] >= 2
+        && views[0].shape[0] <= MAX_OTHERS + 1
+        && (!with_rows || solved.shape[0] == o.rows) && (with_rows || o.rows == 0);
+    if (got == 3 && !ok) {
+        PyErr_SetString(PyExc_ValueError, "seat_chances: arrays that do not fit");
+    }
+    Py_ssize_t total = ok ? items(&views[0]) : 0;
+    Player *all = ok ? PyMem_Malloc(sizeof(Player) * (total > 0 ? total : 1)) : NULL;
+    if (ok && all == NULL) {
+        PyErr_NoMemory();
+        ok = 0;
+    }
+    if (ok) {
+        done = gather_players(all, views[0].buf, views[1].buf, total, cols,
+                              with_rows ? &row_of : NULL, with_rows ? &solved : NULL, o.rows);
+        ok = done >= 0;
+    }
+    if (ok && done == 1) {
+        Py_ssize_t seats = views[0].shape[0];
+        double *out = views[2].buf;
+        Py_BEGIN_ALLOW_THREADS
+        seat_loop(&o, all, seats, total / seats, out);
+        Py_END_ALLOW_THREADS
+    }
+    PyMem_Free(all);
+    for (int i = 0; i < 4; i++) {
+        PyBuffer_Release(&cols[i]);
+    }
+    if (with_rows) {
+        PyBuffer_Release(&row_of);
+        PyBuffer_Release(&solved);
+    }
+    release_rows(&o, objs[12]);
+    for (int i = 0; i < got; i++) {
+        PyBuffer_Release(&views[i]);
+    }
+    if (!ok) {
+        return NULL;
+    }
+    return PyBool_FromLong(done == 1);
+}
+
 static PyMethodDef Plan_methods[] = {
     {"start", (PyCFunction)Plan_start, METH_VARARGS,
      "start(values, flags, masks, uppers, out): each state's expected points to come."},
@@ -2327,6 +2512,9 @@ static PyMethodDef module_methods[] = {
     {"win_chances", win_chances, METH_VARARGS,
      "win_chances(players, rows, columns, field, field_rows, nodes, weights, steps, limits, "
      "pmf, cdf, points, chances, size, out): each player's chance to finish first."},
+    {"seat_chances", seat_chances, METH_VARARGS,
+     "seat_chances(banked, index, mean, variance, third, fourth, row_of, solved, nodes, "
+     "weights, steps, limits, pmf, cdf, points, chances, size, out): every seat's chance."},
     {NULL, NULL, 0, NULL},
 };
 

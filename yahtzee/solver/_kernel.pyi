@@ -25,6 +25,13 @@ def win_chances(players: NDArray[Any], rows: NDArray[Any], columns: NDArray[Any]
                 pmf: NDArray[Any] | None, cdf: NDArray[Any] | None,
                 points: NDArray[Any] | None, chances: NDArray[Any] | None,
                 size: NDArray[Any] | None, out: NDArray[Any]) -> None: ...
+def seat_chances(banked: NDArray[Any], index: NDArray[Any], mean: NDArray[Any],
+                 variance: NDArray[Any], third: NDArray[Any], fourth: NDArray[Any],
+                 row_of: NDArray[Any] | None, solved: NDArray[Any] | None,
+                 nodes: NDArray[Any], weights: NDArray[Any], steps: NDArray[Any],
+                 limits: NDArray[Any], pmf: NDArray[Any] | None, cdf: NDArray[Any] | None,
+                 points: NDArray[Any] | None, chances: NDArray[Any] | None,
+                 size: NDArray[Any] | None, out: NDArray[Any]) -> bool: ...
 
 class Plan:
     def __init__(self, sizes: NDArray[Any], upper_of: NDArray[Any], entry_box: NDArray[Any],

@@ -86,6 +86,9 @@ _TURN_KEEPS: Callable[[FloatArray, FloatArray, FloatArray], None] | None = (
 _WIN_CHANCES: Callable[..., None] | None = (
     None if _KERNEL is None else getattr(_KERNEL, "win_chances", None))
 """The kernel's ``win_chances`` (None without the kernel, or with one built before it)."""
+_SEAT_CHANCES: Callable[..., bool] | None = (
+    None if _KERNEL is None else getattr(_KERNEL, "seat_chances", None))
+"""The kernel's ``seat_chances`` (None without the kernel, or with one built before it)."""
 MOST_OTHERS = 8
 """The most opponents ``win_chances`` takes at once (the kernel's ``MAX_OTHERS``)."""
 
@@ -382,6 +385,39 @@ def win_chances(players: FloatArray, rows: IntArray, columns: IntArray, field: F
                  _int64(columns), np.ascontiguousarray(field, dtype=np.float64),
                  _int64(field_rows), *quadrature, *skew_steps, *tables, out)
     return out
+
+
+def seat_chances(banked: FloatArray, index: IntArray, outlooks: Any,
+                 quadrature: tuple[FloatArray, FloatArray],
+                 skew_steps: tuple[FloatArray, FloatArray]) -> FloatArray | None:
+    """Return every seat's chance to finish first against the others, worked out in the kernel.
+
+    ``banked`` and ``index`` (P, N) are each player's points and flat state
+    in each of N positions (2 to ``MOST_OTHERS`` + 1 players); the result
+    (P, N) is each one's ``outlook.chance_to_win`` against the others of its
+    position, not scaled to add up to 1: the same numbers as ``win_chances``
+    on the arrays ``outlook.Field.of`` gathers, the gathering done in the
+    kernel too (the most a coach's turn asks for).  ``outlooks`` is the
+    ``outlook.Outlooks`` read in place; ``quadrature`` and ``skew_steps`` as
+    ``win_chances`` takes them.  None without the kernel (or with one built
+    before it), for outlooks whose columns are not of the usual types (a
+    normal outlook's broadcast zeros), or when a row the players need is not
+    worked out yet (``LastTurn.rows`` works it out).
+    """
+    players = len(banked)
+    if (PLAN is None or _SEAT_CHANCES is None or not 2 <= players <= MOST_OTHERS + 1
+            or outlooks.third.strides != (4,) or outlooks.fourth.strides != (4,)
+            or outlooks.mean.dtype != np.float64 or outlooks.variance.dtype != np.float64):
+        return None
+    last = outlooks.last
+    rows = ((None,) * 7 if last is None else
+            (last.row_of, last.solved, last.pmf, last.cdf, last.points, last.chances,
+             last.size))
+    out = np.empty(np.shape(banked))
+    done = _SEAT_CHANCES(np.ascontiguousarray(banked, dtype=np.float64), _int64(index),
+                         outlooks.mean, outlooks.variance, outlooks.third, outlooks.fourth,
+                         *rows[:2], *quadrature, *skew_steps, *rows[2:], out)
+    return out if done else None
 
 
 def entry_steps(model: ScoringModel, flag: int, mask: int, upper: int

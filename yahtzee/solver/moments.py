@@ -424,6 +424,15 @@ class LastTurn:
         self.size: IntArray = records["size"]
         """Per row: how many numbers of points it can score."""
 
+    @property
+    def solved(self) -> npt.NDArray[np.bool_]:
+        """Per row: whether this process has it (``rows`` works out the others when asked).
+
+        A row is marked only once it is written, so that a reader that finds
+        it marked (the kernel's ``seat_chances``) finds it whole.
+        """
+        return self._solved
+
     def rows(self, index: IntArray) -> IntArray:
         """Return the rows of the states ``index`` (-1 where a state has no row)."""
         rows: IntArray = self.row_of.take(index)

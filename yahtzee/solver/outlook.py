@@ -316,6 +316,30 @@ def _against_one(players: _Players, mask: npt.NDArray[np.bool_], field: Field,
     return result
 
 
+def seat_chances(banked: FloatArray, index: IntArray, outlooks: Outlooks) -> FloatArray:
+    """Return every player's chance (P, N) to finish first against the others of its position.
+
+    ``banked`` and ``index`` (P, N) are each of P players' points and flat
+    state index in each of N positions: player ``p`` of position ``n`` meets
+    the other players of position ``n`` (``chance_to_win`` against their
+    ``Field``).  With three players or more the chances are not scaled to add
+    up to 1.  Worked out by the compiled kernel in one call where it is at
+    hand (the same numbers), else by numpy.
+    """
+    players, count = np.shape(banked)
+    fast = accel.seat_chances(banked, index, outlooks, (_Z_NODES, _Z_WEIGHTS),
+                              (_EXCESS_STEPS, _SKEW_LIMITS))
+    if fast is not None:
+        return fast
+    # Every seat at once, as P * N players of one call: seat s's column s * N + n meets
+    # the other seats of position n (numpy's cost is per call, not per number).
+    others = np.array([[p for p in range(players) if p != seat] for seat in range(players)])
+    field = Field.of(outlooks, banked[others.T].reshape(players - 1, -1),
+                     index[others.T].reshape(players - 1, -1))
+    return chance_to_win(banked.reshape(-1), index.reshape(-1), np.arange(players * count),
+                         field, outlooks).reshape(players, count)
+
+
 def chance_to_win(banked: FloatArray, index: IntArray, columns: IntArray, field: Field,
                   outlooks: Outlooks) -> FloatArray:
     """Return the chance to finish first of players with ``banked`` points in states ``index``.

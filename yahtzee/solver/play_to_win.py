@@ -46,7 +46,7 @@ from yahtzee.solver.keeps import (NUM_ROLLS, ROLL_START, FloatArray, IntArray,
 from yahtzee.solver.levels import shortfall
 from yahtzee.solver.model import ScoringModel
 from yahtzee.solver.moments import LastTurn, Moments, at_chosen_keeps, leaf_points
-from yahtzee.solver.outlook import Field, Outlooks, chance_to_win
+from yahtzee.solver.outlook import Field, Outlooks, chance_to_win, seat_chances
 from yahtzee.solver.strategy import best_keep
 from yahtzee.solver.ties import TIE
 
@@ -507,14 +507,7 @@ class PlayToWinStrategy:
         players, count = banked.shape
         if players == 1:
             return np.ones((1, count))
-        # Every seat at once, as P * N players of one call: seat s's column s * N + n meets
-        # the other seats of position n (numpy's cost is per call, not per number).
-        others = np.array([[p for p in range(players) if p != seat] for seat in range(players)])
-        field = Field.of(self.outlooks, banked[others.T].reshape(players - 1, -1),
-                         index[others.T].reshape(players - 1, -1))
-        result = chance_to_win(banked.reshape(-1), index.reshape(-1),
-                               np.arange(players * count), field,
-                               self.outlooks).reshape(players, count)
+        result = seat_chances(banked, index, self.outlooks)
         if players > 2:
             result /= result.sum(axis=0, keepdims=True)
         return result
