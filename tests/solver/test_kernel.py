@@ -233,17 +233,24 @@ def test_moments_are_numpys_in_every_turn(rules: Rules, official: Solution, cour
         assert np.allclose(fast, stored, rtol=1e-13, atol=1e-9)
 
 
-def _needs_the_turn_ends(official: Solution) -> None:
-    """Skip a test when the kernel was built before ``turn_ends`` and ``leaf_steps``.
+def _needs(present: bool, what: str) -> None:
+    """Skip a test when the kernel was built before ``what`` (so ``present`` is false).
 
     As for a kernel not built at all: unless ``YAHTZEE_REQUIRE_KERNEL`` is set,
     when such a kernel is an error.
     """
-    if accel._TURN_ENDS is None or not hasattr(accel.plan_of(official.model), "leaf_steps"):
+    if not present:
         if os.environ.get("YAHTZEE_REQUIRE_KERNEL"):
-            raise RuntimeError("the compiled kernel predates turn_ends and leaf_steps: "
-                               "build it again (pip install -e .)")
-        pytest.skip("the compiled kernel predates turn_ends and leaf_steps (build it again)")
+            raise RuntimeError(f"the compiled kernel predates {what}: build it again "
+                               "(pip install -e .)")
+        pytest.skip(f"the compiled kernel predates {what} (build it again)")
+
+
+def _needs_the_turn_ends(official: Solution) -> None:
+    """Skip a test when the kernel was built before ``turn_ends`` and ``leaf_steps``."""
+    _needs(accel._TURN_ENDS is not None
+           and hasattr(accel.plan_of(official.model), "leaf_steps"),
+           "turn_ends and leaf_steps")
 
 
 @pytest.mark.parametrize("rules", [OFFICIAL, COURSE], ids=lambda r: r.name)
@@ -452,16 +459,6 @@ def test_the_kernel_s_turn_keeps_are_numpys_for_any_width_and_refuse_what_does_n
         accel._TURN_KEEPS(leaf, out[:-1], out.copy())
 
 
-def _needs_the_win_chances() -> None:
-    """Skip a test when the kernel was built before ``win_chances`` (an error where the
-    kernel is required, as for ``turn_ends``)."""
-    if accel._WIN_CHANCES is None:
-        if os.environ.get("YAHTZEE_REQUIRE_KERNEL"):
-            raise RuntimeError("the compiled kernel predates win_chances: build it again "
-                               "(pip install -e .)")
-        pytest.skip("the compiled kernel predates win_chances (build it again)")
-
-
 def _winner(rules: Rules, official: Solution, course: Solution, official_moments: Moments,
             course_moments: Moments) -> PlayToWinStrategy:
     """Return the computer that plays to win under ``rules``, on the session's tables."""
@@ -474,16 +471,6 @@ def _outlook_kinds(rows: IntArray, variance: np.ndarray) -> IntArray:
     score known, 2 spread."""
     kinds: IntArray = np.where(rows >= 0, 0, np.where(variance <= KNOWN, 1, 2))
     return kinds
-
-
-def _needs_the_entries(plan: object) -> None:
-    """Skip a test when the kernel was built before ``best_entries`` (an error where the
-    kernel is required)."""
-    if not hasattr(plan, "best_entries"):
-        if os.environ.get("YAHTZEE_REQUIRE_KERNEL"):
-            raise RuntimeError("the compiled kernel predates best_entries: build it again "
-                               "(pip install -e .)")
-        pytest.skip("the compiled kernel predates best_entries (build it again)")
 
 
 def _chances_both_ways(monkeypatch: pytest.MonkeyPatch, banked: np.ndarray,
@@ -503,7 +490,7 @@ def test_the_kernel_s_chances_to_win_are_numpys(
         course_moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
     # Every branch of the outlook: players spread, exact (one or two turns left) or known
     # (a full card), against one opponent or several, each of those of every kind too.
-    _needs_the_win_chances()
+    _needs(accel._WIN_CHANCES is not None, "win_chances")
     outlooks = _winner(rules, official, course, official_moments, course_moments).outlooks
     assert outlooks.last is not None
     rng = np.random.default_rng(7)
@@ -535,7 +522,7 @@ def test_the_kernel_s_chances_to_win_are_numpys(
 def test_the_computer_plans_the_same_turns_with_the_kernel_s_chances(
         rules: Rules, official: Solution, course: Solution, official_moments: Moments,
         course_moments: Moments, monkeypatch: pytest.MonkeyPatch) -> None:
-    _needs_the_win_chances()
+    _needs(accel._WIN_CHANCES is not None, "win_chances")
     winner = _winner(rules, official, course, official_moments, course_moments)
     cards = _cards(rules, 16, seed=9)
     situations = [(winner.base.state_key(card), float(card.score()),
@@ -558,7 +545,7 @@ def test_the_computer_plans_the_same_turns_with_the_kernel_s_chances(
 
 def test_the_kernel_s_chances_refuse_arrays_that_do_not_fit(
         official: Solution, official_moments: Moments) -> None:
-    _needs_the_win_chances()
+    _needs(accel._WIN_CHANCES is not None, "win_chances")
     outlooks = _winner(OFFICIAL, official, official, official_moments,
                        official_moments).outlooks
     last = outlooks.last
@@ -592,16 +579,6 @@ def test_the_kernel_s_chances_refuse_arrays_that_do_not_fit(
                    *rows[1:], out)
 
 
-def _needs_the_seat_chances() -> None:
-    """Skip a test when the kernel was built before ``seat_chances`` (an error where the
-    kernel is required)."""
-    if accel._SEAT_CHANCES is None:
-        if os.environ.get("YAHTZEE_REQUIRE_KERNEL"):
-            raise RuntimeError("the compiled kernel predates seat_chances: build it again "
-                               "(pip install -e .)")
-        pytest.skip("the compiled kernel predates seat_chances (build it again)")
-
-
 def _seats_by_numpy(monkeypatch: pytest.MonkeyPatch, banked: np.ndarray, index: IntArray,
                     outlooks: Outlooks) -> np.ndarray:
     """Return ``seat_chances`` worked out by numpy alone (the kernel's ``win_chances`` left
@@ -619,7 +596,7 @@ def test_the_kernel_s_chances_of_every_seat_are_numpys_to_the_last_bit(
     # Two to six players of every kind (spread, exact, known) in each position; the kernel
     # gathers them as Field.of does, so its numbers are those of win_chances on numpy's
     # gathering, and within 1e-12 of numpy's own (as win_chances is).
-    _needs_the_seat_chances()
+    _needs(accel._SEAT_CHANCES is not None, "seat_chances")
     winner = _winner(rules, official, course, official_moments, course_moments)
     outlooks = winner.outlooks
     assert outlooks.last is not None
@@ -650,7 +627,7 @@ def test_the_kernel_leaves_seats_whose_rows_are_not_worked_out_to_numpy(
         official: Solution, official_moments: Moments) -> None:
     # A fresh LastTurn has no row yet: the kernel gives None (nothing written), numpy's
     # path works the rows out, and then the kernel takes the same positions itself.
-    _needs_the_seat_chances()
+    _needs(accel._SEAT_CHANCES is not None, "seat_chances")
     winner = _winner(OFFICIAL, official, official, official_moments, official_moments)
     shared = winner.outlooks
     assert shared.last is not None
@@ -672,7 +649,7 @@ def test_the_kernel_leaves_seats_whose_rows_are_not_worked_out_to_numpy(
 
 def test_the_kernel_s_seat_chances_refuse_what_does_not_fit(
         official: Solution, official_moments: Moments) -> None:
-    _needs_the_seat_chances()
+    _needs(accel._SEAT_CHANCES is not None, "seat_chances")
     outlooks = _winner(OFFICIAL, official, official, official_moments,
                        official_moments).outlooks
     last = outlooks.last
@@ -714,7 +691,7 @@ def test_a_turn_planned_to_win_takes_the_same_boxes_from_the_kernel_s_entries(
     # The kernel lists where each open box's points lead and takes each roll's best box;
     # numpy does both itself.  The same worth from the same calls: the very same numbers.
     winner = _winner(rules, official, course, official_moments, course_moments)
-    _needs_the_entries(accel.plan_of(winner.model))
+    _needs(hasattr(accel.plan_of(winner.model), "best_entries"), "best_entries")
     cards = [card for card in _cards(rules, 40, seed=11) if len(card.options(Dice.of([1] * 5)))]
     situations = [(winner.base.state_key(card), float(card.score()),
                    ((float(other.score()), winner.index_of(other)),), n % 2 == 0)
@@ -733,7 +710,7 @@ def test_a_turn_planned_to_win_takes_the_same_boxes_from_the_kernel_s_entries(
 
 def test_the_kernel_s_entries_refuse_what_does_not_fit(official: Solution) -> None:
     plan = accel.plan_of(official.model)
-    _needs_the_entries(plan)
+    _needs(hasattr(plan, "best_entries"), "best_entries")
     count = len(official.model.leaf_plan[0])
     reward, following = np.empty(count, dtype=np.int64), np.empty(count, dtype=np.int64)
     plan.entry_steps(0, 0b11, 0, reward, following)
