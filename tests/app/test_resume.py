@@ -14,6 +14,7 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -489,6 +490,62 @@ def test_a_temp_file_left_by_a_killed_writer_is_ignored(tmp_path: Path, name: st
     newer = SaveFile(1, save.uid, save.created, save.updated, False, game2.engine.record())
     store.write(newer)
     assert store.unfinished() == [newer]
+
+
+class Overlaps:
+    """A history's ``record`` that notes how many filings are inside it at once.
+
+    Each filing waits inside (at most ``wait`` seconds) for another to come
+    in beside it, so that two filings let run together are seen together.
+    """
+
+    def __init__(self, record: Callable[..., int], wait: float) -> None:
+        self.record_first = record
+        self.wait = wait
+        self.inside = 0
+        self.most = 0
+        self.lock = threading.Lock()
+        self.together = threading.Event()
+
+    def record(self, *args: Any, **kwargs: Any) -> int:
+        with self.lock:
+            self.inside += 1
+            self.most = max(self.most, self.inside)
+            if self.inside > 1:
+                self.together.set()
+        try:
+            self.together.wait(self.wait)
+            return self.record_first(*args, **kwargs)
+        finally:
+            with self.lock:
+                self.inside -= 1
+
+
+def test_games_ending_together_are_filed_one_at_a_time_and_each_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two games, each ending in a thread of its own at the same moment: the second filing
+    # starts only once the first is done (session.FILING), and both are in the history.
+    variant = variant_of("course")
+    engines = [play_through(seed, variant, script_for(seed, "course")).game.engine
+               for seed in (7, 8)]
+    assert all(engine.is_over() for engine in engines)
+    records = [engine.record() for engine in engines]
+    problems = Problems()
+    store = SaveStore(tmp_path / "saves", problems=problems)
+    history = History(tmp_path / "history.sqlite3", problems=problems)
+    overlaps = Overlaps(history.record, wait=0.5)
+    monkeypatch.setattr(history, "record", overlaps.record)
+    savers = [Autosave(store, history) for _ in records]
+    threads = [threading.Thread(target=saver.file, args=(record,))
+               for saver, record in zip(savers, records)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert overlaps.most == 1 and not overlaps.together.is_set()
+    assert history.game_ids() == [1, 2]
+    assert sorted(saver.game_number for saver in savers) == [1, 2]
+    assert all(saver.filed for saver in savers) and problems.unsaved == []
 
 
 def test_two_writers_never_share_a_temp_file(

@@ -348,6 +348,19 @@ def computer_to_play(engine: Engine, record: GameRecord) -> bool:
     return kind is not None and kind.is_computer
 
 
+FILING = threading.Lock()
+"""Held while a finished game is filed: one filing at a time in a process.
+
+A filing is some milliseconds of Python (the win chances at each turn's
+start, the rows checked by replaying the game, the history's transaction).
+Games that end together, filed in several of the browser table's worker
+threads at once, would each take the interpreter's lock from its event
+loop in turn, and the answers of every other game wait meanwhile; one at
+a time, the loop waits for one of them at most.  A history in one SQLite
+file takes one writer at a time anyway.
+"""
+
+
 class Autosave:
     """An engine observer that saves the whole game after every change.
 
@@ -576,6 +589,11 @@ class Autosave:
         game's) is reported as one that cannot be saved, and its save kept.
         """
         uid = self.save.uid if self.save is not None else (self.uid or uuid.uuid4().hex)
+        with FILING:
+            self._file(record, uid)
+
+    def _file(self, record: GameRecord, uid: str) -> None:
+        """File ``record`` as ``file`` says, its game's unique ID ``uid``; ``FILING`` held."""
         try:
             if self.history is not None:
                 turns = self.chances(record)
