@@ -544,7 +544,7 @@ def test_games_ending_together_are_filed_one_at_a_time_and_each_once(
         thread.join(30)
     assert overlaps.most == 1 and not overlaps.together.is_set()
     assert history.game_ids() == [1, 2]
-    assert sorted(saver.game_number for saver in savers) == [1, 2]
+    assert sorted(saver.game_number or 0 for saver in savers) == [1, 2]
     assert all(saver.filed for saver in savers) and problems.unsaved == []
 
 
