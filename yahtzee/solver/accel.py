@@ -397,9 +397,9 @@ def seat_chances(banked: FloatArray, index: IntArray, outlooks: Any,
     (P, N) is each one's ``outlook.chance_to_win`` against the others of its
     position, not scaled to add up to 1: the same numbers as ``win_chances``
     on the arrays ``outlook.Field.of`` gathers, the gathering done in the
-    kernel too (the most a coach's turn asks for).  ``outlooks`` is the
-    ``outlook.Outlooks`` read in place; ``quadrature`` and ``skew_steps`` as
-    ``win_chances`` takes them.  None without the kernel (or with one built
+    kernel too (in numpy it cost several times the chances' own work).
+    ``outlooks`` is the ``outlook.Outlooks`` read in place; ``quadrature``
+    and ``skew_steps`` as ``win_chances`` takes them.  None without the kernel (or with one built
     before it), for outlooks whose columns are not of the usual types (a
     normal outlook's broadcast zeros), or when a row the players need is not
     worked out yet (``LastTurn.rows`` works it out).
