@@ -473,6 +473,17 @@ def _outlook_kinds(rows: IntArray, variance: np.ndarray) -> IntArray:
     return kinds
 
 
+def _states_of_each_kind(outlooks: Outlooks) -> tuple[IntArray, IntArray, IntArray]:
+    """Return the flat states whose outlook is spread, those with an exact row, and one whose
+    points to come are known (nothing, as for a full card): the three kinds ``chance_to_win``
+    branches on."""
+    assert outlooks.last is not None
+    reachable = np.flatnonzero(np.isfinite(outlooks.mean) & (outlooks.variance > 0))
+    exact = np.flatnonzero(outlooks.last.row_of >= 0)
+    finished = np.array([int(np.argmin(outlooks.variance + (outlooks.mean != 0)))])
+    return reachable, exact, finished
+
+
 def _chances_both_ways(monkeypatch: pytest.MonkeyPatch, banked: np.ndarray,
                        index: IntArray, columns: IntArray, field: Field,
                        outlooks: Outlooks) -> tuple[np.ndarray, np.ndarray]:
@@ -494,13 +505,10 @@ def test_the_kernel_s_chances_to_win_are_numpys(
     outlooks = _winner(rules, official, course, official_moments, course_moments).outlooks
     assert outlooks.last is not None
     rng = np.random.default_rng(7)
-    reachable = np.flatnonzero(np.isfinite(outlooks.mean) & (outlooks.variance > 0))
-    exact = np.flatnonzero(outlooks.last.row_of >= 0)
-    finished = int(np.argmin(outlooks.variance + (outlooks.mean != 0)))
+    kinds = _states_of_each_kind(outlooks)
     branches: set[tuple[int, int, int]] = set()
     for trial in range(120):
         others, width, count = 1 + trial % 4, int(rng.integers(1, 9)), 60
-        kinds = [reachable, exact, np.array([finished])]
         index = rng.choice(kinds[trial % 3], count)
         where = rng.choice(kinds[(trial // 3) % 3], (others, width))
         banked = rng.integers(0, 320, count).astype(np.float64)
@@ -601,10 +609,7 @@ def test_the_kernel_s_chances_of_every_seat_are_numpys_to_the_last_bit(
     outlooks = winner.outlooks
     assert outlooks.last is not None
     rng = np.random.default_rng(11)
-    reachable = np.flatnonzero(np.isfinite(outlooks.mean) & (outlooks.variance > 0))
-    exact = np.flatnonzero(outlooks.last.row_of >= 0)
-    finished = np.array([winner.finished_index()])
-    kinds = (reachable, exact, finished)
+    kinds = _states_of_each_kind(outlooks)
     for trial in range(60):
         players, count = 2 + trial % 5, int(rng.integers(1, 30))
         index = np.stack([rng.choice(kinds[(trial // 5 + p) % 3], count)
